@@ -1,0 +1,171 @@
+# polymma — GNU make build.
+#
+#   make              library, command line and example (build/)
+#   make check        build and run every tests/test_*.c, then a smoke test
+#   make asan         the same with -fsanitize=address,undefined (build-asan/)
+#   make install      PREFIX=/usr/local, DESTDIR honoured
+#   make gpu-check    scripts/gpu-check.sh (on a GPU machine)
+#   make clean
+#
+# isl and GMP are linked statically into every program so that they run on
+# machines without isl (the GPU machine). Library sources are picked up by
+# wildcard: a new .c file in one of LIB_DIRS needs no edit here.
+
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+CFLAGS ?= -O2 -g
+AR ?= ar
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD ?= build
+# Extra compile and link flags for every object and program (make asan).
+SANITIZE ?=
+
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+PM_CFLAGS := -std=c11 -Wall -Wextra -Werror -I. -Iinclude -I$(BUILD)/gen
+ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(PM_CFLAGS)
+LINK_FLAGS = $(CFLAGS) $(SANITIZE) $(LDFLAGS)
+STATIC_LIBS := -Wl,-Bstatic -lisl -lgmp -Wl,-Bdynamic -lm
+
+LIB_DIRS := frontend poly schedule_tree promote emit runtime api
+LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
+LIB := $(BUILD)/libpolymma.a
+
+CLI_SRCS := $(sort $(wildcard cli/*.c))
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI := $(BUILD)/polymma
+EXAMPLE := $(BUILD)/examples/embed
+
+# Every tests/test_X.c is one cmocka program; other tests/*.c are helpers
+# linked into each of them.
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+TEST_HELPER_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,\
+	$(filter-out tests/test_%.c,$(wildcard tests/*.c)))
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+
+# Target helper files embedded into the library (directories excluded).
+TARGET_FILES := $(sort $(filter-out $(patsubst %/,%,$(wildcard emit/targets/*/)),\
+	$(wildcard emit/targets/*)))
+EMBED := $(BUILD)/tools/embed
+GEN := $(BUILD)/gen
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+FLAGS_FILE := $(BUILD)/flags
+
+ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(BUILD)/obj/examples/embed.o \
+	$(TEST_SRCS:%.c=$(BUILD)/obj/%.o) $(TEST_HELPER_OBJS)
+
+.PHONY: all check asan install uninstall clean gpu-check FORCE
+
+all: $(LIB) $(CLI) $(EXAMPLE)
+
+# Dependencies are checked once per build directory (delete the stamp, or
+# make clean, to check again).
+$(DEPS_STAMP): scripts/deps.sh
+	@mkdir -p $(@D)
+	@CC='$(CC)' bash scripts/deps.sh
+	@touch $@
+
+# Everything is rebuilt when the compiler or the flags change.
+$(FLAGS_FILE): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(subst ','\'',$(CC) | $(ALL_CFLAGS) | $(LDFLAGS))' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_FILE) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# Embedded target helpers: emit/targets/sm80.cuh -> pm_embed_sm80_cuh.
+$(EMBED): scripts/embed.c $(FLAGS_FILE) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< -o $@
+
+# The directory is a prerequisite too, so that removing a file regenerates.
+$(GEN)/embedded.c: $(EMBED) $(TARGET_FILES) $(wildcard emit/targets)
+	@mkdir -p $(@D)
+	$(EMBED) $@ $(TARGET_FILES)
+
+$(BUILD)/obj/gen/embedded.o: $(GEN)/embedded.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(CLI): $(CLI_OBJS) $(LIB)
+	$(CC) $(LINK_FLAGS) $(CLI_OBJS) $(LIB) $(STATIC_LIBS) -o $@
+
+$(EXAMPLE): $(BUILD)/obj/examples/embed.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LINK_FLAGS) $< $(LIB) $(STATIC_LIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_HELPER_OBJS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LINK_FLAGS) $< $(TEST_HELPER_OBJS) $(LIB) -lcmocka $(STATIC_LIBS) -o $@
+
+# A test source is compiled after removing its program, so that a test that
+# does not build is reported as failed rather than run stale.
+$(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_FILE) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@rm -f $(BUILD)/tests/$*
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# Builds what it can of the tests (make -k), runs every test program from
+# the repository root (a failure does not stop the others), then the example
+# on the shipped GEMM as a smoke test. The last line counts programs.
+check: all
+	@$(MAKE) --no-print-directory -k $(TEST_BINS) || true
+	@pass=0; fail=0; failed=; \
+	for t in $(TEST_BINS); do \
+		if [ ! -x $$t ]; then \
+			echo "== $$t: did not build"; \
+			fail=$$((fail + 1)); failed="$$failed $$t"; continue; \
+		fi; \
+		echo "== $$t"; \
+		if POLYMMA='$(CLI)' ./$$t; then pass=$$((pass + 1)); \
+		else fail=$$((fail + 1)); failed="$$failed $$t"; fi; \
+	done; \
+	echo "== smoke: $(EXAMPLE) examples/gemm_nn.tc"; \
+	if ./$(EXAMPLE) examples/gemm_nn.tc; then pass=$$((pass + 1)); \
+	else fail=$$((fail + 1)); failed="$$failed $(EXAMPLE)"; fi; \
+	[ -z "$$failed" ] || echo "failed:$$failed"; \
+	echo "$$pass passed, $$fail failed"; \
+	[ $$fail -eq 0 ]
+
+asan:
+	$(MAKE) BUILD=build-asan \
+		SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
+		check
+
+gpu-check:
+	bash scripts/gpu-check.sh
+
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+LIBDIR = $(DESTDIR)$(PREFIX)/lib
+INCDIR = $(DESTDIR)$(PREFIX)/include
+VERSION = $(shell sed -n 's/.*POLYMMA_VERSION "\(.*\)".*/\1/p' include/polymma.h)
+
+install: all
+	install -d '$(BINDIR)' '$(LIBDIR)/pkgconfig' '$(INCDIR)'
+	install -m 755 $(CLI) '$(BINDIR)/polymma'
+	install -m 644 $(LIB) '$(LIBDIR)/libpolymma.a'
+	install -m 644 include/polymma.h '$(INCDIR)/polymma.h'
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		polymma.pc.in > '$(LIBDIR)/pkgconfig/polymma.pc'
+	chmod 644 '$(LIBDIR)/pkgconfig/polymma.pc'
+
+uninstall:
+	rm -f '$(BINDIR)/polymma' '$(LIBDIR)/libpolymma.a' \
+		'$(INCDIR)/polymma.h' '$(LIBDIR)/pkgconfig/polymma.pc'
+
+clean:
+	rm -rf $(sort build build-asan $(BUILD))
+
+-include $(ALL_OBJS:.o=.d)

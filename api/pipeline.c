@@ -1,0 +1,192 @@
+/* spec -> scop -> tiled tree -> promoted tree -> CUDA. */
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/schedule_node.h>
+
+#include "api/pipeline.h"
+#include "emit/target.h"
+#include "polymma.h"
+#include "promote/promote.h"
+#include "schedule_tree/tree.h"
+
+static int divides(int a, int b)
+{
+	return a > 0 && b > 0 && b % a == 0;
+}
+
+int pm_config_finish(struct pm_config *c, struct pm_diags *d)
+{
+	const struct pm_target *t = c->target;
+	const struct pm_macro *m = &t->macros[t->default_macro];
+	char list[256];
+
+	c->bm = c->bm ? c->bm : t->bm;
+	c->bn = c->bn ? c->bn : t->bn;
+	c->bk = c->bk ? c->bk : t->bk;
+	c->wm = c->wm ? c->wm : t->wm;
+	c->wn = c->wn ? c->wn : t->wn;
+	if (!c->mm) {
+		c->mm = m->m;
+		c->mn = m->n;
+		c->mk = m->k;
+	}
+	if (!pm_target_has_macro(t, c->mm, c->mn, c->mk)) {
+		pm_target_macro_list(t, list, sizeof(list));
+		pm_diag_plain(d, "--mma %dx%dx%d is not a macro-MMA of target "
+			"%s (legal: %s)", c->mm, c->mn, c->mk, t->name, list);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (!divides(c->wm, c->bm) || !divides(c->wn, c->bn) ||
+	    !divides(c->mm, c->wm) || !divides(c->mn, c->wn) ||
+	    !divides(c->mk, c->bk)) {
+		pm_diag_plain(d, "inconsistent tiles: block %dx%dx%d, warp "
+			"%dx%d, mma %dx%dx%d (the warp tile must divide the block "
+			"tile, the macro-MMA the warp tile, and the macro k the "
+			"block k)", c->bm, c->bn, c->bk, c->wm, c->wn, c->mm,
+			c->mn, c->mk);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (pm_config_threads(c) > 1024) {
+		pm_diag_plain(d, "block %dx%d with warp %dx%d needs %d threads "
+			"(at most 1024)", c->bm, c->bn, c->wm, c->wn,
+			pm_config_threads(c));
+		return POLYMMA_ERR_SPEC;
+	}
+	if (c->split_k > 1 || c->stages > 1 || c->smem != 0) {
+		pm_diag_plain(d, "--split-k > 1, --stages > 1 and --smem "
+			"swizzle|pad are not implemented yet");
+		return POLYMMA_ERR_SPEC;
+	}
+	return POLYMMA_OK;
+}
+
+/* Fixed sizes must be multiples of their tiles. */
+static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_tensor *c = &spec->tensors[k->con.out];
+	const struct pm_expr *r = k->con.ra;
+	long ext[3];
+	int tile[3] = { k->cfg->bm, k->cfg->bn, k->cfg->bk };
+	const char *what[3] = { "M (rows of the output)",
+		"N (columns of the output)", "K (the reduction)" };
+
+	for (int i = 0; i < 2; ++i) {
+		const struct pm_dim *dim = &c->dims[i];
+		ext[i] = dim->sym < 0 ? dim->value : k->scop->sym_value[dim->sym];
+	}
+	for (int i = 0; i < r->nidx; ++i)
+		if (r->idx[i] == 2) {
+			const struct pm_dim *dim =
+				&spec->tensors[r->tensor].dims[i];
+			ext[2] = dim->sym < 0 ? dim->value :
+				k->scop->sym_value[dim->sym];
+		}
+	for (int i = 0; i < 3; ++i)
+		if (ext[i] > 0 && ext[i] % tile[i]) {
+			pm_diag_error(d, spec->stmts[0].loc, "unsupported: the "
+				"extent %s is %ld, not a multiple of the block "
+				"tile %d (sizes must be multiples of the block "
+				"tile for now)", what[i], ext[i], tile[i]);
+			return -1;
+		}
+	return 0;
+}
+
+static int dump(struct pm_kernel *k, const char *pass)
+{
+	const struct pm_config *c = k->cfg;
+
+	if (c->dump_all || !strcmp(c->dump_pass, pass))
+		pm_dump_schedule(c->dump ? c->dump : stderr, pass, k->schedule);
+	return 0;
+}
+
+typedef int (*pm_pass)(struct pm_kernel *k, struct pm_diags *d);
+
+static const struct {
+	const char *name;
+	pm_pass run;
+} passes[] = {
+	{ "tile_block", &pm_tile_block },
+	{ "strip_k", &pm_strip_k },
+	{ "tile_warp", &pm_tile_warp },
+	{ "contract", &pm_contract },
+	{ "promote", &pm_promote },
+};
+
+static void set_options(isl_ctx *ctx)
+{
+	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+	isl_options_set_tile_scale_tile_loops(ctx, 0);
+	isl_options_set_tile_shift_point_loops(ctx, 1);
+}
+
+struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
+	struct pm_config *cfg, const char *last, struct pm_diags *d)
+{
+	struct pm_scop *scop;
+	struct pm_kernel *k;
+
+	set_options(ctx);
+	if (pm_config_finish(cfg, d) != POLYMMA_OK)
+		return NULL;
+	scop = pm_scop_build(ctx, spec, cfg, d);
+	if (!scop)
+		return NULL;
+	k = pm_kernel_alloc(scop, cfg, d);
+	if (!k || check_fixed_sizes(k, d) < 0 ||
+	    pm_kernel_require_multiples(k) < 0)
+		goto error;
+	dump(k, "initial");
+	for (size_t i = 0; i < sizeof(passes) / sizeof(passes[0]); ++i) {
+		if (passes[i].run(k, d) < 0)
+			goto error;
+		dump(k, passes[i].name);
+		if (last && !strcmp(last, passes[i].name))
+			break;
+	}
+	return k;
+error:
+	if (!d->nerrors)
+		pm_diag_plain(d, "internal error: isl: %s",
+			isl_ctx_last_error_msg(ctx) ?
+			isl_ctx_last_error_msg(ctx) : "a pass failed");
+	pm_pipeline_kernel_free(k);
+	if (!k)
+		pm_scop_free(scop);
+	return NULL;
+}
+
+void pm_pipeline_kernel_free(struct pm_kernel *k)
+{
+	struct pm_scop *scop;
+
+	if (!k)
+		return;
+	scop = k->scop;
+	pm_kernel_free(k);
+	pm_scop_free(scop);
+}
+
+int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
+	struct pm_output *out, struct pm_diags *d)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_kernel *k;
+	int rc = POLYMMA_OK;
+
+	if (!ctx)
+		return POLYMMA_ERR_INTERNAL;
+	k = pm_pipeline_until(ctx, spec, cfg, NULL, d);
+	if (!k)
+		rc = strstr(d->buf ? d->buf : "", "internal error") ?
+			POLYMMA_ERR_INTERNAL : POLYMMA_ERR_SPEC;
+	else if (pm_emit_file(k, out, d) < 0)
+		rc = POLYMMA_ERR_INTERNAL;
+	pm_pipeline_kernel_free(k);
+	isl_ctx_free(ctx);
+	return rc;
+}

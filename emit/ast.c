@@ -1,0 +1,184 @@
+/* AST generation with per-op annotations. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <isl/aff.h>
+#include <isl/ast_build.h>
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+
+#include "emit/emit.h"
+#include "promote/promote.h"
+
+static void annot_free(void *user)
+{
+	struct pm_annot *a = user;
+
+	for (int i = 0; i < a->n; ++i)
+		isl_ast_expr_free(a->e[i]);
+	free(a);
+}
+
+/* "{ X[vars] -> [(expr)] }" as a pw_aff on the op's space. */
+static __isl_give isl_pw_aff *pa_str(isl_ctx *ctx, const char *vars,
+	const char *expr, __isl_keep isl_id *id)
+{
+	char str[512];
+	isl_pw_multi_aff *pma;
+	isl_pw_aff *pa;
+
+	snprintf(str, sizeof(str), "{ X%s -> [(%s)] }", vars, expr);
+	pma = isl_pw_multi_aff_read_from_str(ctx, str);
+	pma = isl_pw_multi_aff_set_tuple_id(pma, isl_dim_in, isl_id_copy(id));
+	pa = isl_pw_multi_aff_get_pw_aff(pma, 0);
+	isl_pw_multi_aff_free(pma);
+	return pa;
+}
+
+/* frag and warp of a macro-tile instance with coordinates i0, j0. */
+static void frag_warp(struct pm_kernel *k, const char *vars,
+	__isl_keep isl_id *id, isl_pw_aff **pa)
+{
+	const struct pm_config *c = k->cfg;
+	char str[256];
+	int fm = c->wm / c->mm, fn = c->wn / c->mn;
+
+	snprintf(str, sizeof(str), "(i0 mod %d) * %d + (j0 mod %d)", fm, fn,
+		fn);
+	pa[0] = pa_str(k->ctx, vars, str, id);
+	snprintf(str, sizeof(str), "floor(((%d i0) mod %d) / %d) * %d + "
+		"floor(((%d j0) mod %d) / %d)", c->mm, c->bm, c->wm, c->bn / c->wn,
+		c->mn, c->bn, c->wn);
+	pa[1] = pa_str(k->ctx, vars, str, id);
+}
+
+/* l0 * size1 + l1 of a local 2-D coordinate. */
+static __isl_give isl_pw_aff *flat(__isl_take isl_pw_multi_aff *l, long s1)
+{
+	isl_pw_aff *r = isl_pw_multi_aff_get_pw_aff(l, 0);
+	isl_pw_aff *c = isl_pw_multi_aff_get_pw_aff(l, 1);
+	isl_val *v = isl_val_int_from_si(isl_pw_multi_aff_get_ctx(l), s1);
+
+	isl_pw_multi_aff_free(l);
+	r = isl_pw_aff_scale_val(r, v);
+	return isl_pw_aff_add(r, c);
+}
+
+/* The affine functions of an op instance, on the op's space. */
+static int op_functions(struct pm_kernel *k, const struct pm_op *op,
+	__isl_keep isl_id *id, isl_pw_aff **pa)
+{
+	const struct pm_config *c = k->cfg;
+	char str[256];
+
+	switch (op->kind) {
+	case PM_OP_FILL:
+		frag_warp(k, "[i0, j0]", id, pa);
+		return 2;
+	case PM_OP_MMA:
+		frag_warp(k, "[i0, j0, k0]", id, pa);
+		pa[2] = flat(pm_promote_local(k, 0), k->bufs[0].size[1]);
+		pa[3] = flat(pm_promote_local(k, 1), k->bufs[1].size[1]);
+		return 4;
+	case PM_OP_STORE:
+		frag_warp(k, "[i0, j0]", id, pa);
+		snprintf(str, sizeof(str), "%d i0", c->mm);
+		pa[2] = pa_str(k->ctx, "[i0, j0]", str, id);
+		snprintf(str, sizeof(str), "%d j0", c->mn);
+		pa[3] = pa_str(k->ctx, "[i0, j0]", str, id);
+		return 4;
+	case PM_OP_COPY: {
+		struct pm_buffer *buf = &k->bufs[op->buffer];
+		const char *vars = "[p0, p1, p2, l0, v]";
+		isl_pw_multi_aff *proj, *off;
+
+		snprintf(str, sizeof(str), "{ X%s -> [p0, p1, p2] }", vars);
+		proj = isl_pw_multi_aff_read_from_str(k->ctx, str);
+		proj = isl_pw_multi_aff_set_tuple_id(proj, isl_dim_in,
+			isl_id_copy(id));
+		off = isl_pw_multi_aff_from_multi_aff(
+			isl_multi_aff_copy(buf->offset));
+		off = isl_pw_multi_aff_pullback_pw_multi_aff(off, proj);
+		pa[0] = isl_pw_aff_add(isl_pw_multi_aff_get_pw_aff(off, 0),
+			pa_str(k->ctx, vars, "l0", id));
+		snprintf(str, sizeof(str), "%d v", buf->vec);
+		pa[1] = isl_pw_aff_add(isl_pw_multi_aff_get_pw_aff(off, 1),
+			pa_str(k->ctx, vars, str, id));
+		isl_pw_multi_aff_free(off);
+		snprintf(str, sizeof(str), "l0 * %ld + %d v", buf->size[1],
+			buf->vec);
+		pa[2] = pa_str(k->ctx, vars, str, id);
+		return 3;
+	}
+	case PM_OP_SYNC:
+		return 0;
+	}
+	return 0;
+}
+
+struct ast_data {
+	struct pm_kernel *k;
+	int failed;
+};
+
+static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
+	__isl_keep isl_ast_build *build, void *user)
+{
+	struct ast_data *data = user;
+	struct pm_kernel *k = data->k;
+	isl_ast_expr *call, *fn;
+	isl_id *id;
+	const struct pm_op *op;
+	struct pm_annot *a;
+	isl_pw_aff *pa[PM_MAX_ANNOT];
+	isl_pw_multi_aff *iter;
+	isl_map *sched;
+
+	call = isl_ast_node_user_get_expr(node);
+	fn = isl_ast_expr_get_op_arg(call, 0);
+	id = isl_ast_expr_get_id(fn);
+	isl_ast_expr_free(fn);
+	isl_ast_expr_free(call);
+	op = pm_kernel_op_of(k, id);
+	a = calloc(1, sizeof(*a));
+	if (!op || !a) {
+		data->failed = 1;
+		isl_id_free(id);
+		free(a);
+		return node;
+	}
+	a->op = op;
+	a->n = op_functions(k, op, id, pa);
+	isl_id_free(id);
+	sched = isl_map_from_union_map(isl_ast_build_get_schedule(build));
+	iter = isl_pw_multi_aff_from_map(isl_map_reverse(sched));
+	for (int i = 0; i < a->n; ++i) {
+		pa[i] = isl_pw_aff_pullback_pw_multi_aff(pa[i],
+			isl_pw_multi_aff_copy(iter));
+		a->e[i] = isl_ast_build_expr_from_pw_aff(build, pa[i]);
+		if (!a->e[i])
+			data->failed = 1;
+	}
+	isl_pw_multi_aff_free(iter);
+	id = isl_id_alloc(k->ctx, "annot", a);
+	id = isl_id_set_free_user(id, &annot_free);
+	return isl_ast_node_set_annotation(node, id);
+}
+
+__isl_give isl_ast_node *pm_emit_ast(struct pm_kernel *k)
+{
+	struct ast_data data = { k, 0 };
+	isl_ast_build *build;
+	isl_ast_node *ast;
+
+	build = isl_ast_build_from_context(isl_set_copy(k->scop->context));
+	build = isl_ast_build_set_at_each_domain(build, &at_domain, &data);
+	ast = isl_ast_build_node_from_schedule(build,
+		isl_schedule_copy(k->schedule));
+	isl_ast_build_free(build);
+	if (data.failed)
+		return isl_ast_node_free(ast);
+	return ast;
+}

@@ -1,0 +1,53 @@
+/* emit — isl AST generation and the CUDA (or host C) printer.
+ *
+ * pm_emit_ast(k) builds the isl AST of the final tree. Each statement
+ * instance (an op: FILL, MMA, STORE, COPY_X, SYNC) gets an annotation with
+ * isl_ast_exprs computed from affine functions of the op's instance
+ * (pulled back through the build's iterator map, PPCG style):
+ *   FILL[i0,j0], MMA[i0,j0,k0], STORE[i0,j0]:
+ *       frag = (i0 mod (WM/MM)) * (WN/MN) + (j0 mod (WN/MN))  — a literal,
+ *              the macro bands being unrolled; the register fragment
+ *       warp = floor((MM i0 mod BM)/WM) * (BN/WN) + floor((MN j0 mod BN)/WN)
+ *   MMA: offsets of the A and B macro tiles in their shared buffers
+ *   STORE: C[MM i0, MN j0] (the macro tile origin)
+ *   COPY_X[p.., l0, v]: X[offset(p) + (l0, vec v)] and the shared offset
+ * Marks with a hardware mapping turn the loop right below them into
+ *   { const int c = init + HW; if (cond) body }
+ * on the GPU; the host rendering prints every loop.
+ *
+ * pm_emit_file(k) returns the whole self-contained .cu (or host .c): a
+ * comment block with version, spec, target and tiles, the target's helper
+ * code, the kernel and the host launcher of SPEC.md §3.
+ */
+#ifndef PM_EMIT_H
+#define PM_EMIT_H
+
+#include <isl/ast.h>
+
+#include "poly/strbuf.h"
+#include "schedule_tree/tree.h"
+
+#define PM_MAX_ANNOT 8
+
+struct pm_annot {
+	const struct pm_op *op;
+	int n;
+	isl_ast_expr *e[PM_MAX_ANNOT];
+};
+
+__isl_give isl_ast_node *pm_emit_ast(struct pm_kernel *k);
+/* Print the kernel body (AST) into b. Returns -1 on an internal error
+ * (message in d). */
+int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
+	struct pm_strbuf *b, int indent, struct pm_diags *d);
+
+struct pm_output {
+	char *source;
+	char *header;
+	char *meta;
+};
+int pm_emit_file(struct pm_kernel *k, struct pm_output *out,
+	struct pm_diags *d);
+void pm_output_clear(struct pm_output *out);
+
+#endif

@@ -1,0 +1,249 @@
+/* The AST printer: loops, hardware mapping and op calls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/ast.h>
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include "emit/emit.h"
+#include "emit/print.h"
+#include "emit/target.h"
+
+struct printer {
+	struct pm_kernel *k;
+	struct pm_strbuf *b;
+	struct pm_diags *d;
+	int host;
+	int failed;
+};
+
+static void indent(struct printer *p, int n)
+{
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_add(p->b, "\t");
+}
+
+static void expr(struct printer *p, __isl_keep isl_ast_expr *e)
+{
+	char *s = isl_ast_expr_to_C_str(e);
+
+	if (!s) {
+		p->failed = 1;
+		return;
+	}
+	pm_strbuf_printf(p->b, "(%s)", s);
+	free(s);
+}
+
+/* The literal value of e, or -1 when e is not a non-negative literal. */
+static long literal(__isl_keep isl_ast_expr *e)
+{
+	isl_val *v;
+	long r;
+
+	if (isl_ast_expr_get_type(e) != isl_ast_expr_int)
+		return -1;
+	v = isl_ast_expr_get_val(e);
+	r = isl_val_is_int(v) ? isl_val_get_num_si(v) : -1;
+	isl_val_free(v);
+	return r;
+}
+
+static void print_node(struct printer *p, __isl_keep isl_ast_node *node,
+	int ind, const struct pm_mark *hw);
+
+static void print_list(struct printer *p, __isl_keep isl_ast_node_list *l,
+	int ind)
+{
+	isl_size n = isl_ast_node_list_n_ast_node(l);
+
+	for (int i = 0; i < n; ++i) {
+		isl_ast_node *c = isl_ast_node_list_get_ast_node(l, i);
+		print_node(p, c, ind, NULL);
+		isl_ast_node_free(c);
+	}
+}
+
+static void print_body(struct printer *p, __isl_keep isl_ast_node *node,
+	int ind)
+{
+	if (isl_ast_node_get_type(node) == isl_ast_node_block) {
+		isl_ast_node_list *l = isl_ast_node_block_get_children(node);
+		print_list(p, l, ind);
+		isl_ast_node_list_free(l);
+	} else {
+		print_node(p, node, ind, NULL);
+	}
+}
+
+static void print_for(struct printer *p, __isl_keep isl_ast_node *node,
+	int ind, const struct pm_mark *hw)
+{
+	isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
+	isl_ast_expr *init = isl_ast_node_for_get_init(node);
+	isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
+	isl_ast_expr *inc = isl_ast_node_for_get_inc(node);
+	isl_ast_node *body = isl_ast_node_for_get_body(node);
+	isl_id *id = isl_ast_expr_get_id(it);
+	const char *name = isl_id_get_name(id);
+
+	indent(p, ind);
+	if (hw && !p->host) {
+		if (literal(inc) != 1) {
+			p->failed = 1;
+			pm_diag_plain(p->d, "internal error: a loop mapped to "
+				"%s has a stride", hw->hw);
+		}
+		pm_strbuf_printf(p->b, "{\n");
+		indent(p, ind + 1);
+		pm_strbuf_printf(p->b, "const int %s = ", name);
+		expr(p, init);
+		pm_strbuf_printf(p->b, " + %s;\n", hw->hw);
+		indent(p, ind + 1);
+		pm_strbuf_add(p->b, "if ");
+		expr(p, cond);
+		pm_strbuf_add(p->b, " {\n");
+		print_body(p, body, ind + 2);
+		indent(p, ind + 1);
+		pm_strbuf_add(p->b, "}\n");
+	} else {
+		pm_strbuf_printf(p->b, "for (int %s = ", name);
+		expr(p, init);
+		pm_strbuf_add(p->b, "; ");
+		expr(p, cond);
+		pm_strbuf_printf(p->b, "; %s += ", name);
+		expr(p, inc);
+		pm_strbuf_add(p->b, ") {\n");
+		print_body(p, body, ind + 1);
+	}
+	indent(p, ind);
+	pm_strbuf_add(p->b, "}\n");
+	isl_id_free(id);
+	isl_ast_expr_free(it);
+	isl_ast_expr_free(init);
+	isl_ast_expr_free(cond);
+	isl_ast_expr_free(inc);
+	isl_ast_node_free(body);
+}
+
+static void print_if(struct printer *p, __isl_keep isl_ast_node *node,
+	int ind)
+{
+	isl_ast_expr *cond = isl_ast_node_if_get_cond(node);
+	isl_ast_node *then = isl_ast_node_if_get_then_node(node);
+
+	indent(p, ind);
+	pm_strbuf_add(p->b, "if ");
+	expr(p, cond);
+	pm_strbuf_add(p->b, " {\n");
+	print_body(p, then, ind + 1);
+	if (isl_ast_node_if_has_else_node(node) == isl_bool_true) {
+		isl_ast_node *els = isl_ast_node_if_get_else_node(node);
+
+		indent(p, ind);
+		pm_strbuf_add(p->b, "} else {\n");
+		print_body(p, els, ind + 1);
+		isl_ast_node_free(els);
+	}
+	indent(p, ind);
+	pm_strbuf_add(p->b, "}\n");
+	isl_ast_expr_free(cond);
+	isl_ast_node_free(then);
+}
+
+static void print_mark(struct printer *p, __isl_keep isl_ast_node *node,
+	int ind)
+{
+	isl_id *id = isl_ast_node_mark_get_id(node);
+	isl_ast_node *child = isl_ast_node_mark_get_node(node);
+	const struct pm_mark *m = pm_kernel_mark_of(p->k, id);
+
+	if (m && m->kind == PM_MARK_HW) {
+		int is_for = isl_ast_node_get_type(child) == isl_ast_node_for;
+
+		if (!is_for && m->extent != 1 && m->grid_dim < 0 && !p->host) {
+			p->failed = 1;
+			pm_diag_plain(p->d, "internal error: the band mapped to "
+				"%s did not become a loop", m->hw);
+		}
+		print_node(p, child, ind, is_for ? m : NULL);
+	} else {
+		indent(p, ind);
+		pm_strbuf_printf(p->b, "// %s\n", isl_id_get_name(id));
+		print_node(p, child, ind, NULL);
+	}
+	isl_id_free(id);
+	isl_ast_node_free(child);
+}
+
+static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
+	int ind)
+{
+	isl_id *id = isl_ast_node_get_annotation(node);
+	struct pm_annot *a = id ? isl_id_get_user(id) : NULL;
+
+	if (!a) {
+		p->failed = 1;
+		pm_diag_plain(p->d, "internal error: statement without "
+			"annotation");
+		isl_id_free(id);
+		return;
+	}
+	if (!getenv("PM_NOCHECK") && a->n >= 1 && a->op->kind != PM_OP_COPY && literal(a->e[0]) < 0) {
+		p->failed = 1;
+		pm_diag_plain(p->d, "internal error: register fragment index "
+			"is not a constant; is the macro band unrolled?");
+	}
+	indent(p, ind);
+	if (pm_print_op(p->k, p->b, a, p->host) < 0)
+		p->failed = 1;
+	isl_id_free(id);
+}
+
+static void print_node(struct printer *p, __isl_keep isl_ast_node *node,
+	int ind, const struct pm_mark *hw)
+{
+	switch (isl_ast_node_get_type(node)) {
+	case isl_ast_node_for:
+		print_for(p, node, ind, hw);
+		break;
+	case isl_ast_node_if:
+		print_if(p, node, ind);
+		break;
+	case isl_ast_node_block: {
+		isl_ast_node_list *l = isl_ast_node_block_get_children(node);
+		print_list(p, l, ind);
+		isl_ast_node_list_free(l);
+		break;
+	}
+	case isl_ast_node_mark:
+		print_mark(p, node, ind);
+		break;
+	case isl_ast_node_user:
+		print_user(p, node, ind);
+		break;
+	default:
+		p->failed = 1;
+	}
+}
+
+int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
+	struct pm_strbuf *b, int ind, struct pm_diags *d)
+{
+	struct printer p = { k, b, d, !k->cfg->target->emits_cuda, 0 };
+
+	print_node(&p, ast, ind, NULL);
+	if (p.failed && !d->nerrors)
+		pm_diag_plain(d, "internal error: printing the kernel failed");
+	return p.failed ? -1 : 0;
+}
+
+/* Used by the op printer: an expression as C text. */
+void pm_print_expr(struct pm_strbuf *b, __isl_keep isl_ast_expr *e)
+{
+	char *s = isl_ast_expr_to_C_str(e);
+
+	pm_strbuf_printf(b, "(%s)", s ? s : "/* error */");
+	free(s);
+}

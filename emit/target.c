@@ -1,0 +1,93 @@
+/* The target tables. */
+#include <stdio.h>
+#include <string.h>
+
+#include "emit/embedded.h"
+#include "emit/target.h"
+
+static const struct pm_macro sm70_macros[] = {
+	{ 16, 16, 8 }, { 32, 32, 8 },
+};
+
+static const struct pm_macro sm80_macros[] = {
+	{ 16, 8, 16 }, { 16, 16, 16 }, { 32, 16, 16 }, { 32, 32, 16 },
+	{ 64, 32, 16 },
+};
+
+static const struct pm_macro host_macros[] = {
+	{ 8, 8, 4 }, { 16, 8, 16 }, { 16, 16, 8 }, { 16, 16, 16 },
+	{ 32, 32, 8 }, { 32, 32, 16 },
+};
+
+static const char *const sm70_helpers[] = {
+	pm_embed_common_cuh, pm_embed_sm70_cuh,
+};
+static const char *const sm80_helpers[] = {
+	pm_embed_common_cuh, pm_embed_sm80_cuh,
+};
+static const char *const host_helpers[] = {
+	pm_embed_host_h,
+};
+
+#define N(a) ((int) (sizeof(a) / sizeof((a)[0])))
+
+static const struct pm_target targets[] = {
+	{ "sm_80", "sm_80", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+	  16, 8, 16, "pm_sm80", N(sm80_macros), sm80_macros, 3,
+	  128, 128, 32, 64, 64, sm80_helpers, N(sm80_helpers), 1 },
+	{ "sm_70", "sm_75", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
+	  8, 8, 4, "pm_sm70", N(sm70_macros), sm70_macros, 1,
+	  128, 128, 32, 64, 64, sm70_helpers, N(sm70_helpers), 1 },
+};
+
+static const struct pm_target host_target = {
+	"host", "", "scalar C", 1, 1, 1, "pm_host", N(host_macros),
+	host_macros, 0, 64, 64, 16, 32, 32, host_helpers, N(host_helpers), 0
+};
+
+const struct pm_target *pm_target_find(const char *name)
+{
+	for (int i = 0; i < N(targets); ++i)
+		if (!strcmp(targets[i].name, name))
+			return &targets[i];
+	if (!strcmp(name, "host"))
+		return &host_target;
+	return NULL;
+}
+
+const struct pm_target *pm_target_default(void)
+{
+	return &targets[0];
+}
+
+const struct pm_target *pm_target_host(void)
+{
+	return &host_target;
+}
+
+int pm_target_has_macro(const struct pm_target *t, int m, int n, int k)
+{
+	for (int i = 0; i < t->nmacros; ++i)
+		if (t->macros[i].m == m && t->macros[i].n == n &&
+		    t->macros[i].k == k)
+			return 1;
+	return 0;
+}
+
+int pm_target_supports(const struct pm_target *t, enum pm_type in,
+	enum pm_type out)
+{
+	(void) t;
+	return in == PM_F16 && (out == PM_F16 || out == PM_F32);
+}
+
+void pm_target_macro_list(const struct pm_target *t, char *buf, int len)
+{
+	int off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < t->nmacros && off < len; ++i)
+		off += snprintf(buf + off, len - off, "%s%dx%dx%d",
+			i ? ", " : "", t->macros[i].m, t->macros[i].n,
+			t->macros[i].k);
+}

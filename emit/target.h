@@ -1,0 +1,50 @@
+/* MMA targets as data.
+ *
+ * A target names its tensor-core instruction and the warp-level macro-MMAs
+ * that can be built from it (shape, accumulator registers per thread, the
+ * helper templates that implement them), its default tiles and the helper
+ * source that generated kernels inline. Passes ask the target; they never
+ * branch on its name.
+ *
+ *   macro-MMA MM x MN x MK :  acc[MM x MN] += A[MM x MK] * B[MK x MN]
+ *   executed by one warp; acc is distributed over the warp's 32 lanes,
+ *   MM*MN/32 fp32 registers per lane.
+ */
+#ifndef PM_TARGET_H
+#define PM_TARGET_H
+
+#include "frontend/frontend.h"
+
+struct pm_macro {
+	int m, n, k;
+};
+
+struct pm_target {
+	const char *name;		/* "sm_80" */
+	const char *nvcc_arch;		/* what to pass to nvcc -arch */
+	const char *instr;		/* PTX instruction, for comments */
+	int im, in, ik;			/* the instruction's own shape */
+	const char *mma_fn;		/* helper template prefix: pm_sm80 */
+	int nmacros;
+	const struct pm_macro *macros;	/* legal macro shapes */
+	int default_macro;		/* index into macros */
+	int bm, bn, bk, wm, wn;		/* default tiles */
+	const char *const *helpers;	/* embedded helper sources, in order */
+	int nhelpers;
+	int emits_cuda;			/* 0 for the host rendering target */
+};
+
+/* Known targets, by name; NULL when unknown. */
+const struct pm_target *pm_target_find(const char *name);
+const struct pm_target *pm_target_default(void);
+/* The sequential host-C rendering of a kernel (tests). */
+const struct pm_target *pm_target_host(void);
+/* Is m x n x k a legal macro shape for t? */
+int pm_target_has_macro(const struct pm_target *t, int m, int n, int k);
+/* Can t multiply inputs of type `in` into outputs of type `out`? */
+int pm_target_supports(const struct pm_target *t, enum pm_type in,
+	enum pm_type out);
+/* Comma-separated list of the legal macro shapes, for messages. */
+void pm_target_macro_list(const struct pm_target *t, char *buf, int len);
+
+#endif

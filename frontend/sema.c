@@ -1,0 +1,569 @@
+/* Semantic checks: a syntax tree to the checked DAG (struct pm_spec).
+ *
+ * Declarations first (types, names, size symbols), then the statements in
+ * program order: every name is resolved, every index variable numbered
+ * (lhs variables, then reductions in order of first appearance) and given
+ * the extent of the first dimension it indexes; later uses must agree.
+ * Temporaries are created at their first write.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/lexer.h"
+
+struct var {
+	const char *name;	/* borrowed from the syntax tree */
+	bool known, reported;
+	struct pm_dim ext;
+	int t, d;		/* where the extent was first seen */
+	struct pm_loc loc;
+};
+
+struct sema {
+	const struct pm_ast *ast;
+	struct pm_spec *spec;
+	struct pm_diags *diags;
+	bool oom;
+	bool *written, *bad;	/* per tensor */
+	/* the current statement */
+	enum pm_stmt_kind kind;
+	int nvars;
+	struct var vars[PM_MAX_VARS];
+	bool has_int, has_float;
+};
+
+static char *dup(struct sema *S, const char *s)
+{
+	char *r = malloc(strlen(s) + 1);
+
+	if (!r)
+		S->oom = true;
+	else
+		strcpy(r, s);
+	return r;
+}
+
+static int find_tensor(const struct pm_spec *spec, const char *name)
+{
+	int i;
+
+	for (i = 0; i < spec->ntensors; i++)
+		if (spec->tensors[i].name && !strcmp(spec->tensors[i].name, name))
+			return i;
+	return -1;
+}
+
+static int find_sym(const struct pm_spec *spec, const char *name)
+{
+	int i;
+
+	for (i = 0; i < spec->nsyms; i++)
+		if (!strcmp(spec->syms[i].name, name))
+			return i;
+	return -1;
+}
+
+static bool unknown_dim(struct pm_dim d)
+{
+	return d.sym < 0 && d.value <= 0;
+}
+
+static void dim_str(const struct pm_spec *spec, struct pm_dim d, char *buf,
+	size_t size)
+{
+	if (d.sym >= 0)
+		snprintf(buf, size, "%s", spec->syms[d.sym].name);
+	else
+		snprintf(buf, size, "%ld", d.value);
+}
+
+static int add_sym(struct sema *S, const char *name, struct pm_loc loc)
+{
+	struct pm_spec *spec = S->spec;
+	int i = find_sym(spec, name);
+
+	if (i >= 0)
+		return i;
+	/* syms is allocated for the worst case by check_decls */
+	spec->syms[spec->nsyms].name = dup(S, name);
+	spec->syms[spec->nsyms].loc = loc;
+	if (!spec->syms[spec->nsyms].name)
+		return -1;
+	return spec->nsyms++;
+}
+
+static void check_decls(struct sema *S)
+{
+	const struct pm_ast *ast = S->ast;
+	struct pm_spec *spec = S->spec;
+	int i, j, nd = 0;
+
+	for (i = 0; i < ast->ndecls; i++)
+		nd += ast->decls[i].rank;
+	spec->syms = calloc((size_t)nd + 1, sizeof(*spec->syms));
+	if (!spec->syms) {
+		S->oom = true;
+		return;
+	}
+	for (i = 0; i < ast->ndecls && !S->oom; i++) {
+		const struct pm_ast_decl *d = &ast->decls[i];
+		struct pm_tensor *t = &spec->tensors[spec->ntensors];
+		int type = pm_type_from_name(d->type), prev;
+
+		if (type < 0)
+			pm_diag_error(S->diags, d->type_loc,
+				"unknown type '%s' (expected f16, bf16, f32, i8 or i32)",
+				d->type);
+		if (pm_func_from_name(d->name) >= 0)
+			pm_diag_error(S->diags, d->loc,
+				"'%s' is a function name and cannot name a tensor",
+				d->name);
+		prev = find_tensor(spec, d->name);
+		if (prev >= 0) {
+			pm_diag_error(S->diags, d->loc,
+				"redefinition of tensor '%s'", d->name);
+			pm_diag_note(S->diags, spec->tensors[prev].loc,
+				"previous declaration of '%s' is here", d->name);
+		}
+		t->name = dup(S, d->name);
+		t->type = type < 0 ? PM_F32 : (enum pm_type)type;
+		t->role = d->output ? PM_OUTPUT : PM_INPUT;
+		t->rank = d->rank;
+		t->loc = d->loc;
+		for (j = 0; j < d->rank; j++) {
+			t->dims[j].sym = -1;
+			t->dims[j].value = d->dim_val[j];
+			if (d->dim_sym[j])
+				t->dims[j].sym = add_sym(S, d->dim_sym[j],
+					d->dim_loc[j]);
+			else if (d->dim_val[j] <= 0)
+				pm_diag_error(S->diags, d->dim_loc[j],
+					"dimension %d of '%s' must be positive",
+					j + 1, d->name);
+		}
+		spec->ntensors++;
+	}
+	for (i = 0; i < spec->ntensors && !S->oom; i++)
+		if (find_sym(spec, spec->tensors[i].name) >= 0)
+			pm_diag_error(S->diags, spec->tensors[i].loc,
+				"'%s' names both a tensor and a size symbol",
+				spec->tensors[i].name);
+}
+
+static int find_var(const struct sema *S, const char *name)
+{
+	int i;
+
+	for (i = 0; i < S->nvars; i++)
+		if (!strcmp(S->vars[i].name, name))
+			return i;
+	return -1;
+}
+
+static int add_var(struct sema *S, const char *name, struct pm_loc loc)
+{
+	struct var *v;
+
+	if (S->nvars == PM_MAX_VARS) {
+		pm_diag_error(S->diags, loc,
+			"too many index variables in one statement (at most %d)",
+			PM_MAX_VARS);
+		return -1;
+	}
+	v = &S->vars[S->nvars];
+	memset(v, 0, sizeof(*v));
+	v->name = name;
+	return S->nvars++;
+}
+
+/* Variable v indexes dimension d of tensor t at loc: check its extent. */
+static void use_var(struct sema *S, int v, int t, int d, struct pm_loc loc)
+{
+	const struct pm_spec *spec = S->spec;
+	struct pm_dim dim = spec->tensors[t].dims[d];
+	struct var *x = &S->vars[v];
+	char a[64], b[64];
+
+	if (unknown_dim(dim))
+		return;
+	if (!x->known) {
+		x->known = true;
+		x->ext = dim;
+		x->t = t;
+		x->d = d;
+		x->loc = loc;
+		return;
+	}
+	if (x->reported || (dim.sym == x->ext.sym &&
+	    (dim.sym >= 0 || dim.value == x->ext.value)))
+		return;
+	x->reported = true;
+	dim_str(spec, dim, a, sizeof(a));
+	dim_str(spec, x->ext, b, sizeof(b));
+	pm_diag_error(S->diags, loc,
+		"index '%s' ranges over %s here (dimension %d of '%s') but over %s in '%s' (dimension %d)",
+		x->name, a, d + 1, spec->tensors[t].name, b,
+		spec->tensors[x->t].name, x->d + 1);
+	pm_diag_note(S->diags, x->loc, "'%s' first ranges over %s here",
+		x->name, b);
+}
+
+/* Is name written by some statement? */
+static bool written_somewhere(const struct sema *S, const char *name)
+{
+	int i;
+
+	for (i = 0; i < S->ast->nstmts; i++)
+		if (!strcmp(S->ast->stmts[i].lhs->name, name))
+			return true;
+	return false;
+}
+
+static struct pm_expr *conv(struct sema *S, const struct pm_ast_expr *a);
+
+static struct pm_expr *conv_read(struct sema *S, const struct pm_ast_expr *a,
+	struct pm_expr *e)
+{
+	const struct pm_spec *spec = S->spec;
+	int t = find_tensor(spec, a->name), i, v;
+	bool ok = true;
+
+	if (t < 0) {
+		bool plain = true;
+		for (i = 0; i < a->nargs; i++)
+			plain = plain && a->args[i]->kind == PM_A_VAR;
+		if (written_somewhere(S, a->name))
+			pm_diag_error(S->diags, a->loc,
+				"temporary '%s' is read before it is written",
+				a->name);
+		else if (plain)
+			pm_diag_error(S->diags, a->loc,
+				"tensor '%s' is not declared", a->name);
+		else
+			pm_diag_error(S->diags, a->loc,
+				"unknown function '%s'", a->name);
+		return NULL;
+	}
+	if (a->nargs != spec->tensors[t].rank) {
+		pm_diag_error(S->diags, a->loc,
+			"wrong number of indices for '%s': expected %d, got %d",
+			a->name, spec->tensors[t].rank, a->nargs);
+		return NULL;
+	}
+	e->kind = PM_E_READ;
+	e->tensor = t;
+	e->nidx = a->nargs;
+	for (i = 0; i < a->nargs; i++) {
+		const struct pm_ast_expr *x = a->args[i];
+		if (x->kind != PM_A_VAR) {
+			pm_diag_error(S->diags, x->start,
+				"index %d of '%s' is not a plain index variable (affine index expressions are not supported)",
+				i + 1, a->name);
+			ok = false;
+			continue;
+		}
+		v = find_var(S, x->name);
+		if (v < 0 && S->kind == PM_S_ASSIGN) {
+			pm_diag_error(S->diags, x->loc,
+				"index '%s' is not on the left-hand side; a reduction needs '+=!' or '+='",
+				x->name);
+			ok = false;
+			continue;
+		}
+		if (v < 0 && (v = add_var(S, x->name, x->loc)) < 0)
+			return NULL;
+		use_var(S, v, t, i, x->loc);
+		e->idx[i] = v;
+	}
+	if (spec->tensors[t].type == PM_I8 || spec->tensors[t].type == PM_I32)
+		S->has_int = true;
+	else
+		S->has_float = true;
+	return ok ? e : NULL;
+}
+
+static struct pm_expr *conv_call(struct sema *S, const struct pm_ast_expr *a,
+	struct pm_expr *e, enum pm_func fn)
+{
+	int i, arity = pm_func_arity(fn);
+	bool ok = true;
+
+	if (a->nargs != arity) {
+		pm_diag_error(S->diags, a->loc,
+			"function '%s' takes %d argument%s, but %d given",
+			a->name, arity, arity == 1 ? "" : "s", a->nargs);
+		return NULL;
+	}
+	e->kind = PM_E_CALL;
+	e->fn = fn;
+	e->nargs = arity;
+	for (i = 0; i < arity; i++)
+		ok = (e->args[i] = conv(S, a->args[i])) != NULL && ok;
+	return ok ? e : NULL;
+}
+
+static struct pm_expr *conv(struct sema *S, const struct pm_ast_expr *a)
+{
+	struct pm_expr *e = calloc(1, sizeof(*e)), *r = NULL;
+	int fn, i;
+	bool ok = true;
+
+	if (!e) {
+		S->oom = true;
+		return NULL;
+	}
+	e->loc = a->loc;
+	switch (a->kind) {
+	case PM_A_NUM:
+		e->kind = PM_E_NUM;
+		e->num = a->num;
+		r = e;
+		break;
+	case PM_A_VAR:
+		if (find_tensor(S->spec, a->name) >= 0)
+			pm_diag_error(S->diags, a->loc,
+				"tensor '%s' is read without indices", a->name);
+		else if (pm_func_from_name(a->name) >= 0)
+			pm_diag_error(S->diags, a->loc,
+				"function '%s' is used without arguments", a->name);
+		else
+			pm_diag_error(S->diags, a->loc,
+				"'%s' is not a tensor read; index variables may only appear as indices",
+				a->name);
+		break;
+	case PM_A_NEG:
+	case PM_A_BIN:
+		e->kind = a->kind == PM_A_NEG ? PM_E_NEG : PM_E_BIN;
+		e->op = a->op;
+		e->nargs = a->nargs;
+		for (i = 0; i < a->nargs; i++)
+			ok = (e->args[i] = conv(S, a->args[i])) != NULL && ok;
+		r = ok ? e : NULL;
+		break;
+	case PM_A_APPLY:
+		fn = pm_func_from_name(a->name);
+		r = fn >= 0 ? conv_call(S, a, e, (enum pm_func)fn) :
+			conv_read(S, a, e);
+		break;
+	}
+	if (!r)
+		pm_expr_free(e);
+	return r;
+}
+
+/* The lhs: its tensor (-1 for a new temporary) and variables. */
+static int check_lhs(struct sema *S, const struct pm_ast_stmt *s, int *t)
+{
+	const struct pm_ast_expr *lhs = s->lhs;
+	const struct pm_spec *spec = S->spec;
+	int i;
+
+	*t = find_tensor(spec, lhs->name);
+	if (pm_func_from_name(lhs->name) >= 0) {
+		pm_diag_error(S->diags, lhs->loc,
+			"cannot assign to function '%s'", lhs->name);
+		return -1;
+	}
+	if (*t < 0 && s->kind == PM_S_ACCUM)
+		pm_diag_error(S->diags, lhs->loc,
+			"temporary '%s' is updated with '+=' before it is written",
+			lhs->name);
+	if (*t >= 0 && spec->tensors[*t].role == PM_INPUT) {
+		pm_diag_error(S->diags, lhs->loc,
+			"cannot write to input '%s'", lhs->name);
+		pm_diag_note(S->diags, spec->tensors[*t].loc,
+			"'%s' is declared as a parameter here", lhs->name);
+		return -1;
+	}
+	if (*t >= 0 && lhs->nargs != spec->tensors[*t].rank) {
+		pm_diag_error(S->diags, lhs->loc,
+			"wrong number of indices for '%s': expected %d, got %d",
+			lhs->name, spec->tensors[*t].rank, lhs->nargs);
+		return -1;
+	}
+	for (i = 0; i < lhs->nargs; i++) {
+		const struct pm_ast_expr *x = lhs->args[i];
+		if (x->kind != PM_A_VAR) {
+			pm_diag_error(S->diags, x->start,
+				"index %d of '%s' is not a plain index variable (affine index expressions are not supported)",
+				i + 1, lhs->name);
+			return -1;
+		}
+		if (find_var(S, x->name) >= 0) {
+			pm_diag_error(S->diags, x->loc,
+				"index variable '%s' appears twice on the left-hand side",
+				x->name);
+			return -1;
+		}
+		add_var(S, x->name, x->loc);
+		if (*t >= 0)
+			use_var(S, i, *t, i, x->loc);
+	}
+	return 0;
+}
+
+/* Create the temporary first written by s (also after errors, so that
+ * later statements do not report it as missing). */
+static int new_temp(struct sema *S, const struct pm_ast_stmt *s, bool bad)
+{
+	struct pm_spec *spec = S->spec;
+	struct pm_tensor *t = &spec->tensors[spec->ntensors];
+	int i;
+
+	t->name = dup(S, s->lhs->name);
+	t->role = PM_TEMP;
+	t->type = S->has_int && !S->has_float ? PM_I32 : PM_F32;
+	t->rank = s->lhs->nargs;
+	t->loc = s->lhs->loc;
+	for (i = 0; i < t->rank; i++) {
+		t->dims[i].sym = -1;
+		t->dims[i].value = 0;
+		if (i < S->nvars && S->vars[i].known) {
+			t->dims[i] = S->vars[i].ext;
+		} else if (!bad) {
+			pm_diag_error(S->diags, s->lhs->args[i]->loc,
+				"cannot infer the size of index '%s' of temporary '%s': it indexes no tensor on the right-hand side",
+				S->vars[i].name, t->name);
+			bad = true;
+		}
+	}
+	S->bad[spec->ntensors] = bad;
+	return spec->ntensors++;
+}
+
+static void check_stmt(struct sema *S, const struct pm_ast_stmt *s)
+{
+	struct pm_spec *spec = S->spec;
+	struct pm_stmt *st = &spec->stmts[spec->nstmts++];
+	int errs = S->diags->nerrors, t, i;
+
+	S->kind = st->kind = s->kind;
+	st->loc = s->lhs->loc;
+	st->lhs = -1;
+	S->nvars = 0;
+	S->has_int = S->has_float = false;
+	if (check_lhs(S, s, &t) < 0) {
+		if (t < 0 && pm_func_from_name(s->lhs->name) < 0)
+			new_temp(S, s, true);
+		return;
+	}
+	st->nlhs = s->lhs->nargs;
+	st->rhs = conv(S, s->rhs);
+	if (t < 0)
+		t = new_temp(S, s, S->diags->nerrors > errs);
+	st->lhs = t;
+	S->written[t] = true;
+	st->nvars = S->nvars;
+	for (i = 0; i < S->nvars; i++)
+		st->vars[i] = dup(S, S->vars[i].name);
+}
+
+struct pm_spec *pm_sema(const struct pm_ast *ast, const char *text,
+	const char *filename, struct pm_diags *diags)
+{
+	struct sema S;
+	struct pm_spec *spec = calloc(1, sizeof(*spec));
+	size_t nt = (size_t)(ast->ndecls + ast->nstmts) + 1;
+	int errs = diags->nerrors, i;
+
+	memset(&S, 0, sizeof(S));
+	S.ast = ast;
+	S.spec = spec;
+	S.diags = diags;
+	S.written = calloc(nt, sizeof(bool));
+	S.bad = calloc(nt, sizeof(bool));
+	if (!spec || !S.written || !S.bad ||
+	    !(spec->tensors = calloc(nt, sizeof(*spec->tensors))) ||
+	    !(spec->stmts = calloc((size_t)ast->nstmts + 1,
+			sizeof(*spec->stmts))) ||
+	    !(spec->filename = dup(&S, filename ? filename : "<input>")) ||
+	    !(spec->text = dup(&S, text)) || !(spec->name = dup(&S, ast->name)))
+		S.oom = true;
+	if (!S.oom)
+		check_decls(&S);
+	/* statements are checked only after clean declarations */
+	if (!S.oom && diags->nerrors == errs) {
+		for (i = 0; i < ast->nstmts && !S.oom; i++)
+			check_stmt(&S, &ast->stmts[i]);
+		for (i = 0; i < spec->ntensors && !S.oom; i++)
+			if (spec->tensors[i].role == PM_OUTPUT && !S.written[i])
+				pm_diag_error(diags, spec->tensors[i].loc,
+					"output '%s' is never written",
+					spec->tensors[i].name);
+	}
+	if (S.oom)
+		pm_diag_plain(diags, "out of memory");
+	free(S.written);
+	free(S.bad);
+	if (diags->nerrors != errs) {
+		pm_spec_free(spec);
+		return NULL;
+	}
+	return spec;
+}
+
+void pm_expr_free(struct pm_expr *e)
+{
+	int i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nargs && i < 2; i++)
+		pm_expr_free(e->args[i]);
+	free(e);
+}
+
+void pm_spec_free(struct pm_spec *spec)
+{
+	int i, j;
+
+	if (!spec)
+		return;
+	for (i = 0; spec->syms && i < spec->nsyms; i++)
+		free(spec->syms[i].name);
+	for (i = 0; spec->tensors && i < spec->ntensors; i++)
+		free(spec->tensors[i].name);
+	for (i = 0; spec->stmts && i < spec->nstmts; i++) {
+		for (j = 0; j < spec->stmts[i].nvars; j++)
+			free(spec->stmts[i].vars[j]);
+		pm_expr_free(spec->stmts[i].rhs);
+	}
+	free(spec->syms);
+	free(spec->tensors);
+	free(spec->stmts);
+	free(spec->filename);
+	free(spec->text);
+	free(spec->name);
+	free(spec);
+}
+
+struct pm_spec *pm_spec_parse(const char *text, const char *filename,
+	struct pm_diags *diags)
+{
+	struct pm_diags local, *d = diags;
+	const char *old_file, *old_text;
+	struct pm_ast *ast;
+	struct pm_spec *spec = NULL;
+
+	if (!d) {
+		pm_diags_init(&local, filename, text);
+		d = &local;
+	}
+	old_file = d->filename;
+	old_text = d->text;
+	if (!d->filename)
+		d->filename = filename;
+	if (!d->text)
+		d->text = text;
+	if (!text) {
+		pm_diag_plain(d, "no spec text given");
+	} else if ((ast = pm_parse(text, d)) != NULL) {
+		spec = pm_sema(ast, text, filename, d);
+		pm_ast_free(ast);
+	}
+	d->filename = old_file;
+	d->text = old_text;
+	if (d == &local)
+		pm_diags_clear(&local);
+	return spec;
+}

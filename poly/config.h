@@ -1,0 +1,47 @@
+/* The generation request: target, tile sizes and size specializations.
+ * Filled by the library front door (api/) from polymma_options; read by
+ * every stage. Sizes are in elements: block BM x BN x BK, warp WM x WN
+ * (the warp's k extent is BK), macro-MMA MM x MN x MK.
+ */
+#ifndef PM_CONFIG_H
+#define PM_CONFIG_H
+
+#include <stdio.h>
+
+struct pm_target;
+
+#define PM_MAX_DEFINES 16
+
+struct pm_define {
+	char name[64];
+	long value;
+};
+
+struct pm_config {
+	const struct pm_target *target;
+	int bm, bn, bk;		/* block tile; 0 = target default */
+	int wm, wn;		/* warp tile; 0 = target default */
+	int mm, mn, mk;		/* macro-MMA; 0 = target default */
+	int split_k;		/* 1 = none */
+	int stages;		/* 1 = single buffer */
+	int smem;		/* 0 plain, 1 pad, 2 swizzle */
+	int ndefines;
+	struct pm_define defines[PM_MAX_DEFINES];
+	/* --dump-schedule: dump_all, or dump_pass names one pass */
+	int dump_all;
+	char dump_pass[64];
+	FILE *dump;
+};
+
+/* Derived numbers. */
+static inline int pm_config_warps(const struct pm_config *c)
+{
+	return (c->bm / c->wm) * (c->bn / c->wn);
+}
+
+static inline int pm_config_threads(const struct pm_config *c)
+{
+	return 32 * pm_config_warps(c);
+}
+
+#endif

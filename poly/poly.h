@@ -1,0 +1,107 @@
+/* poly — the DAG as a polyhedral program (scop).
+ *
+ * Every spec statement becomes one or two isl statements, named S_<n> and
+ * identified by the user pointer of their isl_id (a struct pm_stmt_info):
+ *   T(i,j) +=! e(i,j,k)   ->  S_<n>_init[i,j] : T[i,j] = 0        (ROLE_INIT)
+ *                             S_<n>[i,j,k]    : T[i,j] += e        (ROLE_UPDATE)
+ *   T(i,j) +=  e(i,j,k)   ->  S_<n>[i,j,k]    : T[i,j] += e        (ROLE_UPDATE)
+ *   T(i,j) =   e(i,j)     ->  S_<n>[i,j]      : T[i,j] = e         (ROLE_ASSIGN)
+ * Domains are boxes over the tensor extents, parametric in the size
+ * symbols (symbols fixed by -D are substituted as literals):
+ *   [M, N, K] -> { S_0[i,j,k] : 0 <= i < M and 0 <= j < N and 0 <= k < K }
+ * Accesses map statement instances to array elements, e.g. for
+ * C(i,j) +=! A(k,i) * B(j,k):  S_0[i,j,k] -> A[k,i],  S_0[i,j,k] -> B[j,k],
+ * S_0[i,j,k] -> C[i,j] (read and written). Arrays are identified by the
+ * user pointer of their isl_id (a struct pm_array_info).
+ *
+ * Dependences (isl flow analysis on the initial schedule): flow (RAW) and
+ * false (WAR, WAW); every later schedule must order them the same way.
+ *
+ * The initial schedule is the fused one the paper's trees start from:
+ *   domain
+ *     mark "out"  band [i, j] over all statements (the output dimensions)
+ *       sequence (program order)
+ *         filter S_0_init
+ *         filter S_0      mark "red"  band [k]
+ */
+#ifndef PM_POLY_H
+#define PM_POLY_H
+
+#include <stdio.h>
+
+#include <isl/ctx.h>
+#include <isl/id.h>
+#include <isl/schedule.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/local_space.h>
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/val.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+
+#include "frontend/frontend.h"
+#include "poly/config.h"
+
+enum pm_stmt_role { PM_ROLE_INIT, PM_ROLE_UPDATE, PM_ROLE_ASSIGN };
+
+struct pm_stmt_info {
+	enum pm_stmt_role role;
+	int stmt;		/* index into spec->stmts */
+	int ndims;		/* domain dimensions (vars of the statement) */
+};
+
+struct pm_array_info {
+	int tensor;		/* index into spec->tensors */
+};
+
+struct pm_scop {
+	isl_ctx *ctx;
+	const struct pm_spec *spec;
+	long *sym_value;	/* per symbol: -D value, or 0 (runtime) */
+	int nparams;		/* runtime symbols */
+	isl_set *context;	/* constraints on the runtime symbols */
+	isl_union_set *domain;
+	isl_union_map *reads;
+	isl_union_map *writes;
+	isl_union_map *dep_flow;
+	isl_union_map *dep_false;
+	isl_schedule *schedule;	/* initial */
+	int nstmts;
+	struct pm_stmt_info *stmts;
+	isl_id **stmt_ids;
+	int narrays;
+	struct pm_array_info *arrays;
+	isl_id **array_ids;	/* per tensor */
+	isl_id *mark_out, *mark_red;
+};
+
+/* Build the scop. Unsupported constructs or bad -D values are reported to
+ * diags (return NULL). */
+__isl_give struct pm_scop *pm_scop_build(isl_ctx *ctx,
+	const struct pm_spec *spec, const struct pm_config *cfg,
+	struct pm_diags *diags);
+void pm_scop_free(struct pm_scop *scop);
+
+/* Compute dep_flow and dep_false from the accesses and the initial
+ * schedule (called by pm_scop_build). */
+isl_stat pm_scop_compute_deps(struct pm_scop *scop);
+/* All dependences: flow and false. */
+__isl_give isl_union_map *pm_scop_deps(const struct pm_scop *scop);
+/* The isl_id of statement n's role (NULL when the statement has none). */
+__isl_keep isl_id *pm_scop_stmt_id(const struct pm_scop *scop, int stmt,
+	enum pm_stmt_role role);
+/* Statement info from an isl_id (NULL when the id is not a statement). */
+const struct pm_stmt_info *pm_stmt_info_of(const struct pm_scop *scop,
+	__isl_keep isl_id *id);
+/* The extent of tensor t's dimension d as text: a literal or the symbol. */
+void pm_scop_dim_str(const struct pm_scop *scop, int t, int d, char *buf,
+	int len);
+/* Is symbol s fixed by -D (and its value in *v)? */
+int pm_scop_sym_fixed(const struct pm_scop *scop, int s, long *v);
+
+/* `polymma check` output: DAG, domains, accesses, dependences, schedule. */
+void pm_scop_print(FILE *out, const struct pm_scop *scop);
+
+#endif

@@ -1,0 +1,465 @@
+/* Domains, accesses and the initial schedule from the DAG. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/union_set.h>
+
+#include "poly/poly.h"
+#include "poly/strbuf.h"
+
+static int sym_index(const struct pm_spec *spec, const char *name)
+{
+	for (int s = 0; s < spec->nsyms; ++s)
+		if (!strcmp(spec->syms[s].name, name))
+			return s;
+	return -1;
+}
+
+int pm_scop_sym_fixed(const struct pm_scop *scop, int s, long *v)
+{
+	if (scop->sym_value[s] <= 0)
+		return 0;
+	if (v)
+		*v = scop->sym_value[s];
+	return 1;
+}
+
+void pm_scop_dim_str(const struct pm_scop *scop, int t, int d, char *buf,
+	int len)
+{
+	const struct pm_dim *dim = &scop->spec->tensors[t].dims[d];
+	long v;
+
+	if (dim->sym < 0)
+		snprintf(buf, len, "%ld", dim->value);
+	else if (pm_scop_sym_fixed(scop, dim->sym, &v))
+		snprintf(buf, len, "%ld", v);
+	else
+		snprintf(buf, len, "%s", scop->spec->syms[dim->sym].name);
+}
+
+/* "[M, N, K] -> " (runtime symbols only). */
+static void params_str(const struct pm_scop *scop, struct pm_strbuf *b)
+{
+	int first = 1;
+
+	pm_strbuf_add(b, "[");
+	for (int s = 0; s < scop->spec->nsyms; ++s) {
+		if (pm_scop_sym_fixed(scop, s, NULL))
+			continue;
+		pm_strbuf_printf(b, "%s%s", first ? "" : ", ",
+			scop->spec->syms[s].name);
+		first = 0;
+	}
+	pm_strbuf_add(b, "] -> ");
+}
+
+/* Find the extent of variable v of statement st: the first reference
+ * (lhs, then reads) that it indexes. */
+static int find_extent(const struct pm_spec *spec, const struct pm_expr *e,
+	int v, int *t, int *d)
+{
+	if (!e)
+		return 0;
+	if (e->kind == PM_E_READ) {
+		for (int i = 0; i < e->nidx; ++i)
+			if (e->idx[i] == v) {
+				*t = e->tensor;
+				*d = i;
+				return 1;
+			}
+		return 0;
+	}
+	for (int i = 0; i < e->nargs; ++i)
+		if (find_extent(spec, e->args[i], v, t, d))
+			return 1;
+	return 0;
+}
+
+static void var_extent(const struct pm_scop *scop, const struct pm_stmt *st,
+	int v, char *buf, int len)
+{
+	int t = st->lhs, d = v;
+
+	if (v >= st->nlhs && !find_extent(scop->spec, st->rhs, v, &t, &d)) {
+		snprintf(buf, len, "1");
+		return;
+	}
+	pm_scop_dim_str(scop, t, d, buf, len);
+}
+
+/* "{ S[d0, d1] : 0 <= d0 < M and 0 <= d1 < N }" over the first n vars. */
+static void domain_str(const struct pm_scop *scop, const struct pm_stmt *st,
+	int n, struct pm_strbuf *b)
+{
+	char ext[64];
+
+	params_str(scop, b);
+	pm_strbuf_add(b, "{ S[");
+	for (int v = 0; v < n; ++v)
+		pm_strbuf_printf(b, "%sd%d", v ? ", " : "", v);
+	pm_strbuf_add(b, "]");
+	for (int v = 0; v < n; ++v) {
+		var_extent(scop, st, v, ext, sizeof(ext));
+		pm_strbuf_printf(b, "%s 0 <= d%d < %s", v ? " and" : " :", v,
+			ext);
+	}
+	pm_strbuf_add(b, " }");
+}
+
+static __isl_give isl_set *read_set(isl_ctx *ctx, const char *str,
+	__isl_take isl_id *id)
+{
+	isl_set *set = isl_set_read_from_str(ctx, str);
+
+	return isl_set_set_tuple_id(set, id);
+}
+
+/* S[d0..d(n-1)] -> T[d_idx0, ...] */
+static __isl_give isl_map *access_map(struct pm_scop *scop, int n,
+	__isl_keep isl_id *sid, int tensor, int nidx, const int *idx)
+{
+	struct pm_strbuf b;
+	isl_map *map;
+
+	pm_strbuf_init(&b);
+	params_str(scop, &b);
+	pm_strbuf_add(&b, "{ S[");
+	for (int v = 0; v < n; ++v)
+		pm_strbuf_printf(&b, "%sd%d", v ? ", " : "", v);
+	pm_strbuf_add(&b, "] -> T[");
+	for (int i = 0; i < nidx; ++i)
+		pm_strbuf_printf(&b, "%sd%d", i ? ", " : "", idx[i]);
+	pm_strbuf_add(&b, "] }");
+	map = isl_map_read_from_str(scop->ctx, b.s);
+	pm_strbuf_free(&b);
+	map = isl_map_set_tuple_id(map, isl_dim_in, isl_id_copy(sid));
+	return isl_map_set_tuple_id(map, isl_dim_out,
+		isl_id_copy(scop->array_ids[tensor]));
+}
+
+static __isl_give isl_union_map *collect_reads(struct pm_scop *scop,
+	const struct pm_expr *e, int n, __isl_keep isl_id *sid,
+	__isl_take isl_union_map *acc)
+{
+	if (!e)
+		return acc;
+	if (e->kind == PM_E_READ)
+		return isl_union_map_add_map(acc, access_map(scop, n, sid,
+			e->tensor, e->nidx, e->idx));
+	for (int i = 0; i < e->nargs; ++i)
+		acc = collect_reads(scop, e->args[i], n, sid, acc);
+	return acc;
+}
+
+static __isl_give isl_id *new_stmt_id(struct pm_scop *scop, int k,
+	enum pm_stmt_role role, int s, int ndims)
+{
+	char name[32];
+
+	scop->stmts[k].role = role;
+	scop->stmts[k].stmt = s;
+	scop->stmts[k].ndims = ndims;
+	snprintf(name, sizeof(name), role == PM_ROLE_INIT ? "S_%d_init" :
+		"S_%d", s);
+	scop->stmt_ids[k] = isl_id_alloc(scop->ctx, name, &scop->stmts[k]);
+	return scop->stmt_ids[k];
+}
+
+/* Domains and accesses of every statement. */
+static isl_stat build_statements(struct pm_scop *scop)
+{
+	const struct pm_spec *spec = scop->spec;
+	isl_space *space = isl_set_get_space(scop->context);
+	int k = 0;
+
+	scop->domain = isl_union_set_empty(isl_space_copy(space));
+	scop->reads = isl_union_map_empty(isl_space_copy(space));
+	scop->writes = isl_union_map_empty(space);
+	for (int s = 0; s < spec->nstmts; ++s) {
+		const struct pm_stmt *st = &spec->stmts[s];
+		int lhs_idx[PM_MAX_RANK];
+		struct pm_strbuf b;
+		isl_id *id;
+
+		for (int i = 0; i < st->nlhs; ++i)
+			lhs_idx[i] = i;
+		if (st->kind == PM_S_REDUCE) {
+			id = new_stmt_id(scop, k++, PM_ROLE_INIT, s, st->nlhs);
+			pm_strbuf_init(&b);
+			domain_str(scop, st, st->nlhs, &b);
+			scop->domain = isl_union_set_add_set(scop->domain,
+				read_set(scop->ctx, b.s, isl_id_copy(id)));
+			pm_strbuf_free(&b);
+			scop->writes = isl_union_map_add_map(scop->writes,
+				access_map(scop, st->nlhs, id, st->lhs,
+					st->nlhs, lhs_idx));
+		}
+		id = new_stmt_id(scop, k++, st->kind == PM_S_ASSIGN ?
+			PM_ROLE_ASSIGN : PM_ROLE_UPDATE, s, st->nvars);
+		pm_strbuf_init(&b);
+		domain_str(scop, st, st->nvars, &b);
+		scop->domain = isl_union_set_add_set(scop->domain,
+			read_set(scop->ctx, b.s, isl_id_copy(id)));
+		pm_strbuf_free(&b);
+		scop->writes = isl_union_map_add_map(scop->writes,
+			access_map(scop, st->nvars, id, st->lhs, st->nlhs,
+				lhs_idx));
+		if (st->kind != PM_S_ASSIGN)
+			scop->reads = isl_union_map_add_map(scop->reads,
+				access_map(scop, st->nvars, id, st->lhs,
+					st->nlhs, lhs_idx));
+		scop->reads = collect_reads(scop, st->rhs, st->nvars, id,
+			scop->reads);
+	}
+	scop->nstmts = k;
+	scop->domain = isl_union_set_intersect_params(scop->domain,
+		isl_set_copy(scop->context));
+	scop->reads = isl_union_map_intersect_domain(scop->reads,
+		isl_union_set_copy(scop->domain));
+	scop->writes = isl_union_map_intersect_domain(scop->writes,
+		isl_union_set_copy(scop->domain));
+	if (!scop->domain || !scop->reads || !scop->writes)
+		return isl_stat_error;
+	return isl_stat_ok;
+}
+
+/* S[d0, ..., d(n-1)] -> [d(first), ..., d(first+cnt-1)] */
+
+static __isl_give isl_multi_union_pw_aff *dims_schedule(
+	struct pm_scop *scop, int k, int first, int cnt)
+{
+	isl_space *space;
+	isl_multi_aff *ma;
+
+	space = isl_space_set_alloc(scop->ctx, 0, scop->stmts[k].ndims);
+	space = isl_space_set_tuple_id(space, isl_dim_set,
+		isl_id_copy(scop->stmt_ids[k]));
+	space = isl_space_map_from_domain_and_range(space,
+		isl_space_set_alloc(scop->ctx, 0, cnt));
+	ma = isl_multi_aff_zero(isl_space_copy(space));
+	for (int i = 0; i < cnt; ++i) {
+		isl_aff *aff = isl_aff_var_on_domain(
+			isl_local_space_from_space(isl_space_domain(
+				isl_space_copy(space))), isl_dim_set, first + i);
+		ma = isl_multi_aff_set_aff(ma, i, aff);
+	}
+	isl_space_free(space);
+	return isl_multi_union_pw_aff_from_union_pw_multi_aff(
+		isl_union_pw_multi_aff_from_multi_aff(ma));
+}
+
+/* The fused initial schedule (see poly.h). */
+static isl_stat build_schedule(struct pm_scop *scop, struct pm_diags *diags)
+{
+	const struct pm_spec *spec = scop->spec;
+	isl_multi_union_pw_aff *out = NULL;
+	isl_union_set_list *filters;
+	isl_schedule_node *node;
+	int rank = spec->stmts[spec->nstmts - 1].nlhs;
+
+	filters = isl_union_set_list_alloc(scop->ctx, scop->nstmts);
+	for (int k = 0; k < scop->nstmts; ++k) {
+		const struct pm_stmt *st = &spec->stmts[scop->stmts[k].stmt];
+		isl_multi_union_pw_aff *mupa;
+
+		if (st->nlhs != rank) {
+			pm_diag_error(diags, st->loc, "unsupported: statements "
+				"of different output rank cannot be fused "
+				"into one kernel yet");
+			isl_union_set_list_free(filters);
+			isl_multi_union_pw_aff_free(out);
+			return isl_stat_error;
+		}
+		mupa = dims_schedule(scop, k, 0, rank);
+		out = out ? isl_multi_union_pw_aff_union_add(out, mupa) : mupa;
+		filters = isl_union_set_list_add(filters,
+			isl_union_set_from_set(isl_set_universe(
+				isl_space_set_tuple_id(isl_space_set_alloc(
+					scop->ctx, 0, scop->stmts[k].ndims),
+					isl_dim_set,
+					isl_id_copy(scop->stmt_ids[k])))));
+	}
+	out = isl_multi_union_pw_aff_intersect_domain(out,
+		isl_union_set_copy(scop->domain));
+	scop->schedule = isl_schedule_from_domain(
+		isl_union_set_copy(scop->domain));
+	node = isl_schedule_get_root(scop->schedule);
+	isl_schedule_free(scop->schedule);
+	node = isl_schedule_node_child(node, 0);
+	if (scop->nstmts > 1) {
+		node = isl_schedule_node_insert_sequence(node, filters);
+		for (int k = 0; k < scop->nstmts; ++k) {
+			int nred = scop->stmts[k].role == PM_ROLE_INIT ? 0 :
+				pm_stmt_nred(&spec->stmts[scop->stmts[k].stmt]);
+			if (!nred)
+				continue;
+			node = isl_schedule_node_child(node, k);
+			node = isl_schedule_node_child(node, 0);
+			node = isl_schedule_node_insert_partial_schedule(node,
+				dims_schedule(scop, k, rank, nred));
+			node = isl_schedule_node_insert_mark(node,
+				isl_id_copy(scop->mark_red));
+			node = isl_schedule_node_parent(node);
+			node = isl_schedule_node_parent(node);
+		}
+	} else {
+		int nred = pm_stmt_nred(&spec->stmts[0]);
+
+		isl_union_set_list_free(filters);
+		if (nred) {
+			node = isl_schedule_node_insert_partial_schedule(node,
+				dims_schedule(scop, 0, rank, nred));
+			node = isl_schedule_node_insert_mark(node,
+				isl_id_copy(scop->mark_red));
+		}
+	}
+	node = isl_schedule_node_insert_partial_schedule(node, out);
+	for (int i = 0; i < rank; ++i)
+		node = isl_schedule_node_band_member_set_coincident(node, i, 1);
+	node = isl_schedule_node_insert_mark(node, isl_id_copy(scop->mark_out));
+	scop->schedule = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	return scop->schedule ? isl_stat_ok : isl_stat_error;
+}
+
+static int check_defines(struct pm_scop *scop, const struct pm_config *cfg,
+	struct pm_diags *diags)
+{
+	for (int i = 0; i < cfg->ndefines; ++i) {
+		int s = sym_index(scop->spec, cfg->defines[i].name);
+
+		if (s < 0) {
+			pm_diag_plain(diags, "-D %s: '%s' is not a size symbol "
+				"of '%s'", cfg->defines[i].name,
+				cfg->defines[i].name, scop->spec->name);
+			return -1;
+		}
+		if (cfg->defines[i].value <= 0) {
+			pm_diag_plain(diags, "-D %s=%ld: sizes must be positive",
+				cfg->defines[i].name, cfg->defines[i].value);
+			return -1;
+		}
+		scop->sym_value[s] = cfg->defines[i].value;
+	}
+	return 0;
+}
+
+static __isl_give isl_set *build_context(struct pm_scop *scop)
+{
+	struct pm_strbuf b;
+	int first = 1;
+	isl_set *set;
+
+	pm_strbuf_init(&b);
+	params_str(scop, &b);
+	pm_strbuf_add(&b, "{ : ");
+	for (int s = 0; s < scop->spec->nsyms; ++s) {
+		if (pm_scop_sym_fixed(scop, s, NULL))
+			continue;
+		pm_strbuf_printf(&b, "%s%s >= 1", first ? "" : " and ",
+			scop->spec->syms[s].name);
+		first = 0;
+		scop->nparams++;
+	}
+	pm_strbuf_add(&b, first ? "true }" : " }");
+	set = isl_set_read_from_str(scop->ctx, b.s);
+	pm_strbuf_free(&b);
+	return set;
+}
+
+__isl_give struct pm_scop *pm_scop_build(isl_ctx *ctx,
+	const struct pm_spec *spec, const struct pm_config *cfg,
+	struct pm_diags *diags)
+{
+	struct pm_scop *scop = calloc(1, sizeof(*scop));
+	int nst = 0;
+
+	if (!scop)
+		return NULL;
+	scop->ctx = ctx;
+	scop->spec = spec;
+	for (int s = 0; s < spec->nstmts; ++s)
+		nst += spec->stmts[s].kind == PM_S_REDUCE ? 2 : 1;
+	scop->sym_value = calloc(spec->nsyms + 1, sizeof(long));
+	scop->stmts = calloc(nst, sizeof(*scop->stmts));
+	scop->stmt_ids = calloc(nst, sizeof(isl_id *));
+	scop->narrays = spec->ntensors;
+	scop->arrays = calloc(spec->ntensors, sizeof(*scop->arrays));
+	scop->array_ids = calloc(spec->ntensors, sizeof(isl_id *));
+	if (!scop->sym_value || !scop->stmts || !scop->stmt_ids ||
+	    !scop->arrays || !scop->array_ids)
+		goto error;
+	if (check_defines(scop, cfg, diags) < 0)
+		goto error;
+	for (int t = 0; t < spec->ntensors; ++t) {
+		scop->arrays[t].tensor = t;
+		scop->array_ids[t] = isl_id_alloc(ctx,
+			spec->tensors[t].name, &scop->arrays[t]);
+	}
+	scop->mark_out = isl_id_alloc(ctx, "out", NULL);
+	scop->mark_red = isl_id_alloc(ctx, "red", NULL);
+	scop->context = build_context(scop);
+	if (!scop->context || build_statements(scop) < 0)
+		goto error;
+	if (build_schedule(scop, diags) < 0)
+		goto error;
+	if (pm_scop_compute_deps(scop) < 0)
+		goto error;
+	return scop;
+error:
+	if (!diags->nerrors && isl_ctx_last_error(ctx) != isl_error_none)
+		pm_diag_plain(diags, "internal error: isl: %s",
+			isl_ctx_last_error_msg(ctx) ?
+			isl_ctx_last_error_msg(ctx) : "unknown");
+	pm_scop_free(scop);
+	return NULL;
+}
+
+void pm_scop_free(struct pm_scop *scop)
+{
+	if (!scop)
+		return;
+	isl_set_free(scop->context);
+	isl_union_set_free(scop->domain);
+	isl_union_map_free(scop->reads);
+	isl_union_map_free(scop->writes);
+	isl_union_map_free(scop->dep_flow);
+	isl_union_map_free(scop->dep_false);
+	isl_schedule_free(scop->schedule);
+	for (int k = 0; k < scop->nstmts; ++k)
+		isl_id_free(scop->stmt_ids[k]);
+	for (int t = 0; t < scop->narrays; ++t)
+		isl_id_free(scop->array_ids ? scop->array_ids[t] : NULL);
+	isl_id_free(scop->mark_out);
+	isl_id_free(scop->mark_red);
+	free(scop->stmt_ids);
+	free(scop->stmts);
+	free(scop->array_ids);
+	free(scop->arrays);
+	free(scop->sym_value);
+	free(scop);
+}
+
+__isl_keep isl_id *pm_scop_stmt_id(const struct pm_scop *scop, int stmt,
+	enum pm_stmt_role role)
+{
+	for (int k = 0; k < scop->nstmts; ++k)
+		if (scop->stmts[k].stmt == stmt && scop->stmts[k].role == role)
+			return scop->stmt_ids[k];
+	return NULL;
+}
+
+const struct pm_stmt_info *pm_stmt_info_of(const struct pm_scop *scop,
+	__isl_keep isl_id *id)
+{
+	void *user = isl_id_get_user(id);
+
+	for (int k = 0; k < scop->nstmts; ++k)
+		if (user == &scop->stmts[k])
+			return &scop->stmts[k];
+	return NULL;
+}

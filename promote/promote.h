@@ -1,0 +1,32 @@
+/* promote — shared-memory tiles, register accumulators, copy statements.
+ *
+ * pm_promote(k) works on the contracted tree (after schedule_tree/):
+ *  - for each operand X of the contraction, the footprint of the MMA
+ *    instances of one block k-step,
+ *        [b_y, b_x, kt] -> X[x0, x1]   (prefix schedule^-1 . access),
+ *    has a fixed box hull (isl_map_get_range_simple_fixed_box_hull):
+ *    offset(b_y, b_x, kt) + [0, size0) x [0, size1). That box is the
+ *    shared buffer X_shared[size0][size1] (plain row-major layout, the
+ *    global tensor's own dimension order, so copies stay contiguous);
+ *  - the copies are statements COPY_X[b_y, b_x, kt, l0, v] (v: units of
+ *    vec contiguous elements, 16 bytes for f16) added by an extension node
+ *    grafted in front of the warp bands inside the k loop, each mapped to
+ *    threads (l0 mod P, v) with P = threads / (size1 / vec) and a
+ *    sequential, unrolled band floor(l0 / P); SYNC statements
+ *    (__syncthreads) follow the copies and the compute;
+ *  - the accumulator of C lives in registers: FILL/MMA name a fragment of
+ *    the warp's register tile; STORE_C[i0, j0] (macro-tile coordinates,
+ *    extension after the k loop) writes each fragment to global memory.
+ */
+#ifndef PM_PROMOTE_H
+#define PM_PROMOTE_H
+
+#include "schedule_tree/tree.h"
+
+int pm_promote(struct pm_kernel *k, struct pm_diags *d);
+
+/* MMA instance -> local coordinates in buffer b of the operand element
+ * its macro tile starts at (built by pm_promote). */
+__isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int b);
+
+#endif

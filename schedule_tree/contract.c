@@ -1,0 +1,192 @@
+/* Macro-MMA contraction (paper §IV) and the legality check. */
+#include <stdio.h>
+
+#include <isl/aff.h>
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/union_set.h>
+
+#include "schedule_tree/tree.h"
+
+static __isl_give isl_map *read_map2(isl_ctx *ctx, const char *str,
+	__isl_keep isl_id *in, __isl_keep isl_id *out)
+{
+	isl_map *map = isl_map_read_from_str(ctx, str);
+
+	map = isl_map_set_tuple_id(map, isl_dim_in, isl_id_copy(in));
+	return isl_map_set_tuple_id(map, isl_dim_out, isl_id_copy(out));
+}
+
+/* base: FILL[i0,j0] -> S_init[MM i0, MN j0], MMA[i0,j0,k0] ->
+ * S[MM i0, MN j0, MK k0]; expansion: every macro instance to the original
+ * instances it stands for. */
+static int build_maps(struct pm_kernel *k)
+{
+	const struct pm_config *c = k->cfg;
+	isl_id *s_init = pm_scop_stmt_id(k->scop, k->con.stmt, PM_ROLE_INIT);
+	isl_id *s_upd = pm_scop_stmt_id(k->scop, k->con.stmt, PM_ROLE_UPDATE);
+	char str[512];
+	isl_map *m;
+
+	k->fill_id = pm_kernel_op(k, "FILL", PM_OP_FILL, -1);
+	k->mma_id = pm_kernel_op(k, "MMA", PM_OP_MMA, -1);
+	snprintf(str, sizeof(str), "{ F[i0, j0] -> S[%d i0, %d j0] }",
+		c->mm, c->mn);
+	m = read_map2(k->ctx, str, k->fill_id, s_init);
+	k->base = isl_union_pw_multi_aff_from_pw_multi_aff(
+		isl_pw_multi_aff_from_map(m));
+	snprintf(str, sizeof(str), "{ F[i0, j0, k0] -> S[%d i0, %d j0, %d k0] }",
+		c->mm, c->mn, c->mk);
+	m = read_map2(k->ctx, str, k->mma_id, s_upd);
+	k->base = isl_union_pw_multi_aff_add_pw_multi_aff(k->base,
+		isl_pw_multi_aff_from_map(m));
+
+	snprintf(str, sizeof(str), "{ F[i0, j0] -> S[i, j] : "
+		"%d i0 <= i < %d i0 + %d and %d j0 <= j < %d j0 + %d }",
+		c->mm, c->mm, c->mm, c->mn, c->mn, c->mn);
+	k->expansion = isl_union_map_from_map(read_map2(k->ctx, str,
+		k->fill_id, s_init));
+	snprintf(str, sizeof(str), "{ F[i0, j0, k0] -> S[i, j, k] : "
+		"%d i0 <= i < %d i0 + %d and %d j0 <= j < %d j0 + %d and "
+		"%d k0 <= k < %d k0 + %d }", c->mm, c->mm, c->mm, c->mn, c->mn,
+		c->mn, c->mk, c->mk, c->mk);
+	k->expansion = isl_union_map_add_map(k->expansion, read_map2(k->ctx,
+		str, k->mma_id, s_upd));
+	k->expansion = isl_union_map_intersect_range(k->expansion,
+		isl_union_set_copy(k->scop->domain));
+	return k->base && k->expansion ? 0 : -1;
+}
+
+static __isl_give isl_schedule_node *unroll_all(
+	__isl_take isl_schedule_node *node)
+{
+	isl_size n = isl_schedule_node_band_n_member(node);
+
+	for (int i = 0; i < n; ++i)
+		node = isl_schedule_node_band_member_set_ast_loop_type(node, i,
+			isl_ast_loop_unroll);
+	return node;
+}
+
+/* Tile the warp's point bands by the macro shape; returns the schedule
+ * node at the sequence. */
+static __isl_give isl_schedule_node *tile_macro(struct pm_kernel *k,
+	__isl_take isl_schedule_node *seq)
+{
+	const struct pm_config *c = k->cfg;
+	int mn[2] = { c->mm, c->mn };
+	isl_size n = isl_schedule_node_n_children(seq);
+
+	for (int i = 0; i < n; ++i) {
+		int has_k;
+
+		seq = isl_schedule_node_child(seq, i);
+		seq = isl_schedule_node_child(seq, 0);
+		has_k = pm_node_is_mark(seq, k->scop->mark_red);
+		seq = pm_node_leaf(seq);
+		seq = isl_schedule_node_parent(seq);	/* [iw, jw] */
+		seq = pm_node_tile(seq, mn);		/* [fi, fj] */
+		if (has_k) {
+			seq = isl_schedule_node_parent(seq);	/* [kp] */
+			seq = pm_node_tile(seq, &c->mk);	/* [fk] */
+			seq = isl_schedule_node_child(seq, 0);	/* [kk] */
+			seq = pm_node_band_sink_past(seq, 1);
+		}
+		while (isl_schedule_node_get_type(seq) !=
+		       isl_schedule_node_filter)
+			seq = isl_schedule_node_parent(seq);
+		seq = isl_schedule_node_parent(seq);
+	}
+	return seq;
+}
+
+/* After the pullback: drop the intra-macro bands (now constant) and
+ * unroll the macro bands. */
+static __isl_give isl_schedule_node *finish_macro(struct pm_kernel *k,
+	__isl_take isl_schedule_node *seq)
+{
+	isl_size n = isl_schedule_node_n_children(seq);
+
+	for (int i = 0; i < n; ++i) {
+		int has_k;
+
+		seq = isl_schedule_node_child(seq, i);
+		seq = isl_schedule_node_child(seq, 0);
+		has_k = pm_node_is_mark(seq, k->scop->mark_red);
+		seq = pm_node_leaf(seq);
+		seq = isl_schedule_node_parent(seq);
+		seq = isl_schedule_node_delete(seq);	/* [ii, jj] */
+		if (has_k) {
+			seq = isl_schedule_node_parent(seq);
+			seq = isl_schedule_node_delete(seq);	/* [kk] */
+		}
+		seq = isl_schedule_node_parent(seq);	/* [fi, fj] */
+		seq = unroll_all(seq);
+		if (has_k) {
+			seq = isl_schedule_node_parent(seq);	/* [fk] */
+			seq = unroll_all(seq);
+		}
+		while (isl_schedule_node_get_type(seq) !=
+		       isl_schedule_node_filter)
+			seq = isl_schedule_node_parent(seq);
+		seq = isl_schedule_node_parent(seq);
+	}
+	return seq;
+}
+
+static __isl_give isl_schedule_node *sequence_node(struct pm_kernel *k)
+{
+	isl_schedule_node *node = isl_schedule_get_root(k->schedule);
+
+	node = pm_node_below_mark(node, k->mark_block_x);
+	return isl_schedule_node_child(node, 0);
+}
+
+int pm_contract(struct pm_kernel *k, struct pm_diags *d)
+{
+	isl_schedule_node *node;
+	isl_schedule *s;
+
+	(void) d;
+	if (build_maps(k) < 0)
+		return -1;
+	node = tile_macro(k, sequence_node(k));
+	s = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	s = isl_schedule_pullback_union_pw_multi_aff(s,
+		isl_union_pw_multi_aff_copy(k->base));
+	isl_schedule_free(k->schedule);
+	k->schedule = s;
+	node = finish_macro(k, sequence_node(k));
+	s = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	isl_schedule_free(k->schedule);
+	k->schedule = s;
+	return s ? 0 : -1;
+}
+
+int pm_check_legal(struct pm_kernel *k)
+{
+	isl_union_map *deps = pm_scop_deps(k->scop);
+	isl_union_map *sched, *lt;
+	isl_bool ok;
+
+	if (k->expansion) {
+		isl_union_set *dom;
+
+		deps = isl_union_map_apply_range(
+			isl_union_map_copy(k->expansion), deps);
+		deps = isl_union_map_apply_range(deps, isl_union_map_reverse(
+			isl_union_map_copy(k->expansion)));
+		dom = isl_union_map_domain(isl_union_map_copy(k->expansion));
+		deps = isl_union_map_subtract(deps,
+			isl_union_set_identity(dom));
+	}
+	sched = isl_schedule_get_map(k->schedule);
+	lt = isl_union_map_lex_lt_union_map(isl_union_map_copy(sched), sched);
+	ok = isl_union_map_is_subset(deps, lt);
+	isl_union_map_free(deps);
+	isl_union_map_free(lt);
+	return ok < 0 ? -1 : ok == isl_bool_true;
+}

@@ -1,0 +1,234 @@
+/* The kernel state: idiom recognition, marks and statement ids. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/printer.h>
+
+#include "emit/target.h"
+#include "schedule_tree/tree.h"
+
+/* Does read r index variable v? At which position? */
+static int read_pos(const struct pm_expr *r, int v)
+{
+	for (int i = 0; i < r->nidx; ++i)
+		if (r->idx[i] == v)
+			return i;
+	return -1;
+}
+
+static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
+{
+	pm_diag_error(d, loc, "unsupported: %s (only a plain matmul "
+		"C(i,j) +=! A(..) * B(..) generates a kernel yet; prologues, "
+		"epilogues and several contractions are planned)", what);
+	return -1;
+}
+
+/* Recognise C(i,j) +=! A(i,k)*B(k,j) in any layout. */
+static int recognise(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_stmt *st;
+	const struct pm_expr *e, *x, *y;
+
+	if (spec->nstmts != 1)
+		return unsupported(d, spec->stmts[spec->nstmts > 1].loc,
+			"more than one statement");
+	st = &spec->stmts[0];
+	e = st->rhs;
+	if (st->kind != PM_S_REDUCE)
+		return unsupported(d, st->loc, "the statement is not a "
+			"reduction '+=!'");
+	if (st->nlhs != 2 || pm_stmt_nred(st) != 1)
+		return unsupported(d, st->loc, "the output must be 2-D with "
+			"one reduction index");
+	if (e->kind != PM_E_BIN || e->op != '*' ||
+	    e->args[0]->kind != PM_E_READ || e->args[1]->kind != PM_E_READ)
+		return unsupported(d, e->loc, "the right-hand side is not a "
+			"product of two tensor reads");
+	x = e->args[0];
+	y = e->args[1];
+	if (read_pos(x, 0) < 0) {
+		const struct pm_expr *t = x;
+		x = y;
+		y = t;
+	}
+	if (x->nidx != 2 || y->nidx != 2 || read_pos(x, 0) < 0 ||
+	    read_pos(x, 2) < 0 || read_pos(y, 1) < 0 || read_pos(y, 2) < 0)
+		return unsupported(d, e->loc, "the operands must be 2-D, one "
+			"indexed by (i, k), the other by (k, j), in any order");
+	if (x->tensor == y->tensor)
+		return unsupported(d, e->loc, "both operands are the same "
+			"tensor");
+	if (!pm_target_supports(k->cfg->target, spec->tensors[x->tensor].type,
+			spec->tensors[st->lhs].type) ||
+	    spec->tensors[x->tensor].type != spec->tensors[y->tensor].type) {
+		pm_diag_error(d, st->loc, "unsupported: target %s multiplies "
+			"f16 operands into f16 or f32 outputs; this statement "
+			"has %s x %s -> %s", k->cfg->target->name,
+			pm_type_name(spec->tensors[x->tensor].type),
+			pm_type_name(spec->tensors[y->tensor].type),
+			pm_type_name(spec->tensors[st->lhs].type));
+		return -1;
+	}
+	k->con.stmt = 0;
+	k->con.out = st->lhs;
+	k->con.a = x->tensor;
+	k->con.b = y->tensor;
+	k->con.ra = x;
+	k->con.rb = y;
+	return 0;
+}
+
+struct pm_kernel *pm_kernel_alloc(struct pm_scop *scop,
+	const struct pm_config *cfg, struct pm_diags *d)
+{
+	struct pm_kernel *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->ctx = scop->ctx;
+	k->scop = scop;
+	k->cfg = cfg;
+	if (recognise(k, d) < 0) {
+		pm_kernel_free(k);
+		return NULL;
+	}
+	k->schedule = isl_schedule_copy(scop->schedule);
+	return k;
+}
+
+void pm_kernel_free(struct pm_kernel *k)
+{
+	if (!k)
+		return;
+	isl_schedule_free(k->schedule);
+	isl_union_map_free(k->expansion);
+	isl_union_pw_multi_aff_free(k->base);
+	isl_pw_multi_aff_free(k->mma_prefix);
+	isl_id_free(k->fill_id);
+	isl_id_free(k->mma_id);
+	isl_id_free(k->store_id);
+	isl_id_free(k->sync_id[0]);
+	isl_id_free(k->sync_id[1]);
+	for (int i = 0; i < k->nmarks; ++i)
+		isl_id_free(k->mark_ids[i]);
+	for (int i = 0; i < k->nbufs; ++i) {
+		isl_multi_aff_free(k->bufs[i].offset);
+		isl_id_free(k->bufs[i].copy_id);
+	}
+	free(k);
+}
+
+__isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
+	enum pm_mark_kind kind, const char *hw, long extent, int grid_dim)
+{
+	struct pm_mark *m;
+
+	if (k->nmarks >= PM_MAX_MARKS)
+		return NULL;
+	m = &k->marks[k->nmarks];
+	m->kind = kind;
+	snprintf(m->hw, sizeof(m->hw), "%s", hw ? hw : "");
+	m->extent = extent;
+	m->grid_dim = grid_dim;
+	k->mark_ids[k->nmarks] = isl_id_alloc(k->ctx, name, m);
+	return isl_id_copy(k->mark_ids[k->nmarks++]);
+}
+
+__isl_give isl_id *pm_kernel_op(struct pm_kernel *k, const char *name,
+	enum pm_op_kind kind, int buffer)
+{
+	struct pm_op *op = &k->ops[k->nops++];
+
+	op->kind = kind;
+	op->buffer = buffer;
+	return isl_id_alloc(k->ctx, name, op);
+}
+
+void pm_dump_schedule(FILE *out, const char *pass,
+	__isl_keep isl_schedule *s)
+{
+	isl_printer *p;
+
+	if (!out || !s)
+		return;
+	fprintf(out, "# schedule after %s\n", pass);
+	p = isl_printer_to_file(isl_schedule_get_ctx(s), out);
+	p = isl_printer_set_yaml_style(p, ISL_YAML_STYLE_BLOCK);
+	p = isl_printer_print_schedule(p, s);
+	p = isl_printer_print_str(p, "\n");
+	isl_printer_free(p);
+}
+
+const struct pm_op *pm_kernel_op_of(const struct pm_kernel *k,
+	__isl_keep isl_id *id)
+{
+	const struct pm_op *op = id ? isl_id_get_user(id) : NULL;
+
+	if (op >= k->ops && op < k->ops + k->nops)
+		return op;
+	return NULL;
+}
+
+const struct pm_mark *pm_kernel_mark_of(const struct pm_kernel *k,
+	__isl_keep isl_id *id)
+{
+	const struct pm_mark *m = id ? isl_id_get_user(id) : NULL;
+
+	if (m >= k->marks && m < k->marks + k->nmarks)
+		return m;
+	return NULL;
+}
+
+int pm_kernel_size_multiple(const struct pm_kernel *k, int s)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_expr *r[2] = { k->con.ra, k->con.rb };
+	int m = 1;
+
+	for (int d = 0; d < 2; ++d)
+		if (spec->tensors[k->con.out].dims[d].sym == s)
+			m = d ? k->cfg->bn : k->cfg->bm;
+	for (int i = 0; i < 2; ++i)
+		for (int d = 0; d < r[i]->nidx; ++d)
+			if (r[i]->idx[d] == 2 &&
+			    spec->tensors[r[i]->tensor].dims[d].sym == s)
+				m = k->cfg->bk;
+	return m;
+}
+
+int pm_kernel_require_multiples(struct pm_kernel *k)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	char str[512];
+	int off = 0;
+	isl_set *set;
+
+	off += snprintf(str + off, sizeof(str) - off, "[");
+	for (int s = 0, first = 1; s < spec->nsyms; ++s) {
+		if (pm_scop_sym_fixed(k->scop, s, NULL))
+			continue;
+		off += snprintf(str + off, sizeof(str) - off, "%s%s",
+			first ? "" : ", ", spec->syms[s].name);
+		first = 0;
+	}
+	off += snprintf(str + off, sizeof(str) - off, "] -> { : ");
+	for (int s = 0, first = 1; s < spec->nsyms; ++s) {
+		if (pm_scop_sym_fixed(k->scop, s, NULL))
+			continue;
+		off += snprintf(str + off, sizeof(str) - off,
+			"%s%s mod %d = 0", first ? "" : " and ",
+			spec->syms[s].name, pm_kernel_size_multiple(k, s));
+		first = 0;
+	}
+	snprintf(str + off, sizeof(str) - off, " }");
+	if (!strstr(str, "mod"))
+		return 0;
+	set = isl_set_read_from_str(k->ctx, str);
+	k->scop->context = isl_set_intersect_params(k->scop->context, set);
+	return k->scop->context ? 0 : -1;
+}

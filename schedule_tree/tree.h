@@ -1,0 +1,173 @@
+/* schedule_tree — the tiling pipeline on the isl schedule tree.
+ *
+ * State: struct pm_kernel holds the scop, the current schedule and what the
+ * passes learned. Each pass takes the kernel's schedule tree and replaces
+ * it; tests re-check legality (pm_check_legal) after every pass.
+ *
+ * For C(i,j) +=! A(i,k) * B(k,j) (S_0_init[i,j], S_0[i,j,k]) the passes
+ * produce, with block BM x BN x BK, warp WM x WN, macro MM x MN x MK:
+ *
+ *   tile_block : mark hw(blockIdx.y) [floor(i/BM)]
+ *                 mark hw(blockIdx.x) [floor(j/BN)]
+ *                 sequence { S_0_init: [i mod BM, j mod BN]
+ *                            S_0: mark red [k] -> [i mod BM, j mod BN] }
+ *   strip_k    : S_0: [floor(k/BK)] -> [k mod BK] -> [i mod BM, j mod BN]
+ *   tile_warp  : mark hw(warp_y) [floor((i mod BM)/WM)]
+ *                mark hw(warp_x) [floor((j mod BN)/WN)] below the k tile
+ *                band for S_0 (the k point band is moved under the warp
+ *                bands: legal, the warp dimensions are parallel)
+ *   contract   : macro-MMA contraction (paper §IV): the warp's points are
+ *                tiled by MM x MN x MK and every MM x MN x MK block of S_0
+ *                becomes one instance of MMA_0[i0,j0,k0] (and S_0_init
+ *                blocks FILL_0[i0,j0]) by pulling the schedule back along
+ *                MMA_0[i0,j0,k0] -> S_0[MM i0, MN j0, MK k0]; the now
+ *                constant intra-macro bands are dropped and the macro bands
+ *                [floor((k mod BK)/MK)], [floor((i mod WM)/MM),
+ *                floor((j mod WN)/MN)] are unrolled (register tiles).
+ */
+#ifndef PM_TREE_H
+#define PM_TREE_H
+
+#include <stdio.h>
+
+#include <isl/aff.h>
+#include <isl/id.h>
+#include <isl/schedule.h>
+#include <isl/schedule_node.h>
+#include <isl/union_map.h>
+
+#include "poly/config.h"
+#include "poly/poly.h"
+
+/* Marks: the isl_id's user pointer is a struct pm_mark. */
+enum pm_mark_kind {
+	PM_MARK_HW,		/* the band below runs on hardware ids */
+	PM_MARK_INFO		/* a comment for readers of the tree */
+};
+
+struct pm_mark {
+	enum pm_mark_kind kind;
+	char hw[64];		/* CUDA expression of the hardware index */
+	long extent;		/* number of hardware ids (0: grid, runtime) */
+	int grid_dim;		/* PM_MARK_HW on blocks: 0 = y, 1 = x; else -1 */
+};
+
+/* Statements created by the passes: the isl_id's user pointer is a
+ * struct pm_op. */
+enum pm_op_kind {
+	PM_OP_FILL,	/* acc[frag] = 0 */
+	PM_OP_MMA,	/* acc[frag] += A tile * B tile (shared) */
+	PM_OP_STORE,	/* C tile (global) = acc[frag] */
+	PM_OP_COPY,	/* shared buffer <- global tile, vector units */
+	PM_OP_SYNC	/* __syncthreads() */
+};
+
+struct pm_op {
+	enum pm_op_kind kind;
+	int buffer;	/* PM_OP_COPY: index into kernel->bufs */
+};
+
+/* The contraction recognised in the spec (one statement for now). */
+struct pm_contraction {
+	int stmt;		/* spec statement */
+	int out;		/* output tensor */
+	int a, b;		/* operand tensors: a indexed by i, b by j */
+	const struct pm_expr *ra, *rb;	/* their reads */
+};
+
+/* A shared-memory buffer (promote/). */
+#define PM_MAX_BUFS 4
+struct pm_buffer {
+	int tensor;
+	int rank;
+	long size[PM_MAX_RANK];		/* box size, in elements */
+	isl_multi_aff *offset;		/* prefix schedule -> box origin */
+	int vec;			/* elements per copy unit */
+	isl_id *copy_id;		/* the copy statement */
+};
+
+#define PM_MAX_MARKS 32
+struct pm_kernel {
+	isl_ctx *ctx;
+	struct pm_scop *scop;		/* not owned */
+	const struct pm_config *cfg;	/* not owned */
+	struct pm_contraction con;
+	isl_schedule *schedule;
+	/* After contraction: macro instance <-> original instances. */
+	isl_union_map *expansion;	/* MMA_0[i0,j0,k0] -> S_0[i,j,k] ... */
+	isl_union_pw_multi_aff *base;	/* MMA_0[i0,j0,k0] -> S_0[MM i0, ..] */
+	/* After promotion: MMA -> the prefix schedule at the copies. */
+	isl_pw_multi_aff *mma_prefix;
+	struct pm_op ops[8 + PM_MAX_BUFS];
+	int nops;
+	isl_id *fill_id, *mma_id, *store_id, *sync_id[2];
+	struct pm_mark marks[PM_MAX_MARKS];
+	int nmarks;
+	isl_id *mark_ids[PM_MAX_MARKS];
+	/* aliases into mark_ids (not owned) */
+	isl_id *mark_block_x, *mark_warp_y, *mark_warp_x;
+	int nbufs;
+	struct pm_buffer bufs[PM_MAX_BUFS];
+};
+
+/* Recognise the idiom and set up the kernel; NULL + diagnostic when the
+ * spec is not (yet) supported. */
+struct pm_kernel *pm_kernel_alloc(struct pm_scop *scop,
+	const struct pm_config *cfg, struct pm_diags *diags);
+void pm_kernel_free(struct pm_kernel *k);
+/* The block tile a runtime size symbol must be a multiple of (1: none). */
+int pm_kernel_size_multiple(const struct pm_kernel *k, int sym);
+/* Add "every runtime size is a multiple of its tile" to the context. */
+int pm_kernel_require_multiples(struct pm_kernel *k);
+
+/* A new mark owned by the kernel. */
+__isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
+	enum pm_mark_kind kind, const char *hw, long extent, int grid_dim);
+/* A new statement id owned by the kernel. */
+__isl_give isl_id *pm_kernel_op(struct pm_kernel *k, const char *name,
+	enum pm_op_kind kind, int buffer);
+/* The op of a statement id created by pm_kernel_op, else NULL. */
+const struct pm_op *pm_kernel_op_of(const struct pm_kernel *k,
+	__isl_keep isl_id *id);
+/* The mark of a mark id created by pm_kernel_mark, else NULL. */
+const struct pm_mark *pm_kernel_mark_of(const struct pm_kernel *k,
+	__isl_keep isl_id *id);
+
+/* The passes. Each returns 0 or -1 (with a diagnostic). */
+int pm_tile_block(struct pm_kernel *k, struct pm_diags *d);
+int pm_strip_k(struct pm_kernel *k, struct pm_diags *d);
+int pm_tile_warp(struct pm_kernel *k, struct pm_diags *d);
+int pm_contract(struct pm_kernel *k, struct pm_diags *d);
+
+/* Legality: every dependence of the scop (mapped through the contraction
+ * once it happened) goes forward in the kernel's current schedule.
+ * Returns 1 legal, 0 illegal, -1 error. Extension nodes (copies) are
+ * ignored: call it before promotion. */
+int pm_check_legal(struct pm_kernel *k);
+
+/* Tree utilities (schedule_tree/util.c). */
+/* The node right below the first mark with this id in a depth-first walk
+ * from node; NULL (no error) when there is none. */
+__isl_give isl_schedule_node *pm_node_below_mark(
+	__isl_take isl_schedule_node *node, __isl_keep isl_id *mark);
+/* Is node a mark node with this id? */
+int pm_node_is_mark(__isl_keep isl_schedule_node *node, __isl_keep isl_id *id);
+/* Follow child 0 from node down to the leaf. */
+__isl_give isl_schedule_node *pm_node_leaf(__isl_take isl_schedule_node *node);
+/* Move the band at node below the next `skip` bands (marks in between
+ * stay where they are): an interchange of one band with those under it.
+ * Returns the node at the moved band's new position. */
+__isl_give isl_schedule_node *pm_node_band_sink_past(
+	__isl_take isl_schedule_node *node, int skip);
+/* Descend along child 0 to the next band node (node itself if a band). */
+__isl_give isl_schedule_node *pm_node_next_band(
+	__isl_take isl_schedule_node *node);
+/* Tile a band by sizes[] (one per member). */
+__isl_give isl_schedule_node *pm_node_tile(__isl_take isl_schedule_node *node,
+	const int *sizes);
+
+/* Print the schedule tree (--dump-schedule) under a title. */
+void pm_dump_schedule(FILE *out, const char *pass,
+	__isl_keep isl_schedule *s);
+
+#endif

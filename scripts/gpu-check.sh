@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# gpu-check.sh: generate polymma gemm kernels (4 layouts x 3 configs, plus one
+# fixed-size nn kernel per config), build tests/gpu/check_gemm.cu against each
+# and run them: PASS/FAIL per case, "N passed, M failed" last, exit 1 on failure.
+#
+#   bash scripts/gpu-check.sh [--time] [--build-only | --run-only]
+#
+#   --time        also time nn of each config at 2048^3 and 4096^3 against cuBLAS
+#   --build-only  generate and compile only (works without a GPU)
+#   --run-only    run what an earlier --build-only left in build/gpu
+# Run from anywhere; works in the repository root. Needs build/polymma and nvcc.
+# Environment: POLYMMA (build/polymma), NVCC (nvcc on PATH, else
+# /usr/local/cuda/bin/nvcc), ARCH (sm_90), JOBS (16), OUT (folder for the full
+# log gpu-check.log; default build/gpu).
+set -u -o pipefail
+SELF=$(readlink -f "$0")
+cd "$(dirname "$SELF")/.."
+
+W=build/gpu
+POLYMMA=${POLYMMA:-build/polymma}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+ARCH=${ARCH:-sm_90}
+JOBS=${JOBS:-16}
+SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 2048x1536x1024 4096x4096x4096"
+FIXED_M=1024 FIXED_N=2048 FIXED_K=512
+TIME_SIZES="2048x2048x2048 4096x4096x4096"
+CONFIGS=("sm80|--target sm_80"
+	 "sm70_16x16x8|--target sm_70 --mma 16x16x8"
+	 "sm70_32x32x8|--target sm_70 --mma 32x32x8")
+
+# One line per binary: NAME LAYOUT FIXED(0|1) GEN-ARGS...
+job_list() {
+	local c l
+	for l in nn nt tn tt; do
+		for c in "${CONFIGS[@]}"; do echo "${l}_${c%%|*} $l 0 ${c#*|}"; done
+	done
+	for c in "${CONFIGS[@]}"; do echo "nn_${c%%|*}_fixed nn 1 ${c#*|}"; done
+}
+
+# Generate and compile one binary; all output to build/gpu/NAME.build.log.
+build_one() {
+	local name=$1 layout=$2 fixed=$3; shift 3
+	local cu=$W/$name.cu bin=$W/$name akm=0 bnk=0 fdefs=()
+	local cudadir; cudadir=$(dirname "$(dirname "$(readlink -f "$NVCC")")")
+	exec >"$W/$name.build.log" 2>&1
+	rm -f "$cu" "$bin" "$W/$name.ok"
+	[ "${layout:0:1}" = t ] && akm=1
+	[ "${layout:1:1}" = t ] && bnk=1
+	if [ "$fixed" = 1 ]; then
+		set -- "$@" -D M=$FIXED_M -D N=$FIXED_N -D K=$FIXED_K
+		fdefs=(-DFIXED_M=$FIXED_M -DFIXED_N=$FIXED_N -DFIXED_K=$FIXED_K)
+	fi
+	echo "== $name: $POLYMMA gen examples/gemm_$layout.tc -o $cu $*"
+	"$POLYMMA" gen "examples/gemm_$layout.tc" -o "$cu" "$@" ||
+		{ echo "== $name: GENERATION FAILED rc=$?"; exit 1; }
+	local cmd=("$NVCC" -O2 -arch="$ARCH" -std=c++17 --resource-usage
+		-DKERNEL_FILE="\"$PWD/$cu\"" -DKFN=gemm_$layout -DA_KM=$akm -DB_NK=$bnk
+		"${fdefs[@]}" tests/gpu/check_gemm.cu -lcublas
+		-Xlinker -rpath -Xlinker "$cudadir/lib64" -Xlinker -rpath -Xlinker "$cudadir/lib"
+		-o "$bin")
+	echo "== $name: ${cmd[*]}"
+	"${cmd[@]}" || { echo "== $name: COMPILATION FAILED rc=$?"; exit 1; }
+	touch "$W/$name.ok"
+}
+
+if [ "${1:-}" = --build-one ]; then shift; build_one "$@"; exit; fi
+
+do_build=1 do_run=1 do_time=0
+for a in "$@"; do
+	case $a in
+	--time) do_time=1 ;;
+	--build-only) do_run=0 ;;
+	--run-only) do_build=0 ;;
+	*) echo "usage: $0 [--time] [--build-only | --run-only]" >&2; exit 2 ;;
+	esac
+done
+mkdir -p "$W"
+LOG=${OUT:-$W}/gpu-check.log
+RES=$W/results.txt	# PASS/FAIL/TIME lines of all runs
+mkdir -p "$(dirname "$LOG")"
+: >"$LOG"
+: >"$RES"
+
+if [ $do_build = 1 ]; then
+	if [ ! -x "$POLYMMA" ] || ! "$NVCC" --version >/dev/null 2>&1; then
+		echo "FAIL setup - need $POLYMMA (built) and nvcc ($NVCC)" | tee -a "$LOG" "$RES"
+	else
+		echo "building $(job_list | wc -l) binaries with $JOBS jobs ..."
+		t0=$SECONDS
+		job_list | xargs -P "$JOBS" -L 1 bash "$SELF" --build-one
+		echo "built in $((SECONDS - t0)) s"
+	fi
+fi
+while read -r name _; do		# all build logs into the one log
+	[ -f "$W/$name.build.log" ] && cat "$W/$name.build.log" >>"$LOG"
+	if [ $do_build = 1 ] && [ ! -e "$W/$name.ok" ]; then
+		echo "FAIL $name - build failed: $(tail -n 1 "$W/$name.build.log" 2>/dev/null)" |
+			tee -a "$RES"
+	fi
+done < <(job_list)
+if [ $do_run = 0 ]; then
+	f=$(grep -c '^FAIL ' "$RES")
+	echo "build only: $f failed; log in $LOG"
+	[ "$f" = 0 ]; exit
+fi
+
+# Run one binary; its case lines go to RES, a one-line summary to stdout.
+run_bin() {
+	local name=$1 out rc p f; shift
+	echo "== run $W/$name $*" >>"$LOG"
+	if [ ! -e "$W/$name.ok" ] || [ ! -x "$W/$name" ]; then
+		[ $do_build = 0 ] && echo "FAIL $name - not built" | tee -a "$LOG" >>"$RES"
+		printf '%-26s not built\n' "$name"
+		return
+	fi
+	out=$(timeout 240 "$W/$name" "$@" 2>&1); rc=$?
+	printf '%s\n' "$out" >>"$LOG"
+	printf '%s\n' "$out" | grep -E '^(PASS|FAIL|TIME) ' >>"$RES"
+	if ! printf '%s\n' "$out" | grep -qE '^[0-9]+ passed, [0-9]+ failed$'; then
+		echo "FAIL $name - crashed or timed out (rc=$rc): $(printf '%s\n' "$out" | tail -n 1)" |
+			tee -a "$LOG" >>"$RES"
+	fi
+	p=$(printf '%s\n' "$out" | grep -c '^PASS ')
+	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	printf '%-26s %3d passed, %d failed (rc=%d)\n' "$name" "$p" "$f" "$rc"
+}
+
+{ nvidia-smi -L; "$NVCC" --version | tail -n 1; } >>"$LOG" 2>&1
+while read -r name layout fixed _; do
+	if [ "$fixed" = 1 ]; then run_bin "$name" --tag "$name"
+	else run_bin "$name" --tag "$name" $SIZES; fi
+done < <(job_list)
+if [ $do_time = 1 ]; then
+	for c in "${CONFIGS[@]}"; do
+		run_bin "nn_${c%%|*}" --time --tag "nn_${c%%|*}" $TIME_SIZES
+	done
+fi
+
+p=$(grep -c '^PASS ' "$RES")
+f=$(grep -c '^FAIL ' "$RES")
+if [ "$f" != 0 ]; then
+	echo; echo "failures (first 40; all in $LOG):"
+	grep '^FAIL ' "$RES" | head -n 40
+fi
+if [ $do_time = 1 ]; then
+	echo
+	printf '%-18s %-15s %11s %8s %11s %8s %6s\n' kernel MxNxK polymma_ms TFLOP/s \
+		cublas_ms TFLOP/s ratio
+	grep '^TIME ' "$RES" | sed 's/ [a-z_]*=/ /g' |
+		awk '{ printf "%-18s %-15s %11s %8s %11s %8s %6s\n", $2, $3, $4, $5, $6, $7, $8 }'
+	echo "(ratio = polymma TFLOP/s / cuBLAS TFLOP/s; median of 20 runs, events)"
+fi
+echo "log: $LOG"
+echo "$p passed, $f failed"
+[ "$f" = 0 ] && [ "$p" != 0 ]

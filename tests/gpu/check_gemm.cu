@@ -1,0 +1,452 @@
+// check_gemm.cu: GPU correctness check and first timing of one generated
+// polymma gemm kernel, against an fp64 reference and cuBLAS.
+//
+// Built once per generated file (the script scripts/gpu-check.sh does this):
+//   nvcc -O2 -arch=sm_90 -std=c++17 -DKERNEL_FILE='"/abs/path/gen.cu"'
+//        -DKFN=gemm_nn -DA_KM=0 -DB_NK=0 tests/gpu/check_gemm.cu -lcublas -o bin
+//   (KERNEL_FILE: an absolute path, or one relative to tests/gpu/ or to a -I)
+//   A_KM=1: A is stored K x M (else M x K); B_NK=1: B is stored N x K (else
+//   K x N); C is M x N; all row-major f16. Fixed-size kernels (generated with
+//   -D M=.. -D N=.. -D K=..) take no size arguments: add -DFIXED_M=.. -DFIXED_N=..
+//   -DFIXED_K=.. . BLOCK_M/N/K (default 128/128/32) give the block tile the
+//   negative tests are derived from.
+// Usage: bin [--time] [--tag NAME] [--seed S] MxNxK ...
+//   (fixed mode: sizes may be left out; given ones must equal the fixed size)
+// Prints one PASS|FAIL line per case, TIME lines with --time, and last
+// "N passed, M failed"; exits 1 if any failed.
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cublas_v2.h>
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include KERNEL_FILE
+
+#ifndef KFN
+#error "define KFN=<exported launcher name>"
+#endif
+#ifndef A_KM
+#define A_KM 0
+#endif
+#ifndef B_NK
+#define B_NK 0
+#endif
+#ifndef BLOCK_M
+#define BLOCK_M 128
+#endif
+#ifndef BLOCK_N
+#define BLOCK_N 128
+#endif
+#ifndef BLOCK_K
+#define BLOCK_K 32
+#endif
+#if defined(FIXED_M) || defined(FIXED_N) || defined(FIXED_K)
+#if !(defined(FIXED_M) && defined(FIXED_N) && defined(FIXED_K))
+#error "define all of FIXED_M, FIXED_N, FIXED_K or none"
+#endif
+#define CG_FIXED 1
+#endif
+#define CG_STR2(x) #x
+#define CG_STR(x) CG_STR2(x)
+
+namespace cg {
+
+static int n_pass = 0, n_fail = 0;
+static std::string tag = CG_STR(KFN);
+static cudaStream_t st;
+static const double kTol = 2e-3;
+
+[[noreturn]] static void finish() {
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	fflush(stdout);
+	exit(n_fail ? 1 : 0);
+}
+// An infrastructure error (or a sticky kernel fault): count it, stop.
+[[noreturn]] static void die(const char *what, const char *why) {
+	printf("FAIL %s - aborted: %s: %s\n", tag.c_str(), what, why);
+	n_fail++;
+	finish();
+}
+#define CG_CK(x) do { cudaError_t e_ = (x); \
+	if (e_ != cudaSuccess) cg::die(#x, cudaGetErrorString(e_)); } while (0)
+#define CG_CKB(x) do { cublasStatus_t s_ = (x); \
+	if (s_ != CUBLAS_STATUS_SUCCESS) cg::die(#x, cublasGetStatusString(s_)); } while (0)
+
+static void result(bool ok, const char *sub, int64_t M, int64_t N, int64_t K,
+	const std::string &info) {
+	printf("%s %s%s %" PRId64 "x%" PRId64 "x%" PRId64 " %s\n", ok ? "PASS" : "FAIL",
+		tag.c_str(), sub, M, N, K, info.c_str());
+	fflush(stdout);
+	(ok ? n_pass : n_fail)++;
+}
+
+static uint64_t mix(uint64_t z) {	// splitmix64 finaliser
+	z += 0x9E3779B97F4A7C15ull;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+// ---- device helpers -------------------------------------------------------
+__global__ void fill_kernel(__half *p, int64_t n, uint64_t seed) {
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x) {
+		uint64_t z = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+		z ^= z >> 31;
+		float u = (float)(z >> 40) * (1.0f / 16777216.0f);	// [0, 1)
+		p[i] = __float2half_rn(2.0f * u - 1.0f);		// [-1, 1]
+	}
+}
+
+__device__ __forceinline__ double a_at(const __half *A, int64_t i, int64_t k,
+	int64_t M, int64_t K) {
+	return (double)__half2float(A_KM ? A[k * M + i] : A[i * K + k]);
+}
+__device__ __forceinline__ double b_at(const __half *B, int64_t k, int64_t j,
+	int64_t N, int64_t K) {
+	return (double)__half2float(B_NK ? B[j * K + k] : B[k * N + j]);
+}
+
+// R(i, j) = sum_k A(i, k) * B(k, j) in fp64 (the products of halves are exact).
+#define RT 16
+__global__ void ref_kernel(const __half *A, const __half *B, double *R,
+	int64_t M, int64_t N, int64_t K) {
+	__shared__ double As[RT][RT + 1], Bs[RT][RT + 1];
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int64_t i0 = (int64_t)blockIdx.y * RT, j0 = (int64_t)blockIdx.x * RT;
+	int64_t i = i0 + ty, j = j0 + tx;
+	double acc = 0;
+	for (int64_t k0 = 0; k0 < K; k0 += RT) {
+		// As[i][k], Bs[k][j]; threadIdx.x runs along the stored rows
+		int ar = A_KM ? tx : ty, ac = A_KM ? ty : tx;
+		int br = B_NK ? tx : ty, bc = B_NK ? ty : tx;
+		As[ar][ac] = (i0 + ar < M && k0 + ac < K) ? a_at(A, i0 + ar, k0 + ac, M, K) : 0.0;
+		Bs[br][bc] = (k0 + br < K && j0 + bc < N) ? b_at(B, k0 + br, j0 + bc, N, K) : 0.0;
+		__syncthreads();
+		for (int kk = 0; kk < RT; ++kk)
+			acc = fma(As[ty][kk], Bs[kk][tx], acc);
+		__syncthreads();
+	}
+	if (i < M && j < N)
+		R[i * N + j] = acc;
+}
+
+// acc[0] += sum (C - R)^2, acc[1] += sum R^2 over finite C; *bad += #non-finite C.
+__global__ void cmp_kernel(const __half *C, const double *R, int64_t n,
+	double *acc, unsigned long long *bad) {
+	__shared__ double s0[256], s1[256];
+	__shared__ unsigned long long sb[256];
+	double d2 = 0, r2 = 0;
+	unsigned long long nb = 0;
+	for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n;
+	     t += (int64_t)gridDim.x * blockDim.x) {
+		float c = __half2float(C[t]);
+		double r = R[t];
+		if (!isfinite(c)) { nb++; continue; }
+		d2 += ((double)c - r) * ((double)c - r);
+		r2 += r * r;
+	}
+	s0[threadIdx.x] = d2; s1[threadIdx.x] = r2; sb[threadIdx.x] = nb;
+	__syncthreads();
+	for (int s = blockDim.x / 2; s > 0; s /= 2) {
+		if (threadIdx.x < s) {
+			s0[threadIdx.x] += s0[threadIdx.x + s];
+			s1[threadIdx.x] += s1[threadIdx.x + s];
+			sb[threadIdx.x] += sb[threadIdx.x + s];
+		}
+		__syncthreads();
+	}
+	if (threadIdx.x == 0) {
+		atomicAdd(&acc[0], s0[0]);
+		atomicAdd(&acc[1], s1[0]);
+		atomicAdd(bad, sb[0]);
+	}
+}
+
+// ---- host helpers ---------------------------------------------------------
+template <class T> static T *dalloc(int64_t n) {
+	void *p = nullptr;
+	CG_CK(cudaMalloc(&p, (size_t)n * sizeof(T)));
+	return (T *)p;
+}
+static void fill(__half *p, int64_t n, uint64_t seed) {
+	fill_kernel<<<1024, 256, 0, st>>>(p, n, seed);
+	CG_CK(cudaGetLastError());
+}
+static void reference(const __half *A, const __half *B, double *R,
+	int64_t M, int64_t N, int64_t K) {
+	dim3 grid((unsigned)((N + RT - 1) / RT), (unsigned)((M + RT - 1) / RT));
+	ref_kernel<<<grid, dim3(RT, RT), 0, st>>>(A, B, R, M, N, K);
+	CG_CK(cudaGetLastError());
+	CG_CK(cudaStreamSynchronize(st));
+}
+static void poison(__half *C, int64_t n) {	// 0xFFFF is a NaN in f16
+	CG_CK(cudaMemsetAsync(C, 0xFF, (size_t)n * sizeof(__half), st));
+}
+struct Err { double rel; unsigned long long nonfinite; };
+static Err compare(const __half *C, const double *R, int64_t n) {
+	static double *acc = dalloc<double>(2);
+	static unsigned long long *bad = dalloc<unsigned long long>(1);
+	CG_CK(cudaMemsetAsync(acc, 0, 2 * sizeof(double), st));
+	CG_CK(cudaMemsetAsync(bad, 0, sizeof(unsigned long long), st));
+	cmp_kernel<<<512, 256, 0, st>>>(C, R, n, acc, bad);
+	CG_CK(cudaGetLastError());
+	double h[2];
+	unsigned long long hb;
+	CG_CK(cudaMemcpyAsync(h, acc, sizeof h, cudaMemcpyDeviceToHost, st));
+	CG_CK(cudaMemcpyAsync(&hb, bad, sizeof hb, cudaMemcpyDeviceToHost, st));
+	CG_CK(cudaStreamSynchronize(st));
+	return {std::sqrt(h[0]) / std::sqrt(h[1]), hb};
+}
+static std::string fmt_err(const Err &e) {
+	char b[96];
+	snprintf(b, sizeof b, "rel=%.3e nonfinite=%llu", e.rel, e.nonfinite);
+	return b;
+}
+static bool ok(const Err &e) { return e.nonfinite == 0 && e.rel < kTol; }
+
+static cudaError_t launch(const __half *A, const __half *B, __half *C,
+	int64_t M, int64_t N, int64_t K) {
+#ifdef CG_FIXED
+	(void)M; (void)N; (void)K;
+	return KFN(A, B, C, st);
+#else
+	return KFN(A, B, C, M, N, K, st);
+#endif
+}
+
+// Launch the kernel under test and wait. Returns "" or why it failed; a
+// fault at synchronisation is sticky, so that ends the run.
+static std::string launch_checked(const __half *A, const __half *B, __half *C,
+	int64_t M, int64_t N, int64_t K) {
+	cudaError_t r = launch(A, B, C, M, N, K);
+	cudaError_t l = cudaGetLastError();
+	cudaError_t s = cudaStreamSynchronize(st);
+	if (s != cudaSuccess)
+		die("kernel execution", cudaGetErrorString(s));
+	if (r != cudaSuccess)
+		return std::string("launcher returned ") + cudaGetErrorName(r);
+	if (l != cudaSuccess)
+		return std::string("launch error ") + cudaGetErrorName(l);
+	return "";
+}
+
+// cuBLAS on the same row-major layouts: C^T (N x M, column-major, ld N) =
+// op(B) * op(A), where the row-major buffers read as column-major are
+// B (KxN) -> B^T, B (NxK) -> B, A (MxK) -> A^T, A (KxM) -> A.
+static cublasHandle_t blas;
+static cublasStatus_t cublas_gemm(const __half *A, const __half *B, __half *C,
+	int64_t M, int64_t N, int64_t K) {
+	const float one = 1.0f, zero = 0.0f;
+	return cublasGemmEx(blas, B_NK ? CUBLAS_OP_T : CUBLAS_OP_N,
+		A_KM ? CUBLAS_OP_T : CUBLAS_OP_N, (int)N, (int)M, (int)K, &one,
+		B, CUDA_R_16F, B_NK ? (int)K : (int)N,
+		A, CUDA_R_16F, A_KM ? (int)M : (int)K, &zero,
+		C, CUDA_R_16F, (int)N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+// 3 warm-up and 20 timed calls of f(set), rotating over 2 input sets; the
+// last call uses set 0. Median of the per-call event times, in ms.
+template <class F> static double time_median(F f) {
+	const int warm = 3, reps = 20;
+	std::vector<cudaEvent_t> ev(2 * reps);
+	for (auto &e : ev)
+		CG_CK(cudaEventCreate(&e));
+	for (int it = 0; it < warm; ++it)
+		f(it % 2);
+	for (int it = 0; it < reps; ++it) {
+		CG_CK(cudaEventRecord(ev[2 * it], st));
+		f((it + 1) % 2);
+		CG_CK(cudaEventRecord(ev[2 * it + 1], st));
+	}
+	CG_CK(cudaStreamSynchronize(st));
+	std::vector<float> ms(reps);
+	for (int it = 0; it < reps; ++it)
+		CG_CK(cudaEventElapsedTime(&ms[it], ev[2 * it], ev[2 * it + 1]));
+	for (auto &e : ev)
+		CG_CK(cudaEventDestroy(e));
+	std::sort(ms.begin(), ms.end());
+	return 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
+}
+
+static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed, bool timing) {
+	__half *A[2] = {dalloc<__half>(M * K), nullptr};
+	__half *B[2] = {dalloc<__half>(K * N), nullptr};
+	__half *C = dalloc<__half>(M * N);
+	double *R = dalloc<double>(M * N);
+	fill(A[0], M * K, mix(seed));
+	fill(B[0], K * N, mix(seed + 1));
+	reference(A[0], B[0], R, M, N, K);
+
+	poison(C, M * N);
+	std::string why = launch_checked(A[0], B[0], C, M, N, K);
+	if (!why.empty()) {
+		result(false, "", M, N, K, why);
+	} else {
+		Err e = compare(C, R, M * N);
+		result(ok(e), "", M, N, K, fmt_err(e));
+	}
+
+	if (timing) {
+		A[1] = dalloc<__half>(M * K);
+		B[1] = dalloc<__half>(K * N);
+		fill(A[1], M * K, mix(seed + 2));
+		fill(B[1], K * N, mix(seed + 3));
+		double flop = 2.0 * (double)M * (double)N * (double)K;
+		// polymma; afterwards C holds the result of the last call (set 0)
+		cudaError_t first = cudaSuccess;
+		poison(C, M * N);
+		double pm = time_median([&](int s) {
+			cudaError_t r = launch(A[s], B[s], C, M, N, K);
+			if (first == cudaSuccess) first = r;
+		});
+		cudaError_t l = cudaGetLastError();
+		if (first != cudaSuccess || l != cudaSuccess) {
+			result(false, "/timed", M, N, K, std::string("launch error ") +
+				cudaGetErrorName(first != cudaSuccess ? first : l));
+			pm = NAN;
+		} else {
+			Err e = compare(C, R, M * N);
+			result(ok(e), "/timed", M, N, K, fmt_err(e));
+		}
+		// cuBLAS: check once on set 0, then time
+		if (!blas) {
+			CG_CKB(cublasCreate(&blas));
+			CG_CKB(cublasSetStream(blas, st));
+		}
+		poison(C, M * N);
+		CG_CKB(cublas_gemm(A[0], B[0], C, M, N, K));
+		Err e = compare(C, R, M * N);
+		result(ok(e), "/cublas", M, N, K, fmt_err(e));
+		cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
+		double bm = time_median([&](int s) {
+			cublasStatus_t r = cublas_gemm(A[s], B[s], C, M, N, K);
+			if (bs == CUBLAS_STATUS_SUCCESS) bs = r;
+		});
+		CG_CKB(bs);
+		double pt = flop / (pm * 1e-3) / 1e12, bt = flop / (bm * 1e-3) / 1e12;
+		printf("TIME %s %" PRId64 "x%" PRId64 "x%" PRId64
+			" polymma_ms=%.4f polymma_tflops=%.1f cublas_ms=%.4f"
+			" cublas_tflops=%.1f ratio=%.3f\n",
+			tag.c_str(), M, N, K, pm, pt, bm, bt, pt / bt);
+		fflush(stdout);
+		CG_CK(cudaFree(A[1]));
+		CG_CK(cudaFree(B[1]));
+	}
+	CG_CK(cudaFree(A[0]));
+	CG_CK(cudaFree(B[0]));
+	CG_CK(cudaFree(C));
+	CG_CK(cudaFree(R));
+}
+
+// Negative test: the launcher must refuse (return an error, launch nothing)
+// and leave C poisoned. off_* shift a pointer by that many halves.
+static void check_refused(const char *sub, int64_t M, int64_t N, int64_t K,
+	int offA, int offB, int offC, uint64_t seed) {
+	__half *A = dalloc<__half>(M * K + 8), *B = dalloc<__half>(K * N + 8);
+	__half *C = dalloc<__half>(M * N + 8);
+	fill(A, M * K + 8, mix(seed));
+	fill(B, K * N + 8, mix(seed + 1));
+	poison(C, M * N + 8);
+	CG_CK(cudaStreamSynchronize(st));
+	cudaError_t r = launch(A + offA, B + offB, C + offC, M, N, K);
+	cudaGetLastError();	// a refused launch may have left one; not sticky
+	cudaError_t s = cudaStreamSynchronize(st);
+	if (s != cudaSuccess)
+		die("kernel execution (negative test)", cudaGetErrorString(s));
+	std::vector<uint16_t> h((size_t)(M * N + 8));
+	CG_CK(cudaMemcpy(h.data(), C, h.size() * 2, cudaMemcpyDeviceToHost));
+	size_t written = 0;
+	for (uint16_t v : h)
+		written += v != 0xFFFF;
+	char b[128];
+	snprintf(b, sizeof b, "ret=%s written=%zu", cudaGetErrorName(r), written);
+	result(r != cudaSuccess && written == 0, sub, M, N, K, b);
+	CG_CK(cudaFree(A));
+	CG_CK(cudaFree(B));
+	CG_CK(cudaFree(C));
+}
+
+struct Size { int64_t M, N, K; };
+
+} // namespace cg
+
+int main(int argc, char **argv) {
+	using namespace cg;
+	bool timing = false;
+	uint64_t seed = std::random_device{}() ^
+		(uint64_t)std::chrono::high_resolution_clock::now().time_since_epoch().count();
+	std::vector<Size> sizes;
+	for (int i = 1; i < argc; ++i) {
+		long long m, n, k;
+		char tail;
+		if (!strcmp(argv[i], "--time")) timing = true;
+		else if (!strcmp(argv[i], "--tag") && i + 1 < argc) tag = argv[++i];
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
+		else if (sscanf(argv[i], "%lldx%lldx%lld%c", &m, &n, &k, &tail) == 3 &&
+			 m > 0 && n > 0 && k > 0)
+			sizes.push_back({m, n, k});
+		else {
+			fprintf(stderr, "usage: %s [--time] [--tag NAME] [--seed S] MxNxK ...\n", argv[0]);
+			return 2;
+		}
+	}
+#ifdef CG_FIXED
+	const Size fixed = {FIXED_M, FIXED_N, FIXED_K};
+	for (const Size &s : sizes)
+		if (s.M != fixed.M || s.N != fixed.N || s.K != fixed.K) {
+			fprintf(stderr, "fixed-size kernel: only %dx%dx%d\n", FIXED_M, FIXED_N, FIXED_K);
+			return 2;
+		}
+	if (sizes.empty())
+		sizes.push_back(fixed);
+#endif
+	if (sizes.empty()) {
+		fprintf(stderr, "no sizes given\n");
+		return 2;
+	}
+	int dev;
+	cudaDeviceProp prop;
+	CG_CK(cudaGetDevice(&dev));
+	CG_CK(cudaGetDeviceProperties(&prop, dev));
+	printf("# %s kfn=%s A_KM=%d B_NK=%d%s device=\"%s\" seed=0x%016llx\n",
+		tag.c_str(), CG_STR(KFN), A_KM, B_NK,
+#ifdef CG_FIXED
+		" fixed",
+#else
+		"",
+#endif
+		prop.name, (unsigned long long)seed);
+	CG_CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+
+	for (size_t c = 0; c < sizes.size(); ++c)
+		check_size(sizes[c].M, sizes[c].N, sizes[c].K, seed + 16 * c, timing);
+
+	// Negative tests last: a launcher that wrongly launches may fault.
+	uint64_t ns = seed + 16 * sizes.size();
+	Size v = sizes[0];	// a valid size for the alignment tests
+#ifndef CG_FIXED
+	check_refused("/neg-M", BLOCK_M - 28, BLOCK_N, BLOCK_K, 0, 0, 0, ns);
+	check_refused("/neg-N", BLOCK_M, BLOCK_N + 8, BLOCK_K, 0, 0, 0, ns + 2);
+	check_refused("/neg-K", BLOCK_M, BLOCK_N, BLOCK_K + 8, 0, 0, 0, ns + 4);
+	v = {BLOCK_M, BLOCK_N, BLOCK_K};
+#endif
+	check_refused("/neg-alignA", v.M, v.N, v.K, 1, 0, 0, ns + 6);
+	check_refused("/neg-alignB", v.M, v.N, v.K, 0, 1, 0, ns + 8);
+	check_refused("/neg-alignC", v.M, v.N, v.K, 0, 0, 1, ns + 10);
+
+	if (blas)
+		cublasDestroy(blas);
+	finish();
+}
