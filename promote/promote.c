@@ -133,7 +133,8 @@ static __isl_give isl_schedule_node *copy_tree(struct pm_kernel *k, int b,
 	isl_map *ext;
 	isl_schedule_node *g;
 
-	if (buf->rank != 2 || nt % r || buf->size[0] % (nt / r)) {
+	p = nt / r < buf->size[0] ? nt / r : buf->size[0];
+	if (buf->rank != 2 || nt % r || buf->size[0] % p) {
 		pm_diag_plain(d, "unsupported tile configuration: a %ldx%ld "
 			"tile of '%s' cannot be copied by %d threads in 16-byte "
 			"units; choose other --block/--warp sizes",
@@ -141,7 +142,6 @@ static __isl_give isl_schedule_node *copy_tree(struct pm_kernel *k, int b,
 			k->scop->spec->tensors[buf->tensor].name, nt);
 		return NULL;
 	}
-	p = nt / r;
 	snprintf(str, sizeof(str), "{ [p0, p1, p2] -> C[p0, p1, p2, l0, v] : "
 		"0 <= l0 < %ld and 0 <= v < %ld }", buf->size[0], r);
 	ext = isl_map_read_from_str(k->ctx, str);

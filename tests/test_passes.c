@@ -1,0 +1,308 @@
+/* Schedule-tree passes: legality after every pass (and a legality check
+ * that can fail), the tree's shape, promotion footprints. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <isl/ctx.h>
+#include <isl/schedule.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+
+#include "api/pipeline.h"
+#include "emit/target.h"
+#include "promote/promote.h"
+#include "schedule_tree/tree.h"
+#include "tests/util.h"
+
+static const char *const passes[] = {
+	"tile_block", "strip_k", "tile_warp", "contract", "promote"
+};
+
+static void config(struct pm_config *c, const char *target, int mm, int mn,
+	int mk)
+{
+	memset(c, 0, sizeof(*c));
+	c->target = pm_target_find(target);
+	c->split_k = c->stages = 1;
+	c->mm = mm, c->mn = mn, c->mk = mk;
+}
+
+static struct pm_kernel *until(isl_ctx *ctx, struct pm_spec *spec,
+	struct pm_config *c, const char *pass)
+{
+	struct pm_diags d;
+	struct pm_kernel *k;
+
+	pm_diags_init(&d, "t", NULL);
+	k = pm_pipeline_until(ctx, spec, c, pass, &d);
+	if (!k)
+		fprintf(stderr, "%s", pm_diags_text(&d));
+	pm_diags_clear(&d);
+	return k;
+}
+
+/* Every pass up to contraction keeps every dependence, in all layouts,
+ * for every target and macro shape. */
+static void test_legal_after_every_pass(void **state)
+{
+	struct { const char *t; int m, n, k; } cfgs[] = {
+		{ "sm_80", 0, 0, 0 }, { "sm_80", 16, 8, 16 },
+		{ "sm_70", 16, 16, 8 }, { "sm_70", 32, 32, 8 },
+	};
+
+	(void) state;
+	for (int l = 0; l < 4; ++l) {
+		struct pm_spec *spec = pm_test_spec(pm_test_layouts[l]);
+
+		assert_non_null(spec);
+		for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); ++c)
+			for (int p = 0; p < 4; ++p) {
+				isl_ctx *ctx = isl_ctx_alloc();
+				struct pm_config cfg;
+				struct pm_kernel *k;
+
+				config(&cfg, cfgs[c].t, cfgs[c].m, cfgs[c].n,
+					cfgs[c].k);
+				k = until(ctx, spec, &cfg, passes[p]);
+				assert_non_null(k);
+				if (pm_check_legal(k) != 1)
+					fail_msg("illegal after %s (%s, %s)",
+						passes[p], pm_test_layouts[l],
+						cfgs[c].t);
+				pm_pipeline_kernel_free(k);
+				isl_ctx_free(ctx);
+			}
+		pm_spec_free(spec);
+	}
+}
+
+/* The check must reject schedules that break a dependence: the
+ * initialisation after the update, and the reduction run backwards. */
+static void test_legality_check_can_fail(void **state)
+{
+	struct pm_spec *spec = pm_test_spec("nn");
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_config cfg;
+	struct pm_kernel *k;
+	isl_schedule_node *node;
+	isl_schedule *orig;
+	isl_union_set *init;
+
+	(void) state;
+	config(&cfg, "sm_80", 0, 0, 0);
+	k = until(ctx, spec, &cfg, "tile_block");
+	assert_non_null(k);
+	assert_int_equal(pm_check_legal(k), 1);
+	orig = isl_schedule_copy(k->scop->schedule);
+
+	/* S_0_init after S_0 */
+	node = isl_schedule_get_root(orig);
+	node = pm_node_below_mark(node, k->scop->mark_out);
+	node = isl_schedule_node_child(node, 0);		/* sequence */
+	init = isl_union_set_from_set(isl_set_universe(isl_space_set_tuple_id(
+		isl_space_set_alloc(ctx, 0, 2), isl_dim_set, isl_id_copy(
+		pm_scop_stmt_id(k->scop, 0, PM_ROLE_INIT)))));
+	node = isl_schedule_node_order_after(node, init);
+	isl_schedule_free(k->schedule);
+	k->schedule = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	assert_int_equal(pm_check_legal(k), 0);
+
+	/* the reduction backwards: [k] -> [-k] */
+	node = isl_schedule_get_root(orig);
+	node = pm_node_below_mark(node, k->scop->mark_red);
+	{
+		isl_multi_union_pw_aff *mupa =
+			isl_schedule_node_band_get_partial_schedule(node);
+		node = isl_schedule_node_delete(node);
+		node = isl_schedule_node_insert_partial_schedule(node,
+			isl_multi_union_pw_aff_neg(mupa));
+	}
+	isl_schedule_free(k->schedule);
+	k->schedule = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	assert_int_equal(pm_check_legal(k), 0);
+
+	/* and the original is legal */
+	isl_schedule_free(k->schedule);
+	k->schedule = orig;
+	assert_int_equal(pm_check_legal(k), 1);
+	pm_pipeline_kernel_free(k);
+	isl_ctx_free(ctx);
+	pm_spec_free(spec);
+}
+
+/* After contraction only macro statements are left, one MMA instance per
+ * MM x MN x MK block. */
+static void test_contraction_domain(void **state)
+{
+	struct pm_spec *spec = pm_test_spec("tn");
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_config cfg;
+	struct pm_kernel *k;
+	isl_union_set *dom, *expect;
+
+	(void) state;
+	config(&cfg, "sm_70", 16, 16, 8);
+	cfg.ndefines = 3;
+	strcpy(cfg.defines[0].name, "M"), cfg.defines[0].value = 256;
+	strcpy(cfg.defines[1].name, "N"), cfg.defines[1].value = 128;
+	strcpy(cfg.defines[2].name, "K"), cfg.defines[2].value = 64;
+	k = until(ctx, spec, &cfg, "contract");
+	assert_non_null(k);
+	dom = isl_schedule_get_domain(k->schedule);
+	expect = isl_union_set_read_from_str(ctx, "{ FILL[i, j] : 0 <= i < 16 "
+		"and 0 <= j < 8; MMA[i, j, k] : 0 <= i < 16 and 0 <= j < 8 and "
+		"0 <= k < 8 }");
+	/* compare by name: the ids carry user pointers */
+	{
+		char *a = isl_union_set_to_str(dom);
+		char *b = isl_union_set_to_str(expect);
+		isl_union_set *a2 = isl_union_set_read_from_str(ctx, a);
+		assert_true(isl_union_set_is_equal(a2, expect) == isl_bool_true);
+		isl_union_set_free(a2);
+		free(a);
+		free(b);
+	}
+	isl_union_set_free(dom);
+	isl_union_set_free(expect);
+	pm_pipeline_kernel_free(k);
+	isl_ctx_free(ctx);
+	pm_spec_free(spec);
+}
+
+/* Shared footprints follow the declared layout: one block k-step of A is
+ * BM x BK for A(M,K) and BK x BM for A(K,M); likewise B. */
+static void test_promotion_boxes(void **state)
+{
+	struct { const char *l; long a0, a1, b0, b1; } cases[] = {
+		{ "nn", 128, 32, 32, 128 }, { "nt", 128, 32, 128, 32 },
+		{ "tn", 32, 128, 32, 128 }, { "tt", 32, 128, 128, 32 },
+	};
+
+	(void) state;
+	for (int i = 0; i < 4; ++i) {
+		struct pm_spec *spec = pm_test_spec(cases[i].l);
+		isl_ctx *ctx = isl_ctx_alloc();
+		struct pm_config cfg;
+		struct pm_kernel *k;
+
+		config(&cfg, "sm_80", 0, 0, 0);
+		k = until(ctx, spec, &cfg, "promote");
+		assert_non_null(k);
+		assert_int_equal(k->nbufs, 2);
+		assert_int_equal(k->bufs[0].size[0], cases[i].a0);
+		assert_int_equal(k->bufs[0].size[1], cases[i].a1);
+		assert_int_equal(k->bufs[1].size[0], cases[i].b0);
+		assert_int_equal(k->bufs[1].size[1], cases[i].b1);
+		assert_int_equal(k->bufs[0].vec, 8);
+		pm_pipeline_kernel_free(k);
+		isl_ctx_free(ctx);
+		pm_spec_free(spec);
+	}
+}
+
+/* The tree after promotion has the paper's shape: blocks, the k loop with
+ * copies, syncs and warp-level macro-MMAs, then the stores. */
+static void test_promoted_tree_shape(void **state)
+{
+	struct pm_spec *spec = pm_test_spec("nn");
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_config cfg;
+	struct pm_kernel *k;
+	char *s;
+	const char *order[] = { "block_y", "block_x", "FILL", "warp_y",
+		"MMA", "red", "COPY_A", "thread_y", "COPY_B", "SYNC_IN",
+		"MMA", "warp_y", "STORE" };
+	const char *p;
+
+	(void) state;
+	config(&cfg, "sm_80", 0, 0, 0);
+	k = until(ctx, spec, &cfg, "promote");
+	assert_non_null(k);
+	s = isl_schedule_to_str(k->schedule);
+	p = s;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); ++i) {
+		const char *q = strstr(p, order[i]);
+		if (!q)
+			fail_msg("'%s' missing or out of order", order[i]);
+		p = q;
+	}
+	assert_non_null(strstr(s, "unroll"));
+	assert_non_null(strstr(s, "SYNC_OUT"));
+	free(s);
+	pm_pipeline_kernel_free(k);
+	isl_ctx_free(ctx);
+	pm_spec_free(spec);
+}
+
+/* Unsupported requests are refused with a message, not a crash. */
+static void test_refusals(void **state)
+{
+	struct { const char *text; const char *msg; } cases[] = {
+		{ "def f(f16(M, K) A, f16(K, N) B, f16(N) b) -> (f16(M, N) C) {\n"
+		  "  C(i, j) +=! A(i, k) * B(k, j)\n  C(i, j) = C(i, j) + b(j)\n}\n",
+		  "unsupported" },
+		{ "def f(f32(M, K) A, f32(K, N) B) -> (f32(M, N) C) {\n"
+		  "  C(i, j) +=! A(i, k) * B(k, j)\n}\n", "f16" },
+		{ "def f(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		  "  C(i, j) +=! relu(A(i, k)) * B(k, j)\n}\n", "unsupported" },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+		struct pm_diags d;
+		struct pm_spec *spec;
+		struct pm_config cfg;
+		isl_ctx *ctx = isl_ctx_alloc();
+
+		pm_diags_init(&d, "t.tc", cases[i].text);
+		spec = pm_spec_parse(cases[i].text, "t.tc", &d);
+		assert_non_null(spec);
+		config(&cfg, "sm_80", 0, 0, 0);
+		assert_null(pm_pipeline_until(ctx, spec, &cfg, NULL, &d));
+		assert_non_null(strstr(pm_diags_text(&d), cases[i].msg));
+		assert_null(strstr(pm_diags_text(&d), "internal"));
+		pm_diags_clear(&d);
+		pm_spec_free(spec);
+		isl_ctx_free(ctx);
+	}
+}
+
+/* -D sizes that are not multiples of the block tile are refused. */
+static void test_fixed_size_not_multiple(void **state)
+{
+	struct pm_spec *spec = pm_test_spec("nn");
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_config cfg;
+	struct pm_diags d;
+
+	(void) state;
+	config(&cfg, "sm_80", 0, 0, 0);
+	cfg.ndefines = 1;
+	strcpy(cfg.defines[0].name, "M"), cfg.defines[0].value = 100;
+	pm_diags_init(&d, "t", NULL);
+	assert_null(pm_pipeline_until(ctx, spec, &cfg, NULL, &d));
+	assert_non_null(strstr(pm_diags_text(&d), "multiple of the block"));
+	pm_diags_clear(&d);
+	isl_ctx_free(ctx);
+	pm_spec_free(spec);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_legal_after_every_pass),
+		cmocka_unit_test(test_legality_check_can_fail),
+		cmocka_unit_test(test_contraction_domain),
+		cmocka_unit_test(test_promotion_boxes),
+		cmocka_unit_test(test_promoted_tree_shape),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_fixed_size_not_multiple),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
