@@ -1,0 +1,201 @@
+#define _POSIX_C_SOURCE 200809L
+/* emit and the library API: the generated file, launcher, header, meta. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "polymma.h"
+#include "tests/util.h"
+
+static char *gen(const char *layout, const char *const *opts, char **header,
+	char **meta)
+{
+	char path[64], *text, *src;
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	int rc;
+
+	snprintf(path, sizeof(path), "examples/gemm_%s.tc", layout);
+	text = pm_test_read(path);
+	assert_non_null(text);
+	for (int i = 0; opts && opts[i]; i += 2)
+		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
+			NULL), POLYMMA_OK);
+	rc = polymma_generate(ctx, text, path, o, &r);
+	if (rc)
+		fprintf(stderr, "%s", polymma_diagnostics(ctx));
+	assert_int_equal(rc, POLYMMA_OK);
+	src = strdup(polymma_result_source(r));
+	if (header)
+		*header = strdup(polymma_result_header(r));
+	if (meta)
+		*meta = strdup(polymma_result_meta(r));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+	return src;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
+}
+
+static void test_sm80_kernel(void **state)
+{
+	char *h, *m, *s = gen("nn", NULL, &h, &m);
+
+	(void) state;
+	assert_non_null(strstr(s, "extern \"C\" cudaError_t gemm_nn(const void "
+		"*A, const void *B, void *C, int64_t M, int64_t N, int64_t K, "
+		"cudaStream_t stream)"));
+	assert_non_null(strstr(s, "__launch_bounds__(128)"));
+	/* 2 k-steps x 2 x 2 macro tiles of 32x32x16 per warp, unrolled */
+	assert_int_equal(count(s, "pm_sm80_mma<32, 32, 16>(pm_acc[("), 8);
+	assert_int_equal(count(s, "pm_sm80_store<32, 32>(pm_acc[("), 4);
+	assert_int_equal(count(s, "pm_fill_zero(pm_acc[("), 4);
+	assert_int_equal(count(s, "__syncthreads();"), 2);
+	assert_int_equal(count(s, "pm_copy16_g2s(&A_shared["), 4);
+	assert_non_null(strstr(s, "blockIdx.y"));
+	assert_non_null(strstr(s, "M % 128"));
+	assert_non_null(strstr(s, "K % 32"));
+	assert_non_null(strstr(s, "cudaErrorMisalignedAddress"));
+	/* the original statements are gone: only macro statements remain */
+	assert_null(strstr(s, "S_0"));
+	assert_non_null(strstr(s, " * block    128x128x32"));
+	assert_non_null(strstr(h, "cudaError_t gemm_nn("));
+	assert_non_null(strstr(h, "extern \"C\""));
+	assert_non_null(strstr(m, "\"target\": \"sm_80\""));
+	assert_non_null(strstr(m, "\"mma\": [32, 32, 16]"));
+	assert_non_null(strstr(m, "\"sizes\": [\"M\", \"N\", \"K\"]"));
+	free(s);
+	free(h);
+	free(m);
+}
+
+static void test_sm70_and_defines(void **state)
+{
+	const char *opts[] = { "target", "sm_70", "mma", "16x16x8", "define",
+		"M=256", "define", "K=64", NULL };
+	char *h, *m, *s = gen("tt", opts, &h, &m);
+
+	(void) state;
+	assert_non_null(strstr(s, "extern \"C\" cudaError_t gemm_tt(const void "
+		"*A, const void *B, void *C, int64_t N, cudaStream_t stream)"));
+	assert_non_null(strstr(s, "pm_sm70_mma<16, 16, 8>("));
+	assert_non_null(strstr(s, "mma.sync.aligned.m8n8k4"));
+	assert_non_null(strstr(m, "\"defines\": {\"M\": 256, \"K\": 64}"));
+	assert_non_null(strstr(s, "__restrict__ C, int N)"));
+	free(s);
+	free(h);
+	free(m);
+}
+
+/* Layouts reach the macro-MMA as shared-memory strides: A(K, M) gives a
+ * column-major A tile (m stride 1, k stride BM). */
+static void test_layout_strides(void **state)
+{
+	char *s = gen("tn", NULL, NULL, NULL);
+
+	(void) state;
+	assert_non_null(strstr(s, "1, 128, B_shared"));
+	free(s);
+	s = gen("nt", NULL, NULL, NULL);
+	assert_non_null(strstr(s, "32, 1, B_shared"));
+	assert_non_null(strstr(s, ", 1, 32);"));
+	free(s);
+}
+
+static void test_bad_options(void **state)
+{
+	polymma_options *o = polymma_options_alloc();
+	const char *err = NULL;
+
+	(void) state;
+	assert_int_equal(polymma_options_set(o, "target", "sm_99", &err),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(err);
+	assert_int_equal(polymma_options_set(o, "target", "sm_90a", &err),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(strstr(err, "not implemented"));
+	assert_int_equal(polymma_options_set(o, "block", "128x128", &err),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_options_set(o, "define", "M", &err),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_options_set(o, "define", "M=-3", &err),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_options_set(o, "smem", "fancy", &err),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_options_set(o, "nonsense", "1", &err),
+		POLYMMA_ERR_USAGE);
+	polymma_options_free(o);
+}
+
+/* Requests the generator cannot do are POLYMMA_ERR_SPEC with a message. */
+static void test_refused_configs(void **state)
+{
+	const char *cases[][2] = {
+		{ "mma", "8x8x4" }, { "split-k", "2" }, { "stages", "3" },
+		{ "smem", "swizzle" }, { "warp", "48x64" },
+	};
+	char *text = pm_test_read("examples/gemm_nn.tc");
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+		polymma_ctx *ctx = polymma_ctx_alloc();
+		polymma_options *o = polymma_options_alloc();
+		polymma_result *r = (polymma_result *) 1;
+
+		assert_int_equal(polymma_options_set(o, cases[i][0],
+			cases[i][1], NULL), POLYMMA_OK);
+		assert_int_equal(polymma_generate(ctx, text, "gemm_nn.tc", o,
+			&r), POLYMMA_ERR_SPEC);
+		assert_null(r);
+		assert_true(strlen(polymma_diagnostics(ctx)) > 0);
+		polymma_options_free(o);
+		polymma_ctx_free(ctx);
+	}
+	free(text);
+}
+
+static void test_spec_error_diagnostic(void **state)
+{
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	char *report = NULL;
+	const char *bad = "def f(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * Bias(k, j)\n}\n";
+
+	(void) state;
+	assert_int_equal(polymma_generate(ctx, bad, "bad.tc", o, &r),
+		POLYMMA_ERR_SPEC);
+	assert_non_null(strstr(polymma_diagnostics(ctx), "bad.tc:2:"));
+	assert_int_equal(polymma_check(ctx, bad, "bad.tc", o, &report),
+		POLYMMA_ERR_SPEC);
+	assert_null(report);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sm80_kernel),
+		cmocka_unit_test(test_sm70_and_defines),
+		cmocka_unit_test(test_layout_strides),
+		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_refused_configs),
+		cmocka_unit_test(test_spec_error_diagnostic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
