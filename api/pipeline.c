@@ -54,9 +54,15 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 			pm_config_threads(c));
 		return POLYMMA_ERR_SPEC;
 	}
-	if (c->split_k > 1 || c->stages > 1 || c->smem != 0) {
-		pm_diag_plain(d, "--split-k > 1, --stages > 1 and --smem "
-			"swizzle|pad are not implemented yet");
+	c->stages = c->stages ? c->stages : t->stages;
+	c->smem = c->smem >= 0 ? c->smem : t->smem;
+	if (c->split_k > 1) {
+		pm_diag_plain(d, "--split-k > 1 is not implemented yet");
+		return POLYMMA_ERR_SPEC;
+	}
+	if (c->stages > 8) {
+		pm_diag_plain(d, "--stages %d: at most 8 shared-memory stages",
+			c->stages);
 		return POLYMMA_ERR_SPEC;
 	}
 	return POLYMMA_OK;

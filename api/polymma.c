@@ -51,7 +51,8 @@ polymma_options *polymma_options_alloc(void)
 		return NULL;
 	o->cfg.target = pm_target_default();
 	o->cfg.split_k = 1;
-	o->cfg.stages = 1;
+	o->cfg.stages = 0;
+	o->cfg.smem = -1;
 	return o;
 }
 

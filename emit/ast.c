@@ -54,18 +54,6 @@ static void frag_warp(struct pm_kernel *k, const char *vars,
 	pa[1] = pa_str(k->ctx, vars, str, id);
 }
 
-/* l0 * size1 + l1 of a local 2-D coordinate. */
-static __isl_give isl_pw_aff *flat(__isl_take isl_pw_multi_aff *l, long s1)
-{
-	isl_pw_aff *r = isl_pw_multi_aff_get_pw_aff(l, 0);
-	isl_pw_aff *c = isl_pw_multi_aff_get_pw_aff(l, 1);
-	isl_val *v = isl_val_int_from_si(isl_pw_multi_aff_get_ctx(l), s1);
-
-	isl_pw_multi_aff_free(l);
-	r = isl_pw_aff_scale_val(r, v);
-	return isl_pw_aff_add(r, c);
-}
-
 /* The affine functions of an op instance, on the op's space. */
 static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 	__isl_keep isl_id *id, isl_pw_aff **pa)
@@ -77,11 +65,22 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 	case PM_OP_FILL:
 		frag_warp(k, "[i0, j0]", id, pa);
 		return 2;
-	case PM_OP_MMA:
+	case PM_OP_MMA: {
+		isl_pw_multi_aff *la = pm_promote_local(k, 0);
+		isl_pw_multi_aff *lb = pm_promote_local(k, 1);
+		isl_pw_aff *kt = isl_pw_multi_aff_get_pw_aff(k->mma_prefix, 2);
+
 		frag_warp(k, "[i0, j0, k0]", id, pa);
-		pa[2] = flat(pm_promote_local(k, 0), k->bufs[0].size[1]);
-		pa[3] = flat(pm_promote_local(k, 1), k->bufs[1].size[1]);
-		return 4;
+		pa[2] = isl_pw_multi_aff_get_pw_aff(la, 0);
+		pa[3] = isl_pw_multi_aff_get_pw_aff(la, 1);
+		pa[4] = isl_pw_multi_aff_get_pw_aff(lb, 0);
+		pa[5] = isl_pw_multi_aff_get_pw_aff(lb, 1);
+		pa[6] = isl_pw_aff_mod_val(kt, isl_val_int_from_si(k->ctx,
+			c->stages));
+		isl_pw_multi_aff_free(la);
+		isl_pw_multi_aff_free(lb);
+		return 7;
+	}
 	case PM_OP_STORE:
 		frag_warp(k, "[i0, j0]", id, pa);
 		snprintf(str, sizeof(str), "%d i0", c->mm);
@@ -107,12 +106,16 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[1] = isl_pw_aff_add(isl_pw_multi_aff_get_pw_aff(off, 1),
 			pa_str(k->ctx, vars, str, id));
 		isl_pw_multi_aff_free(off);
-		snprintf(str, sizeof(str), "l0 * %ld + %d v", buf->size[1],
-			buf->vec);
-		pa[2] = pa_str(k->ctx, vars, str, id);
-		return 3;
+		pa[2] = pa_str(k->ctx, vars, "l0", id);
+		snprintf(str, sizeof(str), "%d v", buf->vec);
+		pa[3] = pa_str(k->ctx, vars, str, id);
+		snprintf(str, sizeof(str), "p2 mod %d", c->stages);
+		pa[4] = pa_str(k->ctx, vars, str, id);
+		return 5;
 	}
 	case PM_OP_SYNC:
+	case PM_OP_COMMIT:
+	case PM_OP_WAIT:
 		return 0;
 	}
 	return 0;

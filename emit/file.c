@@ -66,6 +66,8 @@ static void signature(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_add(b, "cudaStream_t stream)");
 }
 
+static const char *const smem_names[] = { "plain", "pad", "swizzle" };
+
 static void comment_block(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_config *c = k->cfg;
@@ -84,9 +86,9 @@ static void comment_block(struct pm_kernel *k, struct pm_strbuf *b)
 		c->target->instr);
 	pm_strbuf_printf(b, " * block    %dx%dx%d\n * warp     %dx%d "
 		"(%d warps, %d threads)\n * mma      %dx%dx%d\n"
-		" * smem     plain   stages 1   split-k 1\n", c->bm, c->bn, c->bk,
+		" * smem     %s   stages %d   split-k 1\n", c->bm, c->bn, c->bk,
 		c->wm, c->wn, pm_config_warps(c), pm_config_threads(c), c->mm,
-		c->mn, c->mk);
+		c->mn, c->mk, smem_names[c->smem], c->stages);
 	for (int i = 0; i < c->ndefines; ++i)
 		pm_strbuf_printf(b, " * -D       %s=%ld\n", c->defines[i].name,
 			c->defines[i].value);
@@ -113,19 +115,37 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			spec->syms[order[i]].name);
 }
 
+/* Bytes of dynamic shared memory (all buffers, all stages). */
+static long smem_bytes(struct pm_kernel *k, int host, long *off)
+{
+	long bytes = 0;
+
+	for (int i = 0; i < k->nbufs; ++i) {
+		if (off)
+			off[i] = bytes;
+		bytes += k->cfg->stages * k->bufs[i].stage_elems *
+			(host ? 4 : 2);
+		bytes = (bytes + 127) / 128 * 128;
+	}
+	return bytes;
+}
+
 static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 {
 	const struct pm_config *c = k->cfg;
+	long off[PM_MAX_BUFS], total = smem_bytes(k, host, off);
 
+	if (host)
+		pm_strbuf_printf(b, "\tstatic float pm_smem[%ld];\n", total / 4);
+	else
+		pm_strbuf_add(b, "\textern __shared__ __align__(128) unsigned "
+			"char pm_smem[];\n");
 	for (int i = 0; i < k->nbufs; ++i) {
-		const struct pm_buffer *buf = &k->bufs[i];
-		long n = 1;
+		const char *t = ctype(k, k->bufs[i].tensor, host);
 
-		for (int d = 0; d < buf->rank; ++d)
-			n *= buf->size[d];
-		pm_strbuf_printf(b, "\t%s%s %s_shared[%ld];\n", host ? "static " :
-			"__shared__ __align__(16) ", ctype(k, buf->tensor, host),
-			k->scop->spec->tensors[buf->tensor].name, n);
+		pm_strbuf_printf(b, "\t%s *%s_shared = (%s *) (%s + %ld);\n", t,
+			k->scop->spec->tensors[k->bufs[i].tensor].name, t,
+			host ? "(char *) pm_smem" : "pm_smem", off[i]);
 	}
 	if (host)
 		pm_strbuf_printf(b, "\tstatic float pm_acc[%d][%d][%d];\n",
@@ -164,8 +184,13 @@ static void launcher(struct pm_kernel *k, struct pm_strbuf *b)
 		c->bm, c->bm);
 	pm_strbuf_printf(b, "\tif (grid.y > 65535)\n\t\treturn "
 		"cudaErrorInvalidValue;\n");
-	pm_strbuf_printf(b, "\tpm_kernel_%s<<<grid, %d, 0, stream>>>(",
-		spec->name, pm_config_threads(c));
+	if (smem_bytes(k, 0, NULL) > 48 * 1024)
+		pm_strbuf_printf(b, "\tif (cudaFuncSetAttribute(pm_kernel_%s, "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
+			"cudaSuccess)\n\t\treturn cudaGetLastError();\n",
+			spec->name, smem_bytes(k, 0, NULL));
+	pm_strbuf_printf(b, "\tpm_kernel_%s<<<grid, %d, %ld, stream>>>(",
+		spec->name, pm_config_threads(c), smem_bytes(k, 0, NULL));
 	for (int r = 0, first = 1; r < 2; ++r)
 		for (int t = 0; t < spec->ntensors; ++t) {
 			if (spec->tensors[t].role != (r ? PM_OUTPUT : PM_INPUT))
@@ -243,10 +268,11 @@ static char *meta(struct pm_kernel *k)
 	pm_strbuf_printf(&b, "{\n  \"polymma\": \"%s\",\n  \"name\": \"%s\",\n"
 		"  \"target\": \"%s\",\n  \"block\": [%d, %d, %d],\n"
 		"  \"warp\": [%d, %d],\n  \"mma\": [%d, %d, %d],\n"
-		"  \"threads\": %d,\n  \"split_k\": 1,\n  \"stages\": 1,\n"
-		"  \"smem\": \"plain\",\n  \"sizes\": [", POLYMMA_VERSION,
+		"  \"threads\": %d,\n  \"split_k\": 1,\n  \"stages\": %d,\n"
+		"  \"smem\": \"%s\",\n  \"sizes\": [", POLYMMA_VERSION,
 		spec->name, c->target->name, c->bm, c->bn, c->bk, c->wm, c->wn,
-		c->mm, c->mn, c->mk, pm_config_threads(c));
+		c->mm, c->mn, c->mk, pm_config_threads(c), c->stages,
+		smem_names[c->smem]);
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(&b, "%s\"%s\"", i ? ", " : "",
 			spec->syms[order[i]].name);

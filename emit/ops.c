@@ -12,15 +12,89 @@ static int read_pos(const struct pm_expr *r, int v)
 	return -1;
 }
 
-/* Stride, in the shared buffer, of the tensor dimension read with var. */
-static long shared_stride(const struct pm_buffer *buf,
-	const struct pm_expr *r, int var)
+/* Is the tensor dimension read with var the buffer's contiguous one? */
+static int contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
+	int var)
 {
-	long s = 1;
+	return read_pos(r, var) == buf->rank - 1;
+}
 
-	for (int d = buf->rank - 1; d > read_pos(r, var); --d)
-		s *= buf->size[d];
-	return s;
+/* "A_shared + (stage) * 4096" */
+static void stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
+	__isl_keep isl_ast_expr *stage)
+{
+	pm_strbuf_printf(b, "%s_shared + ",
+		k->scop->spec->tensors[k->bufs[i].tensor].name);
+	pm_print_expr(b, stage);
+	pm_strbuf_printf(b, " * %ld", k->bufs[i].stage_elems);
+}
+
+static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_buffer *ba = &k->bufs[0], *bb = &k->bufs[1];
+	int akc = contiguous(ba, k->con.ra, 2);
+	int bnc = contiguous(bb, k->con.rb, 1);
+
+	if (host) {
+		pm_strbuf_printf(b, "pm_host_mma_tile(%d, %d, %d, pm_acc[",
+			c->mm, c->mn, c->mk);
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_printf(b, "], %d, %d, %d, ", akc, ba->pitch, ba->swz);
+	} else {
+		pm_strbuf_printf(b, "%s_mma_tile<%d, %d, %d, %d, %d, %d, %d, %d, "
+			"%d>(pm_acc[", c->target->mma_fn, c->mm, c->mn, c->mk,
+			akc, ba->pitch, ba->swz, bnc, bb->pitch, bb->swz);
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "], ");
+	}
+	stage_base(k, b, 0, a->e[6]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[3]);
+	if (host)
+		pm_strbuf_printf(b, ", %d, %d, %d, ", bnc, bb->pitch, bb->swz);
+	else
+		pm_strbuf_add(b, ", ");
+	stage_base(k, b, 1, a->e[6]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[4]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[5]);
+	pm_strbuf_add(b, ");\n");
+}
+
+static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+
+	if (host)
+		pm_strbuf_printf(b, "pm_host_copy(%d, ", buf->vec);
+	else if (buf->vec == 8)
+		pm_strbuf_add(b, "pm_cp_async16(");
+	else
+		pm_strbuf_printf(b, "pm_copy_elems(%d, ", buf->vec);
+	pm_strbuf_printf(b, "&%s_shared[", name);
+	pm_print_expr(b, a->e[4]);
+	pm_strbuf_printf(b, " * %ld + ", buf->stage_elems);
+	if (host)
+		pm_strbuf_printf(b, "pm_smem_off_h(%d, %d, ", buf->pitch,
+			buf->swz);
+	else
+		pm_strbuf_printf(b, "pm_smem_off<%d, %d>(", buf->pitch,
+			buf->swz);
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_printf(b, ")], &%s[", name);
+	pm_print_linear(k, b, buf->tensor, a->e);
+	pm_strbuf_add(b, "]);\n");
 }
 
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d)
@@ -64,7 +138,6 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_config *c = k->cfg;
 	const struct pm_target *tg = c->target;
 	const struct pm_contraction *con = &k->con;
-	const char *acc = host ? "pm_acc[" : "pm_acc[";
 
 	switch (a->op->kind) {
 	case PM_OP_FILL:
@@ -81,27 +154,7 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		}
 		return 0;
 	case PM_OP_MMA:
-		if (host)
-			pm_strbuf_printf(b, "pm_host_mma(%d, %d, %d, ", c->mm,
-				c->mn, c->mk);
-		else
-			pm_strbuf_printf(b, "%s_mma<%d, %d, %d>(", tg->mma_fn,
-				c->mm, c->mn, c->mk);
-		pm_strbuf_add(b, acc);
-		if (host) {
-			pm_print_expr(b, a->e[1]);
-			pm_strbuf_add(b, "][");
-		}
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_printf(b, "], %s_shared + ", tname(k, con->a));
-		pm_print_expr(b, a->e[2]);
-		pm_strbuf_printf(b, ", %ld, %ld, %s_shared + ",
-			shared_stride(&k->bufs[0], con->ra, 0),
-			shared_stride(&k->bufs[0], con->ra, 2), tname(k, con->b));
-		pm_print_expr(b, a->e[3]);
-		pm_strbuf_printf(b, ", %ld, %ld);\n",
-			shared_stride(&k->bufs[1], con->rb, 2),
-			shared_stride(&k->bufs[1], con->rb, 1));
+		print_mma(k, b, a, host);
 		return 0;
 	case PM_OP_STORE:
 		if (host)
@@ -121,25 +174,24 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_stride(k, b, con->out, 0);
 		pm_strbuf_add(b, ", 1);\n");
 		return 0;
-	case PM_OP_COPY: {
-		const struct pm_buffer *buf = &k->bufs[a->op->buffer];
-		const char *name = tname(k, buf->tensor);
-
-		if (host || buf->vec != 8)
-			pm_strbuf_printf(b, "%s(%d, ", host ? "pm_host_copy" :
-				"pm_copy_elems", buf->vec);
-		else
-			pm_strbuf_add(b, "pm_copy16_g2s(");
-		pm_strbuf_printf(b, "&%s_shared[", name);
-		pm_print_expr(b, a->e[2]);
-		pm_strbuf_printf(b, "], &%s[", name);
-		pm_print_linear(k, b, buf->tensor, a->e);
-		pm_strbuf_add(b, "]);\n");
+	case PM_OP_COPY:
+		print_copy(k, b, a, host);
 		return 0;
-	}
 	case PM_OP_SYNC:
 		pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :
 			"__syncthreads();\n");
+		return 0;
+	case PM_OP_COMMIT:
+		pm_strbuf_add(b, host ? "/* commit */;\n" :
+			"pm_cp_async_commit();\n");
+		return 0;
+	case PM_OP_WAIT:
+		if (host)
+			pm_strbuf_add(b, "/* wait, __syncthreads() */;\n");
+		else
+			pm_strbuf_printf(b, "pm_cp_async_wait<%d>(); "
+				"__syncthreads();\n",
+				c->stages > 1 ? c->stages - 2 : 0);
 		return 0;
 	}
 	return -1;

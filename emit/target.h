@@ -29,6 +29,7 @@ struct pm_target {
 	const struct pm_macro *macros;	/* legal macro shapes */
 	int default_macro;		/* index into macros */
 	int bm, bn, bk, wm, wn;		/* default tiles */
+	int stages, smem;		/* default pipeline depth, layout */
 	const char *const *helpers;	/* embedded helper sources, in order */
 	int nhelpers;
 	int emits_cuda;			/* 0 for the host rendering target */

@@ -23,8 +23,8 @@ struct pm_config {
 	int wm, wn;		/* warp tile; 0 = target default */
 	int mm, mn, mk;		/* macro-MMA; 0 = target default */
 	int split_k;		/* 1 = none */
-	int stages;		/* 1 = single buffer */
-	int smem;		/* 0 plain, 1 pad, 2 swizzle */
+	int stages;		/* shared-memory stages; 0 = target default */
+	int smem;		/* 0 plain, 1 pad, 2 swizzle; -1 = default */
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

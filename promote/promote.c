@@ -1,3 +1,4 @@
+#include <stdlib.h>
 /* Shared-memory promotion of the operands, register accumulators. */
 #include <stdio.h>
 #include <string.h>
@@ -120,35 +121,82 @@ static __isl_give isl_schedule_node *graft_root(
 	return node;
 }
 
-/* The copy of buffer b: extension { [p0,p1,p2] -> COPY[p.., l0, v] }. */
-static __isl_give isl_schedule_node *copy_tree(struct pm_kernel *k, int b,
-	struct pm_diags *d)
+static __isl_give isl_union_set *universe(isl_ctx *ctx, __isl_keep isl_id *id,
+	int n)
+{
+	return isl_union_set_from_set(isl_set_universe(isl_space_set_tuple_id(
+		isl_space_set_alloc(ctx, 0, n), isl_dim_set, isl_id_copy(id))));
+}
+
+/* The k tiles that exist: { [p0, p1, p2] } (range of the MMA prefix). */
+static __isl_give isl_set *valid_tiles(struct pm_kernel *k)
+{
+	isl_union_set *dom = isl_schedule_get_domain(k->schedule);
+	isl_space *sp = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0,
+		3), isl_dim_set, isl_id_copy(k->mma_id));
+	isl_set *mma = isl_union_set_extract_set(dom, sp);
+
+	isl_union_set_free(dom);
+	return isl_set_apply(mma, isl_map_from_pw_multi_aff(
+		isl_pw_multi_aff_copy(k->mma_prefix)));
+}
+
+/* { [prefix] -> COPY[p0, p1, q, l0, v] } with q = kt + shift (loop, np = 3)
+ * or 0 <= q < shift (prologue, np = 2), q a valid k tile. */
+static __isl_give isl_map *copy_ext(struct pm_kernel *k, int b, int np,
+	int shift)
 {
 	struct pm_buffer *buf = &k->bufs[b];
-	int nt = pm_config_threads(k->cfg);
-	long r = buf->size[1] / buf->vec, p;
-	char str[512], hw[64];
-	const char *in = "[p0, p1, p2, l0, v]";
-	isl_id *mark;
+	long r = buf->size[1] / buf->vec;
+	char str[512];
 	isl_map *ext;
-	isl_schedule_node *g;
+	isl_set *t;
 
-	p = nt / r < buf->size[0] ? nt / r : buf->size[0];
-	if (buf->rank != 2 || nt % r || buf->size[0] % p) {
-		pm_diag_plain(d, "unsupported tile configuration: a %ldx%ld "
-			"tile of '%s' cannot be copied by %d threads in 16-byte "
-			"units; choose other --block/--warp sizes",
-			buf->size[0], buf->size[1],
-			k->scop->spec->tensors[buf->tensor].name, nt);
-		return NULL;
-	}
-	snprintf(str, sizeof(str), "{ [p0, p1, p2] -> C[p0, p1, p2, l0, v] : "
-		"0 <= l0 < %ld and 0 <= v < %ld }", buf->size[0], r);
+	if (np == 3)
+		snprintf(str, sizeof(str), "{ [p0, p1, kt] -> C[p0, p1, q, l0, v] "
+			": q = kt + %d and 0 <= l0 < %ld and 0 <= v < %ld }",
+			shift, buf->size[0], r);
+	else
+		snprintf(str, sizeof(str), "{ [p0, p1] -> C[p0, p1, q, l0, v] : "
+			"0 <= q < %d and 0 <= l0 < %ld and 0 <= v < %ld }",
+			shift, buf->size[0], r);
 	ext = isl_map_read_from_str(k->ctx, str);
 	ext = isl_map_set_tuple_id(ext, isl_dim_out,
 		isl_id_copy(buf->copy_id));
-	g = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
-	g = isl_schedule_node_child(g, 0);
+	t = valid_tiles(k);
+	t = isl_set_add_dims(t, isl_dim_set, 2);
+	t = isl_set_set_tuple_id(t, isl_id_copy(buf->copy_id));
+	return isl_map_intersect_range(ext, t);
+}
+
+/* { [prefix] -> OP[p0, p1, x] } for the per-step ops (np = 3: x = kt;
+ * np = 2: 0 <= x < n). */
+static __isl_give isl_map *step_ext(struct pm_kernel *k, __isl_keep isl_id *id,
+	int np, int n)
+{
+	char str[256];
+	isl_map *ext;
+
+	if (np == 3)
+		snprintf(str, sizeof(str), "{ [p0, p1, kt] -> S[p0, p1, kt] }");
+	else
+		snprintf(str, sizeof(str), "{ [p0, p1] -> S[p0, p1, q] : "
+			"0 <= q < %d }", n);
+	ext = isl_map_read_from_str(k->ctx, str);
+	return isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
+}
+
+/* Below the filter of buffer b's copy: threads (l0 mod P, v), then the
+ * unrolled sequential band floor(l0 / P). */
+static __isl_give isl_schedule_node *copy_bands(struct pm_kernel *k, int b,
+	__isl_take isl_schedule_node *g, long p)
+{
+	struct pm_buffer *buf = &k->bufs[b];
+	long r = buf->size[1] / buf->vec;
+	const char *in = "[p0, p1, p2, l0, v]";
+	char str[128], hw[64];
+	isl_id *mark;
+
 	snprintf(str, sizeof(str), "floor(l0 / %ld)", p);
 	g = band_str(k, g, in, str, buf->copy_id, NULL, 1);
 	snprintf(hw, sizeof(hw), "((int) threadIdx.x %% %ld)", r);
@@ -157,22 +205,80 @@ static __isl_give isl_schedule_node *copy_tree(struct pm_kernel *k, int b,
 	snprintf(str, sizeof(str), "l0 mod %ld", p);
 	snprintf(hw, sizeof(hw), "((int) threadIdx.x / %ld)", r);
 	mark = pm_kernel_mark(k, "thread_y", PM_MARK_HW, hw, p, -1);
-	g = band_str(k, g, in, str, buf->copy_id, mark, 0);
-	return graft_root(g);
+	return band_str(k, g, in, str, buf->copy_id, mark, 0);
 }
 
-static __isl_give isl_schedule_node *sync_tree(struct pm_kernel *k,
-	int which, int nprefix)
+/* Rows of a buffer copied per pass of the whole block. */
+static long copy_rows(struct pm_kernel *k, int b, struct pm_diags *d)
 {
-	char str[128];
-	isl_map *ext;
+	struct pm_buffer *buf = &k->bufs[b];
+	int nt = pm_config_threads(k->cfg);
+	long r = buf->size[1] / buf->vec;
+	long p = nt / r < buf->size[0] ? nt / r : buf->size[0];
 
-	snprintf(str, sizeof(str), nprefix == 3 ?
-		"{ [p0, p1, p2] -> S[p0, p1, p2] }" : "{ [p0, p1] -> S[p0, p1] }");
-	ext = isl_map_read_from_str(k->ctx, str);
-	ext = isl_map_set_tuple_id(ext, isl_dim_out,
-		isl_id_copy(k->sync_id[which]));
-	return isl_schedule_node_from_extension(isl_union_map_from_map(ext));
+	if (buf->rank != 2 || nt % r || p < 1 || buf->size[0] % p) {
+		pm_diag_plain(d, "unsupported tile configuration: a %ldx%ld "
+			"tile of '%s' cannot be copied by %d threads in 16-byte "
+			"units; choose other --block/--warp sizes",
+			buf->size[0], buf->size[1],
+			k->scop->spec->tensors[buf->tensor].name, nt);
+		return -1;
+	}
+	return p;
+}
+
+/* One extension node over ops[] (extension maps ext[]) with a sequence of
+ * their filters below it; copies get their thread bands. When np == 2 a
+ * band [q] over all of them sits above the sequence (the prologue). */
+static __isl_give isl_schedule_node *graft_tree(struct pm_kernel *k, int n,
+	isl_id **ids, int *ndims, isl_map **ext, int np, struct pm_diags *d)
+{
+	isl_union_map *umap = NULL;
+	isl_union_set_list *filters;
+	isl_multi_union_pw_aff *q = NULL;
+	isl_schedule_node *g;
+
+	filters = isl_union_set_list_alloc(k->ctx, n);
+	for (int i = 0; i < n; ++i) {
+		isl_union_map *m = isl_union_map_from_map(ext[i]);
+		umap = i ? isl_union_map_union(umap, m) : m;
+		filters = isl_union_set_list_add(filters,
+			universe(k->ctx, ids[i], ndims[i]));
+		if (np == 2) {
+			const char *in = ndims[i] == 5 ? "[p0, p1, q, l0, v]" :
+				"[p0, p1, q]";
+			isl_multi_union_pw_aff *m2 = mupa_str(k->ctx, in, "q",
+				ids[i]);
+			q = i ? isl_multi_union_pw_aff_union_add(q, m2) : m2;
+		}
+	}
+	g = isl_schedule_node_from_extension(umap);
+	g = isl_schedule_node_child(g, 0);
+	g = isl_schedule_node_insert_sequence(g, filters);
+	for (int i = 0; i < n; ++i) {
+		const struct pm_op *op = pm_kernel_op_of(k, ids[i]);
+		long p;
+
+		if (!op || op->kind != PM_OP_COPY)
+			continue;
+		p = copy_rows(k, op->buffer, d);
+		if (p < 0) {
+			isl_multi_union_pw_aff_free(q);
+			return isl_schedule_node_free(g);
+		}
+		g = isl_schedule_node_child(g, i);
+		g = isl_schedule_node_child(g, 0);
+		g = copy_bands(k, op->buffer, g, p);
+		g = isl_schedule_node_parent(g);
+		while (isl_schedule_node_get_type(g) != isl_schedule_node_sequence)
+			g = isl_schedule_node_parent(g);
+	}
+	if (q) {
+		g = isl_schedule_node_insert_partial_schedule(g, q);
+		g = isl_schedule_node_band_member_set_ast_loop_type(g, 0,
+			isl_ast_loop_unroll);
+	}
+	return graft_root(g);
 }
 
 /* STORE[i0, j0] for the block [p0, p1], under the warp marks. */
@@ -216,14 +322,98 @@ static __isl_give isl_schedule_node *store_tree(struct pm_kernel *k)
 	return graft_root(g);
 }
 
+/* Pitch and swizzle of each buffer from --smem. */
+static int layout_buffers(struct pm_kernel *k, struct pm_diags *d)
+{
+	for (int b = 0; b < k->nbufs; ++b) {
+		struct pm_buffer *buf = &k->bufs[b];
+		long ch = buf->size[1] / 8;
+
+		buf->pitch = buf->size[1];
+		buf->swz = 0;
+		if (k->cfg->smem == 2) {
+			if (buf->vec != 8 || ch < 4 || (ch & (ch - 1))) {
+				pm_diag_plain(d, "--smem swizzle needs tile rows of "
+					"32, 64, 128 or 256 elements; '%s' has %ld "
+					"(use --smem pad)", k->scop->spec->tensors[
+					buf->tensor].name, buf->size[1]);
+				return -1;
+			}
+			buf->swz = 1;
+		} else if (k->cfg->smem == 1) {
+			buf->pitch += 8;
+		}
+		buf->stage_elems = buf->size[0] * buf->pitch;
+	}
+	return 0;
+}
+
+/* The copies, as a software pipeline over the k tiles (stages S):
+ *   S = 1:  k loop { COPY(kt); COMMIT; WAIT; MMA; SYNC }
+ *   S > 1:  prologue q < S-1 { COPY(q); COMMIT }
+ *           k loop { WAIT; COPY(kt + S - 1); COMMIT; MMA }
+ * COPY instances exist only for valid k tiles: isl adds the guards. */
+static int pipeline(struct pm_kernel *k, isl_schedule_node **node,
+	struct pm_diags *d)
+{
+	int S = k->cfg->stages;
+	isl_id *ids[4];
+	int nd[4];
+	isl_map *ext[4];
+	int n = 0;
+	isl_schedule_node *g;
+
+	k->commit_id[0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
+	k->wait_id = pm_kernel_op(k, "WAIT", PM_OP_WAIT, -1);
+	if (S > 1) {
+		ids[n] = k->wait_id, nd[n] = 3;
+		ext[n++] = step_ext(k, k->wait_id, 3, 0);
+	}
+	for (int b = 0; b < k->nbufs; ++b) {
+		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
+		ext[n++] = copy_ext(k, b, 3, S - 1);
+	}
+	ids[n] = k->commit_id[0], nd[n] = 3;
+	ext[n++] = step_ext(k, k->commit_id[0], 3, 0);
+	if (S == 1) {
+		ids[n] = k->wait_id, nd[n] = 3;
+		ext[n++] = step_ext(k, k->wait_id, 3, 0);
+	}
+	g = graft_tree(k, n, ids, nd, ext, 3, d);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_before(*node, g);
+	if (S == 1) {
+		k->sync_id[0] = pm_kernel_op(k, "SYNC", PM_OP_SYNC, -1);
+		*node = isl_schedule_node_graft_after(*node, graft_root(
+			isl_schedule_node_from_extension(isl_union_map_from_map(
+			step_ext(k, k->sync_id[0], 3, 0)))));
+		return *node ? 0 : -1;
+	}
+	/* the prologue, in front of the k loop */
+	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
+		*node = isl_schedule_node_parent(*node);
+	k->commit_id[1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
+	n = 0;
+	for (int b = 0; b < k->nbufs; ++b) {
+		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
+		ext[n++] = copy_ext(k, b, 2, S - 1);
+	}
+	ids[n] = k->commit_id[1], nd[n] = 3;
+	ext[n++] = step_ext(k, k->commit_id[1], 2, S - 1);
+	g = graft_tree(k, n, ids, nd, ext, 2, d);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_before(*node, g);
+	return *node ? 0 : -1;
+}
+
 int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 {
-	isl_schedule_node *node, *g;
+	isl_schedule_node *node;
 	isl_schedule *s;
 	int ok = 1;
 
-	k->sync_id[0] = pm_kernel_op(k, "SYNC_IN", PM_OP_SYNC, -1);
-	k->sync_id[1] = pm_kernel_op(k, "SYNC_OUT", PM_OP_SYNC, -1);
 	node = isl_schedule_get_root(k->schedule);
 	node = pm_node_below_mark(node, k->scop->mark_red);	/* [kt] */
 	node = isl_schedule_node_child(node, 0);
@@ -241,18 +431,10 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 		isl_union_pw_multi_aff_free(pre);
 	}
 	if (add_buffer(k, node, k->con.a, d) < 0 ||
-	    add_buffer(k, node, k->con.b, d) < 0)
+	    add_buffer(k, node, k->con.b, d) < 0 ||
+	    layout_buffers(k, d) < 0 || pipeline(k, &node, d) < 0)
 		ok = 0;
-	for (int b = 0; ok && b < k->nbufs; ++b) {
-		g = copy_tree(k, b, d);
-		if (!g)
-			ok = 0;
-		else
-			node = isl_schedule_node_graft_before(node, g);
-	}
 	if (ok) {
-		node = isl_schedule_node_graft_before(node, sync_tree(k, 0, 3));
-		node = isl_schedule_node_graft_after(node, sync_tree(k, 1, 3));
 		/* up to the filter of the MMA statement, then graft STORE */
 		while (node && !pm_node_is_mark(node, k->scop->mark_red))
 			node = isl_schedule_node_parent(node);

@@ -114,6 +114,9 @@ void pm_kernel_free(struct pm_kernel *k)
 	isl_id_free(k->store_id);
 	isl_id_free(k->sync_id[0]);
 	isl_id_free(k->sync_id[1]);
+	isl_id_free(k->commit_id[0]);
+	isl_id_free(k->commit_id[1]);
+	isl_id_free(k->wait_id);
 	for (int i = 0; i < k->nmarks; ++i)
 		isl_id_free(k->mark_ids[i]);
 	for (int i = 0; i < k->nbufs; ++i) {

@@ -59,7 +59,9 @@ enum pm_op_kind {
 	PM_OP_MMA,	/* acc[frag] += A tile * B tile (shared) */
 	PM_OP_STORE,	/* C tile (global) = acc[frag] */
 	PM_OP_COPY,	/* shared buffer <- global tile, vector units */
-	PM_OP_SYNC	/* __syncthreads() */
+	PM_OP_SYNC,	/* __syncthreads() */
+	PM_OP_COMMIT,	/* close a group of asynchronous copies */
+	PM_OP_WAIT	/* wait for the copies of the current stage, sync */
 };
 
 struct pm_op {
@@ -83,6 +85,9 @@ struct pm_buffer {
 	long size[PM_MAX_RANK];		/* box size, in elements */
 	isl_multi_aff *offset;		/* prefix schedule -> box origin */
 	int vec;			/* elements per copy unit */
+	int pitch;			/* row pitch in shared, elements */
+	int swz;			/* XOR-swizzled 16-byte chunks */
+	long stage_elems;		/* elements of one stage */
 	isl_id *copy_id;		/* the copy statement */
 };
 
@@ -101,6 +106,7 @@ struct pm_kernel {
 	struct pm_op ops[8 + PM_MAX_BUFS];
 	int nops;
 	isl_id *fill_id, *mma_id, *store_id, *sync_id[2];
+	isl_id *commit_id[2], *wait_id;	/* loop, prologue */
 	struct pm_mark marks[PM_MAX_MARKS];
 	int nmarks;
 	isl_id *mark_ids[PM_MAX_MARKS];

@@ -59,11 +59,16 @@ static void test_sm80_kernel(void **state)
 		"cudaStream_t stream)"));
 	assert_non_null(strstr(s, "__launch_bounds__(128)"));
 	/* 2 k-steps x 2 x 2 macro tiles of 32x32x16 per warp, unrolled */
-	assert_int_equal(count(s, "pm_sm80_mma<32, 32, 16>(pm_acc[("), 8);
+	assert_int_equal(count(s, "pm_sm80_mma_tile<32, 32, 16, 1, 32, 1, 1, "
+		"128, 1>(pm_acc[("), 8);
 	assert_int_equal(count(s, "pm_sm80_store<32, 32>(pm_acc[("), 4);
 	assert_int_equal(count(s, "pm_fill_zero(pm_acc[("), 4);
-	assert_int_equal(count(s, "__syncthreads();"), 2);
-	assert_int_equal(count(s, "pm_copy16_g2s(&A_shared["), 4);
+	/* 3 stages: a prologue of 2 k tiles, then one k tile per iteration */
+	assert_int_equal(count(s, "\tpm_cp_async_wait<1>(); __syncthreads();"), 1);
+	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 12);
+	assert_int_equal(count(s, "\tpm_cp_async_commit();"), 3);
+	assert_non_null(strstr(s, "pm_smem_off<32, 1>("));
+	assert_non_null(strstr(s, "<<<grid, 128, 49152, stream>>>"));
 	assert_non_null(strstr(s, "blockIdx.y"));
 	assert_non_null(strstr(s, "M % 128"));
 	assert_non_null(strstr(s, "K % 32"));
@@ -90,7 +95,8 @@ static void test_sm70_and_defines(void **state)
 	(void) state;
 	assert_non_null(strstr(s, "extern \"C\" cudaError_t gemm_tt(const void "
 		"*A, const void *B, void *C, int64_t N, cudaStream_t stream)"));
-	assert_non_null(strstr(s, "pm_sm70_mma<16, 16, 8>("));
+	assert_non_null(strstr(s, "pm_sm70_mma_tile<16, 16, 8, 0, 128, 1, 0, "
+		"32, 1>("));
 	assert_non_null(strstr(s, "mma.sync.aligned.m8n8k4"));
 	assert_non_null(strstr(m, "\"defines\": {\"M\": 256, \"K\": 64}"));
 	assert_non_null(strstr(s, "__restrict__ C, int N)"));
@@ -99,18 +105,21 @@ static void test_sm70_and_defines(void **state)
 	free(m);
 }
 
-/* Layouts reach the macro-MMA as shared-memory strides: A(K, M) gives a
- * column-major A tile (m stride 1, k stride BM). */
-static void test_layout_strides(void **state)
+/* Layouts reach the macro-MMA as the orientation of its shared tiles:
+ * A(K, M) is stored [k][m] (A_KC = 0), B(N, K) [n][k] (B_NC = 0). */
+static void test_layout_orientation(void **state)
 {
+	const char *opts[] = { "smem", "pad", "stages", "1", NULL };
 	char *s = gen("tn", NULL, NULL, NULL);
 
 	(void) state;
-	assert_non_null(strstr(s, "1, 128, B_shared"));
+	assert_non_null(strstr(s, "_mma_tile<32, 32, 16, 0, 128, 1, 1, 128, 1>"));
 	free(s);
-	s = gen("nt", NULL, NULL, NULL);
-	assert_non_null(strstr(s, "32, 1, B_shared"));
-	assert_non_null(strstr(s, ", 1, 32);"));
+	s = gen("nt", opts, NULL, NULL);
+	assert_non_null(strstr(s, "_mma_tile<32, 32, 16, 1, 40, 0, 0, 40, 0>"));
+	/* one stage: copy, commit, wait for everything, compute, sync */
+	assert_non_null(strstr(s, "pm_cp_async_wait<0>(); __syncthreads();"));
+	assert_int_equal(count(s, "\t__syncthreads();"), 1);
 	free(s);
 }
 
@@ -143,8 +152,8 @@ static void test_bad_options(void **state)
 static void test_refused_configs(void **state)
 {
 	const char *cases[][2] = {
-		{ "mma", "8x8x4" }, { "split-k", "2" }, { "stages", "3" },
-		{ "smem", "swizzle" }, { "warp", "48x64" },
+		{ "mma", "8x8x4" }, { "split-k", "2" }, { "stages", "9" },
+		{ "warp", "48x64" },
 	};
 	char *text = pm_test_read("examples/gemm_nn.tc");
 
@@ -191,7 +200,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sm80_kernel),
 		cmocka_unit_test(test_sm70_and_defines),
-		cmocka_unit_test(test_layout_strides),
+		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_refused_configs),
 		cmocka_unit_test(test_spec_error_diagnostic),

@@ -42,6 +42,7 @@ static const char driver[] =
 
 struct cfg {
 	int bm, bn, bk, wm, wn, mm, mn, mk;
+	int stages, smem;	/* 0: plain 1: pad 2: swizzle */
 };
 
 /* Generate the host rendering of gemm_<layout> (fixed sizes when m > 0),
@@ -60,7 +61,9 @@ static int render_as(const char *layout, const char *check_as,
 	assert_non_null(spec);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.target = pm_target_host();
-	cfg.split_k = cfg.stages = 1;
+	cfg.split_k = 1;
+	cfg.stages = c->stages ? c->stages : 1;
+	cfg.smem = c->smem;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
@@ -114,10 +117,11 @@ static int render_and_run(const char *layout, const struct cfg *c, int fixed,
 }
 
 static const struct cfg cfgs[] = {
-	{ 64, 64, 16, 32, 32, 8, 8, 4 },
-	{ 32, 64, 8, 16, 32, 16, 16, 8 },
-	{ 64, 32, 32, 32, 16, 16, 8, 16 },
-	{ 64, 64, 32, 64, 32, 32, 32, 16 },
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0 },
+	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2 },
+	{ 64, 64, 32, 64, 32, 32, 32, 16, 4, 2 },
+	{ 128, 64, 32, 64, 32, 32, 32, 16, 2, 1 },
 };
 
 static void test_runtime_sizes(void **state)

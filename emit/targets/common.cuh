@@ -64,4 +64,102 @@ __device__ __forceinline__ uint32_t pm_pack_half2(__half lo, __half hi) {
          ((uint32_t)__half_as_ushort(hi) << 16);
 }
 
+// ---------------------------------------------------------------------------
+// Shared-memory tile addressing.
+//
+// pm_smem_off<P, SWZ>(r, c): offset in elements (__half) of element (row r,
+// column c) of a shared tile whose rows have a pitch of P halves (P a multiple
+// of 8, i.e. rows are whole 16-byte chunks; padding is expressed by a larger
+// P).  r, c >= 0, c < P.
+//
+//   SWZ = 0 (plain / padded):   off = r*P + c
+//
+//   SWZ = 1 (XOR swizzle of 16-byte chunks inside a row):
+//     CH    = P / 8                       16-byte chunks per row
+//     chunk = c / 8,  e = c % 8           chunk and element inside it
+//     x     = r % 8                       if CH >= 8 (CH a multiple of 8)
+//           = (r / (8/CH)) % CH           if CH < 8  (CH in {1, 2, 4})
+//     off   = r*P + (chunk ^ x)*8 + e
+//   Requires CH in {1, 2, 4} or CH a multiple of 8 (static_assert).
+//   chunk ^ x stays inside the row: x < 8 only permutes the chunks inside an
+//   aligned group of 8 chunks (CH >= 8), and x < CH permutes [0, CH) (CH a
+//   power of two).  The 8 halves of a chunk stay contiguous and 16-byte
+//   aligned, so every ldmatrix row / 16-byte copy stays one aligned access.
+//
+//   Bank argument (32 banks x 4 bytes = 8 groups of 16 bytes; a warp's 16-byte
+//   accesses are served in 4 phases of 8 lanes; a phase is conflict-free iff
+//   its 8 chunks lie in 8 distinct groups (byte_address / 16) % 8):
+//     group(r, chunk) = (r*CH + (chunk ^ x)) % 8
+//       CH >= 8:  = (chunk % 8) ^ (r % 8)
+//       CH <  8:  = (r % (8/CH))*CH + (chunk ^ ((r / (8/CH)) % CH))
+//   (a) 8 consecutive rows, same logical chunk (one ldmatrix 8x8 matrix,
+//       either orientation): r -> (r % (8/CH), (r / (8/CH)) % CH) is a
+//       bijection of r % 8, so the 8 groups are distinct (CH >= 8: r % 8
+//       takes all 8 values, XOR with a fixed chunk is a bijection).
+//   (b) 8 consecutive chunks of row-major data starting at a multiple of 8
+//       chunks (one phase of a warp copying 32 consecutive chunks): CH >= 8:
+//       one row, chunk % 8 takes all 8 values; CH < 8: 8/CH whole rows with
+//       the same x, (r % (8/CH), chunk ^ x) takes all 8 values.
+//   host.h's pm_smem_off_h is the same formula (tests/test_banks.c checks
+//   both properties by simulation).
+// ---------------------------------------------------------------------------
+// Swizzle key x of row r for CH chunks per row (see above).
+template <int CH>
+__host__ __device__ __forceinline__ constexpr int pm_swz_key(int r) {
+  return CH >= 8 ? (r & 7)
+                 : (int)(((unsigned)r / (unsigned)(CH >= 8 ? 1 : 8 / CH)) &
+                         (unsigned)(CH - 1));
+}
+
+template <int P, int SWZ>
+__host__ __device__ __forceinline__ constexpr int pm_smem_off(int r, int c) {
+  static_assert(P > 0 && P % 8 == 0, "pm_smem_off: P must be a multiple of 8");
+  static_assert(SWZ == 0 || SWZ == 1, "pm_smem_off: SWZ must be 0 or 1");
+  static_assert(SWZ == 0 || P / 8 == 1 || P / 8 == 2 || P / 8 == 4 ||
+                    (P / 8) % 8 == 0,
+                "pm_smem_off: with SWZ=1, P/8 must be 1, 2, 4 or a multiple "
+                "of 8");
+  return SWZ == 0 ? r * P + c
+                  : r * P + (((c >> 3) ^ pm_swz_key<P / 8>(r)) << 3) + (c & 7);
+}
+
+// ---------------------------------------------------------------------------
+// Asynchronous 16-byte global -> shared copies (cp.async, sm_80+).
+// Below sm_80 these fall back to a synchronous copy (pm_copy16_g2s) and
+// commit / wait are no-ops, so code using them still builds for sm_75.
+// Both pointers must be 16-byte aligned; smem must point into shared memory.
+// Usual use: pm_cp_async16 ...; pm_cp_async_commit(); pm_cp_async_wait<0>();
+// __syncthreads();  (wait<N>: at most N most recent groups still pending).
+// ---------------------------------------------------------------------------
+__device__ __forceinline__ void pm_cp_async16(void *smem, const void *gmem) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n"
+               :
+               : "r"(s), "l"(gmem)
+               : "memory");
+#else
+  pm_copy16_g2s(smem, gmem);
+#endif
+}
+
+__device__ __forceinline__ void pm_cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+template <int N> __device__ __forceinline__ void pm_cp_async_wait() {
+  static_assert(N >= 0 && N <= 7, "pm_cp_async_wait: N in 0..7");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" : : "n"(N) : "memory");
+#endif
+}
+
+// 32-bit shared-window address of a generic pointer into shared memory (for
+// ldmatrix / cp.async operands).
+__device__ __forceinline__ unsigned pm_smem_addr(const void *p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+
 #endif // POLYMMA_TARGETS_COMMON_CUH

@@ -44,4 +44,44 @@ static inline void pm_host_store(int mm, int mn, const float *acc, float *c,
 		for (int j = 0; j < mn; ++j)
 			c[i * c_sm + j * c_sn] = acc[i * mn + j];
 }
+/* Offset in elements of element (row r, column c) of a shared tile with a row
+ * pitch of p elements (p a multiple of 8). Same formula as pm_smem_off<P, SWZ>
+ * in common.cuh (see the comment there):
+ *   swz = 0: r*p + c
+ *   swz = 1: ch = p/8 chunks of 8 elements per row (1, 2, 4 or a multiple of
+ *            8), x = r % 8 if ch >= 8 else (r / (8/ch)) % ch,
+ *            r*p + ((c/8) ^ x)*8 + c%8 */
+static inline int pm_smem_off_h(int p, int swz, int r, int c)
+{
+	int ch = p / 8, x;
+
+	if (!swz)
+		return r * p + c;
+	x = ch >= 8 ? (r & 7) :
+		(int)(((unsigned)r / (unsigned)(8 / ch)) & (unsigned)(ch - 1));
+	return r * p + (((c >> 3) ^ x) << 3) + (c & 7);
+}
+
+/* acc (plain mm x mn row-major tile) += A(mm x mk) * B(mk x mn), operands in
+ * shared tiles addressed through pm_smem_off_h, as pm_sm80_mma_tile:
+ *   A(i,k) = As[off(pa, swza, a_r0 + i, a_c0 + k)]  a_kc = 1 ([m][k])
+ *          = As[off(pa, swza, a_r0 + k, a_c0 + i)]  a_kc = 0 ([k][m])
+ *   B(k,j) = Bs[off(pb, swzb, b_r0 + k, b_c0 + j)]  b_nc = 1 ([k][n])
+ *          = Bs[off(pb, swzb, b_r0 + j, b_c0 + k)]  b_nc = 0 ([n][k]) */
+static inline void pm_host_mma_tile(int mm, int mn, int mk, float *acc,
+	int a_kc, int pa, int swza, const float *As, int a_r0, int a_c0,
+	int b_nc, int pb, int swzb, const float *Bs, int b_r0, int b_c0)
+{
+	for (int i = 0; i < mm; ++i)
+		for (int j = 0; j < mn; ++j)
+			for (int k = 0; k < mk; ++k) {
+				int ao = a_kc ?
+					pm_smem_off_h(pa, swza, a_r0 + i, a_c0 + k) :
+					pm_smem_off_h(pa, swza, a_r0 + k, a_c0 + i);
+				int bo = b_nc ?
+					pm_smem_off_h(pb, swzb, b_r0 + k, b_c0 + j) :
+					pm_smem_off_h(pb, swzb, b_r0 + j, b_c0 + k);
+				acc[i * mn + j] += As[ao] * Bs[bo];
+			}
+}
 #endif

@@ -126,4 +126,82 @@ __device__ __forceinline__ void pm_sm70_store(const float *acc, T *c,
   }
 }
 
+// acc (MM*MN/32 floats per thread, same distribution as pm_sm70_mma<MM,MN,MK>)
+//   += A(MMxMK) * B(MKxMN), operands in shared tiles addressed through
+//   pm_smem_off (common.cuh), same interface as pm_sm80_mma_tile (sm80.cuh):
+//   A(m,k) = As[pm_smem_off<PA,SWZA>(a_r0 + m, a_c0 + k)]   A_KC = 1 ([m][k])
+//          = As[pm_smem_off<PA,SWZA>(a_r0 + k, a_c0 + m)]   A_KC = 0 ([k][m])
+//   B(k,n) = Bs[pm_smem_off<PB,SWZB>(b_r0 + k, b_c0 + n)]   B_NC = 1 ([k][n])
+//          = Bs[pm_smem_off<PB,SWZB>(b_r0 + n, b_c0 + k)]   B_NC = 0 ([n][k])
+// Requirements: As, Bs 16-byte aligned pointers into shared memory; column
+// origins a_c0, b_c0 multiples of 8 (multiples of 4 suffice here); rows
+// arbitrary.  When k is the contiguous dimension (A_KC = 1, B_NC = 0) a
+// lane's 4 k-values are one aligned 8-byte load (the 4 halves at k..k+3,
+// k % 4 == 0, stay contiguous under the 16-byte-chunk swizzle); otherwise 4
+// scalar loads.
+template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
+          int PB, int SWZB>
+__device__ __forceinline__ void pm_sm70_mma_tile(float *acc, const __half *As,
+                                                 int a_r0, int a_c0,
+                                                 const __half *Bs, int b_r0,
+                                                 int b_c0) {
+  static_assert(MM % 16 == 0 && MN % 16 == 0 && MK % 4 == 0,
+                "pm_sm70_mma_tile: MM, MN must be multiples of 16, MK of 4");
+  static_assert((A_KC == 0 || A_KC == 1) && (B_NC == 0 || B_NC == 1),
+                "pm_sm70_mma_tile: A_KC and B_NC must be 0 or 1");
+  constexpr int TM = MM / 2, TN = MN / 2;  // quad-pair tile
+  constexpr int SM = TM / 8, SN = TN / 8;  // 8x8 sub-tiles per quad-pair
+  const int lane = pm_lane_id();
+  const int qp = (lane >> 2) & 3;
+  const int qm = qp >> 1, qn = qp & 1;
+  // row of A (= col of B) held by this lane inside an 8x8x4 MMA
+  const int r8 = (lane & 3) | ((lane >> 2) & 4);
+  const int am0 = qm * TM + r8, bn0 = qn * TN + r8;
+#pragma unroll
+  for (int kk = 0; kk < MK; kk += 4) {
+    uint32_t af[SM][2];
+    uint32_t bf[SN][2];
+#pragma unroll
+    for (int sm = 0; sm < SM; ++sm) {
+      const int m = am0 + sm * 8;
+      if (A_KC) {
+        const uint2 v = *reinterpret_cast<const uint2 *>(
+            As + pm_smem_off<PA, SWZA>(a_r0 + m, a_c0 + kk));
+        af[sm][0] = v.x;
+        af[sm][1] = v.y;
+      } else {
+        af[sm][0] =
+            pm_pack_half2(As[pm_smem_off<PA, SWZA>(a_r0 + kk, a_c0 + m)],
+                          As[pm_smem_off<PA, SWZA>(a_r0 + kk + 1, a_c0 + m)]);
+        af[sm][1] =
+            pm_pack_half2(As[pm_smem_off<PA, SWZA>(a_r0 + kk + 2, a_c0 + m)],
+                          As[pm_smem_off<PA, SWZA>(a_r0 + kk + 3, a_c0 + m)]);
+      }
+    }
+#pragma unroll
+    for (int sn = 0; sn < SN; ++sn) {
+      const int n = bn0 + sn * 8;
+      if (!B_NC) {
+        const uint2 v = *reinterpret_cast<const uint2 *>(
+            Bs + pm_smem_off<PB, SWZB>(b_r0 + n, b_c0 + kk));
+        bf[sn][0] = v.x;
+        bf[sn][1] = v.y;
+      } else {
+        bf[sn][0] =
+            pm_pack_half2(Bs[pm_smem_off<PB, SWZB>(b_r0 + kk, b_c0 + n)],
+                          Bs[pm_smem_off<PB, SWZB>(b_r0 + kk + 1, b_c0 + n)]);
+        bf[sn][1] =
+            pm_pack_half2(Bs[pm_smem_off<PB, SWZB>(b_r0 + kk + 2, b_c0 + n)],
+                          Bs[pm_smem_off<PB, SWZB>(b_r0 + kk + 3, b_c0 + n)]);
+      }
+    }
+#pragma unroll
+    for (int sm = 0; sm < SM; ++sm)
+#pragma unroll
+      for (int sn = 0; sn < SN; ++sn)
+        pm_sm70_mma_m8n8k4(acc + (sm * SN + sn) * 8, af[sm][0], af[sm][1],
+                           bf[sn][0], bf[sn][1]);
+  }
+}
+
 #endif // POLYMMA_TARGETS_SM70_CUH

@@ -119,4 +119,123 @@ __device__ __forceinline__ void pm_sm80_store(const float *acc, T *c,
   }
 }
 
+// ---------------------------------------------------------------------------
+// Tile-aware macro-MMA: operands read from shared tiles addressed through
+// pm_smem_off (common.cuh), fragments loaded with ldmatrix.
+// ---------------------------------------------------------------------------
+
+// ldmatrix .m8n8 .b16, 4 or 2 matrices, optionally .trans.  addr: 32-bit
+// shared address of this lane's matrix row (lanes 8j..8j+7 give the 8 rows of
+// matrix j; for .x2 only lanes 0..15 are read).  Without .trans lane l gets
+// d[j] = matrix j (row l/4, cols 2(l%4), 2(l%4)+1); with .trans
+// d[j] = matrix j (rows 2(l%4), 2(l%4)+1, col l/4).
+template <int TRANS>
+__device__ __forceinline__ void pm_ldsm_x4(uint32_t *d, unsigned addr) {
+  if (TRANS)
+    asm volatile(
+        "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, "
+        "[%4];\n"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "r"(addr));
+  else
+    asm volatile(
+        "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+        : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+        : "r"(addr));
+}
+
+template <int TRANS>
+__device__ __forceinline__ void pm_ldsm_x2(uint32_t *d, unsigned addr) {
+  if (TRANS)
+    asm volatile(
+        "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+        : "=r"(d[0]), "=r"(d[1])
+        : "r"(addr));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+                 : "=r"(d[0]), "=r"(d[1])
+                 : "r"(addr));
+}
+
+// acc (MM*MN/32 floats per thread, same distribution as pm_sm80_mma<MM,MN,MK>)
+//   += A(MMxMK) * B(MKxMN) with
+//   A(m,k) = As[pm_smem_off<PA,SWZA>(a_r0 + m, a_c0 + k)]   A_KC = 1 ([m][k])
+//          = As[pm_smem_off<PA,SWZA>(a_r0 + k, a_c0 + m)]   A_KC = 0 ([k][m])
+//   B(k,n) = Bs[pm_smem_off<PB,SWZB>(b_r0 + k, b_c0 + n)]   B_NC = 1 ([k][n])
+//          = Bs[pm_smem_off<PB,SWZB>(b_r0 + n, b_c0 + k)]   B_NC = 0 ([n][k])
+// Requirements: As, Bs 16-byte aligned pointers into shared memory; the
+// column origins a_c0, b_c0 multiples of 8 (every ldmatrix row is one whole
+// 16-byte chunk); rows arbitrary.
+//
+// Per 16-deep k-step: IM = MM/16 ldmatrix.x4 for A (one per A fragment),
+// ceil(IN/2) ldmatrix for B (an .x4 loads the fragments of two n8 tiles, a
+// trailing odd one uses .x2), then IM*IN mma.sync.  Lane l supplies the row
+// address of row i = l % 8 of matrix j = l / 8 (x4):
+//   A_KC=1 (no .trans): j -> (m + 8*(j&1), k + 8*(j>>1)), row = m
+//   A_KC=0 (.trans):    j -> (m + 8*(j&1), k + 8*(j>>1)), row = k
+//   B_NC=0 (no .trans): j -> (n + 8*(j>>1), k + 8*(j&1)), row = n
+//   B_NC=1 (.trans):    j -> (n + 8*(j>>1), k + 8*(j&1)), row = k
+// so d[0..3] are a0a1, a2a3, a4a5, a6a7 of the A fragment and b0b1, b2b3 of
+// n-tile in, then b0b1, b2b3 of n-tile in+1 (see the fragment table at the
+// top of this file).  tests/test_banks.c mirrors these lane addresses.
+template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
+          int PB, int SWZB>
+__device__ __forceinline__ void pm_sm80_mma_tile(float *acc, const __half *As,
+                                                 int a_r0, int a_c0,
+                                                 const __half *Bs, int b_r0,
+                                                 int b_c0) {
+  static_assert(MM % 16 == 0 && MN % 8 == 0 && MK % 16 == 0,
+                "pm_sm80_mma_tile: MM must be a multiple of 16, MN of 8, MK "
+                "of 16");
+  static_assert((A_KC == 0 || A_KC == 1) && (B_NC == 0 || B_NC == 1),
+                "pm_sm80_mma_tile: A_KC and B_NC must be 0 or 1");
+  constexpr int IM = MM / 16, IN = MN / 8;
+  const int lane = pm_lane_id();
+  const int li = lane & 7;        // row inside the 8x8 matrix
+  const int j0 = (lane >> 3) & 1; // matrix index bit 0
+  const int j1 = lane >> 4;       // matrix index bit 1
+  const unsigned a_base = pm_smem_addr(As);
+  const unsigned b_base = pm_smem_addr(Bs);
+  // this lane's (m, k) / (n, k) offsets inside a 16x16 A / 16x16 B block
+  const int a_m = 8 * j0 + (A_KC ? li : 0), a_k = 8 * j1 + (A_KC ? 0 : li);
+  const int b_n = 8 * j1 + (B_NC ? 0 : li), b_k = 8 * j0 + (B_NC ? li : 0);
+  // .x2 (lanes 0..15 only): matrix j = j0 -> (n, k + 8*j0)
+  const int b2_n = B_NC ? 0 : li, b2_k = 8 * j0 + (B_NC ? li : 0);
+#pragma unroll
+  for (int kk = 0; kk < MK; kk += 16) {
+    uint32_t af[IM][4];
+    uint32_t bf[IN][2];
+#pragma unroll
+    for (int im = 0; im < IM; ++im) {
+      const int m = im * 16 + a_m, k = kk + a_k;
+      const int off = A_KC ? pm_smem_off<PA, SWZA>(a_r0 + m, a_c0 + k)
+                           : pm_smem_off<PA, SWZA>(a_r0 + k, a_c0 + m);
+      pm_ldsm_x4<A_KC ? 0 : 1>(af[im], a_base + 2u * (unsigned)off);
+    }
+#pragma unroll
+    for (int in = 0; in + 1 < IN; in += 2) {
+      const int n = in * 8 + b_n, k = kk + b_k;
+      const int off = B_NC ? pm_smem_off<PB, SWZB>(b_r0 + k, b_c0 + n)
+                           : pm_smem_off<PB, SWZB>(b_r0 + n, b_c0 + k);
+      uint32_t d[4];
+      pm_ldsm_x4<B_NC ? 1 : 0>(d, b_base + 2u * (unsigned)off);
+      bf[in][0] = d[0];
+      bf[in][1] = d[1];
+      bf[in + 1][0] = d[2];
+      bf[in + 1][1] = d[3];
+    }
+    if (IN % 2) {
+      const int n = (IN - 1) * 8 + b2_n, k = kk + b2_k;
+      const int off = B_NC ? pm_smem_off<PB, SWZB>(b_r0 + k, b_c0 + n)
+                           : pm_smem_off<PB, SWZB>(b_r0 + n, b_c0 + k);
+      pm_ldsm_x2<B_NC ? 1 : 0>(bf[IN - 1], b_base + 2u * (unsigned)off);
+    }
+#pragma unroll
+    for (int im = 0; im < IM; ++im)
+#pragma unroll
+      for (int in = 0; in < IN; ++in)
+        pm_sm80_mma_m16n8k16(acc + (im * IN + in) * 4, af[im], bf[in]);
+  }
+}
+
 #endif // POLYMMA_TARGETS_SM80_CUH

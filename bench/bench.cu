@@ -1,0 +1,926 @@
+// bench.cu: polymma's generated kernels against cuBLAS and cuBLASLt on the
+// paper's four idioms (bench/specs/*.tc), one CSV row per idiom, size and
+// variant. Built and run by bench/run.sh; see bench/README.md.
+//
+// Linked with the objects of the kernels polymma could generate; the
+// launchers are weak symbols, so an idiom the generator refused is simply
+// absent (its rows are "unsupported", as the manifest written by run.sh
+// says). The pure logic (size sets, the comparison gate, medians, CSV) is in
+// stats.c, shared with the CPU tests.
+//
+// Usage: bench [--set paper|square|llm|all] [--quick] [--n N] [--seed S]
+//              [--size MxNxK]... [--idioms a,b] [--kernels FILE] [--csv FILE]
+//              [--reps R] [--warmup W] [--comment TEXT]... [--list]
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cublas_v2.h>
+#include <cublasLt.h>
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "stats.h"
+
+// The launchers of the four idiom specs (bench/specs/*.tc): inputs, outputs,
+// then the size symbols M, N, K (run.sh checks this order in the --meta
+// JSON), then the stream. Weak: absent when the generator refused the spec.
+extern "C" {
+cudaError_t pm_gemm(const void *A, const void *B, void *C, int64_t M, int64_t N,
+	int64_t K, cudaStream_t) __attribute__((weak));
+cudaError_t pm_relu_gemm(const void *A, const void *B, void *C, int64_t M,
+	int64_t N, int64_t K, cudaStream_t) __attribute__((weak));
+cudaError_t pm_gemm_bias_relu(const void *A, const void *B, const void *bias,
+	void *C, int64_t M, int64_t N, int64_t K, cudaStream_t) __attribute__((weak));
+cudaError_t pm_add_gemm(const void *A, const void *B, const void *E,
+	const void *F, void *O, int64_t M, int64_t N, int64_t K,
+	cudaStream_t) __attribute__((weak));
+}
+
+namespace {
+
+enum Idiom { GEMM, RELU_GEMM, GEMM_BIAS_RELU, ADD_GEMM };
+
+cudaStream_t st;
+cublasHandle_t blas;
+cublasLtHandle_t lt;
+void *lt_ws;
+const size_t kLtWs = 32u << 20;
+size_t l2_bytes = 50u << 20;
+int warmup = 5, reps = 30;
+FILE *csv;
+int n_fail = 0;
+
+[[noreturn]] void fatal(const char *what, const char *why) {
+	fprintf(stderr, "bench: fatal: %s: %s\n", what, why);
+	printf("aborted: %s: %s\n", what, why);
+	if (csv) {
+		fprintf(csv, "# aborted: %s: %s\n", what, why);
+		fclose(csv);
+	}
+	exit(1);
+}
+#define CK(x) do { cudaError_t e_ = (x); \
+	if (e_ != cudaSuccess) fatal(#x, cudaGetErrorString(e_)); } while (0)
+
+uint64_t mix(uint64_t z) {
+	return bench_rng_next(&z);
+}
+
+// ---- device helpers -------------------------------------------------------
+__global__ void fill_kernel(__half *p, int64_t n, uint64_t seed) {
+	for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+	     i += (int64_t)gridDim.x * blockDim.x) {
+		uint64_t z = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+		z ^= z >> 31;
+		float u = (float)(z >> 40) * (1.0f / 16777216.0f);	// [0, 1)
+		p[i] = __float2half_rn(2.0f * u - 1.0f);		// [-1, 1]
+	}
+}
+
+// The baselines' separate pointwise kernels: 8 halves (16 bytes) a thread
+// where the size allows, grid-stride, fp32 arithmetic, one rounding.
+__device__ __forceinline__ bool vec_ok(const void *p, int64_t n) {
+	return n % 8 == 0 && ((uintptr_t)p & 15) == 0;
+}
+
+__global__ void relu_kernel(const __half *in, __half *out, int64_t n) {
+	int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+	int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	if (vec_ok(in, n) && vec_ok(out, n)) {
+		const __half2 z = __float2half2_rn(0.0f);
+		for (int64_t v = t; v < n / 8; v += stride) {
+			uint4 x = reinterpret_cast<const uint4 *>(in)[v];
+			__half2 *h = reinterpret_cast<__half2 *>(&x);
+			for (int q = 0; q < 4; ++q)
+				h[q] = __hmax2(h[q], z);
+			reinterpret_cast<uint4 *>(out)[v] = x;
+		}
+	} else {
+		for (int64_t i = t; i < n; i += stride)
+			out[i] = __float2half_rn(fmaxf(__half2float(in[i]), 0.0f));
+	}
+}
+
+// C(i, j) = relu(C(i, j) + bias(j)), C row-major M x N, in place.
+__global__ void bias_relu_kernel(__half *C, const __half *bias, int64_t M,
+	int64_t N) {
+	int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+	int64_t stride = (int64_t)gridDim.x * blockDim.x, n = M * N;
+	if (N % 8 == 0 && vec_ok(C, n) && vec_ok(bias, N)) {
+		for (int64_t v = t; v < n / 8; v += stride) {
+			int64_t j = (v * 8) % N;
+			uint4 x = reinterpret_cast<const uint4 *>(C)[v];
+			uint4 b = *reinterpret_cast<const uint4 *>(bias + j);
+			__half2 *h = reinterpret_cast<__half2 *>(&x);
+			const __half2 *hb = reinterpret_cast<const __half2 *>(&b);
+			for (int q = 0; q < 4; ++q) {
+				float2 c = __half22float2(h[q]), d = __half22float2(hb[q]);
+				h[q] = __floats2half2_rn(fmaxf(c.x + d.x, 0.0f),
+					fmaxf(c.y + d.y, 0.0f));
+			}
+			reinterpret_cast<uint4 *>(C)[v] = x;
+		}
+	} else {
+		for (int64_t i = t; i < n; i += stride)
+			C[i] = __float2half_rn(fmaxf(__half2float(C[i]) +
+				__half2float(bias[i % N]), 0.0f));
+	}
+}
+
+// O = X + Y
+__global__ void add_kernel(const __half *X, const __half *Y, __half *O, int64_t n) {
+	int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+	int64_t stride = (int64_t)gridDim.x * blockDim.x;
+	if (vec_ok(X, n) && vec_ok(Y, n) && vec_ok(O, n)) {
+		for (int64_t v = t; v < n / 8; v += stride) {
+			uint4 x = reinterpret_cast<const uint4 *>(X)[v];
+			uint4 y = reinterpret_cast<const uint4 *>(Y)[v];
+			__half2 *hx = reinterpret_cast<__half2 *>(&x);
+			const __half2 *hy = reinterpret_cast<const __half2 *>(&y);
+			for (int q = 0; q < 4; ++q) {
+				float2 a = __half22float2(hx[q]), b = __half22float2(hy[q]);
+				hx[q] = __floats2half2_rn(a.x + b.x, a.y + b.y);
+			}
+			reinterpret_cast<uint4 *>(O)[v] = x;
+		}
+	} else {
+		for (int64_t i = t; i < n; i += stride)
+			O[i] = __float2half_rn(__half2float(X[i]) + __half2float(Y[i]));
+	}
+}
+
+int sm_count = 132;
+unsigned grid_for(int64_t n) {
+	int64_t b = (n / 8 + 255) / 256;
+	return (unsigned)std::max<int64_t>(1, std::min<int64_t>(b, (int64_t)sm_count * 16));
+}
+
+// ---- one case: an idiom at one size --------------------------------------
+struct Kernel {	// what run.sh's manifest says of one idiom
+	std::string status = "", config = "", note = "";
+};
+Kernel kernels[BENCH_N_IDIOMS];
+
+struct Set {	// one input set, its output and the baselines' temporaries
+	__half *A = nullptr, *B = nullptr, *E = nullptr, *F = nullptr, *bias = nullptr;
+	__half *O = nullptr, *Ar = nullptr, *T1 = nullptr, *T2 = nullptr;
+};
+
+struct LtPlan {
+	cublasLtMatmulDesc_t desc = nullptr;
+	std::vector<cublasLtMatmulDesc_t> bias_desc;	// one per set (bias pointer)
+	cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
+	cublasLtMatmulAlgo_t algo;
+	std::string info, err;
+	~LtPlan() {
+		if (desc) cublasLtMatmulDescDestroy(desc);
+		for (auto d : bias_desc) if (d) cublasLtMatmulDescDestroy(d);
+		if (la) cublasLtMatrixLayoutDestroy(la);
+		if (lb) cublasLtMatrixLayoutDestroy(lb);
+		if (ld) cublasLtMatrixLayoutDestroy(ld);
+	}
+};
+
+std::string lt_err(const char *what, cublasStatus_t s) {
+	return std::string(what) + ": " + cublasGetStatusString(s);
+}
+
+// cuBLASLt on row-major data: O^T (N x M, column-major) = B^T (N x K) * A^T
+// (K x M), which are the row-major buffers B, A read as column-major. The
+// bias (length N) runs along the rows of O^T, i.e. one value per column j.
+bool lt_prepare(LtPlan &p, Idiom id, int64_t M, int64_t N, int64_t K,
+	const std::vector<Set> &sets) {
+	cublasStatus_t s;
+#define LTCK(x) do { s = (x); if (s != CUBLAS_STATUS_SUCCESS) { \
+	p.err = lt_err(#x, s); return false; } } while (0)
+	LTCK(cublasLtMatrixLayoutCreate(&p.la, CUDA_R_16F, N, K, N));
+	LTCK(cublasLtMatrixLayoutCreate(&p.lb, CUDA_R_16F, K, M, K));
+	LTCK(cublasLtMatrixLayoutCreate(&p.ld, CUDA_R_16F, N, M, N));
+	cublasLtMatmulDesc_t query;
+	if (id == GEMM_BIAS_RELU) {
+		cublasLtEpilogue_t ep = CUBLASLT_EPILOGUE_RELU_BIAS;
+		for (const Set &x : sets) {
+			cublasLtMatmulDesc_t d;
+			LTCK(cublasLtMatmulDescCreate(&d, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+			p.bias_desc.push_back(d);
+			LTCK(cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_EPILOGUE,
+				&ep, sizeof ep));
+			const void *bp = x.bias;
+			LTCK(cublasLtMatmulDescSetAttribute(d,
+				CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bp, sizeof bp));
+		}
+		query = p.bias_desc[0];
+	} else {
+		LTCK(cublasLtMatmulDescCreate(&p.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+		query = p.desc;
+	}
+	cublasLtMatmulPreference_t pref;
+	LTCK(cublasLtMatmulPreferenceCreate(&pref));
+	uint64_t ws = kLtWs;
+	s = cublasLtMatmulPreferenceSetAttribute(pref,
+		CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+	cublasLtMatmulHeuristicResult_t res;
+	int nres = 0;
+	if (s == CUBLAS_STATUS_SUCCESS)
+		s = cublasLtMatmulAlgoGetHeuristic(lt, query, p.la, p.lb, p.ld, p.ld,
+			pref, 1, &res, &nres);
+	cublasLtMatmulPreferenceDestroy(pref);
+	if (s != CUBLAS_STATUS_SUCCESS) {
+		p.err = lt_err("cublasLtMatmulAlgoGetHeuristic", s);
+		return false;
+	}
+	if (nres < 1) {
+		p.err = "cublasLtMatmulAlgoGetHeuristic: no algorithm";
+		return false;
+	}
+	p.algo = res.algo;
+	int32_t algo_id = -1;
+	uint32_t tile = 0, stages = 0;
+	size_t w;
+	cublasLtMatmulAlgoConfigGetAttribute(&p.algo, CUBLASLT_ALGO_CONFIG_ID,
+		&algo_id, sizeof algo_id, &w);
+	cublasLtMatmulAlgoConfigGetAttribute(&p.algo, CUBLASLT_ALGO_CONFIG_TILE_ID,
+		&tile, sizeof tile, &w);
+	cublasLtMatmulAlgoConfigGetAttribute(&p.algo, CUBLASLT_ALGO_CONFIG_STAGES_ID,
+		&stages, sizeof stages, &w);
+	char b[96];
+	snprintf(b, sizeof b, "cublasLt algo=%d tile=%u stages=%u", algo_id, tile, stages);
+	p.info = b;
+	return true;
+#undef LTCK
+}
+
+cublasStatus_t lt_matmul(const LtPlan &p, cublasLtMatmulDesc_t d, const __half *A,
+	const __half *B, __half *O, float beta) {
+	const float one = 1.0f;
+	return cublasLtMatmul(lt, d, &one, B, p.la, A, p.lb, &beta, O, p.ld, O, p.ld,
+		&p.algo, lt_ws, kLtWs, st);
+}
+
+// cublasGemmEx on row-major data (the same transposition as above).
+cublasStatus_t gemm_ex(const __half *A, const __half *B, __half *C, int64_t M,
+	int64_t N, int64_t K) {
+	const float one = 1.0f, zero = 0.0f;
+	return cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)N, (int)M, (int)K,
+		&one, B, CUDA_R_16F, (int)N, A, CUDA_R_16F, (int)K, &zero, C,
+		CUDA_R_16F, (int)N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+std::string blas_err(cublasStatus_t s) {
+	return s == CUBLAS_STATUS_SUCCESS ? "" : std::string(cublasGetStatusString(s));
+}
+std::string cuda_err(cudaError_t e) {
+	return e == cudaSuccess ? "" : std::string(cudaGetErrorName(e));
+}
+
+// A variant: run(set, out) enqueues one evaluation of the idiom on input set
+// `set` into `out`; returns "" or what went wrong.
+using RunFn = std::function<std::string(int set, __half *out)>;
+
+// Times the ready variants together, so that clock or thermal drift hits
+// them alike. Warm-up: at least `warmup` rounds and 25 ms; then R rounds,
+// R = max(--reps, enough for ~60 ms), at most 1000. A round calls every
+// variant once, between its own pair of events, starting with a different
+// variant each round; the input sets rotate over the calls (consecutive
+// calls never share one). Returns each variant's median in ms (NAN if not
+// ready), the rounds in *rounds and the first error of each variant.
+void time_all(const RunFn *run, const bool *ready, const std::vector<Set> &sets,
+	double *ms, int *rounds, std::string *err) {
+	const int ns = (int)sets.size();
+	std::vector<int> vs;
+	for (int v = 0; v < 3; ++v) {
+		ms[v] = NAN;
+		if (ready[v])
+			vs.push_back(v);
+	}
+	*rounds = 0;
+	if (vs.empty())
+		return;
+	const int nv = (int)vs.size();
+	uint64_t call = 0;
+	auto one = [&](int v) {
+		int s = (int)(call++ % (uint64_t)ns);
+		std::string e = run[v](s, sets[s].O);
+		if (err[v].empty())
+			err[v] = e;
+	};
+	auto round = [&](int r, std::vector<cudaEvent_t> *ev) {
+		for (int q = 0; q < nv; ++q) {
+			int i = (q + r) % nv, v = vs[i];
+			if (ev)
+				CK(cudaEventRecord(ev[i][2 * r], st));
+			one(v);
+			if (ev)
+				CK(cudaEventRecord(ev[i][2 * r + 1], st));
+		}
+	};
+	auto now_ms = [] {
+		return std::chrono::duration<double, std::milli>(
+			std::chrono::steady_clock::now().time_since_epoch()).count();
+	};
+	double t0 = now_ms(), el;
+	int done = 0, batch = warmup;
+	for (;;) {
+		for (int r = 0; r < batch; ++r)
+			round(done + r, nullptr);
+		done += batch;
+		CK(cudaStreamSynchronize(st));
+		el = now_ms() - t0;
+		if (el >= 25.0 || done >= 4096)
+			break;
+		batch = done;
+	}
+	int R = (int)std::ceil(60.0 / (el / done));
+	R = std::min(1000, std::max(reps, R));
+	std::vector<std::vector<cudaEvent_t>> ev(nv, std::vector<cudaEvent_t>(2 * R));
+	for (auto &x : ev)
+		for (auto &e : x)
+			CK(cudaEventCreate(&e));
+	for (int r = 0; r < R; ++r)
+		round(r, ev.data());
+	CK(cudaStreamSynchronize(st));
+	for (int i = 0; i < nv; ++i) {
+		std::vector<double> t(R);
+		for (int r = 0; r < R; ++r) {
+			float x;
+			CK(cudaEventElapsedTime(&x, ev[i][2 * r], ev[i][2 * r + 1]));
+			t[r] = x;
+		}
+		ms[vs[i]] = bench_median(t.data(), R);
+	}
+	for (auto &x : ev)
+		for (auto &e : x)
+			CK(cudaEventDestroy(e));
+	*rounds = R;
+}
+
+void poison(__half *p, int64_t n) {	// 0xFFFF is a NaN in f16
+	CK(cudaMemsetAsync(p, 0xFF, (size_t)n * sizeof(__half), st));
+}
+std::vector<uint16_t> to_host(const __half *p, int64_t n) {
+	std::vector<uint16_t> h((size_t)n);
+	CK(cudaMemcpyAsync(h.data(), p, (size_t)n * 2, cudaMemcpyDeviceToHost, st));
+	CK(cudaStreamSynchronize(st));
+	return h;
+}
+
+// The idiom in fp64 at sampled entries, from host copies of set 0's inputs.
+struct Sample { int64_t i, j; double v; };
+std::vector<Sample> fp64_samples(Idiom id, int64_t M, int64_t N, int64_t K,
+	const Set &s0, uint64_t seed) {
+	std::vector<float> A, B, E, F, bias;
+	auto fetch = [](const __half *p, int64_t n) {
+		std::vector<uint16_t> h = to_host(p, n);
+		std::vector<float> f((size_t)n);
+		for (size_t i = 0; i < h.size(); ++i)
+			f[i] = bench_half_to_float(h[i]);
+		return f;
+	};
+	A = fetch(s0.A, M * K);
+	B = fetch(s0.B, K * N);
+	if (id == ADD_GEMM) {
+		E = fetch(s0.E, M * K);
+		F = fetch(s0.F, K * N);
+	}
+	if (id == GEMM_BIAS_RELU)
+		bias = fetch(s0.bias, N);
+	std::vector<Sample> v;
+	uint64_t r = seed;
+	for (int q = 0; q < 256; ++q) {
+		Sample x;
+		x.i = q == 0 ? 0 : q == 1 ? M - 1 : (int64_t)(bench_rng_next(&r) % (uint64_t)M);
+		x.j = q == 0 ? 0 : q == 1 ? N - 1 : (int64_t)(bench_rng_next(&r) % (uint64_t)N);
+		double acc = 0, acc2 = 0;
+		for (int64_t k = 0; k < K; ++k) {
+			double a = A[x.i * K + k], b = B[k * N + x.j];
+			if (id == RELU_GEMM && a < 0)
+				a = 0;
+			acc += a * b;
+			if (id == ADD_GEMM)
+				acc2 += (double)E[x.i * K + k] * F[k * N + x.j];
+		}
+		if (id == GEMM_BIAS_RELU)
+			acc = std::max(acc + bias[x.j], 0.0);
+		if (id == ADD_GEMM)
+			acc += acc2;
+		x.v = acc;
+		v.push_back(x);
+	}
+	return v;
+}
+
+bench_cmp check_samples(const std::vector<uint16_t> &out, int64_t N,
+	const std::vector<Sample> &smp) {
+	std::vector<float> o, r;
+	for (const Sample &x : smp) {
+		o.push_back(bench_half_to_float(out[(size_t)(x.i * N + x.j)]));
+		r.push_back((float)x.v);
+	}
+	return bench_compare(o.data(), r.data(), (int64_t)o.size(), BENCH_TOL_REL_L2,
+		BENCH_TOL_MAX);
+}
+
+std::string fmt_cmp(const char *what, const bench_cmp &c) {
+	char b[160];
+	snprintf(b, sizeof b, "%s: rel_l2=%.3e max_err=%.3e nonfinite=%lld", what,
+		c.rel_l2, c.max_err, (long long)c.nonfinite);
+	return b;
+}
+
+const char *idiom_name(Idiom id) { return bench_idioms[id]; }
+
+void init_row(bench_row &r, const bench_size &sz, Idiom id, const char *variant) {
+	memset(&r, 0, sizeof r);
+	snprintf(r.set, sizeof r.set, "%s", sz.set);
+	snprintf(r.idiom, sizeof r.idiom, "%s", idiom_name(id));
+	r.m = sz.m; r.n = sz.n; r.k = sz.k;
+	snprintf(r.variant, sizeof r.variant, "%s", variant);
+	r.ms = r.tflops = r.speedup_cublas = r.speedup_cublaslt = NAN;
+	r.rel_err = r.max_err = NAN;
+}
+void set_status(bench_row &r, const char *status, const std::string &note) {
+	snprintf(r.status, sizeof r.status, "%s", status);
+	bench_field(r.note, sizeof r.note, note.c_str());
+}
+void set_config(bench_row &r, const std::string &c) {
+	bench_field(r.config, sizeof r.config, c.c_str());
+}
+
+void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
+	const int64_t M = sz.m, N = sz.n, K = sz.k, mk = M * K, kn = K * N, mn = M * N;
+	bench_row row[3];	// polymma, cublas, cublaslt
+	const char *vname[3] = {"polymma", "cublas", "cublaslt"};
+	for (int v = 0; v < 3; ++v)
+		init_row(row[v], sz, id, vname[v]);
+	set_config(row[1], id == GEMM ? "cublasGemmEx" :
+		id == ADD_GEMM ? "2x cublasGemmEx + add kernel" :
+		id == RELU_GEMM ? "relu kernel + cublasGemmEx" :
+		"cublasGemmEx + bias_relu kernel");
+	set_config(row[0], kernels[id].config);
+
+	auto emit = [&]() {
+		for (int v = 0; v < 3; ++v) {
+			bench_csv_write_row(csv, &row[v]);
+			if (!strcmp(row[v].status, "fail") || !strcmp(row[v].status, "error"))
+				n_fail++;
+		}
+		fflush(csv);
+		auto t = [&](int v) {
+			char b[64];
+			if (!strcmp(row[v].status, "ok"))
+				snprintf(b, sizeof b, "%9.4f ms %6.1f TF/s", row[v].ms, row[v].tflops);
+			else
+				snprintf(b, sizeof b, "%-24s", row[v].status);
+			return std::string(b);
+		};
+		auto x = [](double v) {
+			char b[32];
+			if (std::isfinite(v)) snprintf(b, sizeof b, "%.3fx", v);
+			else snprintf(b, sizeof b, "-");
+			return std::string(b);
+		};
+		printf("%-15s %-6s %5" PRId64 "x%5" PRId64 "x%5" PRId64 " | polymma %s | "
+			"cublas %s | cublaslt %s | vs cublas %s, vs cublaslt %s\n",
+			idiom_name(id), sz.set, M, N, K, t(0).c_str(), t(1).c_str(),
+			t(2).c_str(), x(row[0].speedup_cublas).c_str(),
+			x(row[0].speedup_cublaslt).c_str());
+		fflush(stdout);
+	};
+
+	// ---- buffers: as many input sets as cover 2x L2, 2 to 16, memory allowing
+	int64_t set_elems = mk + kn + mn;
+	if (id == ADD_GEMM) set_elems += mk + kn + 2 * mn;
+	if (id == RELU_GEMM) set_elems += mk;
+	if (id == GEMM_BIAS_RELU) set_elems += N;
+	double set_bytes = 2.0 * (double)set_elems;
+	int nsets = (int)std::min(16.0, std::max(2.0, std::ceil(2.0 * l2_bytes / set_bytes)));
+	size_t free_b, total_b;
+	CK(cudaMemGetInfo(&free_b, &total_b));
+	while (nsets > 2 && nsets * set_bytes + 2.0 * mn > 0.8 * free_b)
+		nsets--;
+	if (nsets * set_bytes + 2.0 * mn > 0.8 * free_b) {
+		for (int v = 0; v < 3; ++v)
+			set_status(row[v], "error", "not enough device memory for 2 input sets");
+		emit();
+		return;
+	}
+	std::vector<Set> sets(nsets);
+	std::vector<void *> allocs;
+	auto dalloc = [&](int64_t n) {
+		void *p = nullptr;
+		CK(cudaMalloc(&p, (size_t)std::max<int64_t>(n, 1) * 2));
+		allocs.push_back(p);
+		return (__half *)p;
+	};
+	auto fill = [&](__half *p, int64_t n, uint64_t s) {
+		fill_kernel<<<1024, 256, 0, st>>>(p, n, s);
+		CK(cudaGetLastError());
+	};
+	for (int s = 0; s < nsets; ++s) {
+		Set &x = sets[s];
+		uint64_t b = seed + 64 * (uint64_t)s;
+		x.A = dalloc(mk); fill(x.A, mk, mix(b));
+		x.B = dalloc(kn); fill(x.B, kn, mix(b + 1));
+		x.O = dalloc(mn);
+		if (id == ADD_GEMM) {
+			x.E = dalloc(mk); fill(x.E, mk, mix(b + 2));
+			x.F = dalloc(kn); fill(x.F, kn, mix(b + 3));
+			x.T1 = dalloc(mn);
+			x.T2 = dalloc(mn);
+		}
+		if (id == RELU_GEMM)
+			x.Ar = dalloc(mk);
+		if (id == GEMM_BIAS_RELU) {
+			x.bias = dalloc(N); fill(x.bias, N, mix(b + 4));
+		}
+	}
+	__half *Ochk = dalloc(mn);
+	CK(cudaStreamSynchronize(st));
+
+	// ---- the three variants
+	LtPlan plan;
+	bool lt_ok = lt_prepare(plan, id, M, N, K, sets);
+	set_config(row[2], lt_ok ? (id == RELU_GEMM ? "relu kernel + " + plan.info :
+		id == ADD_GEMM ? "2x " + plan.info + " (beta=1)" :
+		id == GEMM_BIAS_RELU ? plan.info + " epilogue=RELU_BIAS" : plan.info) : "cublasLt");
+
+	RunFn run[3];
+	run[0] = [&](int s, __half *out) -> std::string {
+		const Set &x = sets[s];
+		cudaError_t e = cudaErrorNotSupported;
+		switch (id) {
+		case GEMM: e = pm_gemm(x.A, x.B, out, M, N, K, st); break;
+		case RELU_GEMM: e = pm_relu_gemm(x.A, x.B, out, M, N, K, st); break;
+		case GEMM_BIAS_RELU: e = pm_gemm_bias_relu(x.A, x.B, x.bias, out, M, N, K, st); break;
+		case ADD_GEMM: e = pm_add_gemm(x.A, x.B, x.E, x.F, out, M, N, K, st); break;
+		}
+		return cuda_err(e);
+	};
+	run[1] = [&](int s, __half *out) -> std::string {
+		const Set &x = sets[s];
+		switch (id) {
+		case GEMM:
+			return blas_err(gemm_ex(x.A, x.B, out, M, N, K));
+		case RELU_GEMM:
+			relu_kernel<<<grid_for(mk), 256, 0, st>>>(x.A, x.Ar, mk);
+			return blas_err(gemm_ex(x.Ar, x.B, out, M, N, K));
+		case GEMM_BIAS_RELU: {
+			std::string e = blas_err(gemm_ex(x.A, x.B, out, M, N, K));
+			bias_relu_kernel<<<grid_for(mn), 256, 0, st>>>(out, x.bias, M, N);
+			return e;
+		}
+		case ADD_GEMM: {
+			std::string e = blas_err(gemm_ex(x.A, x.B, x.T1, M, N, K));
+			if (e.empty()) e = blas_err(gemm_ex(x.E, x.F, x.T2, M, N, K));
+			add_kernel<<<grid_for(mn), 256, 0, st>>>(x.T1, x.T2, out, mn);
+			return e;
+		}
+		}
+		return "bad idiom";
+	};
+	run[2] = [&](int s, __half *out) -> std::string {
+		const Set &x = sets[s];
+		switch (id) {
+		case GEMM:
+			return blas_err(lt_matmul(plan, plan.desc, x.A, x.B, out, 0.0f));
+		case RELU_GEMM:
+			relu_kernel<<<grid_for(mk), 256, 0, st>>>(x.A, x.Ar, mk);
+			return blas_err(lt_matmul(plan, plan.desc, x.Ar, x.B, out, 0.0f));
+		case GEMM_BIAS_RELU:
+			return blas_err(lt_matmul(plan, plan.bias_desc[s], x.A, x.B, out, 0.0f));
+		case ADD_GEMM: {
+			std::string e = blas_err(lt_matmul(plan, plan.desc, x.A, x.B, out, 0.0f));
+			if (e.empty())
+				e = blas_err(lt_matmul(plan, plan.desc, x.E, x.F, out, 1.0f));
+			return e;
+		}
+		}
+		return "bad idiom";
+	};
+
+	// One checked run of variant v on set 0 into Ochk (poisoned first).
+	// Returns "" and the output, or what went wrong. A fault is fatal.
+	auto checked = [&](int v, std::vector<uint16_t> &out) -> std::string {
+		poison(Ochk, mn);
+		std::string e = run[v](0, Ochk);
+		cudaError_t l = cudaGetLastError();
+		cudaError_t s = cudaStreamSynchronize(st);
+		if (s != cudaSuccess) {	// a fault: the context is lost; record, stop
+			for (int w = 0; w < 3; ++w)
+				if (!*row[w].status)
+					set_status(row[w], "error", w == v ?
+						std::string("fault: ") + cudaGetErrorName(s) :
+						std::string("not run: ") + vname[v] + " faulted");
+			emit();
+			fatal((std::string(vname[v]) + " " + idiom_name(id)).c_str(),
+				cudaGetErrorString(s));
+		}
+		if (e.empty() && l != cudaSuccess)
+			e = std::string("launch error ") + cudaGetErrorName(l);
+		if (e.empty())
+			out = to_host(Ochk, mn);
+		return e;
+	};
+
+	bool ready[3] = {false, false, false};
+	std::vector<uint16_t> ref, out;
+	std::vector<Sample> smp = fp64_samples(id, M, N, K, sets[0], mix(seed + 7));
+
+	// cublas: the reference of the gate; itself checked against fp64 samples.
+	std::string e = checked(1, ref);
+	if (!e.empty()) {
+		set_status(row[1], "error", e);
+	} else {
+		bench_cmp c = check_samples(ref, N, smp);
+		row[1].rel_err = c.rel_l2;
+		row[1].max_err = c.max_err;
+		if (c.ok) ready[1] = true;
+		else set_status(row[1], "fail", fmt_cmp("against fp64 samples", c));
+	}
+
+	// cublaslt and polymma: against the fp64 samples and all of cublas's output.
+	for (int v : {2, 0}) {
+		if (v == 2 && !lt_ok) {
+			set_status(row[2], "error", plan.err);
+			continue;
+		}
+		if (v == 0) {
+			bool linked = id == GEMM ? pm_gemm != nullptr :
+				id == RELU_GEMM ? pm_relu_gemm != nullptr :
+				id == GEMM_BIAS_RELU ? pm_gemm_bias_relu != nullptr :
+				pm_add_gemm != nullptr;
+			const Kernel &k = kernels[id];
+			if (k.status != "ok") {
+				set_status(row[0], k.status.c_str(), k.note);
+				continue;
+			}
+			if (!linked) {
+				set_status(row[0], "error", "the manifest says ok, but no launcher is linked");
+				continue;
+			}
+		}
+		e = checked(v, out);
+		if (v == 0 && e == "cudaErrorInvalidValue") {
+			set_status(row[0], "unsupported",
+				"the launcher refused the size (cudaErrorInvalidValue)");
+			continue;
+		}
+		if (!e.empty()) {
+			set_status(row[v], "error", e);
+			continue;
+		}
+		bench_cmp cs = check_samples(out, N, smp);
+		if (!cs.ok) {
+			set_status(row[v], "fail", fmt_cmp("against fp64 samples", cs));
+			row[v].rel_err = cs.rel_l2;
+			row[v].max_err = cs.max_err;
+			continue;
+		}
+		if (!ready[1]) {
+			set_status(row[v], "error", "no checked cublas result to compare with");
+			continue;
+		}
+		bench_cmp c = bench_compare_f16(out.data(), ref.data(), mn,
+			BENCH_TOL_REL_L2, BENCH_TOL_MAX);
+		row[v].rel_err = c.rel_l2;
+		row[v].max_err = c.max_err;
+		if (c.ok) ready[v] = true;
+		else set_status(row[v], "fail", fmt_cmp("against cublas", c));
+	}
+	out.clear();
+
+	// ---- timing, then each timed variant checked once more
+	const double flop = (id == ADD_GEMM ? 4.0 : 2.0) * (double)M * (double)N * (double)K;
+	double ms[3];
+	int rounds = 0;
+	std::string terr[3];
+	time_all(run, ready, sets, ms, &rounds, terr);
+	cudaError_t l = cudaGetLastError();
+	for (int v : {0, 1, 2}) {
+		if (!ready[v])
+			continue;
+		row[v].nsets = nsets;
+		row[v].reps = rounds;
+		std::string err = terr[v];
+		if (err.empty() && l != cudaSuccess)
+			err = std::string("launch error ") + cudaGetErrorName(l);
+		if (err.empty())
+			err = checked(v, out);
+		if (!err.empty()) {
+			set_status(row[v], "error", "while timing: " + err);
+			continue;
+		}
+		bench_cmp c = v == 1 ? check_samples(out, N, smp) :
+			bench_compare_f16(out.data(), ref.data(), mn, BENCH_TOL_REL_L2,
+				BENCH_TOL_MAX);
+		if (!c.ok) {
+			set_status(row[v], "fail", fmt_cmp(v == 1 ?
+				"after timing, against fp64 samples" :
+				"after timing, against cublas", c));
+			continue;
+		}
+		set_status(row[v], "ok", "");
+		row[v].ms = ms[v];
+		row[v].tflops = flop / (ms[v] * 1e-3) / 1e12;
+	}
+	for (int v = 0; v < 3; ++v)
+		if (!strcmp(row[v].status, "ok")) {
+			row[v].speedup_cublas = row[1].ms / row[v].ms;
+			row[v].speedup_cublaslt = row[2].ms / row[v].ms;
+		}
+
+	emit();
+	for (void *p : allocs)
+		CK(cudaFree(p));
+}
+
+// run.sh's manifest: one line per idiom, "idiom<TAB>status<TAB>config<TAB>note".
+void read_manifest(const char *path) {
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "bench: cannot read %s\n", path);
+		exit(2);
+	}
+	char line[2048];
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		std::vector<std::string> fld;
+		std::string cur;
+		for (const char *p = line;; ++p) {
+			if (*p == '\t' || !*p) {
+				fld.push_back(cur);
+				cur.clear();
+				if (!*p) break;
+			} else {
+				cur += *p;
+			}
+		}
+		fld.resize(4);
+		for (int i = 0; i < BENCH_N_IDIOMS; ++i)
+			if (fld[0] == bench_idioms[i]) {
+				kernels[i].status = fld[1];
+				kernels[i].config = fld[2];
+				kernels[i].note = fld[3];
+			}
+	}
+	fclose(f);
+}
+
+[[noreturn]] void usage() {
+	fprintf(stderr,
+		"usage: bench [--set paper|square|llm|all] [--quick] [--n N] [--seed S]\n"
+		"             [--size MxNxK]... [--idioms gemm,relu_gemm,gemm_bias_relu,add_gemm]\n"
+		"             [--kernels FILE] [--csv FILE] [--reps R] [--warmup W]\n"
+		"             [--comment TEXT]... [--list]\n");
+	exit(2);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+	const char *set = "all", *csv_path = nullptr, *manifest = nullptr;
+	int quick = 0, paper_n = BENCH_PAPER_N, list = 0;
+	uint64_t seed = BENCH_PAPER_SEED;
+	bool want[BENCH_N_IDIOMS] = {true, true, true, true};
+	std::vector<bench_size> custom;
+	std::vector<std::string> comments;
+	std::string args;
+	for (int i = 1; i < argc; ++i) {
+		args += std::string(i > 1 ? " " : "") + argv[i];
+		auto val = [&]() -> const char * {
+			if (i + 1 >= argc) usage();
+			if (strcmp(argv[i], "--comment"))
+				args += std::string(" ") + argv[i + 1];
+			else
+				args += " ...";
+			return argv[++i];
+		};
+		if (!strcmp(argv[i], "--set")) set = val();
+		else if (!strcmp(argv[i], "--quick")) quick = 1;
+		else if (!strcmp(argv[i], "--n")) paper_n = atoi(val());
+		else if (!strcmp(argv[i], "--seed")) seed = strtoull(val(), nullptr, 0);
+		else if (!strcmp(argv[i], "--csv")) csv_path = val();
+		else if (!strcmp(argv[i], "--kernels")) manifest = val();
+		else if (!strcmp(argv[i], "--reps")) reps = atoi(val());
+		else if (!strcmp(argv[i], "--warmup")) warmup = atoi(val());
+		else if (!strcmp(argv[i], "--list")) list = 1;
+		else if (!strcmp(argv[i], "--comment")) comments.push_back(val());
+		else if (!strcmp(argv[i], "--size")) {
+			bench_size s;
+			if (bench_parse_size(val(), &s)) usage();
+			custom.push_back(s);
+		} else if (!strcmp(argv[i], "--idioms")) {
+			std::string l = std::string(",") + val() + ",";
+			for (int k = 0; k < BENCH_N_IDIOMS; ++k)
+				want[k] = l.find(std::string(",") + bench_idioms[k] + ",") != std::string::npos;
+		} else usage();
+	}
+	if (reps < 20) {
+		fprintf(stderr, "bench: --reps must be at least 20\n");
+		return 2;
+	}
+	if (warmup < 1 || paper_n < 1) usage();
+	std::vector<bench_size> sizes(custom);
+	if (custom.empty()) {
+		int cap = paper_n + 64, n = 0;
+		sizes.resize(cap);
+		if (bench_sizes(set, quick, paper_n, seed, sizes.data(), &n, cap)) {
+			fprintf(stderr, "bench: unknown set '%s'\n", set);
+			return 2;
+		}
+		sizes.resize(n);
+	}
+	if (list) {
+		for (const bench_size &s : sizes)
+			printf("%s %" PRId64 "x%" PRId64 "x%" PRId64 "\n", s.set, s.m, s.n, s.k);
+		return 0;
+	}
+	if (manifest)
+		read_manifest(manifest);
+	for (int i = 0; i < BENCH_N_IDIOMS; ++i)
+		if (kernels[i].status.empty()) {	// not in a manifest: what is linked
+			bool linked = i == GEMM ? pm_gemm != nullptr :
+				i == RELU_GEMM ? pm_relu_gemm != nullptr :
+				i == GEMM_BIAS_RELU ? pm_gemm_bias_relu != nullptr :
+				pm_add_gemm != nullptr;
+			kernels[i].status = linked ? "ok" : "unsupported";
+			kernels[i].config = linked ? "?" : "";
+			kernels[i].note = linked ? "" : "no kernel linked for this idiom";
+		}
+
+	csv = csv_path ? fopen(csv_path, "w") : stdout;
+	if (!csv) {
+		fprintf(stderr, "bench: cannot write %s\n", csv_path);
+		return 2;
+	}
+	int dev, rt = 0, drv = 0, bmaj = 0, bmin = 0, bpat = 0;
+	cudaDeviceProp prop;
+	CK(cudaGetDevice(&dev));
+	CK(cudaGetDeviceProperties(&prop, dev));
+	CK(cudaRuntimeGetVersion(&rt));
+	CK(cudaDriverGetVersion(&drv));
+	cublasGetProperty(MAJOR_VERSION, &bmaj);
+	cublasGetProperty(MINOR_VERSION, &bmin);
+	cublasGetProperty(PATCH_LEVEL, &bpat);
+	sm_count = prop.multiProcessorCount;
+	l2_bytes = (size_t)prop.l2CacheSize;
+	CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+	if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS ||
+	    cublasSetStream(blas, st) != CUBLAS_STATUS_SUCCESS ||
+	    cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS)
+		fatal("cublasCreate", "failed");
+	CK(cudaMalloc(&lt_ws, kLtWs));
+
+	char date[64];
+	time_t now = time(nullptr);
+	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	fprintf(csv, "# device: %s (sm_%d%d, %d SMs, %d MiB L2), driver %d, CUDA runtime %d, "
+		"cuBLAS %d.%d.%d, cuBLASLt %zu\n", prop.name, prop.major, prop.minor,
+		prop.multiProcessorCount, prop.l2CacheSize >> 20, drv, rt, bmaj, bmin, bpat,
+		cublasLtGetVersion());
+	fprintf(csv, "# date: %s; bench %s\n", date, args.c_str());
+	fprintf(csv, "# timing: the variants of a case interleaved, round by round; warm-up "
+		">= %d rounds and >= 25 ms; then >= %d timed rounds (up to ~60 ms, at most 1000; "
+		"column reps); CUDA events around each run; the median; input sets rotated "
+		"(column nsets: 2 to 16, enough to cover 2x L2 where memory allows); fp16 inputs "
+		"uniform in [-1, 1]\n", warmup, reps);
+	fprintf(csv, "# gate: every variant's output (poisoned first) vs fp64 at 256 sampled "
+		"entries, and polymma's and cublaslt's vs all of cublas's output: rel_l2 <= %g, "
+		"max_err <= %g, no NaN/Inf; before timing, and again after it\n",
+		BENCH_TOL_REL_L2, BENCH_TOL_MAX);
+	for (const std::string &c : comments) {
+		char b[1024];
+		bench_field(b, sizeof b, c.c_str());
+		fprintf(csv, "# %s\n", b);
+	}
+	bench_csv_write_header(csv);
+	fflush(csv);
+	printf("# %s, %zu sizes x %d idioms\n", prop.name, sizes.size(),
+		(int)std::count(want, want + BENCH_N_IDIOMS, true));
+
+	uint64_t data_seed = mix(seed ^ 0xB5AD4ECEDA1CE2A9ull);
+	for (size_t c = 0; c < sizes.size(); ++c)
+		for (int i = 0; i < BENCH_N_IDIOMS; ++i)
+			if (want[i])
+				run_case(sizes[c], (Idiom)i, data_seed + 4096 * (c * BENCH_N_IDIOMS + i));
+
+	if (csv != stdout)
+		fclose(csv);
+	cublasLtDestroy(lt);
+	cublasDestroy(blas);
+	printf("bench done: %d rows failed or errored\n", n_fail);
+	return n_fail ? 1 : 0;
+}

@@ -1,0 +1,734 @@
+/* The pure logic of the benchmark harness (see stats.h). */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- size sets ---------------------------------------------------------- */
+
+uint64_t bench_rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static int push(struct bench_size *out, int *n, int cap, int64_t m, int64_t nn,
+	int64_t k, const char *set)
+{
+	if (*n >= cap)
+		return -1;
+	out[*n].m = m;
+	out[*n].n = nn;
+	out[*n].k = k;
+	out[*n].set = set;
+	++*n;
+	return 0;
+}
+
+static const int64_t square_full[] = { 1024, 2048, 3072, 4096, 6144, 8192 };
+static const int64_t square_quick[] = { 1024, 2048, 4096 };
+/* LLM shapes (M tokens x N outputs x K inputs, LLaMA-7B-like layers): decode
+ * (M = 16) and prefill (M = 4096) through the MLP and the fused QKV. */
+static const int64_t llm_full[][3] = {
+	{ 16, 4096, 4096 }, { 16, 11008, 4096 }, { 16, 4096, 11008 },
+	{ 4096, 11008, 4096 }, { 4096, 4096, 11008 }, { 4096, 12288, 4096 },
+};
+static const int64_t llm_quick[][3] = {
+	{ 4096, 11008, 4096 }, { 16, 4096, 4096 },
+};
+
+#define COUNT(a) ((int) (sizeof(a) / sizeof((a)[0])))
+
+int bench_sizes(const char *set, int quick, int paper_n, uint64_t seed,
+	struct bench_size *out, int *n, int cap)
+{
+	int i;
+
+	if (!strcmp(set, "all")) {
+		if (bench_sizes("paper", quick, paper_n, seed, out, n, cap) ||
+		    bench_sizes("square", quick, paper_n, seed, out, n, cap) ||
+		    bench_sizes("llm", quick, paper_n, seed, out, n, cap))
+			return -1;
+		return 0;
+	}
+	if (!strcmp(set, "paper")) {
+		const int64_t steps = BENCH_PAPER_MAX / BENCH_PAPER_STEP;
+		uint64_t st = seed;
+		int count = quick ? BENCH_PAPER_QUICK_N : paper_n;
+
+		for (i = 0; i < count; ++i) {
+			int64_t m = BENCH_PAPER_STEP * (1 + (int64_t) (bench_rng_next(&st) % steps));
+			int64_t nn = BENCH_PAPER_STEP * (1 + (int64_t) (bench_rng_next(&st) % steps));
+			int64_t k = BENCH_PAPER_STEP * (1 + (int64_t) (bench_rng_next(&st) % steps));
+
+			if (push(out, n, cap, m, nn, k, "paper"))
+				return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(set, "square")) {
+		const int64_t *v = quick ? square_quick : square_full;
+		int count = quick ? COUNT(square_quick) : COUNT(square_full);
+
+		for (i = 0; i < count; ++i)
+			if (push(out, n, cap, v[i], v[i], v[i], "square"))
+				return -1;
+		return 0;
+	}
+	if (!strcmp(set, "llm")) {
+		const int64_t (*v)[3] = quick ? llm_quick : llm_full;
+		int count = quick ? COUNT(llm_quick) : COUNT(llm_full);
+
+		for (i = 0; i < count; ++i)
+			if (push(out, n, cap, v[i][0], v[i][1], v[i][2], "llm"))
+				return -1;
+		return 0;
+	}
+	return -1;
+}
+
+int bench_parse_size(const char *text, struct bench_size *out)
+{
+	long long m, n, k;
+	char tail;
+
+	if (sscanf(text, "%lldx%lldx%lld%c", &m, &n, &k, &tail) != 3 ||
+	    m <= 0 || n <= 0 || k <= 0)
+		return -1;
+	out->m = m;
+	out->n = n;
+	out->k = k;
+	out->set = "custom";
+	return 0;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+float bench_half_to_float(uint16_t h)
+{
+	uint32_t sign = (uint32_t) (h & 0x8000) << 16;
+	uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
+	float f;
+
+	if (exp == 0x1f) {			/* Inf, NaN */
+		bits = sign | 0x7f800000u | (man << 13);
+	} else if (exp) {			/* normal */
+		bits = sign | ((exp + 112) << 23) | (man << 13);
+	} else if (man) {			/* subnormal: man * 2^-24 */
+		f = (float) man * 5.9604644775390625e-8f;
+		return sign ? -f : f;
+	} else {
+		bits = sign;
+	}
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+uint16_t bench_float_to_half(float f)
+{
+	uint32_t x, sign, e, man;
+	int exp;
+
+	memcpy(&x, &f, sizeof x);
+	sign = (x >> 16) & 0x8000;
+	e = (x >> 23) & 0xff;
+	man = x & 0x7fffff;
+	if (e == 0xff)				/* Inf, NaN (keep a quiet NaN) */
+		return (uint16_t) (sign | 0x7c00 | (man ? 0x200 : 0));
+	exp = (int) e - 127 + 15;
+	if (exp >= 0x1f)			/* overflow */
+		return (uint16_t) (sign | 0x7c00);
+	if (exp <= 0) {				/* subnormal or zero */
+		uint32_t m, shift, half, rest, q;
+
+		if (exp < -10)
+			return (uint16_t) sign;
+		m = man | 0x800000;
+		shift = (uint32_t) (14 - exp);
+		q = m >> shift;
+		rest = m & ((1u << shift) - 1);
+		half = 1u << (shift - 1);
+		if (rest > half || (rest == half && (q & 1)))
+			++q;
+		return (uint16_t) (sign | q);
+	}
+	{
+		uint32_t q = ((uint32_t) exp << 10) | (man >> 13);
+		uint32_t rest = man & 0x1fff;
+
+		if (rest > 0x1000 || (rest == 0x1000 && (q & 1)))
+			++q;			/* may carry into Inf: correct */
+		return (uint16_t) (sign | q);
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(v, (size_t) n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- the comparison gate ------------------------------------------------ */
+
+static struct bench_cmp verdict(double d2, double r2, double dmax, double rmax,
+	int64_t nonfinite, int64_t n, double tol_rel, double tol_max)
+{
+	struct bench_cmp c;
+
+	c.nonfinite = nonfinite;
+	if (r2 > 0) {
+		c.rel_l2 = sqrt(d2) / sqrt(r2);
+		c.max_err = dmax / rmax;
+	} else {			/* all-zero reference: exact match only */
+		c.rel_l2 = d2 > 0 ? INFINITY : 0;
+		c.max_err = dmax > 0 ? INFINITY : 0;
+	}
+	c.ok = n > 0 && nonfinite == 0 && c.rel_l2 <= tol_rel &&
+		c.max_err <= tol_max;
+	return c;
+}
+
+struct bench_cmp bench_compare(const float *out, const float *ref, int64_t n,
+	double tol_rel, double tol_max)
+{
+	double d2 = 0, r2 = 0, dmax = 0, rmax = 0;
+	int64_t i, bad = 0;
+
+	for (i = 0; i < n; ++i) {
+		double o = out[i], r = ref[i], d;
+
+		if (!isfinite(o) || !isfinite(r)) {
+			++bad;
+			continue;
+		}
+		d = fabs(o - r);
+		d2 += d * d;
+		r2 += r * r;
+		if (d > dmax)
+			dmax = d;
+		if (fabs(r) > rmax)
+			rmax = fabs(r);
+	}
+	return verdict(d2, r2, dmax, rmax, bad, n, tol_rel, tol_max);
+}
+
+struct bench_cmp bench_compare_f16(const uint16_t *out, const uint16_t *ref,
+	int64_t n, double tol_rel, double tol_max)
+{
+	static float lut[65536];
+	static int lut_ready;
+	double d2 = 0, r2 = 0, dmax = 0, rmax = 0;
+	int64_t i, bad = 0;
+
+	if (!lut_ready) {
+		for (i = 0; i < 65536; ++i)
+			lut[i] = bench_half_to_float((uint16_t) i);
+		lut_ready = 1;
+	}
+	for (i = 0; i < n; ++i) {
+		double o = lut[out[i]], r = lut[ref[i]], d;
+
+		if ((out[i] & 0x7c00) == 0x7c00 || (ref[i] & 0x7c00) == 0x7c00) {
+			++bad;
+			continue;
+		}
+		d = fabs(o - r);
+		d2 += d * d;
+		r2 += r * r;
+		if (d > dmax)
+			dmax = d;
+		if (fabs(r) > rmax)
+			rmax = fabs(r);
+	}
+	return verdict(d2, r2, dmax, rmax, bad, n, tol_rel, tol_max);
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+void bench_field(char *dst, size_t cap, const char *src)
+{
+	size_t i = 0;
+
+	if (!cap)
+		return;
+	for (; src && *src && i + 1 < cap; ++src) {
+		char c = *src;
+
+		if ((unsigned char) c < 0x20 || c == 0x7f)
+			c = ' ';
+		dst[i++] = c;
+	}
+	dst[i] = '\0';
+}
+
+/* One text field, quoted (RFC 4180) when it holds a comma or a quote. */
+static void put_str(FILE *f, const char *s, int last)
+{
+	if (strpbrk(s, ",\"")) {
+		fputc('"', f);
+		for (; *s; ++s) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+void bench_csv_write_header(FILE *f)
+{
+	fputs(BENCH_CSV_HEADER "\n", f);
+}
+
+static void put_num(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	fputc(',', f);
+}
+
+void bench_csv_write_row(FILE *f, const struct bench_row *r)
+{
+	char set[sizeof r->set], idiom[sizeof r->idiom], variant[sizeof r->variant];
+	char status[sizeof r->status], config[sizeof r->config], note[sizeof r->note];
+
+	bench_field(set, sizeof set, r->set);
+	bench_field(idiom, sizeof idiom, r->idiom);
+	bench_field(variant, sizeof variant, r->variant);
+	bench_field(status, sizeof status, r->status);
+	bench_field(config, sizeof config, r->config);
+	bench_field(note, sizeof note, r->note);
+	put_str(f, set, 0);
+	put_str(f, idiom, 0);
+	fprintf(f, "%lld,%lld,%lld,", (long long) r->m, (long long) r->n,
+		(long long) r->k);
+	put_str(f, variant, 0);
+	put_str(f, status, 0);
+	put_num(f, "%.5f", r->ms);
+	put_num(f, "%.2f", r->tflops);
+	put_num(f, "%.4f", r->speedup_cublas);
+	put_num(f, "%.4f", r->speedup_cublaslt);
+	put_num(f, "%.3e", r->rel_err);
+	put_num(f, "%.3e", r->max_err);
+	if (r->nsets > 0)
+		fprintf(f, "%d", r->nsets);
+	fputc(',', f);
+	if (r->reps > 0)
+		fprintf(f, "%d", r->reps);
+	fputc(',', f);
+	put_str(f, config, 0);
+	put_str(f, note, 1);
+}
+
+/* Splits LINE into exactly NF fields (RFC 4180 quoting: "a, ""b""" is
+ * a, "b"); returns the number of fields, or -1 on a bad quote. The fields
+ * point into BUF (as large as LINE). */
+#define NF 17
+static int split(const char *line, char *buf, char *fields[NF])
+{
+	int n = 0;
+	const char *p = line;
+	char *o = buf;
+
+	for (;;) {
+		if (n == NF)
+			return NF + 1;	/* too many */
+		fields[n++] = o;
+		if (*p == '"') {
+			for (++p;; ++p) {
+				if (!*p)
+					return -1;
+				if (*p == '"') {
+					if (p[1] != '"')
+						break;
+					++p;
+				}
+				*o++ = *p;
+			}
+			++p;
+			if (*p && *p != ',')
+				return -1;
+		} else {
+			while (*p && *p != ',')
+				*o++ = *p++;
+		}
+		*o++ = '\0';
+		if (!*p)
+			return n;
+		++p;	/* the comma */
+	}
+}
+
+static int get_num(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s) {
+		*v = NAN;
+		return 0;
+	}
+	*v = strtod(s, &end);
+	return *end ? -1 : 0;
+}
+
+static int get_int(const char *s, long long *v, int empty_ok)
+{
+	char *end;
+
+	if (!*s) {
+		*v = 0;
+		return empty_ok ? 0 : -1;
+	}
+	*v = strtoll(s, &end, 10);
+	return *end ? -1 : 0;
+}
+
+static int get_str(char *dst, size_t cap, const char *s)
+{
+	if (strlen(s) >= cap)
+		return -1;
+	strcpy(dst, s);
+	return 0;
+}
+
+int bench_csv_parse_row(const char *line, struct bench_row *r)
+{
+	char text[2048], buf[2048], *f[NF];
+	size_t len = strlen(line);
+	long long m, n, k, nsets, reps;
+
+	if (len >= sizeof text)
+		return -1;
+	memcpy(text, line, len + 1);
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		text[--len] = '\0';
+	if (split(text, buf, f) != NF)
+		return -1;
+	memset(r, 0, sizeof *r);
+	if (get_str(r->set, sizeof r->set, f[0]) ||
+	    get_str(r->idiom, sizeof r->idiom, f[1]) ||
+	    get_int(f[2], &m, 0) || get_int(f[3], &n, 0) || get_int(f[4], &k, 0) ||
+	    get_str(r->variant, sizeof r->variant, f[5]) ||
+	    get_str(r->status, sizeof r->status, f[6]) ||
+	    get_num(f[7], &r->ms) || get_num(f[8], &r->tflops) ||
+	    get_num(f[9], &r->speedup_cublas) || get_num(f[10], &r->speedup_cublaslt) ||
+	    get_num(f[11], &r->rel_err) || get_num(f[12], &r->max_err) ||
+	    get_int(f[13], &nsets, 1) || get_int(f[14], &reps, 1) ||
+	    get_str(r->config, sizeof r->config, f[15]) ||
+	    get_str(r->note, sizeof r->note, f[16]))
+		return -1;
+	if (!*r->idiom || !*r->variant || !*r->status)
+		return -1;
+	r->m = m;
+	r->n = n;
+	r->k = k;
+	r->nsets = (int) nsets;
+	r->reps = (int) reps;
+	return 0;
+}
+
+static void append_str(char **s, size_t *len, const char *t)
+{
+	size_t n = strlen(t);
+	char *p = (char *) realloc(*s, *len + n + 2);
+
+	if (!p)
+		return;
+	memcpy(p + *len, t, n);
+	*len += n;
+	p[(*len)++] = '\n';
+	p[*len] = '\0';
+	*s = p;
+}
+
+int bench_csv_read(FILE *f, struct bench_row **rows, char **comments,
+	int *bad_line)
+{
+	char line[2048];
+	int n = 0, cap = 0, lineno = 0;
+	size_t clen = 0;
+	struct bench_row *v = NULL;
+
+	if (comments)
+		*comments = NULL;
+	while (fgets(line, sizeof line, f)) {
+		const char *p = line;
+
+		++lineno;
+		while (*p == ' ' || *p == '\t')
+			++p;
+		if (*p == '\n' || *p == '\r' || !*p)
+			continue;
+		if (*p == '#') {
+			if (comments) {
+				size_t l;
+
+				for (++p; *p == ' '; ++p)
+					;
+				l = strlen(p);
+				while (l && (p[l - 1] == '\n' || p[l - 1] == '\r'))
+					--l;
+				line[0] = '\0';
+				memmove(line, p, l);
+				line[l] = '\0';
+				append_str(comments, &clen, line);
+			}
+			continue;
+		}
+		if (!strncmp(p, "set,idiom,", 10))
+			continue;
+		if (n == cap) {
+			struct bench_row *w;
+
+			cap = cap ? 2 * cap : 64;
+			w = (struct bench_row *) realloc(v, (size_t) cap * sizeof *v);
+			if (!w)
+				goto bad;
+			v = w;
+		}
+		if (bench_csv_parse_row(p, &v[n]))
+			goto bad;
+		++n;
+	}
+	*rows = v;
+	return n;
+bad:
+	free(v);
+	if (comments) {
+		free(*comments);
+		*comments = NULL;
+	}
+	if (bad_line)
+		*bad_line = lineno;
+	*rows = NULL;
+	return -1;
+}
+
+/* ---- summary ------------------------------------------------------------ */
+
+const char *const bench_idioms[4] = {
+	"gemm", "relu_gemm", "gemm_bias_relu", "add_gemm",
+};
+
+struct bench_summary bench_summarize(const struct bench_row *rows, int n,
+	const char *idiom, const char *set, const char *baseline)
+{
+	struct bench_summary s;
+	double logsum = 0;
+	int i, lt = !strcmp(baseline, "cublaslt");
+
+	memset(&s, 0, sizeof s);
+	s.geomean = s.min = s.max = NAN;
+	for (i = 0; i < n; ++i) {
+		const struct bench_row *r = &rows[i];
+		double x;
+
+		if (strcmp(r->variant, "polymma") || strcmp(r->idiom, idiom) ||
+		    (set && strcmp(r->set, set)))
+			continue;
+		s.sizes++;
+		if (!strcmp(r->status, "unsupported")) {
+			s.unsupported++;
+			continue;
+		}
+		if (strcmp(r->status, "ok")) {
+			s.failed++;
+			continue;
+		}
+		x = lt ? r->speedup_cublaslt : r->speedup_cublas;
+		if (!isfinite(x) || x <= 0) {
+			s.no_baseline++;
+			continue;
+		}
+		if (!s.timed || x < s.min)
+			s.min = x;
+		if (!s.timed || x > s.max)
+			s.max = x;
+		s.timed++;
+		s.at_least_1 += x >= 1.0;
+		logsum += log(x);
+	}
+	if (s.timed)
+		s.geomean = exp(logsum / s.timed);
+	return s;
+}
+
+static void put_x(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.3f× |", v);
+	else
+		fputs(" — |", f);
+}
+
+static void summary_table(FILE *f, const struct bench_row *rows, int n,
+	const char *set)
+{
+	static const char *const base[2] = { "cublas", "cublaslt" };
+	int i, b;
+
+	fputs("| idiom | baseline | sizes | timed | geomean | min | max | ≥ 1.0× "
+		"| unsupported | failed |\n", f);
+	fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", f);
+	for (i = 0; i < BENCH_N_IDIOMS; ++i)
+		for (b = 0; b < 2; ++b) {
+			struct bench_summary s = bench_summarize(rows, n,
+				bench_idioms[i], set, base[b]);
+
+			if (!s.sizes)
+				continue;
+			fprintf(f, "| %s | %s | %d | %d |", bench_idioms[i], base[b],
+				s.sizes, s.timed);
+			put_x(f, s.geomean);
+			put_x(f, s.min);
+			put_x(f, s.max);
+			if (s.timed)
+				fprintf(f, " %d of %d |", s.at_least_1, s.timed);
+			else
+				fputs(" — |", f);
+			fprintf(f, " %d | %d |\n", s.unsupported, s.failed + s.no_baseline);
+		}
+}
+
+/* Text in a markdown table cell: '|' escaped. */
+static void put_md(FILE *f, const char *s)
+{
+	for (; *s; ++s) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static int same_group(const struct bench_row *a, const struct bench_row *b)
+{
+	return strcmp(a->status, "ok") && !strcmp(a->idiom, b->idiom) &&
+		!strcmp(a->variant, b->variant) && !strcmp(a->status, b->status) &&
+		!strcmp(a->note, b->note);
+}
+
+void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
+	const char *comments)
+{
+	static const char *const sets[] = { "paper", "square", "llm", "custom" };
+	static const char *const variants[] = { "polymma", "cublas", "cublaslt" };
+	int i, j, v, shown;
+
+	fputs("# polymma benchmark summary\n\n", f);
+	if (comments && *comments) {
+		const char *p = comments;
+
+		fputs("Run:\n\n", f);
+		while (*p) {
+			const char *e = strchr(p, '\n');
+			int len = e ? (int) (e - p) : (int) strlen(p);
+
+			fprintf(f, "- %.*s\n", len, p);
+			p += len + (e ? 1 : 0);
+		}
+		fputc('\n', f);
+	}
+	fputs("Speedup = baseline time / polymma time for the same idiom and size "
+		"(each time the median of the timed runs, CUDA events); above 1.0× "
+		"polymma is faster. Baselines: `cublas` is the paper's (cublasGemmEx, "
+		"tensor ops and fp32 compute, plus separate pointwise kernels); "
+		"`cublaslt` is today's (cuBLASLt with the fused ReLU+bias epilogue "
+		"for GEMM+bias+ReLU; the best unfused cuBLASLt sequence for the "
+		"prologue and Add idioms). *timed*: sizes where polymma and the "
+		"baseline both passed the comparison gate and were timed; "
+		"*unsupported*: sizes or idioms the generator cannot do yet; "
+		"*failed*: a wrong result or an error (polymma's, or the "
+		"baseline's).\n\n", f);
+	fputs("## All sizes\n\n", f);
+	summary_table(f, rows, n, NULL);
+	for (i = 0; i < (int) (sizeof sets / sizeof sets[0]); ++i) {
+		int count = 0;
+
+		for (j = 0; j < n; ++j)
+			count += !strcmp(rows[j].set, sets[i]) &&
+				!strcmp(rows[j].variant, "polymma");
+		if (!count)
+			continue;
+		fprintf(f, "\n## Set %s\n\n", sets[i]);
+		summary_table(f, rows, n, sets[i]);
+	}
+
+	fputs("\n## Throughput\n\nGeometric mean and best TFLOP/s over the timed "
+		"sizes of each variant (useful FLOPs: 2·M·N·K per product).\n\n", f);
+	fputs("| idiom | variant | timed | geomean TFLOP/s | best TFLOP/s |\n", f);
+	fputs("|---|---|--:|--:|--:|\n", f);
+	for (i = 0; i < BENCH_N_IDIOMS; ++i)
+		for (v = 0; v < 3; ++v) {
+			int cnt = 0, any = 0;
+			double ls = 0, best = 0;
+
+			for (j = 0; j < n; ++j) {
+				const struct bench_row *r = &rows[j];
+
+				if (strcmp(r->idiom, bench_idioms[i]) ||
+				    strcmp(r->variant, variants[v]))
+					continue;
+				any = 1;
+				if (strcmp(r->status, "ok") || !(r->tflops > 0))
+					continue;
+				ls += log(r->tflops);
+				if (r->tflops > best)
+					best = r->tflops;
+				cnt++;
+			}
+			if (!any)
+				continue;
+			if (cnt)
+				fprintf(f, "| %s | %s | %d | %.1f | %.1f |\n",
+					bench_idioms[i], variants[v], cnt,
+					exp(ls / cnt), best);
+			else
+				fprintf(f, "| %s | %s | 0 | — | — |\n",
+					bench_idioms[i], variants[v]);
+		}
+
+	/* Rows not timed, grouped by (idiom, variant, status, note). */
+	shown = 0;
+	for (j = 0; j < n; ++j) {
+		const struct bench_row *r = &rows[j];
+		int k, count = 0, listed = 0, seen = 0;
+
+		if (!strcmp(r->status, "ok"))
+			continue;
+		for (k = 0; k < j && !seen; ++k)
+			seen = same_group(&rows[k], r);
+		if (seen)
+			continue;
+		if (!shown++)
+			fputs("\n## Rows not timed\n\n| idiom | variant | status | rows "
+				"| sizes | note |\n|---|---|---|--:|---|---|\n", f);
+		for (k = j; k < n; ++k)
+			count += same_group(&rows[k], r);
+		fprintf(f, "| %s | %s | %s | %d | ", r->idiom, r->variant, r->status,
+			count);
+		for (k = j; k < n && listed < 3; ++k)
+			if (same_group(&rows[k], r))
+				fprintf(f, "%s%lldx%lldx%lld", listed++ ? ", " : "",
+					(long long) rows[k].m, (long long) rows[k].n,
+					(long long) rows[k].k);
+		fprintf(f, "%s | ", count > 3 ? ", …" : "");
+		put_md(f, r->note);
+		fputs(" |\n", f);
+	}
+}
