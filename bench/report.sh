@@ -11,9 +11,9 @@
 # the SVGs are skipped with a message and the summary is still written.
 set -u -o pipefail
 SELF=$(readlink -f "$0")
-cd "$(dirname "$SELF")/.."
+cd "$(dirname "$SELF")/.." || exit 1
 
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '2,12p' "$SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '2,11p' "$SELF" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 CSV=$(readlink -f "$1")
 OUTDIR=${2:-docs/bench}
 W=build/bench
@@ -28,7 +28,7 @@ if [ ! -x "$W/report" ] || [ bench/report.c -nt "$W/report" ] ||
 		-o "$W/report" || exit 1
 fi
 if [ "$CSV" != "$(readlink -f "$OUTDIR")/bench.csv" ]; then
-	cp "$CSV" "$OUTDIR/bench.csv" || exit 1
+	install -m 644 "$CSV" "$OUTDIR/bench.csv" || exit 1
 fi
 DATA=$(mktemp -d "${TMPDIR:-/tmp}/polymma-report.XXXXXX") || exit 1
 trap 'rm -rf "$DATA"' EXIT

@@ -10,6 +10,7 @@
 #                 two LLM shapes (default: every size of every set)
 #   --set NAME    one size set (default all); --n N: the paper set's length
 #                 (100); --seed S: its seed; --size MxNxK: these sizes only
+#   --reps R      at least R timed rounds (default 30; at least 20)
 #   --build-only  generate and compile only (works without a GPU)
 #   --run-only    run what an earlier --build-only left in build/bench
 #
@@ -24,7 +25,7 @@
 # POLYMMA_DESC (how polymma was built, for the CSV; default: the git commit).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
-cd "$(dirname "$SELF")/.."
+cd "$(dirname "$SELF")/.." || exit 1
 
 W=build/bench
 POLYMMA=${POLYMMA:-build/polymma}
@@ -98,7 +99,7 @@ while [ $# -gt 0 ]; do
 		bench_args+=("$1" "$2"); shift ;;
 	--build-only) do_run=0 ;;
 	--run-only) do_build=0 ;;
-	*) sed -n '2,15p' "$SELF" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	*) sed -n '2,16p' "$SELF" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 	shift
 done

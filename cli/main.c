@@ -105,8 +105,9 @@ static int usage_error(const char *fmt, ...)
 	return POLYMMA_ERR_USAGE;
 }
 
-/* The option arg starts with, and its value (attached or the next
- * argument, consumed through *i). Returns NULL for an unknown option. */
+/* The option argv[*i] names, and its value: attached ("-DM=1",
+ * "--target=sm_80") or the next argument (then *i moves past it). NULL for
+ * an unknown option; *missing when the value is missing. */
 static const struct opt *match(char **argv, int argc, int *i,
 	const char **value, int *missing)
 {
@@ -134,6 +135,12 @@ static const struct opt *match(char **argv, int argc, int *i,
 		return &opts[k];
 	}
 	return NULL;
+}
+
+/* A library status as an exit code. */
+static int status(int rc)
+{
+	return rc >= 0 && rc <= 3 ? rc : POLYMMA_ERR_INTERNAL;
 }
 
 /* Parse argv[2..] into a and o; POLYMMA_OK, HELP_SHOWN or an exit code. */
@@ -186,7 +193,7 @@ static int parse(int argc, char **argv, struct args *a, polymma_options *o)
 			if (rc == POLYMMA_ERR_USAGE)
 				fputs("Try 'polymma --help' for more "
 					"information.\n", stderr);
-			return rc > 0 && rc <= 3 ? rc : POLYMMA_ERR_INTERNAL;
+			return status(rc);
 		}
 	}
 	if (!a->spec)
@@ -200,11 +207,6 @@ static int parse(int argc, char **argv, struct args *a, polymma_options *o)
 				return usage_error("'%s' is given as two "
 					"outputs", a->out[i]);
 	return POLYMMA_OK;
-}
-
-static int status(int rc)
-{
-	return rc >= 0 && rc <= 3 ? rc : POLYMMA_ERR_INTERNAL;
 }
 
 /* Diagnostics of the last call; a fallback message for a failure without

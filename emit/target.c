@@ -37,7 +37,7 @@ static const struct pm_target targets[] = {
 	  128, 128, 32, 64, 64, 3, 2, sm80_helpers, N(sm80_helpers), 1 },
 	{ "sm_70", "sm_75", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
 	  8, 8, 4, "pm_sm70", N(sm70_macros), sm70_macros, 1,
-	  128, 128, 32, 64, 64, 2, 2, sm70_helpers, N(sm70_helpers), 1 },
+	  128, 128, 32, 64, 64, 2, 1, sm70_helpers, N(sm70_helpers), 1 },
 };
 
 static const struct pm_target host_target = {

@@ -79,7 +79,6 @@ static struct run run_in(const char *stdin_path, const char *const *args)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		setpgid(0, 0);	/* killed as a group on a timeout */
 		fd = open(stdin_path ? stdin_path : "/dev/null", O_RDONLY);
 		if (fd < 0)
 			_exit(126);
@@ -108,7 +107,6 @@ static struct run run_in(const char *stdin_path, const char *const *args)
 			if (ready == 0 && time(NULL) > deadline) {
 				print_message("polymma still runs after %d s: "
 					"killed\n", RUN_TIMEOUT_S);
-				kill(-pid, SIGKILL);
 				kill(pid, SIGKILL);
 				for (i = 0; i < 2; i++)
 					if (p[i].fd >= 0)

@@ -95,8 +95,8 @@ static void test_sm70_and_defines(void **state)
 	(void) state;
 	assert_non_null(strstr(s, "extern \"C\" cudaError_t gemm_tt(const void "
 		"*A, const void *B, void *C, int64_t N, cudaStream_t stream)"));
-	assert_non_null(strstr(s, "pm_sm70_mma_tile<16, 16, 8, 0, 128, 1, 0, "
-		"32, 1>("));
+	assert_non_null(strstr(s, "pm_sm70_mma_tile<16, 16, 8, 0, 136, 0, 0, "
+		"40, 0>("));
 	assert_non_null(strstr(s, "mma.sync.aligned.m8n8k4"));
 	assert_non_null(strstr(m, "\"defines\": {\"M\": 256, \"K\": 64}"));
 	assert_non_null(strstr(s, "__restrict__ C, int N)"));

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #define GEN_FAILED 200		/* exit status of a job whose gen failed */
-#define JOB_TIMEOUT_S 300	/* for one gen + nvcc */
+#define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
 #define N_CONFIGS 3
 #define N_CASES (N_LAYOUTS * N_CONFIGS * 2 + 1)
@@ -206,16 +206,32 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* The process groups of the running jobs: killed with us on a signal. */
+static volatile pid_t pids[N_CASES];
+
+static void on_signal(int sig)
+{
+	int i;
+
+	for (i = 0; i < N_CASES; i++)
+		if (pids[i] > 0)
+			kill(-pids[i], SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* Run every case, at most `parallel` at a time; a job (gen and nvcc, its
  * own process group) that runs longer than JOB_TIMEOUT_S is killed. */
 static void run_all(int parallel)
 {
-	pid_t pids[N_CASES];
 	double start[N_CASES];
 	int next = 0, running = 0, i, st;
 	struct timespec tick = { 0, 100 * 1000 * 1000 };
 	pid_t pid;
 
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	while (next < N_CASES || running > 0) {
 		if (next < N_CASES && running < parallel) {
 			start[next] = now();
@@ -224,6 +240,8 @@ static void run_all(int parallel)
 				setpgid(0, 0);
 				job(&cases[next]);
 			}
+			if (pid > 0)
+				setpgid(pid, pid);	/* no race with kill */
 			pids[next] = pid;
 			if (pid < 0)
 				cases[next].status = 126;
@@ -237,7 +255,7 @@ static void run_all(int parallel)
 			break;
 		if (pid == 0) {
 			for (i = 0; i < next; i++)
-				if (cases[i].status < 0 && pids[i] > 0 &&
+				if (pids[i] > 0 &&
 				    now() - start[i] > JOB_TIMEOUT_S) {
 					kill(-pids[i], SIGKILL);
 					kill(pids[i], SIGKILL);
@@ -251,9 +269,13 @@ static void run_all(int parallel)
 				cases[i].status = WIFEXITED(st) ?
 					WEXITSTATUS(st) : 128 + WTERMSIG(st);
 				cases[i].seconds = now() - start[i];
+				pids[i] = 0;
 				running--;
 			}
 	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 }
 
 static int group_setup(void **state)
