@@ -81,6 +81,7 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		isl_pw_multi_aff_free(lb);
 		return 7;
 	}
+	case PM_OP_EPI:
 	case PM_OP_STORE:
 		frag_warp(k, "[i0, j0]", id, pa);
 		snprintf(str, sizeof(str), "%d i0", c->mm);

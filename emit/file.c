@@ -173,7 +173,7 @@ static void launcher(struct pm_kernel *k, struct pm_strbuf *b)
 			pm_kernel_size_multiple(k, order[i]));
 	}
 	for (int t = 0; t < spec->ntensors; ++t)
-		if (spec->tensors[t].role != PM_TEMP)
+		if (t == k->con.a || t == k->con.b || t == k->con.out)
 			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% 16)\n\t\t"
 				"return cudaErrorMisalignedAddress;\n",
 				spec->tensors[t].name);
@@ -211,7 +211,20 @@ static const char prelude[] =
 	"{\n\treturn n >= 0 ? n / d : -((-n + d - 1) / d);\n}\n\n"
 	"__device__ __forceinline__ void pm_copy_elems(int n, "
 	"__half *d, const __half *s)\n{\n\tfor (int i = 0; i < n; ++i)\n"
-	"\t\td[i] = s[i];\n}\n";
+	"\t\td[i] = s[i];\n}\n"
+	"\n/* Pointwise functions of the spec language, in fp32. */\n"
+	"__device__ __forceinline__ float pm_f(__half x) { return __half2float(x); }\n"
+	"__device__ __forceinline__ float pm_f(float x) { return x; }\n"
+	"__device__ __forceinline__ float pm_relu(float x) { return fmaxf(x, 0.0f); }\n"
+	"__device__ __forceinline__ float pm_sigmoid(float x) { return 1.0f / (1.0f + __expf(-x)); }\n"
+	"__device__ __forceinline__ float pm_tanh(float x) { return tanhf(x); }\n"
+	"__device__ __forceinline__ float pm_gelu(float x) { return 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x))); }\n"
+	"__device__ __forceinline__ float pm_gelu_erf(float x) { return 0.5f * x * (1.0f + erff(x * 0.7071067812f)); }\n"
+	"__device__ __forceinline__ float pm_silu(float x) { return x / (1.0f + __expf(-x)); }\n"
+	"__device__ __forceinline__ float pm_exp(float x) { return __expf(x); }\n"
+	"__device__ __forceinline__ float pm_abs(float x) { return fabsf(x); }\n"
+	"__device__ __forceinline__ float pm_max_f(float a, float b) { return fmaxf(a, b); }\n"
+	"__device__ __forceinline__ float pm_min_f(float a, float b) { return fminf(a, b); }\n";
 
 static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_strbuf *b, struct pm_diags *d)

@@ -1,5 +1,6 @@
 /* Printing one op: helper calls with their operands. */
 #include <stdio.h>
+#include <string.h>
 
 #include "emit/print.h"
 #include "emit/target.h"
@@ -132,6 +133,109 @@ static const char *tname(struct pm_kernel *k, int t)
 	return k->scop->spec->tensors[t].name;
 }
 
+static const char *const fn_c[] = {
+	[PM_FN_RELU] = "pm_relu", [PM_FN_SIGMOID] = "pm_sigmoid",
+	[PM_FN_TANH] = "pm_tanh", [PM_FN_GELU] = "pm_gelu",
+	[PM_FN_GELU_ERF] = "pm_gelu_erf", [PM_FN_SILU] = "pm_silu",
+	[PM_FN_EXP] = "pm_exp", [PM_FN_ABS] = "pm_abs",
+	[PM_FN_MAX] = "pm_max_f", [PM_FN_MIN] = "pm_min_f",
+};
+
+/* An epilogue expression in fp32: the chain tensor at (i, j) is pm_v,
+ * inputs are loaded at pm_i / pm_j. */
+static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, int chain)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	switch (e->kind) {
+	case PM_E_NUM: {
+		char num[64];
+
+		snprintf(num, sizeof(num), "%.9g", e->num);
+		pm_strbuf_printf(b, "%s%sf", num, strpbrk(num, ".e") ? "" :
+			".0");
+		return;
+	}
+	case PM_E_READ:
+		if (e->tensor == chain) {
+			pm_strbuf_add(b, "pm_v");
+			return;
+		}
+		pm_strbuf_printf(b, "pm_f(%s[", spec->tensors[e->tensor].name);
+		for (int d = 0; d < e->nidx; ++d) {
+			pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
+				e->idx[d] ? "pm_j" : "pm_i");
+			if (d + 1 < e->nidx) {
+				pm_strbuf_add(b, " * ");
+				pm_print_stride(k, b, e->tensor, d);
+			}
+		}
+		pm_strbuf_add(b, "])");
+		return;
+	case PM_E_NEG:
+		pm_strbuf_add(b, "(-");
+		print_expr_c(k, b, e->args[0], chain);
+		pm_strbuf_add(b, ")");
+		return;
+	case PM_E_BIN:
+		pm_strbuf_add(b, "(");
+		print_expr_c(k, b, e->args[0], chain);
+		pm_strbuf_printf(b, " %c ", e->op);
+		print_expr_c(k, b, e->args[1], chain);
+		pm_strbuf_add(b, ")");
+		return;
+	case PM_E_CALL:
+		pm_strbuf_printf(b, "%s(", fn_c[e->fn]);
+		for (int i = 0; i < e->nargs; ++i) {
+			if (i)
+				pm_strbuf_add(b, ", ");
+			print_expr_c(k, b, e->args[i], chain);
+		}
+		pm_strbuf_add(b, ")");
+		return;
+	}
+}
+
+/* The chain tensor an epilogue statement reads: the previous statement's
+ * result. */
+static int chain_of(struct pm_kernel *k, int stmt)
+{
+	return k->scop->spec->stmts[stmt - 1].lhs;
+}
+
+static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
+
+	if (host) {
+		pm_strbuf_printf(b, "for (int pm_m = 0; pm_m < %d; ++pm_m) "
+			"for (int pm_n = 0; pm_n < %d; ++pm_n) { ", c->mm, c->mn);
+		pm_strbuf_add(b, "float *pm_p = &pm_acc[");
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_printf(b, "][pm_m * %d + pm_n]; ", c->mn);
+	} else {
+		pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; pm_r < %d; ++pm_r) { "
+			"int pm_m, pm_n; %s_acc_coord<%d, %d>(pm_r, pm_lane_id(), "
+			"&pm_m, &pm_n); float *pm_p = &pm_acc[", c->mm * c->mn / 32,
+			c->target->mma_fn, c->mm, c->mn);
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "][pm_r]; ");
+	}
+	pm_strbuf_add(b, "const int64_t pm_i = ");
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, " + pm_m, pm_j = ");
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_add(b, " + pm_n; const float pm_v = *pm_p; (void) pm_i; "
+		"(void) pm_j; (void) pm_v; *pm_p = ");
+	print_expr_c(k, b, st->rhs, chain_of(k, a->op->stmt));
+	pm_strbuf_add(b, "; }\n");
+}
+
 int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
@@ -176,6 +280,9 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		return 0;
 	case PM_OP_COPY:
 		print_copy(k, b, a, host);
+		return 0;
+	case PM_OP_EPI:
+		print_epi(k, b, a, host);
 		return 0;
 	case PM_OP_SYNC:
 		pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :

@@ -435,9 +435,19 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 	    layout_buffers(k, d) < 0 || pipeline(k, &node, d) < 0)
 		ok = 0;
 	if (ok) {
-		/* up to the filter of the MMA statement, then graft STORE */
-		while (node && !pm_node_is_mark(node, k->scop->mark_red))
-			node = isl_schedule_node_parent(node);
+		/* STORE after everything else of the block */
+		isl_size n;
+
+		s = isl_schedule_node_get_schedule(node);
+		isl_schedule_node_free(node);
+		isl_schedule_free(k->schedule);
+		k->schedule = s;
+		node = isl_schedule_get_root(k->schedule);
+		node = pm_node_below_mark(node, k->mark_block_x);
+		node = isl_schedule_node_child(node, 0);	/* sequence */
+		n = isl_schedule_node_n_children(node);
+		node = isl_schedule_node_child(node, n - 1);
+		node = isl_schedule_node_child(node, 0);
 		node = isl_schedule_node_graft_after(node, store_tree(k));
 	}
 	s = node && ok ? isl_schedule_node_get_schedule(node) : NULL;

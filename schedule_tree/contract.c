@@ -53,6 +53,26 @@ static int build_maps(struct pm_kernel *k)
 		c->mn, c->mk, c->mk, c->mk);
 	k->expansion = isl_union_map_add_map(k->expansion, read_map2(k->ctx,
 		str, k->mma_id, s_upd));
+	for (int st = 1; st < k->scop->spec->nstmts; ++st) {
+		isl_id *sid = pm_scop_stmt_id(k->scop, st, PM_ROLE_ASSIGN);
+		isl_id *eid;
+		char name[32];
+
+		snprintf(name, sizeof(name), "EPI_%d", st);
+		eid = pm_kernel_op(k, name, PM_OP_EPI, -1);
+		k->ops[k->nops - 1].stmt = st;
+		k->epi_id[k->nepi++] = eid;
+		snprintf(str, sizeof(str), "{ F[i0, j0] -> S[%d i0, %d j0] }",
+			c->mm, c->mn);
+		k->base = isl_union_pw_multi_aff_add_pw_multi_aff(k->base,
+			isl_pw_multi_aff_from_map(read_map2(k->ctx, str, eid,
+				sid)));
+		snprintf(str, sizeof(str), "{ F[i0, j0] -> S[i, j] : "
+			"%d i0 <= i < %d i0 + %d and %d j0 <= j < %d j0 + %d }",
+			c->mm, c->mm, c->mm, c->mn, c->mn, c->mn);
+		k->expansion = isl_union_map_add_map(k->expansion,
+			read_map2(k->ctx, str, eid, sid));
+	}
 	k->expansion = isl_union_map_intersect_range(k->expansion,
 		isl_union_set_copy(k->scop->domain));
 	return k->base && k->expansion ? 0 : -1;

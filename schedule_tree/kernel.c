@@ -34,9 +34,6 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 	const struct pm_stmt *st;
 	const struct pm_expr *e, *x, *y;
 
-	if (spec->nstmts != 1)
-		return unsupported(d, spec->stmts[spec->nstmts > 1].loc,
-			"more than one statement");
 	st = &spec->stmts[0];
 	e = st->rhs;
 	if (st->kind != PM_S_REDUCE)
@@ -75,11 +72,75 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 		return -1;
 	}
 	k->con.stmt = 0;
+	k->con.acc = st->lhs;
 	k->con.out = st->lhs;
 	k->con.a = x->tensor;
 	k->con.b = y->tensor;
 	k->con.ra = x;
 	k->con.rb = y;
+	return 0;
+}
+
+/* Is every read of e either the chain value (tensor `chain` at (i, j)) or
+ * an input read with plain (i, j) indices (broadcasts allowed)? */
+static int epilogue_expr_ok(const struct pm_spec *spec, const struct pm_expr *e,
+	int chain, const struct pm_expr **bad)
+{
+	if (e->kind == PM_E_READ) {
+		const struct pm_tensor *t = &spec->tensors[e->tensor];
+
+		if (e->tensor == chain)
+			return e->nidx == 2 && e->idx[0] == 0 && e->idx[1] == 1 ?
+				1 : (*bad = e, 0);
+		if (t->role != PM_INPUT)
+			return *bad = e, 0;
+		for (int i = 0; i < e->nidx; ++i)
+			if (e->idx[i] > 1)
+				return *bad = e, 0;
+		return 1;
+	}
+	for (int i = 0; i < e->nargs; ++i)
+		if (!epilogue_expr_ok(spec, e->args[i], chain, bad))
+			return 0;
+	return 1;
+}
+
+/* Statements after the contraction: a chain of pointwise statements
+ * T_n(i, j) = f(T_(n-1)(i, j), inputs...) applied to the accumulator in
+ * registers; the last one's tensor is stored. */
+static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int chain = k->con.acc;
+
+	for (int s = 1; s < spec->nstmts; ++s) {
+		const struct pm_stmt *st = &spec->stmts[s];
+		const struct pm_tensor *lhs = &spec->tensors[st->lhs];
+		const struct pm_expr *bad = NULL;
+
+		if (s > 8)
+			return unsupported(d, st->loc, "more than 8 epilogue "
+				"statements");
+		if (st->kind != PM_S_ASSIGN || st->nlhs != 2)
+			return unsupported(d, st->loc, "after the contraction "
+				"only pointwise statements T(i, j) = ... are "
+				"fused (several contractions are planned)");
+		if (!epilogue_expr_ok(spec, st->rhs, chain, &bad))
+			return unsupported(d, bad ? bad->loc : st->loc, "an "
+				"epilogue may read the previous statement's result "
+				"at (i, j) and inputs indexed by i and/or j");
+		if (chain != st->lhs && spec->tensors[chain].role == PM_OUTPUT)
+			return unsupported(d, st->loc, "an output is replaced "
+				"by a later statement's result (one live-out tensor "
+				"per kernel for now)");
+		if (lhs->role == PM_INPUT)
+			return unsupported(d, st->loc, "writing an input");
+		chain = st->lhs;
+	}
+	if (spec->tensors[chain].role != PM_OUTPUT)
+		return unsupported(d, spec->stmts[spec->nstmts - 1].loc,
+			"the last statement must write an output");
+	k->con.out = chain;
 	return 0;
 }
 
@@ -93,7 +154,7 @@ struct pm_kernel *pm_kernel_alloc(struct pm_scop *scop,
 	k->ctx = scop->ctx;
 	k->scop = scop;
 	k->cfg = cfg;
-	if (recognise(k, d) < 0) {
+	if (recognise(k, d) < 0 || recognise_epilogue(k, d) < 0) {
 		pm_kernel_free(k);
 		return NULL;
 	}
@@ -117,6 +178,8 @@ void pm_kernel_free(struct pm_kernel *k)
 	isl_id_free(k->commit_id[0]);
 	isl_id_free(k->commit_id[1]);
 	isl_id_free(k->wait_id);
+	for (int i = 0; i < k->nepi; ++i)
+		isl_id_free(k->epi_id[i]);
 	for (int i = 0; i < k->nmarks; ++i)
 		isl_id_free(k->mark_ids[i]);
 	for (int i = 0; i < k->nbufs; ++i) {

@@ -61,18 +61,21 @@ enum pm_op_kind {
 	PM_OP_COPY,	/* shared buffer <- global tile, vector units */
 	PM_OP_SYNC,	/* __syncthreads() */
 	PM_OP_COMMIT,	/* close a group of asynchronous copies */
-	PM_OP_WAIT	/* wait for the copies of the current stage, sync */
+	PM_OP_WAIT,	/* wait for the copies of the current stage, sync */
+	PM_OP_EPI	/* acc[frag] = f(acc[frag], inputs): an epilogue */
 };
 
 struct pm_op {
 	enum pm_op_kind kind;
 	int buffer;	/* PM_OP_COPY: index into kernel->bufs */
+	int stmt;	/* PM_OP_EPI: the spec statement */
 };
 
 /* The contraction recognised in the spec (one statement for now). */
 struct pm_contraction {
 	int stmt;		/* spec statement */
-	int out;		/* output tensor */
+	int acc;		/* the tensor it accumulates into */
+	int out;		/* the live-out tensor: acc or the last epilogue's */
 	int a, b;		/* operand tensors: a indexed by i, b by j */
 	const struct pm_expr *ra, *rb;	/* their reads */
 };
@@ -103,10 +106,12 @@ struct pm_kernel {
 	isl_union_pw_multi_aff *base;	/* MMA_0[i0,j0,k0] -> S_0[MM i0, ..] */
 	/* After promotion: MMA -> the prefix schedule at the copies. */
 	isl_pw_multi_aff *mma_prefix;
-	struct pm_op ops[8 + PM_MAX_BUFS];
+	struct pm_op ops[16 + PM_MAX_BUFS];
 	int nops;
 	isl_id *fill_id, *mma_id, *store_id, *sync_id[2];
 	isl_id *commit_id[2], *wait_id;	/* loop, prologue */
+	int nepi;
+	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];
 	int nmarks;
 	isl_id *mark_ids[PM_MAX_MARKS];

@@ -195,6 +195,39 @@ static void test_spec_error_diagnostic(void **state)
 	polymma_ctx_free(ctx);
 }
 
+/* Epilogues are fused; temporaries never reach global memory: only the
+ * live-out tensor is stored, and temporaries are not even parameters. */
+static void test_epilogue_no_temporary_stores(void **state)
+{
+	const char *text =
+		"def g(f16(M, K) A, f16(K, N) B, f16(M) s, f16(M, N) R) -> "
+		"(f16(M, N) O) {\n"
+		"  T(i, j) +=! A(i, k) * B(k, j)\n"
+		"  U(i, j) = T(i, j) * s(i) + R(i, j)\n"
+		"  O(i, j) = relu(U(i, j))\n}\n";
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	const char *src;
+
+	(void) state;
+	assert_int_equal(polymma_generate(ctx, text, "g.tc", o, &r), POLYMMA_OK);
+	src = polymma_result_source(r);
+	assert_non_null(strstr(src, "cudaError_t g(const void *A, const void *B, "
+		"const void *s, const void *R, void *O, int64_t M, int64_t N, "
+		"int64_t K, cudaStream_t stream)"));
+	assert_null(strstr(src, "T["));
+	assert_null(strstr(src, "U["));
+	assert_null(strstr(src, " *T"));
+	assert_int_equal(count(src, "_store<32, 32>(pm_acc[("), 4);
+	assert_non_null(strstr(src, "O + (int64_t)"));
+	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 4);
+	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_i])"));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_refused_configs),
 		cmocka_unit_test(test_spec_error_diagnostic),
+		cmocka_unit_test(test_epilogue_no_temporary_stores),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -155,12 +155,121 @@ static void test_checker_catches_errors(void **state)
 		0);
 }
 
+/* Epilogue chains, rendered on the host against a reference. */
+static const char epi_driver[] =
+	"\n#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+	"int main(int argc, char **argv)\n{\n"
+	"\tlong M = atol(argv[1]), N = atol(argv[2]), K = atol(argv[3]);\n"
+	"\tfloat *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N);\n"
+	"\tfloat *bias = malloc(sizeof(float) * N), *s = malloc(sizeof(float) * M);\n"
+	"\tfloat *R = malloc(sizeof(float) * M * N), *C = malloc(sizeof(float) * M * N);\n"
+	"\tlong bad = 0;\n"
+	"\tfor (long i = 0; i < M * K; ++i) A[i] = (float) ((i * 7 + 3) % 11 - 5) / 4;\n"
+	"\tfor (long i = 0; i < K * N; ++i) B[i] = (float) ((i * 5 + 1) % 13 - 6) / 4;\n"
+	"\tfor (long i = 0; i < N; ++i) bias[i] = (float) (i % 7 - 3);\n"
+	"\tfor (long i = 0; i < M; ++i) s[i] = (float) (i % 5 - 2) / 2;\n"
+	"\tfor (long i = 0; i < M * N; ++i) { R[i] = (float) (i % 9 - 4); C[i] = NAN; }\n"
+	"\tCALL;\n"
+	"\tfor (long i = 0; i < M; ++i)\n\t\tfor (long j = 0; j < N; ++j) {\n"
+	"\t\t\tfloat v = 0;\n"
+	"\t\t\tfor (long k = 0; k < K; ++k) v += A[i * K + k] * B[k * N + j];\n"
+	"\t\t\tv = EPI;\n"
+	"\t\t\tif (!(fabsf(C[i * N + j] - v) <= 1e-4f * (1 + fabsf(v))) && bad++ < 5)\n"
+	"\t\t\t\tfprintf(stderr, \"C[%ld][%ld] = %g, expected %g\\n\", i, j, C[i * N + j], v);\n"
+	"\t\t}\n"
+	"\tprintf(\"%ld wrong\\n\", bad);\n\treturn bad != 0;\n}\n";
+
+static int epi_run(const char *text, const char *call, const char *epi,
+	long m, long n, long k)
+{
+	struct pm_diags d;
+	struct pm_spec *spec;
+	struct pm_config cfg;
+	struct pm_output out = { 0 };
+	char dir[] = "/tmp/pm_epiXXXXXX", cmd[1024], path[600];
+	FILE *f;
+	int rc;
+
+	pm_diags_init(&d, "epi.tc", text);
+	spec = pm_spec_parse(text, "epi.tc", &d);
+	if (!spec)
+		fprintf(stderr, "%s", pm_diags_text(&d));
+	assert_non_null(spec);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.target = pm_target_host();
+	cfg.split_k = 1;
+	cfg.stages = 2;
+	cfg.smem = 2;
+	cfg.bm = 64, cfg.bn = 64, cfg.bk = 32, cfg.wm = 32, cfg.wn = 32;
+	cfg.mm = 16, cfg.mn = 16, cfg.mk = 8;
+	rc = pm_pipeline_generate(spec, &cfg, &out, &d);
+	if (rc)
+		fprintf(stderr, "%s", pm_diags_text(&d));
+	assert_int_equal(rc, 0);
+	pm_diags_clear(&d);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/k.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "#define CALL %s\n#define EPI (%s)\n", call, epi);
+	fputs(out.source, f);
+	fputs(epi_driver, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cc -O1 -std=c11 -w -o %s/k %s/k.c -lm && "
+		"%s/k %ld %ld %ld >/dev/null", dir, dir, dir, m, n, k);
+	rc = system(cmd);
+	if (rc)
+		fprintf(stderr, "FAILED: epilogue %s (kept %s)\n", epi, dir);
+	else {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd)) {
+		}
+	}
+	pm_output_clear(&out);
+	pm_spec_free(spec);
+	return rc;
+}
+
+static void test_epilogues(void **state)
+{
+	(void) state;
+	/* bias per column, ReLU, in place */
+	assert_int_equal(epi_run(
+		"def f(f16(M, K) A, f16(K, N) B, f16(N) bias) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n"
+		"  C(i, j) = relu(C(i, j) + bias(j))\n}\n",
+		"f(A, B, bias, C, M, N, K)", "v + bias[j] > 0 ? v + bias[j] : 0",
+		128, 192, 64), 0);
+	/* a temporary chain: row scale, residual, clamp, into another output */
+	assert_int_equal(epi_run(
+		"def g(f16(M, K) A, f16(K, N) B, f16(M) s, f16(M, N) R) -> "
+		"(f16(M, N) O) {\n"
+		"  T(i, j) +=! A(i, k) * B(k, j)\n"
+		"  U(i, j) = T(i, j) * s(i) + R(i, j)\n"
+		"  O(i, j) = max(U(i, j), -2.5) - 1\n}\n",
+		"g(A, B, s, R, C, M, N, K)",
+		"fmaxf(v * s[i] + R[i * N + j], -2.5f) - 1", 64, 128, 96), 0);
+	/* every function of the language, on the accumulator */
+	assert_int_equal(epi_run(
+		"def h(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n"
+		"  C(i, j) = sigmoid(C(i, j)) + tanh(C(i, j)) + gelu(C(i, j)) + "
+		"gelu_erf(C(i, j)) + silu(C(i, j)) / 4 + exp(-abs(C(i, j))) + "
+		"min(C(i, j), 0.5)\n}\n",
+		"h(A, B, C, M, N, K)",
+		"1 / (1 + expf(-v)) + tanhf(v) + 0.5f * v * (1 + tanhf(0.7978845608f * "
+		"(v + 0.044715f * v * v * v))) + 0.5f * v * (1 + erff(v * "
+		"0.7071067812f)) + v / (1 + expf(-v)) / 4 + expf(-fabsf(v)) + "
+		"fminf(v, 0.5f)", 64, 64, 32), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtime_sizes),
 		cmocka_unit_test(test_fixed_sizes),
 		cmocka_unit_test(test_checker_catches_errors),
+		cmocka_unit_test(test_epilogues),
 	};
 
 	if (system("cc --version >/dev/null 2>&1")) {

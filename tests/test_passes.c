@@ -247,9 +247,9 @@ static void test_promoted_tree_shape(void **state)
 static void test_refusals(void **state)
 {
 	struct { const char *text; const char *msg; } cases[] = {
-		{ "def f(f16(M, K) A, f16(K, N) B, f16(N) b) -> (f16(M, N) C) {\n"
-		  "  C(i, j) +=! A(i, k) * B(k, j)\n  C(i, j) = C(i, j) + b(j)\n}\n",
-		  "unsupported" },
+		{ "def f(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		  "  T(i, j) +=! A(i, k) * B(k, j)\n  U(i, j) = T(i, j) + 1\n"
+		  "  C(i, j) = U(i, j) * T(i, j)\n}\n", "unsupported" },
 		{ "def f(f32(M, K) A, f32(K, N) B) -> (f32(M, N) C) {\n"
 		  "  C(i, j) +=! A(i, k) * B(k, j)\n}\n", "f16" },
 		{ "def f(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"

@@ -84,4 +84,18 @@ static inline void pm_host_mma_tile(int mm, int mn, int mk, float *acc,
 				acc[i * mn + j] += As[ao] * Bs[bo];
 			}
 }
+
+/* Pointwise functions of the spec language (host rendering). */
+#include <math.h>
+#define pm_f(x) ((float) (x))
+static inline float pm_relu(float x) { return x > 0 ? x : 0; }
+static inline float pm_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+static inline float pm_tanh(float x) { return tanhf(x); }
+static inline float pm_gelu(float x) { return 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x))); }
+static inline float pm_gelu_erf(float x) { return 0.5f * x * (1.0f + erff(x * 0.7071067812f)); }
+static inline float pm_silu(float x) { return x / (1.0f + expf(-x)); }
+static inline float pm_exp(float x) { return expf(x); }
+static inline float pm_abs(float x) { return fabsf(x); }
+static inline float pm_max_f(float a, float b) { return a > b ? a : b; }
+static inline float pm_min_f(float a, float b) { return a < b ? a : b; }
 #endif
