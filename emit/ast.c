@@ -89,6 +89,7 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		snprintf(str, sizeof(str), "%d j0", c->mn);
 		pa[3] = pa_str(k->ctx, "[i0, j0]", str, id);
 		return 4;
+	case PM_OP_PRO:
 	case PM_OP_COPY: {
 		struct pm_buffer *buf = &k->bufs[op->buffer];
 		const char *vars = "[p0, p1, p2, l0, v]";

@@ -236,6 +236,35 @@ static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_add(b, "; }\n");
 }
 
+/* The prologue on the vec elements this thread copied:
+ * x = f(x) in fp32, in place in shared memory. */
+static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+
+	pm_strbuf_printf(b, "{ %s *pm_q = &%s_shared[", host ? "float" :
+		"__half", name);
+	pm_print_expr(b, a->e[4]);
+	pm_strbuf_printf(b, " * %ld + ", buf->stage_elems);
+	if (host)
+		pm_strbuf_printf(b, "pm_smem_off_h(%d, %d, ", buf->pitch,
+			buf->swz);
+	else
+		pm_strbuf_printf(b, "pm_smem_off<%d, %d>(", buf->pitch,
+			buf->swz);
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_printf(b, ")]; %sfor (int pm_e = 0; pm_e < %d; ++pm_e) { "
+		"const float pm_v = pm_f(pm_q[pm_e]); pm_q[pm_e] = %s(",
+		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
+		host ? "" : "__float2half_rn");
+	print_expr_c(k, b, buf->pro, buf->tensor);
+	pm_strbuf_add(b, "); } }\n");
+}
+
 int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
@@ -284,6 +313,9 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	case PM_OP_EPI:
 		print_epi(k, b, a, host);
 		return 0;
+	case PM_OP_PRO:
+		print_pro(k, b, a, host);
+		return 0;
 	case PM_OP_SYNC:
 		pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :
 			"__syncthreads();\n");
@@ -296,9 +328,9 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		if (host)
 			pm_strbuf_add(b, "/* wait, __syncthreads() */;\n");
 		else
-			pm_strbuf_printf(b, "pm_cp_async_wait<%d>(); "
-				"__syncthreads();\n",
-				c->stages > 1 ? c->stages - 2 : 0);
+			pm_strbuf_printf(b, "pm_cp_async_wait<%d>();%s\n",
+				c->stages > 1 ? c->stages - 2 : 0,
+				a->op->buffer ? "" : " __syncthreads();");
 		return 0;
 	}
 	return -1;

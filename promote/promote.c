@@ -80,6 +80,12 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 	snprintf(name, sizeof(name), "COPY_%s",
 		k->scop->spec->tensors[tensor].name);
 	buf->copy_id = pm_kernel_op(k, name, PM_OP_COPY, k->nbufs);
+	buf->pro = tensor == k->con.a ? k->con.pa : k->con.pb;
+	if (buf->pro) {
+		snprintf(name, sizeof(name), "PRO_%s",
+			k->scop->spec->tensors[tensor].name);
+		buf->pro_id = pm_kernel_op(k, name, PM_OP_PRO, k->nbufs);
+	}
 	k->nbufs++;
 	return buf->offset ? 0 : -1;
 }
@@ -143,8 +149,17 @@ static __isl_give isl_set *valid_tiles(struct pm_kernel *k)
 
 /* { [prefix] -> COPY[p0, p1, q, l0, v] } with q = kt + shift (loop, np = 3)
  * or 0 <= q < shift (prologue, np = 2), q a valid k tile. */
+static __isl_give isl_map *copy_ext_id(struct pm_kernel *k, int b, int np,
+	int shift, __isl_keep isl_id *id);
+
 static __isl_give isl_map *copy_ext(struct pm_kernel *k, int b, int np,
 	int shift)
+{
+	return copy_ext_id(k, b, np, shift, k->bufs[b].copy_id);
+}
+
+static __isl_give isl_map *copy_ext_id(struct pm_kernel *k, int b, int np,
+	int shift, __isl_keep isl_id *id)
 {
 	struct pm_buffer *buf = &k->bufs[b];
 	long r = buf->size[1] / buf->vec;
@@ -161,11 +176,10 @@ static __isl_give isl_map *copy_ext(struct pm_kernel *k, int b, int np,
 			"0 <= q < %d and 0 <= l0 < %ld and 0 <= v < %ld }",
 			shift, buf->size[0], r);
 	ext = isl_map_read_from_str(k->ctx, str);
-	ext = isl_map_set_tuple_id(ext, isl_dim_out,
-		isl_id_copy(buf->copy_id));
+	ext = isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
 	t = valid_tiles(k);
 	t = isl_set_add_dims(t, isl_dim_set, 2);
-	t = isl_set_set_tuple_id(t, isl_id_copy(buf->copy_id));
+	t = isl_set_set_tuple_id(t, isl_id_copy(id));
 	return isl_map_intersect_range(ext, t);
 }
 
@@ -189,7 +203,7 @@ static __isl_give isl_map *step_ext(struct pm_kernel *k, __isl_keep isl_id *id,
 /* Below the filter of buffer b's copy: threads (l0 mod P, v), then the
  * unrolled sequential band floor(l0 / P). */
 static __isl_give isl_schedule_node *copy_bands(struct pm_kernel *k, int b,
-	__isl_take isl_schedule_node *g, long p)
+	__isl_keep isl_id *id, __isl_take isl_schedule_node *g, long p)
 {
 	struct pm_buffer *buf = &k->bufs[b];
 	long r = buf->size[1] / buf->vec;
@@ -198,14 +212,14 @@ static __isl_give isl_schedule_node *copy_bands(struct pm_kernel *k, int b,
 	isl_id *mark;
 
 	snprintf(str, sizeof(str), "floor(l0 / %ld)", p);
-	g = band_str(k, g, in, str, buf->copy_id, NULL, 1);
+	g = band_str(k, g, in, str, id, NULL, 1);
 	snprintf(hw, sizeof(hw), "((int) threadIdx.x %% %ld)", r);
 	mark = pm_kernel_mark(k, "thread_x", PM_MARK_HW, hw, r, -1);
-	g = band_str(k, g, in, "v", buf->copy_id, mark, 0);
+	g = band_str(k, g, in, "v", id, mark, 0);
 	snprintf(str, sizeof(str), "l0 mod %ld", p);
 	snprintf(hw, sizeof(hw), "((int) threadIdx.x / %ld)", r);
 	mark = pm_kernel_mark(k, "thread_y", PM_MARK_HW, hw, p, -1);
-	return band_str(k, g, in, str, buf->copy_id, mark, 0);
+	return band_str(k, g, in, str, id, mark, 0);
 }
 
 /* Rows of a buffer copied per pass of the whole block. */
@@ -259,7 +273,7 @@ static __isl_give isl_schedule_node *graft_tree(struct pm_kernel *k, int n,
 		const struct pm_op *op = pm_kernel_op_of(k, ids[i]);
 		long p;
 
-		if (!op || op->kind != PM_OP_COPY)
+		if (!op || (op->kind != PM_OP_COPY && op->kind != PM_OP_PRO))
 			continue;
 		p = copy_rows(k, op->buffer, d);
 		if (p < 0) {
@@ -268,7 +282,7 @@ static __isl_give isl_schedule_node *graft_tree(struct pm_kernel *k, int n,
 		}
 		g = isl_schedule_node_child(g, i);
 		g = isl_schedule_node_child(g, 0);
-		g = copy_bands(k, op->buffer, g, p);
+		g = copy_bands(k, op->buffer, ids[i], g, p);
 		g = isl_schedule_node_parent(g);
 		while (isl_schedule_node_get_type(g) != isl_schedule_node_sequence)
 			g = isl_schedule_node_parent(g);
@@ -353,32 +367,58 @@ static int layout_buffers(struct pm_kernel *k, struct pm_diags *d)
  *   S > 1:  prologue q < S-1 { COPY(q); COMMIT }
  *           k loop { WAIT; COPY(kt + S - 1); COMMIT; MMA }
  * COPY instances exist only for valid k tiles: isl adds the guards. */
+/* WAIT, then the prologues of the operands with one (each thread on the
+ * units it copied itself) and a barrier; without prologues WAIT includes
+ * the barrier. */
+static void wait_and_prologues(struct pm_kernel *k, isl_id **ids, int *nd,
+	isl_map **ext, int *n)
+{
+	int pro = 0;
+
+	for (int b = 0; b < k->nbufs; ++b)
+		pro |= k->bufs[b].pro != NULL;
+	k->wait_id = pm_kernel_op(k, "WAIT", PM_OP_WAIT, pro);
+	ids[*n] = k->wait_id, nd[*n] = 3;
+	ext[(*n)++] = step_ext(k, k->wait_id, 3, 0);
+	if (!pro)
+		return;
+	for (int b = 0; b < k->nbufs; ++b) {
+		if (!k->bufs[b].pro)
+			continue;
+		ids[*n] = k->bufs[b].pro_id, nd[*n] = 5;
+		ext[(*n)++] = copy_ext_id(k, b, 3, 0, k->bufs[b].pro_id);
+	}
+	k->sync_id[1] = pm_kernel_op(k, "SYNC_PRO", PM_OP_SYNC, -1);
+	ids[*n] = k->sync_id[1], nd[*n] = 3;
+	ext[(*n)++] = step_ext(k, k->sync_id[1], 3, 0);
+}
+
+/* The copies, as a software pipeline over the k tiles (stages S):
+ *   S = 1:  k loop { COPY(kt); COMMIT; WAIT [PRO; SYNC]; MMA; SYNC }
+ *   S > 1:  prologue q < S-1 { COPY(q); COMMIT }
+ *           k loop { WAIT [PRO(kt); SYNC]; COPY(kt + S - 1); COMMIT; MMA }
+ * COPY instances exist only for valid k tiles: isl adds the guards. */
 static int pipeline(struct pm_kernel *k, isl_schedule_node **node,
 	struct pm_diags *d)
 {
 	int S = k->cfg->stages;
-	isl_id *ids[4];
-	int nd[4];
-	isl_map *ext[4];
+	isl_id *ids[8];
+	int nd[8];
+	isl_map *ext[8];
 	int n = 0;
 	isl_schedule_node *g;
 
 	k->commit_id[0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
-	k->wait_id = pm_kernel_op(k, "WAIT", PM_OP_WAIT, -1);
-	if (S > 1) {
-		ids[n] = k->wait_id, nd[n] = 3;
-		ext[n++] = step_ext(k, k->wait_id, 3, 0);
-	}
+	if (S > 1)
+		wait_and_prologues(k, ids, nd, ext, &n);
 	for (int b = 0; b < k->nbufs; ++b) {
 		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
 		ext[n++] = copy_ext(k, b, 3, S - 1);
 	}
 	ids[n] = k->commit_id[0], nd[n] = 3;
 	ext[n++] = step_ext(k, k->commit_id[0], 3, 0);
-	if (S == 1) {
-		ids[n] = k->wait_id, nd[n] = 3;
-		ext[n++] = step_ext(k, k->wait_id, 3, 0);
-	}
+	if (S == 1)
+		wait_and_prologues(k, ids, nd, ext, &n);
 	g = graft_tree(k, n, ids, nd, ext, 3, d);
 	if (!g)
 		return -1;

@@ -19,6 +19,26 @@ static int read_pos(const struct pm_expr *r, int v)
 	return -1;
 }
 
+/* The only tensor read of e, or NULL when there are none or several. */
+static const struct pm_expr *single_read(const struct pm_expr *e)
+{
+	const struct pm_expr *r = NULL;
+
+	if (e->kind == PM_E_READ)
+		return e;
+	for (int i = 0; i < e->nargs; ++i) {
+		const struct pm_expr *c = e->args[i];
+
+		if (c->kind == PM_E_NUM)
+			continue;
+		c = single_read(c);
+		if (!c || r)
+			return NULL;
+		r = c;
+	}
+	return r;
+}
+
 static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 {
 	pm_diag_error(d, loc, "unsupported: %s (only a plain matmul "
@@ -32,7 +52,7 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_stmt *st;
-	const struct pm_expr *e, *x, *y;
+	const struct pm_expr *e, *x, *y, *px, *py;
 
 	st = &spec->stmts[0];
 	e = st->rhs;
@@ -43,15 +63,19 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 		return unsupported(d, st->loc, "the output must be 2-D with "
 			"one reduction index");
 	if (e->kind != PM_E_BIN || e->op != '*' ||
-	    e->args[0]->kind != PM_E_READ || e->args[1]->kind != PM_E_READ)
+	    !(x = single_read(e->args[0])) || !(y = single_read(e->args[1])))
 		return unsupported(d, e->loc, "the right-hand side is not a "
-			"product of two tensor reads");
-	x = e->args[0];
-	y = e->args[1];
+			"product of two operands, each a tensor read or a "
+			"pointwise function of one read");
+	px = e->args[0]->kind == PM_E_READ ? NULL : e->args[0];
+	py = e->args[1]->kind == PM_E_READ ? NULL : e->args[1];
 	if (read_pos(x, 0) < 0) {
 		const struct pm_expr *t = x;
 		x = y;
 		y = t;
+		t = px;
+		px = py;
+		py = t;
 	}
 	if (x->nidx != 2 || y->nidx != 2 || read_pos(x, 0) < 0 ||
 	    read_pos(x, 2) < 0 || read_pos(y, 1) < 0 || read_pos(y, 2) < 0)
@@ -78,6 +102,8 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 	k->con.b = y->tensor;
 	k->con.ra = x;
 	k->con.rb = y;
+	k->con.pa = px;
+	k->con.pb = py;
 	return 0;
 }
 
@@ -185,6 +211,7 @@ void pm_kernel_free(struct pm_kernel *k)
 	for (int i = 0; i < k->nbufs; ++i) {
 		isl_multi_aff_free(k->bufs[i].offset);
 		isl_id_free(k->bufs[i].copy_id);
+		isl_id_free(k->bufs[i].pro_id);
 	}
 	free(k);
 }

@@ -62,7 +62,8 @@ enum pm_op_kind {
 	PM_OP_SYNC,	/* __syncthreads() */
 	PM_OP_COMMIT,	/* close a group of asynchronous copies */
 	PM_OP_WAIT,	/* wait for the copies of the current stage, sync */
-	PM_OP_EPI	/* acc[frag] = f(acc[frag], inputs): an epilogue */
+	PM_OP_EPI,	/* acc[frag] = f(acc[frag], inputs): an epilogue */
+	PM_OP_PRO	/* shared tile elements = f(element): a prologue */
 };
 
 struct pm_op {
@@ -78,6 +79,8 @@ struct pm_contraction {
 	int out;		/* the live-out tensor: acc or the last epilogue's */
 	int a, b;		/* operand tensors: a indexed by i, b by j */
 	const struct pm_expr *ra, *rb;	/* their reads */
+	/* pointwise prologues on the operands (NULL: the plain read) */
+	const struct pm_expr *pa, *pb;
 };
 
 /* A shared-memory buffer (promote/). */
@@ -92,6 +95,8 @@ struct pm_buffer {
 	int swz;			/* XOR-swizzled 16-byte chunks */
 	long stage_elems;		/* elements of one stage */
 	isl_id *copy_id;		/* the copy statement */
+	const struct pm_expr *pro;	/* prologue on the elements, or NULL */
+	isl_id *pro_id;			/* its statement */
 };
 
 #define PM_MAX_MARKS 32

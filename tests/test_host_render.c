@@ -31,8 +31,8 @@ static const char driver[] =
 	"\tfor (long i = 0; i < M; ++i)\n\t\tfor (long j = 0; j < N; ++j) {\n"
 	"\t\t\tdouble s = 0;\n"
 	"\t\t\tfor (long k = 0; k < K; ++k)\n"
-	"\t\t\t\ts += (double) (A_KM ? A[k * M + i] : A[i * K + k]) *\n"
-	"\t\t\t\t\t(B_NK ? B[j * K + k] : B[k * N + j]);\n"
+	"\t\t\t\ts += (double) PRO_A(A_KM ? A[k * M + i] : A[i * K + k]) *\n"
+	"\t\t\t\t\tPRO_B(B_NK ? B[j * K + k] : B[k * N + j]);\n"
 	"\t\t\tif (!(C[i * N + j] == s) && bad++ < 5)\n"
 	"\t\t\t\tfprintf(stderr, \"C[%ld][%ld] = %g, expected %g\\n\",\n"
 	"\t\t\t\t\ti, j, C[i * N + j], s);\n"
@@ -47,10 +47,21 @@ struct cfg {
 
 /* Generate the host rendering of gemm_<layout> (fixed sizes when m > 0),
  * build it and run it on m x n x k; returns the exit status. */
+static int render_text(const char *text, const char *layout,
+	const char *check_as, const struct cfg *c, int fixed, long m, long n,
+	long k, const char *pro_a, const char *pro_b);
+
 static int render_as(const char *layout, const char *check_as,
 	const struct cfg *c, int fixed, long m, long n, long k)
 {
-	struct pm_spec *spec = pm_test_spec(layout);
+	return render_text(NULL, layout, check_as, c, fixed, m, n, k, "x", "x");
+}
+
+static int render_text(const char *text, const char *layout,
+	const char *check_as, const struct cfg *c, int fixed, long m, long n,
+	long k, const char *pro_a, const char *pro_b)
+{
+	struct pm_spec *spec;
 	struct pm_config cfg;
 	struct pm_output out = { 0 };
 	struct pm_diags d;
@@ -58,6 +69,15 @@ static int render_as(const char *layout, const char *check_as,
 	FILE *f;
 	int rc;
 
+	if (text) {
+		pm_diags_init(&d, "t.tc", text);
+		spec = pm_spec_parse(text, "t.tc", &d);
+		if (!spec)
+			fprintf(stderr, "%s", pm_diags_text(&d));
+		pm_diags_clear(&d);
+	} else {
+		spec = pm_test_spec(layout);
+	}
 	assert_non_null(spec);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.target = pm_target_host();
@@ -86,10 +106,14 @@ static int render_as(const char *layout, const char *check_as,
 	snprintf(path, sizeof(path), "%s/k.c", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fprintf(f, "#define A_KM %d\n#define B_NK %d\n#define CALL %s(A, B, C%s)\n",
+	fprintf(f, "#define A_KM %d\n#define B_NK %d\n#define CALL %s(A, B, C%s)\n"
+		"#define PRO_A(x) ((float) pm_pro_a(x))\n"
+		"#define PRO_B(x) ((float) pm_pro_b(x))\n",
 		check_as[0] == 't', check_as[1] == 't', spec->name,
 		fixed ? "" : ", M, N, K");
 	fputs(out.source, f);
+	fprintf(f, "static float pm_pro_a(float x) { return %s; }\n"
+		"static float pm_pro_b(float x) { return %s; }\n", pro_a, pro_b);
 	fputs(driver, f);
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "cc -O1 -std=c11 -w -o %s/k %s/k.c -lm && "
@@ -153,6 +177,33 @@ static void test_checker_catches_errors(void **state)
 	(void) state;
 	assert_int_not_equal(render_as("nt", "nn", &cfgs[0], 0, 64, 64, 16),
 		0);
+}
+
+/* Prologues: pointwise functions of an operand, applied in shared memory
+ * once per block k tile, in every layout and pipeline depth. */
+static void test_prologues(void **state)
+{
+	static const char *const decl[4][2] = {
+		{ "f16(M, K) A, f16(K, N) B", "A(i, k)|B(k, j)" },
+		{ "f16(M, K) A, f16(N, K) B", "A(i, k)|B(j, k)" },
+		{ "f16(K, M) A, f16(K, N) B", "A(k, i)|B(k, j)" },
+		{ "f16(K, M) A, f16(N, K) B", "A(k, i)|B(j, k)" },
+	};
+
+	(void) state;
+	for (int l = 0; l < 4; ++l)
+		for (int c = 0; c < 4; ++c) {
+			char text[512], ra[16], rb[16];
+
+			sscanf(decl[l][1], "%15[^|]|%15[^\n]", ra, rb);
+			snprintf(text, sizeof(text), "def p(%s) -> (f16(M, N) C) "
+				"{\n  C(i, j) +=! relu(%s) * (%s * 2 - 1)\n}\n",
+				decl[l][0], ra, rb);
+			assert_int_equal(render_text(text, pm_test_layouts[l],
+				pm_test_layouts[l], &cfgs[c], 0, 2 * cfgs[c].bm,
+				cfgs[c].bn, 3 * cfgs[c].bk, "x > 0 ? x : 0",
+				"x * 2 - 1"), 0);
+		}
 }
 
 /* Epilogue chains, rendered on the host against a reference. */
@@ -270,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_sizes),
 		cmocka_unit_test(test_checker_catches_errors),
 		cmocka_unit_test(test_epilogues),
+		cmocka_unit_test(test_prologues),
 	};
 
 	if (system("cc --version >/dev/null 2>&1")) {
