@@ -244,6 +244,8 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 
+	int vec = !host && buf->vec == 8;
+
 	pm_strbuf_printf(b, "{ %s *pm_q = &%s_shared[", host ? "float" :
 		"__half", name);
 	pm_print_expr(b, a->e[4]);
@@ -257,12 +259,20 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_expr(b, a->e[2]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[3]);
-	pm_strbuf_printf(b, ")]; %sfor (int pm_e = 0; pm_e < %d; ++pm_e) { "
-		"const float pm_v = pm_f(pm_q[pm_e]); pm_q[pm_e] = %s(",
+	pm_strbuf_add(b, ")]; ");
+	/* 16-byte units: one shared load and store, the elements in
+	 * registers */
+	if (vec)
+		pm_strbuf_add(b, "uint4 pm_u = *(const uint4 *) pm_q; __half *pm_h "
+			"= (__half *) &pm_u; ");
+	pm_strbuf_printf(b, "%sfor (int pm_e = 0; pm_e < %d; ++pm_e) { "
+		"const float pm_v = pm_f(%s[pm_e]); %s[pm_e] = %s(",
 		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
+		vec ? "pm_h" : "pm_q", vec ? "pm_h" : "pm_q",
 		host ? "" : "__float2half_rn");
 	print_expr_c(k, b, buf->pro, buf->tensor);
-	pm_strbuf_add(b, "); } }\n");
+	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
+		"");
 }
 
 int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
