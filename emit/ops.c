@@ -69,18 +69,11 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_add(b, ");\n");
 }
 
-static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host)
+/* "&X_shared[stage * S + pm_smem_off<P, SWZ>(l0, c)" of a copy or
+ * prologue unit (annotation slots 2, 3, 4), without the closing bracket. */
+static void print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
+	const char *name, const struct pm_annot *a, int host)
 {
-	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
-	const char *name = k->scop->spec->tensors[buf->tensor].name;
-
-	if (host)
-		pm_strbuf_printf(b, "pm_host_copy(%d, ", buf->vec);
-	else if (buf->vec == 8)
-		pm_strbuf_add(b, "pm_cp_async16(");
-	else
-		pm_strbuf_printf(b, "pm_copy_elems(%d, ", buf->vec);
 	pm_strbuf_printf(b, "&%s_shared[", name);
 	pm_print_expr(b, a->e[4]);
 	pm_strbuf_printf(b, " * %ld + ", buf->stage_elems);
@@ -93,7 +86,23 @@ static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_expr(b, a->e[2]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[3]);
-	pm_strbuf_printf(b, ")], &%s[", name);
+	pm_strbuf_add(b, ")");
+}
+
+static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+
+	if (host)
+		pm_strbuf_printf(b, "pm_host_copy(%d, ", buf->vec);
+	else if (buf->vec == 8)
+		pm_strbuf_add(b, "pm_cp_async16(");
+	else
+		pm_strbuf_printf(b, "pm_copy_elems(%d, ", buf->vec);
+	print_unit_addr(b, buf, name, a, host);
+	pm_strbuf_printf(b, "], &%s[", name);
 	pm_print_linear(k, b, buf->tensor, a->e);
 	pm_strbuf_add(b, "]);\n");
 }
@@ -246,20 +255,9 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 
 	int vec = !host && buf->vec == 8;
 
-	pm_strbuf_printf(b, "{ %s *pm_q = &%s_shared[", host ? "float" :
-		"__half", name);
-	pm_print_expr(b, a->e[4]);
-	pm_strbuf_printf(b, " * %ld + ", buf->stage_elems);
-	if (host)
-		pm_strbuf_printf(b, "pm_smem_off_h(%d, %d, ", buf->pitch,
-			buf->swz);
-	else
-		pm_strbuf_printf(b, "pm_smem_off<%d, %d>(", buf->pitch,
-			buf->swz);
-	pm_print_expr(b, a->e[2]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[3]);
-	pm_strbuf_add(b, ")]; ");
+	pm_strbuf_printf(b, "{ %s *pm_q = ", host ? "float" : "__half");
+	print_unit_addr(b, buf, name, a, host);
+	pm_strbuf_add(b, "]; ");
 	/* 16-byte units: one shared load and store, the elements in
 	 * registers */
 	if (vec)

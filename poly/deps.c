@@ -64,18 +64,22 @@ void pm_scop_print(FILE *out, const struct pm_scop *scop)
 	s = isl_union_set_to_str(scop->domain);
 	print_isl(out, "domain", s);
 	free(s);
-	s = isl_union_map_to_str(scop->reads);
-	print_isl(out, "reads", s);
-	free(s);
-	s = isl_union_map_to_str(scop->writes);
-	print_isl(out, "writes", s);
-	free(s);
-	s = isl_union_map_to_str(scop->dep_flow);
-	print_isl(out, "flow dependences", s);
-	free(s);
-	s = isl_union_map_to_str(scop->dep_false);
-	print_isl(out, "false dependences", s);
-	free(s);
+	{
+		const struct {
+			const char *title;
+			isl_union_map *map;
+		} maps[] = {
+			{ "reads", scop->reads }, { "writes", scop->writes },
+			{ "flow dependences", scop->dep_flow },
+			{ "false dependences", scop->dep_false },
+		};
+
+		for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i) {
+			s = isl_union_map_to_str(maps[i].map);
+			print_isl(out, maps[i].title, s);
+			free(s);
+		}
+	}
 	fprintf(out, "initial schedule:\n");
 	p = isl_printer_to_file(scop->ctx, out);
 	p = isl_printer_set_yaml_style(p, ISL_YAML_STYLE_BLOCK);
