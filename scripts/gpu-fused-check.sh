@@ -6,15 +6,18 @@
 # any failure.
 #
 #   bash scripts/gpu-fused-check.sh [--build-only | --run-only] [--only REGEX]
+#   bash scripts/gpu-fused-check.sh --list
 #
 #   --build-only  generate and compile only (works without a GPU)
 #   --run-only    run what an earlier --build-only left in build/fused
-#   --only REGEX  only the binaries whose name matches REGEX (grep -E), e.g.
-#                 '^epi_(relu|chain)_nn' ; --list prints all names
+#   --only REGEX  only the binaries whose name matches REGEX (an extended
+#                 regex, awk), e.g. '^epi_(relu|chain)_nn'
+#   --list        print every binary name and stop
 # Run from anywhere; works in the repository root. Needs build/polymma and nvcc.
 # Environment: POLYMMA (build/polymma), NVCC (nvcc on PATH, else
 # /usr/local/cuda/bin/nvcc), ARCH (sm_90), JOBS (16 parallel builds),
-# RUN_JOBS (8 checkers at a time on the one GPU), OUT (folder for the full log
+# RUN_JOBS (8 checkers at a time on the one GPU), SIZES (the MxNxK run for
+# every binary; multiples of 128x128x32), OUT (folder for the full log
 # fused.log; default build/fused).
 #
 # Binary NAME = CASE_LAYOUT_CFG; the spec build/fused/NAME.tc defines the
@@ -34,7 +37,7 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
 JOBS=${JOBS:-16}
 RUN_JOBS=${RUN_JOBS:-8}
-SIZES="256x384x160 512x256x1024"
+SIZES=${SIZES:-"256x384x160 512x256x1024"}
 UNARY="relu sigmoid tanh gelu gelu_erf silu exp abs"
 BINARY="max min"
 LAYOUTS="nn nt tn tt"
@@ -171,6 +174,7 @@ build_one() {
 run_one() {
 	local name=$1 log=$W/$1.run.log rc
 	echo "== run $W/$name --tag $name $SIZES" >"$log"
+	exec 2>>"$log"	# also the shell's own "Segmentation fault" notices
 	timeout 120 "$W/$name" --tag "$name" $SIZES >>"$log" 2>&1; rc=$?
 	echo "rc=$rc" >>"$log"
 }
@@ -264,7 +268,7 @@ echo
 for row in "${rows[@]}"; do
 	line=$(printf '%-13s %-13s' $row)
 	for l in $LAYOUTS; do
-		[ -n "${cell["$row $l"]+x}" ] && line+=$(printf '  %-10s' "${cell["$row $l"]}")
+		[ -n "${cell["$row $l"]+x}" ] && line+=$(printf '  %-13s' "${cell["$row $l"]}")
 	done
 	echo "$line"
 done

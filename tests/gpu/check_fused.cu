@@ -173,7 +173,7 @@ static std::vector<double> to_double(const std::vector<__half> &h) {
 	return d;
 }
 // A prologue's value as the kernel stores it: computed, rounded to f16.
-static double round_half(double x) {
+inline double round_half(double x) {
 	return (double)__half2float(__float2half_rn((float)x));
 }
 
