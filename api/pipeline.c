@@ -25,6 +25,7 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 	c->bm = c->bm ? c->bm : t->bm;
 	c->bn = c->bn ? c->bn : t->bn;
 	c->bk = c->bk ? c->bk : t->bk;
+	c->auto_warp = !c->wm && !c->wn;
 	c->wm = c->wm ? c->wm : t->wm;
 	c->wn = c->wn ? c->wn : t->wn;
 	if (!c->mm) {
@@ -101,6 +102,38 @@ static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
 	return 0;
 }
 
+/* The cost of the fused epilogue per accumulator element: input reads
+ * plus transcendental functions. */
+static int epilogue_cost(const struct pm_expr *e, int chain)
+{
+	int c = 0;
+
+	if (e->kind == PM_E_READ)
+		return e->tensor != chain;
+	if (e->kind == PM_E_CALL && e->fn != PM_FN_RELU && e->fn != PM_FN_ABS &&
+	    e->fn != PM_FN_MAX && e->fn != PM_FN_MIN)
+		c = 1;
+	for (int i = 0; i < e->nargs; ++i)
+		c += epilogue_cost(e->args[i], chain);
+	return c;
+}
+
+/* Register pressure: a heavy epilogue (its loads and functions live next
+ * to the accumulators) gets half the default warp tile in n, which
+ * measured free of spills where 64x64 spilled. */
+static void default_warp_for_epilogue(struct pm_kernel *k,
+	struct pm_config *c)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int cost = 0;
+
+	for (int s = 1; s < spec->nstmts; ++s)
+		cost += epilogue_cost(spec->stmts[s].rhs, spec->stmts[s - 1].lhs);
+	if (c->auto_warp && cost >= 3 && c->wn >= 2 * c->mn &&
+	    (c->wn / 2) % c->mn == 0)
+		c->wn /= 2;
+}
+
 static int dump(struct pm_kernel *k, const char *pass)
 {
 	const struct pm_config *c = k->cfg;
@@ -143,6 +176,8 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	if (!scop)
 		return NULL;
 	k = pm_kernel_alloc(scop, cfg, d);
+	if (k)
+		default_warp_for_epilogue(k, cfg);
 	if (!k || check_fixed_sizes(k, d) < 0 ||
 	    pm_kernel_require_multiples(k) < 0)
 		goto error;

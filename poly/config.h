@@ -21,6 +21,7 @@ struct pm_config {
 	const struct pm_target *target;
 	int bm, bn, bk;		/* block tile; 0 = target default */
 	int wm, wn;		/* warp tile; 0 = target default */
+	int auto_warp;		/* the warp tile was chosen by default */
 	int mm, mn, mk;		/* macro-MMA; 0 = target default */
 	int split_k;		/* 1 = none */
 	int stages;		/* shared-memory stages; 0 = target default */

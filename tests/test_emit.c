@@ -224,6 +224,25 @@ static void test_epilogue_no_temporary_stores(void **state)
 	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 4);
 	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_i])"));
 	polymma_result_free(r);
+	/* a heavier epilogue (three input reads and gelu) gets half the
+	 * default warp tile in n, to stay clear of register spills */
+	{
+		char *chain = pm_test_read("examples/gemm_epilogue_chain.tc");
+
+		assert_int_equal(polymma_generate(ctx, chain, "c.tc", o, &r),
+			POLYMMA_OK);
+		assert_non_null(strstr(polymma_result_source(r),
+			" * warp     64x32 (8 warps, 256 threads)"));
+		polymma_result_free(r);
+		assert_int_equal(polymma_options_set(o, "warp", "64x64", NULL),
+			POLYMMA_OK);
+		assert_int_equal(polymma_generate(ctx, chain, "c.tc", o, &r),
+			POLYMMA_OK);
+		assert_non_null(strstr(polymma_result_source(r),
+			" * warp     64x64 (4 warps, 128 threads)"));
+		polymma_result_free(r);
+		free(chain);
+	}
 	polymma_options_free(o);
 	polymma_ctx_free(ctx);
 }

@@ -33,7 +33,8 @@
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
 #define N_CONFIGS 3
-#define N_CASES (N_LAYOUTS * N_CONFIGS * 2 + 1)
+#define N_FUSED 3
+#define N_CASES (N_LAYOUTS * N_CONFIGS * 2 + 1 + 2 * N_FUSED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -117,6 +118,26 @@ static void init_cases(void)
 	cases[n] = cases[0];
 	snprintf(cases[n].name, sizeof(cases[n].name), "nn_sm80_runtime_on_sm90");
 	cases[n].arch = "sm_90";
+	n++;
+	/* Fused prologues and epilogues: the default tiles must not spill. */
+	{
+		static const char *const fused[N_FUSED] = {
+			"gemm_bias_relu", "gemm_epilogue_chain", "relu_gemm"
+		};
+
+		for (int i = 0; i < N_FUSED; i++)
+			for (c = 0; c < 3; c += 2) {
+				struct ncase *k = &cases[n++];
+
+				snprintf(k->name, sizeof(k->name), "%s_%s",
+					fused[i], configs[c].name);
+				snprintf(k->spec, sizeof(k->spec),
+					"examples/%s.tc", fused[i]);
+				k->cfg = &configs[c];
+				k->arch = configs[c].arch;
+				k->fixed = 0;
+			}
+	}
 	for (n = 0; n < N_CASES; n++) {
 		struct ncase *k = &cases[n];
 		char name[sizeof(k->name)];
