@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* Schedule-tree passes: legality after every pass (and a legality check
  * that can fail), the tree's shape, promotion footprints. */
 #include <stdarg.h>
@@ -296,6 +297,52 @@ static void test_fixed_size_not_multiple(void **state)
 	pm_spec_free(spec);
 }
 
+/* Golden trees: the dump of every pass for gemm_tn on sm_80 must match
+ * tests/golden/tn_sm80.tree (PM_UPDATE_GOLDEN=1 rewrites it; review the
+ * diff: a change here is a change of the generated kernels). */
+static void test_golden_trees(void **state)
+{
+	struct pm_spec *spec = pm_test_spec("tn");
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_config cfg;
+	struct pm_kernel *k;
+	char *buf = NULL, *golden;
+	size_t len = 0;
+	const char *path = "tests/golden/tn_sm80.tree";
+
+	(void) state;
+	config(&cfg, "sm_80", 0, 0, 0);
+	cfg.stages = 3;
+	cfg.smem = 2;
+	cfg.dump_all = 1;
+	cfg.dump = open_memstream(&buf, &len);
+	k = until(ctx, spec, &cfg, NULL);
+	fclose(cfg.dump);
+	assert_non_null(k);
+	if (getenv("PM_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(buf, f);
+		fclose(f);
+	}
+	golden = pm_test_read(path);
+	assert_non_null(golden);
+	if (strcmp(golden, buf)) {
+		FILE *f = fopen("/tmp/pm_tree.got", "w");
+		if (f) {
+			fputs(buf, f);
+			fclose(f);
+		}
+		fail_msg("the schedule trees differ from %s (got: "
+			"/tmp/pm_tree.got)", path);
+	}
+	free(golden);
+	free(buf);
+	pm_pipeline_kernel_free(k);
+	isl_ctx_free(ctx);
+	pm_spec_free(spec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_promoted_tree_shape),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_fixed_size_not_multiple),
+		cmocka_unit_test(test_golden_trees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
