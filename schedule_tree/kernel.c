@@ -41,9 +41,10 @@ static const struct pm_expr *single_read(const struct pm_expr *e)
 
 static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 {
-	pm_diag_error(d, loc, "unsupported: %s (only a plain matmul "
-		"C(i,j) +=! A(..) * B(..) generates a kernel yet; prologues, "
-		"epilogues and several contractions are planned)", what);
+	pm_diag_error(d, loc, "unsupported: %s (a kernel is one contraction "
+		"C(i,j) +=! f(A(..)) * g(B(..)) with pointwise prologues f, g "
+		"and a pointwise epilogue chain; several contractions per "
+		"kernel are planned)", what);
 	return -1;
 }
 
@@ -150,7 +151,7 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 		if (st->kind != PM_S_ASSIGN || st->nlhs != 2)
 			return unsupported(d, st->loc, "after the contraction "
 				"only pointwise statements T(i, j) = ... are "
-				"fused (several contractions are planned)");
+				"fused");
 		if (!epilogue_expr_ok(spec, st->rhs, chain, &bad))
 			return unsupported(d, bad ? bad->loc : st->loc, "an "
 				"epilogue may read the previous statement's result "
