@@ -73,32 +73,37 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	const struct pm_tensor *c = &spec->tensors[k->con.out];
-	const struct pm_expr *r = k->con.ra;
-	long ext[3];
+	const struct pm_tensor *c = &spec->tensors[k->con[0].out];
 	int tile[3] = { k->cfg->bm, k->cfg->bn, k->cfg->bk };
 	const char *what[3] = { "M (rows of the output)",
 		"N (columns of the output)", "K (the reduction)" };
 
-	for (int i = 0; i < 2; ++i) {
-		const struct pm_dim *dim = &c->dims[i];
-		ext[i] = dim->sym < 0 ? dim->value : k->scop->sym_value[dim->sym];
-	}
-	for (int i = 0; i < r->nidx; ++i)
-		if (r->idx[i] == 2) {
-			const struct pm_dim *dim =
-				&spec->tensors[r->tensor].dims[i];
-			ext[2] = dim->sym < 0 ? dim->value :
+	for (int n = 0; n < k->ncon; ++n) {
+		const struct pm_expr *r = k->con[n].ra;
+		long ext[3] = { 0, 0, 0 };
+
+		for (int i = 0; i < 2; ++i) {
+			const struct pm_dim *dim = &c->dims[i];
+			ext[i] = dim->sym < 0 ? dim->value :
 				k->scop->sym_value[dim->sym];
 		}
-	for (int i = 0; i < 3; ++i)
-		if (ext[i] > 0 && ext[i] % tile[i]) {
-			pm_diag_error(d, spec->stmts[0].loc, "unsupported: the "
-				"extent %s is %ld, not a multiple of the block "
-				"tile %d (sizes must be multiples of the block "
-				"tile for now)", what[i], ext[i], tile[i]);
-			return -1;
-		}
+		for (int i = 0; i < r->nidx; ++i)
+			if (r->idx[i] == 2) {
+				const struct pm_dim *dim =
+					&spec->tensors[r->tensor].dims[i];
+				ext[2] = dim->sym < 0 ? dim->value :
+					k->scop->sym_value[dim->sym];
+			}
+		for (int i = 0; i < 3; ++i)
+			if (ext[i] > 0 && ext[i] % tile[i]) {
+				pm_diag_error(d, spec->stmts[k->con[n].stmt].loc,
+					"unsupported: the extent %s is %ld, not a "
+					"multiple of the block tile %d (sizes must "
+					"be multiples of the block tile for now)",
+					what[i], ext[i], tile[i]);
+				return -1;
+			}
+	}
 	return 0;
 }
 
@@ -127,8 +132,11 @@ static void default_warp_for_epilogue(struct pm_kernel *k,
 	const struct pm_spec *spec = k->scop->spec;
 	int cost = 0;
 
-	for (int s = 1; s < spec->nstmts; ++s)
+	for (int s = k->ncon; s < spec->nstmts; ++s)
 		cost += epilogue_cost(spec->stmts[s].rhs, spec->stmts[s - 1].lhs);
+	/* two accumulators in registers count as a heavy epilogue */
+	if (k->ncon > 1)
+		cost += 3;
 	if (c->auto_warp && cost >= 3 && c->wn >= 2 * c->mn &&
 	    (c->wn / 2) % c->mn == 0)
 		c->wn /= 2;

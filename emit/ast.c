@@ -66,9 +66,10 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		frag_warp(k, "[i0, j0]", id, pa);
 		return 2;
 	case PM_OP_MMA: {
-		isl_pw_multi_aff *la = pm_promote_local(k, 0);
-		isl_pw_multi_aff *lb = pm_promote_local(k, 1);
-		isl_pw_aff *kt = isl_pw_multi_aff_get_pw_aff(k->mma_prefix, 2);
+		const struct pm_contraction *con = &k->con[op->con];
+		isl_pw_multi_aff *la = pm_promote_local(k, con->buf_a);
+		isl_pw_multi_aff *lb = pm_promote_local(k, con->buf_b);
+		isl_pw_aff *kt = isl_pw_multi_aff_get_pw_aff(con->mma_prefix, 2);
 
 		frag_warp(k, "[i0, j0, k0]", id, pa);
 		pa[2] = isl_pw_multi_aff_get_pw_aff(la, 0);

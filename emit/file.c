@@ -29,9 +29,10 @@ static int size_order(struct pm_kernel *k, int *order)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	int n = 0, seen[64] = { 0 };
-	int tens[3] = { k->con.out, k->con.a, k->con.b };
+	int tens[5] = { k->con[0].out, k->con[0].a, k->con[0].b,
+		k->con[k->ncon - 1].a, k->con[k->ncon - 1].b };
 
-	for (int i = 0; i < 3; ++i) {
+	for (int i = 0; i < 5; ++i) {
 		const struct pm_tensor *t = &spec->tensors[tens[i]];
 		for (int d = 0; d < t->rank; ++d) {
 			int s = t->dims[d].sym;
@@ -147,13 +148,15 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			k->scop->spec->tensors[k->bufs[i].tensor].name, t,
 			host ? "(char *) pm_smem" : "pm_smem", off[i]);
 	}
-	if (host)
-		pm_strbuf_printf(b, "\tstatic float pm_acc[%d][%d][%d];\n",
-			pm_config_warps(c), (c->wm / c->mm) * (c->wn / c->mn),
-			c->mm * c->mn);
-	else
-		pm_strbuf_printf(b, "\tfloat pm_acc[%d][%d];\n",
-			(c->wm / c->mm) * (c->wn / c->mn), c->mm * c->mn / 32);
+	for (int n = 0; n < k->ncon; ++n)
+		if (host)
+			pm_strbuf_printf(b, "\tstatic float pm_acc%.0d[%d][%d][%d];"
+				"\n", n, pm_config_warps(c), (c->wm / c->mm) *
+				(c->wn / c->mn), c->mm * c->mn);
+		else
+			pm_strbuf_printf(b, "\tfloat pm_acc%.0d[%d][%d];\n", n,
+				(c->wm / c->mm) * (c->wn / c->mn),
+				c->mm * c->mn / 32);
 }
 
 static void launcher(struct pm_kernel *k, struct pm_strbuf *b)
@@ -173,12 +176,13 @@ static void launcher(struct pm_kernel *k, struct pm_strbuf *b)
 			pm_kernel_size_multiple(k, order[i]));
 	}
 	for (int t = 0; t < spec->ntensors; ++t)
-		if (t == k->con.a || t == k->con.b || t == k->con.out)
+		if (t == k->con[0].a || t == k->con[0].b || t == k->con[0].out ||
+		    t == k->con[k->ncon - 1].a || t == k->con[k->ncon - 1].b)
 			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% 16)\n\t\t"
 				"return cudaErrorMisalignedAddress;\n",
 				spec->tensors[t].name);
-	pm_scop_dim_str(k->scop, k->con.out, 0, d0, sizeof(d0));
-	pm_scop_dim_str(k->scop, k->con.out, 1, d1, sizeof(d1));
+	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
 	pm_strbuf_printf(b, "\tdim3 grid((unsigned) ((%s + %d - 1) / %d), "
 		"(unsigned) ((%s + %d - 1) / %d));\n", d1, c->bn, c->bn, d0,
 		c->bm, c->bm);

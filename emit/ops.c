@@ -30,29 +30,38 @@ static void stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	pm_strbuf_printf(b, " * %ld", k->bufs[i].stage_elems);
 }
 
+/* The register accumulator of contraction c. */
+static const char *acc_name(int c)
+{
+	return c ? "pm_acc1" : "pm_acc";
+}
+
 static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
 	const struct pm_config *c = k->cfg;
-	const struct pm_buffer *ba = &k->bufs[0], *bb = &k->bufs[1];
-	int akc = contiguous(ba, k->con.ra, 2);
-	int bnc = contiguous(bb, k->con.rb, 1);
+	const struct pm_contraction *con = &k->con[a->op->con];
+	const struct pm_buffer *ba = &k->bufs[con->buf_a];
+	const struct pm_buffer *bb = &k->bufs[con->buf_b];
+	int akc = contiguous(ba, con->ra, 2);
+	int bnc = contiguous(bb, con->rb, 1);
+	const char *acc = acc_name(a->op->con);
 
 	if (host) {
-		pm_strbuf_printf(b, "pm_host_mma_tile(%d, %d, %d, pm_acc[",
-			c->mm, c->mn, c->mk);
+		pm_strbuf_printf(b, "pm_host_mma_tile(%d, %d, %d, %s[",
+			c->mm, c->mn, c->mk, acc);
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_add(b, "][");
 		pm_print_expr(b, a->e[0]);
 		pm_strbuf_printf(b, "], %d, %d, %d, ", akc, ba->pitch, ba->swz);
 	} else {
 		pm_strbuf_printf(b, "%s_mma_tile<%d, %d, %d, %d, %d, %d, %d, %d, "
-			"%d>(pm_acc[", c->target->mma_fn, c->mm, c->mn, c->mk,
-			akc, ba->pitch, ba->swz, bnc, bb->pitch, bb->swz);
+			"%d>(%s[", c->target->mma_fn, c->mm, c->mn, c->mk,
+			akc, ba->pitch, ba->swz, bnc, bb->pitch, bb->swz, acc);
 		pm_print_expr(b, a->e[0]);
 		pm_strbuf_add(b, "], ");
 	}
-	stage_base(k, b, 0, a->e[6]);
+	stage_base(k, b, con->buf_a, a->e[6]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[2]);
 	pm_strbuf_add(b, ", ");
@@ -61,7 +70,7 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, ", %d, %d, %d, ", bnc, bb->pitch, bb->swz);
 	else
 		pm_strbuf_add(b, ", ");
-	stage_base(k, b, 1, a->e[6]);
+	stage_base(k, b, con->buf_b, a->e[6]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[4]);
 	pm_strbuf_add(b, ", ");
@@ -153,7 +162,7 @@ static const char *const fn_c[] = {
 /* An epilogue expression in fp32: the chain tensor at (i, j) is pm_v,
  * inputs are loaded at pm_i / pm_j. */
 static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_expr *e, int chain)
+	const struct pm_expr *e, int chain, const char *other)
 {
 	const struct pm_spec *spec = k->scop->spec;
 
@@ -171,6 +180,10 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 			pm_strbuf_add(b, "pm_v");
 			return;
 		}
+		if (other && k->ncon > 1 && e->tensor == k->con[0].acc) {
+			pm_strbuf_add(b, other);
+			return;
+		}
 		pm_strbuf_printf(b, "pm_f(%s[", spec->tensors[e->tensor].name);
 		for (int d = 0; d < e->nidx; ++d) {
 			pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
@@ -184,14 +197,14 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 		return;
 	case PM_E_NEG:
 		pm_strbuf_add(b, "(-");
-		print_expr_c(k, b, e->args[0], chain);
+		print_expr_c(k, b, e->args[0], chain, other);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_BIN:
 		pm_strbuf_add(b, "(");
-		print_expr_c(k, b, e->args[0], chain);
+		print_expr_c(k, b, e->args[0], chain, other);
 		pm_strbuf_printf(b, " %c ", e->op);
-		print_expr_c(k, b, e->args[1], chain);
+		print_expr_c(k, b, e->args[1], chain, other);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_CALL:
@@ -199,7 +212,7 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 		for (int i = 0; i < e->nargs; ++i) {
 			if (i)
 				pm_strbuf_add(b, ", ");
-			print_expr_c(k, b, e->args[i], chain);
+			print_expr_c(k, b, e->args[i], chain, other);
 		}
 		pm_strbuf_add(b, ")");
 		return;
@@ -218,31 +231,45 @@ static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
+	const char *acc = acc_name(a->op->con);
+	struct pm_strbuf frag, other;
 
+	/* "[W][F]" (host) or "[F]" (GPU): this macro tile's fragment */
+	pm_strbuf_init(&frag);
+	pm_strbuf_add(&frag, "[");
 	if (host) {
-		pm_strbuf_printf(b, "for (int pm_m = 0; pm_m < %d; ++pm_m) "
-			"for (int pm_n = 0; pm_n < %d; ++pm_n) { ", c->mm, c->mn);
-		pm_strbuf_add(b, "float *pm_p = &pm_acc[");
-		pm_print_expr(b, a->e[1]);
-		pm_strbuf_add(b, "][");
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_printf(b, "][pm_m * %d + pm_n]; ", c->mn);
-	} else {
-		pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; pm_r < %d; ++pm_r) { "
-			"int pm_m, pm_n; %s_acc_coord<%d, %d>(pm_r, pm_lane_id(), "
-			"&pm_m, &pm_n); float *pm_p = &pm_acc[", c->mm * c->mn / 32,
-			c->target->mma_fn, c->mm, c->mn);
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, "][pm_r]; ");
+		pm_print_expr(&frag, a->e[1]);
+		pm_strbuf_add(&frag, "][");
 	}
+	pm_print_expr(&frag, a->e[0]);
+	pm_strbuf_add(&frag, "]");
+	/* the first contraction's value at the same element */
+	pm_strbuf_init(&other);
+	pm_strbuf_printf(&other, "%s%s%s", acc_name(0), frag.s, host ?
+		"" : "[pm_r]");
+	if (host)
+		pm_strbuf_printf(&other, "[pm_m * %d + pm_n]", c->mn);
+	if (host)
+		pm_strbuf_printf(b, "for (int pm_m = 0; pm_m < %d; ++pm_m) "
+			"for (int pm_n = 0; pm_n < %d; ++pm_n) { float *pm_p = "
+			"&%s%s[pm_m * %d + pm_n]; ", c->mm, c->mn, acc, frag.s,
+			c->mn);
+	else
+		pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; "
+			"pm_r < %d; ++pm_r) { int pm_m, pm_n; %s_acc_coord<%d, "
+			"%d>(pm_r, pm_lane_id(), &pm_m, &pm_n); float *pm_p = "
+			"&%s%s[pm_r]; ", c->mm * c->mn / 32, c->target->mma_fn,
+			c->mm, c->mn, acc, frag.s);
 	pm_strbuf_add(b, "const int64_t pm_i = ");
 	pm_print_expr(b, a->e[2]);
 	pm_strbuf_add(b, " + pm_m, pm_j = ");
 	pm_print_expr(b, a->e[3]);
 	pm_strbuf_add(b, " + pm_n; const float pm_v = *pm_p; (void) pm_i; "
 		"(void) pm_j; (void) pm_v; *pm_p = ");
-	print_expr_c(k, b, st->rhs, chain_of(k, a->op->stmt));
+	print_expr_c(k, b, st->rhs, chain_of(k, a->op->stmt), other.s);
 	pm_strbuf_add(b, "; }\n");
+	pm_strbuf_free(&frag);
+	pm_strbuf_free(&other);
 }
 
 /* The prologue on the vec elements this thread copied:
@@ -268,7 +295,7 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
 		vec ? "pm_h" : "pm_q", vec ? "pm_h" : "pm_q",
 		host ? "" : "__float2half_rn");
-	print_expr_c(k, b, buf->pro, buf->tensor);
+	print_expr_c(k, b, buf->pro, buf->tensor, NULL);
 	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
 		"");
 }
@@ -278,18 +305,19 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_target *tg = c->target;
-	const struct pm_contraction *con = &k->con;
 
 	switch (a->op->kind) {
 	case PM_OP_FILL:
 		if (host) {
-			pm_strbuf_add(b, "pm_host_fill(pm_acc[");
+			pm_strbuf_printf(b, "pm_host_fill(%s[",
+				acc_name(a->op->con));
 			pm_print_expr(b, a->e[1]);
 			pm_strbuf_add(b, "][");
 			pm_print_expr(b, a->e[0]);
 			pm_strbuf_printf(b, "], %d);\n", c->mm * c->mn);
 		} else {
-			pm_strbuf_add(b, "pm_fill_zero(pm_acc[");
+			pm_strbuf_printf(b, "pm_fill_zero(%s[",
+				acc_name(a->op->con));
 			pm_print_expr(b, a->e[0]);
 			pm_strbuf_printf(b, "], %d);\n", c->mm * c->mn / 32);
 		}
@@ -299,20 +327,20 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		return 0;
 	case PM_OP_STORE:
 		if (host)
-			pm_strbuf_printf(b, "pm_host_store(%d, %d, pm_acc[",
-				c->mm, c->mn);
+			pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[",
+				c->mm, c->mn, acc_name(a->op->con));
 		else
-			pm_strbuf_printf(b, "%s_store<%d, %d>(pm_acc[",
-				tg->mma_fn, c->mm, c->mn);
+			pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
+				tg->mma_fn, c->mm, c->mn, acc_name(a->op->con));
 		if (host) {
 			pm_print_expr(b, a->e[1]);
 			pm_strbuf_add(b, "][");
 		}
 		pm_print_expr(b, a->e[0]);
-		pm_strbuf_printf(b, "], %s + ", tname(k, con->out));
-		pm_print_linear(k, b, con->out, a->e + 2);
+		pm_strbuf_printf(b, "], %s + ", tname(k, k->con[0].out));
+		pm_print_linear(k, b, k->con[0].out, a->e + 2);
 		pm_strbuf_add(b, ", ");
-		pm_print_stride(k, b, con->out, 0);
+		pm_print_stride(k, b, k->con[0].out, 0);
 		pm_strbuf_add(b, ", 1);\n");
 		return 0;
 	case PM_OP_COPY:

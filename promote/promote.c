@@ -16,7 +16,8 @@
 #include "promote/promote.h"
 
 /* MMA -> X[..]: the operand elements read by each macro instance. */
-static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int tensor)
+static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int c,
+	int tensor)
 {
 	isl_union_map *reads = isl_union_map_copy(k->scop->reads);
 	isl_space *space = isl_space_set_alloc(k->ctx, 0,
@@ -31,14 +32,14 @@ static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int tensor)
 		isl_union_map_copy(k->expansion),
 		isl_union_set_from_set(isl_set_universe(isl_space_set_tuple_id(
 			isl_space_set_alloc(k->ctx, 0, 3), isl_dim_set,
-			isl_id_copy(k->mma_id)))));
+			isl_id_copy(k->con[c].mma_id)))));
 	return isl_union_map_apply_range(mma_exp, reads);
 }
 
 /* The tensor's own layout strides are not needed here: the buffer is
  * dense row-major in the tensor's dimension order. */
 static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
-	int tensor, struct pm_diags *d)
+	int c, int tensor, struct pm_diags *d)
 {
 	struct pm_buffer *buf = &k->bufs[k->nbufs];
 	isl_union_map *prefix, *fp;
@@ -50,9 +51,9 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 
 	prefix = isl_schedule_node_get_prefix_schedule_union_map(at);
 	prefix = isl_union_map_intersect_domain(prefix,
-		isl_union_map_domain(mma_access(k, tensor)));
+		isl_union_map_domain(mma_access(k, c, tensor)));
 	fp = isl_union_map_apply_range(isl_union_map_reverse(prefix),
-		mma_access(k, tensor));
+		mma_access(k, c, tensor));
 	map = isl_map_from_union_map(fp);
 	box = isl_map_get_range_simple_fixed_box_hull(map);
 	isl_map_free(map);
@@ -80,7 +81,8 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 	snprintf(name, sizeof(name), "COPY_%s",
 		k->scop->spec->tensors[tensor].name);
 	buf->copy_id = pm_kernel_op(k, name, PM_OP_COPY, k->nbufs);
-	buf->pro = tensor == k->con.a ? k->con.pa : k->con.pb;
+	buf->con = c;
+	buf->pro = tensor == k->con[c].a ? k->con[c].pa : k->con[c].pb;
 	if (buf->pro) {
 		snprintf(name, sizeof(name), "PRO_%s",
 			k->scop->spec->tensors[tensor].name);
@@ -135,16 +137,16 @@ static __isl_give isl_union_set *universe(isl_ctx *ctx, __isl_keep isl_id *id,
 }
 
 /* The k tiles that exist: { [p0, p1, p2] } (range of the MMA prefix). */
-static __isl_give isl_set *valid_tiles(struct pm_kernel *k)
+static __isl_give isl_set *valid_tiles(struct pm_kernel *k, int c)
 {
 	isl_union_set *dom = isl_schedule_get_domain(k->schedule);
 	isl_space *sp = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0,
-		3), isl_dim_set, isl_id_copy(k->mma_id));
+		3), isl_dim_set, isl_id_copy(k->con[c].mma_id));
 	isl_set *mma = isl_union_set_extract_set(dom, sp);
 
 	isl_union_set_free(dom);
 	return isl_set_apply(mma, isl_map_from_pw_multi_aff(
-		isl_pw_multi_aff_copy(k->mma_prefix)));
+		isl_pw_multi_aff_copy(k->con[c].mma_prefix)));
 }
 
 /* { [prefix] -> COPY[p0, p1, q, l0, v] } with q = kt + shift (loop, np = 3)
@@ -177,7 +179,7 @@ static __isl_give isl_map *copy_ext_id(struct pm_kernel *k, int b, int np,
 			shift, buf->size[0], r);
 	ext = isl_map_read_from_str(k->ctx, str);
 	ext = isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
-	t = valid_tiles(k);
+	t = valid_tiles(k, buf->con);
 	t = isl_set_add_dims(t, isl_dim_set, 2);
 	t = isl_set_set_tuple_id(t, isl_id_copy(id));
 	return isl_map_intersect_range(ext, t);
@@ -306,6 +308,7 @@ static __isl_give isl_schedule_node *store_tree(struct pm_kernel *k)
 	isl_multi_union_pw_aff *frag;
 
 	k->store_id = pm_kernel_op(k, "STORE", PM_OP_STORE, -1);
+	k->ops[k->nops - 1].con = k->ncon - 1;
 	snprintf(str, sizeof(str), "{ [p0, p1] -> S[i0, j0] : "
 		"%d p0 <= %d i0 < %d p0 + %d and %d p1 <= %d j0 < %d p1 + %d }",
 		c->bm, c->mm, c->bm, c->bm, c->bn, c->mn, c->bn, c->bn);
@@ -337,9 +340,9 @@ static __isl_give isl_schedule_node *store_tree(struct pm_kernel *k)
 }
 
 /* Pitch and swizzle of each buffer from --smem. */
-static int layout_buffers(struct pm_kernel *k, struct pm_diags *d)
+static int layout_buffers(struct pm_kernel *k, int first, struct pm_diags *d)
 {
-	for (int b = 0; b < k->nbufs; ++b) {
+	for (int b = first; b < k->nbufs; ++b) {
 		struct pm_buffer *buf = &k->bufs[b];
 		long ch = buf->size[1] / 8;
 
@@ -370,27 +373,27 @@ static int layout_buffers(struct pm_kernel *k, struct pm_diags *d)
 /* WAIT, then the prologues of the operands with one (each thread on the
  * units it copied itself) and a barrier; without prologues WAIT includes
  * the barrier. */
-static void wait_and_prologues(struct pm_kernel *k, isl_id **ids, int *nd,
-	isl_map **ext, int *n)
+static void wait_and_prologues(struct pm_kernel *k, int c, isl_id **ids,
+	int *nd, isl_map **ext, int *n)
 {
 	int pro = 0;
 
 	for (int b = 0; b < k->nbufs; ++b)
-		pro |= k->bufs[b].pro != NULL;
-	k->wait_id = pm_kernel_op(k, "WAIT", PM_OP_WAIT, pro);
-	ids[*n] = k->wait_id, nd[*n] = 3;
-	ext[(*n)++] = step_ext(k, k->wait_id, 3, 0);
+		pro |= k->bufs[b].con == c && k->bufs[b].pro != NULL;
+	k->wait_id[c] = pm_kernel_op(k, "WAIT", PM_OP_WAIT, pro);
+	ids[*n] = k->wait_id[c], nd[*n] = 3;
+	ext[(*n)++] = step_ext(k, k->wait_id[c], 3, 0);
 	if (!pro)
 		return;
 	for (int b = 0; b < k->nbufs; ++b) {
-		if (!k->bufs[b].pro)
+		if (k->bufs[b].con != c || !k->bufs[b].pro)
 			continue;
 		ids[*n] = k->bufs[b].pro_id, nd[*n] = 5;
 		ext[(*n)++] = copy_ext_id(k, b, 3, 0, k->bufs[b].pro_id);
 	}
-	k->sync_id[1] = pm_kernel_op(k, "SYNC_PRO", PM_OP_SYNC, -1);
-	ids[*n] = k->sync_id[1], nd[*n] = 3;
-	ext[(*n)++] = step_ext(k, k->sync_id[1], 3, 0);
+	k->sync_id[c][1] = pm_kernel_op(k, "SYNC_PRO", PM_OP_SYNC, -1);
+	ids[*n] = k->sync_id[c][1], nd[*n] = 3;
+	ext[(*n)++] = step_ext(k, k->sync_id[c][1], 3, 0);
 }
 
 /* The copies, as a software pipeline over the k tiles (stages S):
@@ -398,7 +401,7 @@ static void wait_and_prologues(struct pm_kernel *k, isl_id **ids, int *nd,
  *   S > 1:  prologue q < S-1 { COPY(q); COMMIT }
  *           k loop { WAIT [PRO(kt); SYNC]; COPY(kt + S - 1); COMMIT; MMA }
  * COPY instances exist only for valid k tiles: isl adds the guards. */
-static int pipeline(struct pm_kernel *k, isl_schedule_node **node,
+static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d)
 {
 	int S = k->cfg->stages;
@@ -408,39 +411,43 @@ static int pipeline(struct pm_kernel *k, isl_schedule_node **node,
 	int n = 0;
 	isl_schedule_node *g;
 
-	k->commit_id[0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
+	k->commit_id[c][0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
 	if (S > 1)
-		wait_and_prologues(k, ids, nd, ext, &n);
+		wait_and_prologues(k, c, ids, nd, ext, &n);
 	for (int b = 0; b < k->nbufs; ++b) {
+		if (k->bufs[b].con != c)
+			continue;
 		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
 		ext[n++] = copy_ext(k, b, 3, S - 1);
 	}
-	ids[n] = k->commit_id[0], nd[n] = 3;
-	ext[n++] = step_ext(k, k->commit_id[0], 3, 0);
+	ids[n] = k->commit_id[c][0], nd[n] = 3;
+	ext[n++] = step_ext(k, k->commit_id[c][0], 3, 0);
 	if (S == 1)
-		wait_and_prologues(k, ids, nd, ext, &n);
+		wait_and_prologues(k, c, ids, nd, ext, &n);
 	g = graft_tree(k, n, ids, nd, ext, 3, d);
 	if (!g)
 		return -1;
 	*node = isl_schedule_node_graft_before(*node, g);
 	if (S == 1) {
-		k->sync_id[0] = pm_kernel_op(k, "SYNC", PM_OP_SYNC, -1);
+		k->sync_id[c][0] = pm_kernel_op(k, "SYNC", PM_OP_SYNC, -1);
 		*node = isl_schedule_node_graft_after(*node, graft_root(
 			isl_schedule_node_from_extension(isl_union_map_from_map(
-			step_ext(k, k->sync_id[0], 3, 0)))));
+			step_ext(k, k->sync_id[c][0], 3, 0)))));
 		return *node ? 0 : -1;
 	}
 	/* the prologue, in front of the k loop */
 	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
 		*node = isl_schedule_node_parent(*node);
-	k->commit_id[1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
+	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
 	n = 0;
 	for (int b = 0; b < k->nbufs; ++b) {
+		if (k->bufs[b].con != c)
+			continue;
 		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
 		ext[n++] = copy_ext(k, b, 2, S - 1);
 	}
-	ids[n] = k->commit_id[1], nd[n] = 3;
-	ext[n++] = step_ext(k, k->commit_id[1], 2, S - 1);
+	ids[n] = k->commit_id[c][1], nd[n] = 3;
+	ext[n++] = step_ext(k, k->commit_id[c][1], 2, S - 1);
 	g = graft_tree(k, n, ids, nd, ext, 2, d);
 	if (!g)
 		return -1;
@@ -448,49 +455,92 @@ static int pipeline(struct pm_kernel *k, isl_schedule_node **node,
 	return *node ? 0 : -1;
 }
 
+/* The node right below the [kt] band of contraction c: under the filter
+ * of the block's sequence that holds its MMA statement. */
+static __isl_give isl_schedule_node *below_kt(struct pm_kernel *k, int c)
+{
+	isl_schedule_node *node = isl_schedule_get_root(k->schedule);
+	isl_space *sp = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0,
+		3), isl_dim_set, isl_id_copy(k->con[c].mma_id));
+	isl_size n;
+
+	node = pm_node_below_mark(node, k->mark_block_x);
+	node = isl_schedule_node_child(node, 0);		/* sequence */
+	n = isl_schedule_node_n_children(node);
+	for (int i = 0; i < n; ++i) {
+		isl_schedule_node *f = isl_schedule_node_child(
+			isl_schedule_node_copy(node), i);
+		isl_union_set *filter = isl_schedule_node_filter_get_filter(f);
+		isl_set *set = isl_union_set_extract_set(filter,
+			isl_space_copy(sp));
+		isl_bool empty = isl_set_is_empty(set);
+
+		isl_set_free(set);
+		isl_union_set_free(filter);
+		if (empty == isl_bool_false) {
+			isl_schedule_node_free(node);
+			isl_space_free(sp);
+			f = pm_node_below_mark(f, k->scop->mark_red);
+			return isl_schedule_node_child(f, 0);
+		}
+		isl_schedule_node_free(f);
+	}
+	isl_space_free(sp);
+	return isl_schedule_node_free(node);
+}
+
+/* Buffers, copies and pipeline of contraction c. */
+static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
+{
+	struct pm_contraction *con = &k->con[c];
+	isl_schedule_node *node = below_kt(k, c);
+	isl_union_pw_multi_aff *pre;
+	isl_space *sp;
+	isl_schedule *s;
+	int first = k->nbufs;
+
+	sp = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0, 3),
+		isl_dim_set, isl_id_copy(con->mma_id));
+	pre = isl_schedule_node_get_prefix_schedule_union_pw_multi_aff(node);
+	sp = isl_space_map_from_domain_and_range(sp,
+		isl_space_set_alloc(k->ctx, 0, 3));
+	con->mma_prefix = isl_union_pw_multi_aff_extract_pw_multi_aff(pre, sp);
+	isl_union_pw_multi_aff_free(pre);
+	con->buf_a = first;
+	con->buf_b = first + 1;
+	if (!node || add_buffer(k, node, c, con->a, d) < 0 ||
+	    add_buffer(k, node, c, con->b, d) < 0 ||
+	    layout_buffers(k, first, d) < 0 || pipeline(k, c, &node, d) < 0) {
+		isl_schedule_node_free(node);
+		return -1;
+	}
+	s = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	if (!s)
+		return -1;
+	isl_schedule_free(k->schedule);
+	k->schedule = s;
+	return 0;
+}
+
 int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 {
 	isl_schedule_node *node;
 	isl_schedule *s;
-	int ok = 1;
+	isl_size n;
 
+	for (int c = 0; c < k->ncon; ++c)
+		if (promote_one(k, c, d) < 0)
+			return -1;
+	/* STORE after everything else of the block */
 	node = isl_schedule_get_root(k->schedule);
-	node = pm_node_below_mark(node, k->scop->mark_red);	/* [kt] */
+	node = pm_node_below_mark(node, k->mark_block_x);
+	node = isl_schedule_node_child(node, 0);	/* sequence */
+	n = isl_schedule_node_n_children(node);
+	node = isl_schedule_node_child(node, n - 1);
 	node = isl_schedule_node_child(node, 0);
-	{
-		isl_union_pw_multi_aff *pre;
-		isl_space *sp = isl_space_set_tuple_id(isl_space_set_alloc(
-			k->ctx, 0, 3), isl_dim_set, isl_id_copy(k->mma_id));
-
-		pre = isl_schedule_node_get_prefix_schedule_union_pw_multi_aff(
-			node);
-		sp = isl_space_map_from_domain_and_range(sp,
-			isl_space_set_alloc(k->ctx, 0, 3));
-		k->mma_prefix = isl_union_pw_multi_aff_extract_pw_multi_aff(
-			pre, sp);
-		isl_union_pw_multi_aff_free(pre);
-	}
-	if (add_buffer(k, node, k->con.a, d) < 0 ||
-	    add_buffer(k, node, k->con.b, d) < 0 ||
-	    layout_buffers(k, d) < 0 || pipeline(k, &node, d) < 0)
-		ok = 0;
-	if (ok) {
-		/* STORE after everything else of the block */
-		isl_size n;
-
-		s = isl_schedule_node_get_schedule(node);
-		isl_schedule_node_free(node);
-		isl_schedule_free(k->schedule);
-		k->schedule = s;
-		node = isl_schedule_get_root(k->schedule);
-		node = pm_node_below_mark(node, k->mark_block_x);
-		node = isl_schedule_node_child(node, 0);	/* sequence */
-		n = isl_schedule_node_n_children(node);
-		node = isl_schedule_node_child(node, n - 1);
-		node = isl_schedule_node_child(node, 0);
-		node = isl_schedule_node_graft_after(node, store_tree(k));
-	}
-	s = node && ok ? isl_schedule_node_get_schedule(node) : NULL;
+	node = isl_schedule_node_graft_after(node, store_tree(k));
+	s = isl_schedule_node_get_schedule(node);
 	isl_schedule_node_free(node);
 	if (!s)
 		return -1;
@@ -512,13 +562,13 @@ __isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int b)
 		isl_union_pw_multi_aff_copy(k->base)),
 		isl_union_map_copy(k->scop->reads));
 	space = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0, 3),
-		isl_dim_set, isl_id_copy(k->mma_id));
+		isl_dim_set, isl_id_copy(k->con[buf->con].mma_id));
 	space = isl_space_map_from_domain_and_range(space,
 		isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0, buf->rank),
 			isl_dim_set, isl_id_copy(k->scop->array_ids[buf->tensor])));
 	x = isl_pw_multi_aff_from_map(isl_union_map_extract_map(acc, space));
 	isl_union_map_free(acc);
-	prefix = isl_pw_multi_aff_copy(k->mma_prefix);
+	prefix = isl_pw_multi_aff_copy(k->con[buf->con].mma_prefix);
 	off = isl_pw_multi_aff_from_multi_aff(isl_multi_aff_copy(buf->offset));
 	off = isl_pw_multi_aff_pullback_pw_multi_aff(off, prefix);
 	x = isl_pw_multi_aff_reset_tuple_id(x, isl_dim_out);

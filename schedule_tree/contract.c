@@ -21,39 +21,57 @@ static __isl_give isl_map *read_map2(isl_ctx *ctx, const char *str,
 /* base: FILL[i0,j0] -> S_init[MM i0, MN j0], MMA[i0,j0,k0] ->
  * S[MM i0, MN j0, MK k0]; expansion: every macro instance to the original
  * instances it stands for. */
-static int build_maps(struct pm_kernel *k)
+/* The maps of contraction n. */
+static void build_con_maps(struct pm_kernel *k, int n)
 {
 	const struct pm_config *c = k->cfg;
-	isl_id *s_init = pm_scop_stmt_id(k->scop, k->con.stmt, PM_ROLE_INIT);
-	isl_id *s_upd = pm_scop_stmt_id(k->scop, k->con.stmt, PM_ROLE_UPDATE);
-	char str[512];
+	struct pm_contraction *con = &k->con[n];
+	isl_id *s_init = pm_scop_stmt_id(k->scop, con->stmt, PM_ROLE_INIT);
+	isl_id *s_upd = pm_scop_stmt_id(k->scop, con->stmt, PM_ROLE_UPDATE);
+	char str[512], name[16];
 	isl_map *m;
 
-	k->fill_id = pm_kernel_op(k, "FILL", PM_OP_FILL, -1);
-	k->mma_id = pm_kernel_op(k, "MMA", PM_OP_MMA, -1);
+	snprintf(name, sizeof(name), n ? "FILL_%d" : "FILL", n);
+	con->fill_id = pm_kernel_op(k, name, PM_OP_FILL, -1);
+	k->ops[k->nops - 1].con = n;
+	snprintf(name, sizeof(name), n ? "MMA_%d" : "MMA", n);
+	con->mma_id = pm_kernel_op(k, name, PM_OP_MMA, -1);
+	k->ops[k->nops - 1].con = n;
 	snprintf(str, sizeof(str), "{ F[i0, j0] -> S[%d i0, %d j0] }",
 		c->mm, c->mn);
-	m = read_map2(k->ctx, str, k->fill_id, s_init);
-	k->base = isl_union_pw_multi_aff_from_pw_multi_aff(
+	m = read_map2(k->ctx, str, con->fill_id, s_init);
+	k->base = isl_union_pw_multi_aff_add_pw_multi_aff(k->base,
 		isl_pw_multi_aff_from_map(m));
 	snprintf(str, sizeof(str), "{ F[i0, j0, k0] -> S[%d i0, %d j0, %d k0] }",
 		c->mm, c->mn, c->mk);
-	m = read_map2(k->ctx, str, k->mma_id, s_upd);
+	m = read_map2(k->ctx, str, con->mma_id, s_upd);
 	k->base = isl_union_pw_multi_aff_add_pw_multi_aff(k->base,
 		isl_pw_multi_aff_from_map(m));
 
 	snprintf(str, sizeof(str), "{ F[i0, j0] -> S[i, j] : "
 		"%d i0 <= i < %d i0 + %d and %d j0 <= j < %d j0 + %d }",
 		c->mm, c->mm, c->mm, c->mn, c->mn, c->mn);
-	k->expansion = isl_union_map_from_map(read_map2(k->ctx, str,
-		k->fill_id, s_init));
+	k->expansion = isl_union_map_add_map(k->expansion, read_map2(k->ctx,
+		str, con->fill_id, s_init));
 	snprintf(str, sizeof(str), "{ F[i0, j0, k0] -> S[i, j, k] : "
 		"%d i0 <= i < %d i0 + %d and %d j0 <= j < %d j0 + %d and "
 		"%d k0 <= k < %d k0 + %d }", c->mm, c->mm, c->mm, c->mn, c->mn,
 		c->mn, c->mk, c->mk, c->mk);
 	k->expansion = isl_union_map_add_map(k->expansion, read_map2(k->ctx,
-		str, k->mma_id, s_upd));
-	for (int st = 1; st < k->scop->spec->nstmts; ++st) {
+		str, con->mma_id, s_upd));
+}
+
+static int build_maps(struct pm_kernel *k)
+{
+	const struct pm_config *c = k->cfg;
+	char str[512];
+	isl_space *sp = isl_space_params_alloc(k->ctx, 0);
+
+	k->base = isl_union_pw_multi_aff_empty_space(isl_space_copy(sp));
+	k->expansion = isl_union_map_empty(sp);
+	for (int n = 0; n < k->ncon; ++n)
+		build_con_maps(k, n);
+	for (int st = k->ncon; st < k->scop->spec->nstmts; ++st) {
 		isl_id *sid = pm_scop_stmt_id(k->scop, st, PM_ROLE_ASSIGN);
 		isl_id *eid;
 		char name[32];
@@ -61,6 +79,7 @@ static int build_maps(struct pm_kernel *k)
 		snprintf(name, sizeof(name), "EPI_%d", st);
 		eid = pm_kernel_op(k, name, PM_OP_EPI, -1);
 		k->ops[k->nops - 1].stmt = st;
+		k->ops[k->nops - 1].con = k->ncon - 1;
 		k->epi_id[k->nepi++] = eid;
 		snprintf(str, sizeof(str), "{ F[i0, j0] -> S[%d i0, %d j0] }",
 			c->mm, c->mn);

@@ -48,14 +48,16 @@ static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 	return -1;
 }
 
-/* Recognise C(i,j) +=! A(i,k)*B(k,j) in any layout. */
-static int recognise(struct pm_kernel *k, struct pm_diags *d)
+/* Recognise statement n as C(i,j) +=! f(A(i,k)) * g(B(k,j)) in any layout,
+ * as contraction c. */
+static int recognise_one(struct pm_kernel *k, int n, int c,
+	struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_stmt *st;
 	const struct pm_expr *e, *x, *y, *px, *py;
 
-	st = &spec->stmts[0];
+	st = &spec->stmts[n];
 	e = st->rhs;
 	if (st->kind != PM_S_REDUCE)
 		return unsupported(d, st->loc, "the statement is not a "
@@ -96,27 +98,52 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 			pm_type_name(spec->tensors[st->lhs].type));
 		return -1;
 	}
-	k->con.stmt = 0;
-	k->con.acc = st->lhs;
-	k->con.out = st->lhs;
-	k->con.a = x->tensor;
-	k->con.b = y->tensor;
-	k->con.ra = x;
-	k->con.rb = y;
-	k->con.pa = px;
-	k->con.pb = py;
+	k->con[c].stmt = n;
+	k->con[c].acc = st->lhs;
+	k->con[c].a = x->tensor;
+	k->con[c].b = y->tensor;
+	k->con[c].ra = x;
+	k->con[c].rb = y;
+	k->con[c].pa = px;
+	k->con[c].pb = py;
+	return 0;
+}
+
+/* One or two contractions with the same output shape, first in the
+ * spec. */
+static int recognise(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int n = 0;
+
+	while (n < spec->nstmts && spec->stmts[n].kind == PM_S_REDUCE) {
+		if (n >= 2)
+			return unsupported(d, spec->stmts[n].loc, "more than two "
+				"contractions in one kernel");
+		if (recognise_one(k, n, n, d) < 0)
+			return -1;
+		n++;
+	}
+	if (!n)
+		return unsupported(d, spec->stmts[0].loc, "the first statement "
+			"is not a reduction '+=!'");
+	if (n == 2 && spec->nstmts == 2)
+		return unsupported(d, spec->stmts[1].loc, "two contractions "
+			"must be combined by a pointwise statement");
+	k->ncon = n;
+	k->con[0].out = k->con[n - 1].acc;
 	return 0;
 }
 
 /* Is every read of e either the chain value (tensor `chain` at (i, j)) or
  * an input read with plain (i, j) indices (broadcasts allowed)? */
 static int epilogue_expr_ok(const struct pm_spec *spec, const struct pm_expr *e,
-	int chain, const struct pm_expr **bad)
+	int chain, int other, const struct pm_expr **bad)
 {
 	if (e->kind == PM_E_READ) {
 		const struct pm_tensor *t = &spec->tensors[e->tensor];
 
-		if (e->tensor == chain)
+		if (e->tensor == chain || e->tensor == other)
 			return e->nidx == 2 && e->idx[0] == 0 && e->idx[1] == 1 ?
 				1 : (*bad = e, 0);
 		if (t->role != PM_INPUT)
@@ -127,7 +154,7 @@ static int epilogue_expr_ok(const struct pm_spec *spec, const struct pm_expr *e,
 		return 1;
 	}
 	for (int i = 0; i < e->nargs; ++i)
-		if (!epilogue_expr_ok(spec, e->args[i], chain, bad))
+		if (!epilogue_expr_ok(spec, e->args[i], chain, other, bad))
 			return 0;
 	return 1;
 }
@@ -138,9 +165,10 @@ static int epilogue_expr_ok(const struct pm_spec *spec, const struct pm_expr *e,
 static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	int chain = k->con.acc;
+	int chain = k->con[k->ncon - 1].acc;
+	int other = k->ncon > 1 ? k->con[0].acc : -1;
 
-	for (int s = 1; s < spec->nstmts; ++s) {
+	for (int s = k->ncon; s < spec->nstmts; ++s) {
 		const struct pm_stmt *st = &spec->stmts[s];
 		const struct pm_tensor *lhs = &spec->tensors[st->lhs];
 		const struct pm_expr *bad = NULL;
@@ -152,7 +180,7 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 			return unsupported(d, st->loc, "after the contraction "
 				"only pointwise statements T(i, j) = ... are "
 				"fused");
-		if (!epilogue_expr_ok(spec, st->rhs, chain, &bad))
+		if (!epilogue_expr_ok(spec, st->rhs, chain, other, &bad))
 			return unsupported(d, bad ? bad->loc : st->loc, "an "
 				"epilogue may read the previous statement's result "
 				"at (i, j) and inputs indexed by i and/or j");
@@ -167,7 +195,12 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 	if (spec->tensors[chain].role != PM_OUTPUT)
 		return unsupported(d, spec->stmts[spec->nstmts - 1].loc,
 			"the last statement must write an output");
-	k->con.out = chain;
+	for (int c = 0; c < k->ncon; ++c)
+		k->con[c].out = chain;
+	if (k->ncon > 1 && spec->tensors[other].role == PM_OUTPUT)
+		return unsupported(d, spec->stmts[0].loc, "the first "
+			"contraction's result is an output (one live-out tensor "
+			"per kernel for now)");
 	return 0;
 }
 
@@ -196,15 +229,17 @@ void pm_kernel_free(struct pm_kernel *k)
 	isl_schedule_free(k->schedule);
 	isl_union_map_free(k->expansion);
 	isl_union_pw_multi_aff_free(k->base);
-	isl_pw_multi_aff_free(k->mma_prefix);
-	isl_id_free(k->fill_id);
-	isl_id_free(k->mma_id);
+	for (int c = 0; c < 2; ++c) {
+		isl_pw_multi_aff_free(k->con[c].mma_prefix);
+		isl_id_free(k->con[c].fill_id);
+		isl_id_free(k->con[c].mma_id);
+		for (int i = 0; i < 2; ++i) {
+			isl_id_free(k->commit_id[c][i]);
+			isl_id_free(k->sync_id[c][i]);
+		}
+		isl_id_free(k->wait_id[c]);
+	}
 	isl_id_free(k->store_id);
-	isl_id_free(k->sync_id[0]);
-	isl_id_free(k->sync_id[1]);
-	isl_id_free(k->commit_id[0]);
-	isl_id_free(k->commit_id[1]);
-	isl_id_free(k->wait_id);
 	for (int i = 0; i < k->nepi; ++i)
 		isl_id_free(k->epi_id[i]);
 	for (int i = 0; i < k->nmarks; ++i)
@@ -281,17 +316,20 @@ const struct pm_mark *pm_kernel_mark_of(const struct pm_kernel *k,
 int pm_kernel_size_multiple(const struct pm_kernel *k, int s)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	const struct pm_expr *r[2] = { k->con.ra, k->con.rb };
 	int m = 1;
 
 	for (int d = 0; d < 2; ++d)
-		if (spec->tensors[k->con.out].dims[d].sym == s)
+		if (spec->tensors[k->con[0].out].dims[d].sym == s)
 			m = d ? k->cfg->bn : k->cfg->bm;
-	for (int i = 0; i < 2; ++i)
-		for (int d = 0; d < r[i]->nidx; ++d)
-			if (r[i]->idx[d] == 2 &&
-			    spec->tensors[r[i]->tensor].dims[d].sym == s)
-				m = k->cfg->bk;
+	for (int c = 0; c < k->ncon; ++c) {
+		const struct pm_expr *r[2] = { k->con[c].ra, k->con[c].rb };
+
+		for (int i = 0; i < 2; ++i)
+			for (int d = 0; d < r[i]->nidx; ++d)
+				if (r[i]->idx[d] == 2 && spec->tensors[
+				    r[i]->tensor].dims[d].sym == s)
+					m = k->cfg->bk;
+	}
 	return m;
 }
 

@@ -56,16 +56,29 @@ int pm_tile_block(struct pm_kernel *k, struct pm_diags *d)
 	return replace_schedule(k, node);
 }
 
-/* mark red [k] -> [floor(k/BK)] -> [k mod BK]. */
+/* mark red [k] -> [floor(k/BK)] -> [k mod BK], for every contraction. */
 int pm_strip_k(struct pm_kernel *k, struct pm_diags *d)
 {
 	int bk = k->cfg->bk;
 	isl_schedule_node *node;
+	isl_size n;
 
 	(void) d;
 	node = isl_schedule_get_root(k->schedule);
-	node = pm_node_below_mark(node, k->scop->mark_red);
-	node = pm_node_tile(node, &bk);
+	node = pm_node_below_mark(node, k->mark_block_x);
+	node = isl_schedule_node_child(node, 0);		/* sequence */
+	n = isl_schedule_node_n_children(node);
+	for (int i = 0; i < n; ++i) {
+		node = isl_schedule_node_child(node, i);
+		node = isl_schedule_node_child(node, 0);
+		if (pm_node_is_mark(node, k->scop->mark_red)) {
+			node = isl_schedule_node_child(node, 0);
+			node = pm_node_tile(node, &bk);
+			node = isl_schedule_node_parent(node);
+		}
+		node = isl_schedule_node_parent(node);
+		node = isl_schedule_node_parent(node);
+	}
 	return replace_schedule(k, node);
 }
 

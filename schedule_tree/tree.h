@@ -70,6 +70,7 @@ struct pm_op {
 	enum pm_op_kind kind;
 	int buffer;	/* PM_OP_COPY: index into kernel->bufs */
 	int stmt;	/* PM_OP_EPI: the spec statement */
+	int con;	/* FILL, MMA, STORE, EPI: the contraction */
 };
 
 /* The contraction recognised in the spec (one statement for now). */
@@ -81,11 +82,16 @@ struct pm_contraction {
 	const struct pm_expr *ra, *rb;	/* their reads */
 	/* pointwise prologues on the operands (NULL: the plain read) */
 	const struct pm_expr *pa, *pb;
+	/* set by the passes */
+	isl_id *fill_id, *mma_id;	/* contracted statements */
+	isl_pw_multi_aff *mma_prefix;	/* MMA -> prefix at the copies */
+	int buf_a, buf_b;		/* its shared buffers */
 };
 
 /* A shared-memory buffer (promote/). */
 #define PM_MAX_BUFS 4
 struct pm_buffer {
+	int con;			/* the contraction it feeds */
 	int tensor;
 	int rank;
 	long size[PM_MAX_RANK];		/* box size, in elements */
@@ -104,17 +110,16 @@ struct pm_kernel {
 	isl_ctx *ctx;
 	struct pm_scop *scop;		/* not owned */
 	const struct pm_config *cfg;	/* not owned */
-	struct pm_contraction con;
+	int ncon;			/* contractions, in program order */
+	struct pm_contraction con[2];
 	isl_schedule *schedule;
 	/* After contraction: macro instance <-> original instances. */
 	isl_union_map *expansion;	/* MMA_0[i0,j0,k0] -> S_0[i,j,k] ... */
 	isl_union_pw_multi_aff *base;	/* MMA_0[i0,j0,k0] -> S_0[MM i0, ..] */
-	/* After promotion: MMA -> the prefix schedule at the copies. */
-	isl_pw_multi_aff *mma_prefix;
-	struct pm_op ops[16 + PM_MAX_BUFS];
+	struct pm_op ops[48];
 	int nops;
-	isl_id *fill_id, *mma_id, *store_id, *sync_id[2];
-	isl_id *commit_id[2], *wait_id;	/* loop, prologue */
+	isl_id *store_id, *sync_id[2][2];
+	isl_id *commit_id[2][2], *wait_id[2];	/* [contraction][loop, prologue] */
 	int nepi;
 	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];

@@ -314,6 +314,83 @@ static void test_epilogues(void **state)
 		"fminf(v, 0.5f)", 64, 64, 32), 0);
 }
 
+/* Two contractions with their own reduction extents and layouts,
+ * combined by a pointwise statement (idiom 4): O = relu(C + D / 2). */
+static const char add_driver[] =
+	"\n#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+	"int main(int argc, char **argv)\n{\n"
+	"\tlong M = atol(argv[1]), N = atol(argv[2]), K = atol(argv[3]), L = atol(argv[4]);\n"
+	"\tfloat *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N);\n"
+	"\tfloat *E = malloc(sizeof(float) * L * M), *F = malloc(sizeof(float) * N * L);\n"
+	"\tfloat *O = malloc(sizeof(float) * M * N);\n\tlong bad = 0;\n"
+	"\tfor (long i = 0; i < M * K; ++i) A[i] = (float) ((i * 7 + 3) % 11 - 5);\n"
+	"\tfor (long i = 0; i < K * N; ++i) B[i] = (float) ((i * 5 + 1) % 13 - 6);\n"
+	"\tfor (long i = 0; i < L * M; ++i) E[i] = (float) ((i * 3 + 2) % 7 - 3);\n"
+	"\tfor (long i = 0; i < N * L; ++i) F[i] = (float) ((i * 11 + 5) % 9 - 4);\n"
+	"\tfor (long i = 0; i < M * N; ++i) O[i] = NAN;\n"
+	"\tadd2(A, B, E, F, O, M, N, K, L);\n"
+	"\tfor (long i = 0; i < M; ++i)\n\t\tfor (long j = 0; j < N; ++j) {\n"
+	"\t\t\tfloat c = 0, d = 0;\n"
+	"\t\t\tfor (long k = 0; k < K; ++k) c += A[i * K + k] * B[k * N + j];\n"
+	"\t\t\tfor (long l = 0; l < L; ++l) d += E[l * M + i] * F[j * L + l];\n"
+	"\t\t\tfloat v = c + d / 2; v = v > 0 ? v : 0;\n"
+	"\t\t\tif (!(O[i * N + j] == v) && bad++ < 5)\n"
+	"\t\t\t\tfprintf(stderr, \"O[%ld][%ld] = %g, expected %g\\n\", i, j, O[i * N + j], v);\n"
+	"\t\t}\n"
+	"\tprintf(\"%ld wrong\\n\", bad);\n\treturn bad != 0;\n}\n";
+
+static void test_two_contractions(void **state)
+{
+	const char *text =
+		"def add2(f16(M, K) A, f16(K, N) B, f16(L, M) E, f16(N, L) F) -> "
+		"(f16(M, N) O) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n"
+		"  D(i, j) +=! E(l, i) * F(j, l)\n"
+		"  O(i, j) = relu(C(i, j) + D(i, j) / 2)\n}\n";
+	struct pm_diags d;
+	struct pm_spec *spec;
+	struct pm_output out = { 0 };
+	char dir[] = "/tmp/pm_addXXXXXX", cmd[1024], path[600];
+	FILE *f;
+
+	(void) state;
+	for (int c = 0; c < 4; ++c) {
+		struct pm_config cfg;
+
+		pm_diags_init(&d, "add.tc", text);
+		spec = pm_spec_parse(text, "add.tc", &d);
+		assert_non_null(spec);
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.target = pm_target_host();
+		cfg.split_k = 1;
+		cfg.stages = cfgs[c].stages;
+		cfg.smem = cfgs[c].smem;
+		cfg.bm = cfgs[c].bm, cfg.bn = cfgs[c].bn, cfg.bk = cfgs[c].bk;
+		cfg.wm = cfgs[c].wm, cfg.wn = cfgs[c].wn;
+		cfg.mm = cfgs[c].mm, cfg.mn = cfgs[c].mn, cfg.mk = cfgs[c].mk;
+		if (pm_pipeline_generate(spec, &cfg, &out, &d))
+			fprintf(stderr, "%s", pm_diags_text(&d));
+		assert_non_null(out.source);
+		pm_diags_clear(&d);
+		strcpy(dir, "/tmp/pm_addXXXXXX");
+		assert_non_null(mkdtemp(dir));
+		snprintf(path, sizeof(path), "%s/k.c", dir);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(out.source, f);
+		fputs(add_driver, f);
+		fclose(f);
+		snprintf(cmd, sizeof(cmd), "cc -O1 -std=c11 -w -o %s/k %s/k.c -lm "
+			"&& %s/k %d %d %d %d >/dev/null && rm -rf %s", dir, dir, dir,
+			2 * cfgs[c].bm, cfgs[c].bn, 3 * cfgs[c].bk, 2 * cfgs[c].bk,
+			dir);
+		if (system(cmd))
+			fail_msg("two contractions, config %d (kept %s)", c, dir);
+		pm_output_clear(&out);
+		pm_spec_free(spec);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_checker_catches_errors),
 		cmocka_unit_test(test_epilogues),
 		cmocka_unit_test(test_prologues),
+		cmocka_unit_test(test_two_contractions),
 	};
 
 	if (system("cc --version >/dev/null 2>&1")) {

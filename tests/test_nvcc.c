@@ -33,7 +33,7 @@
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
 #define N_CONFIGS 3
-#define N_FUSED 3
+#define N_FUSED 4
 #define N_CASES (N_LAYOUTS * N_CONFIGS * 2 + 1 + 2 * N_FUSED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
@@ -122,7 +122,8 @@ static void init_cases(void)
 	/* Fused prologues and epilogues: the default tiles must not spill. */
 	{
 		static const char *const fused[N_FUSED] = {
-			"gemm_bias_relu", "gemm_epilogue_chain", "relu_gemm"
+			"gemm_bias_relu", "gemm_epilogue_chain", "relu_gemm",
+			"add_gemm"
 		};
 
 		for (int i = 0; i < N_FUSED; i++)

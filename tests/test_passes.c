@@ -297,6 +297,39 @@ static void test_fixed_size_not_multiple(void **state)
 	pm_spec_free(spec);
 }
 
+/* Two contractions and an epilogue: legal after every pass. */
+static void test_two_contractions_legal(void **state)
+{
+	char *text = pm_test_read("examples/add_gemm.tc");
+	struct pm_diags d;
+	struct pm_spec *spec;
+
+	(void) state;
+	assert_non_null(text);
+	pm_diags_init(&d, "add_gemm.tc", text);
+	spec = pm_spec_parse(text, "add_gemm.tc", &d);
+	assert_non_null(spec);
+	pm_diags_clear(&d);
+	for (int p = 0; p < 5; ++p) {
+		isl_ctx *ctx = isl_ctx_alloc();
+		struct pm_config cfg;
+		struct pm_kernel *k;
+
+		config(&cfg, "sm_80", 0, 0, 0);
+		k = until(ctx, spec, &cfg, passes[p]);
+		assert_non_null(k);
+		assert_int_equal(k->ncon, 2);
+		if (p < 4 && pm_check_legal(k) != 1)
+			fail_msg("illegal after %s", passes[p]);
+		if (p == 4)
+			assert_int_equal(k->nbufs, 4);
+		pm_pipeline_kernel_free(k);
+		isl_ctx_free(ctx);
+	}
+	pm_spec_free(spec);
+	free(text);
+}
+
 /* Golden trees: the dump of every pass for gemm_tn on sm_80 must match
  * tests/golden/tn_sm80.tree (PM_UPDATE_GOLDEN=1 rewrites it; review the
  * diff: a change here is a change of the generated kernels). */
@@ -354,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_fixed_size_not_multiple),
 		cmocka_unit_test(test_golden_trees),
+		cmocka_unit_test(test_two_contractions_legal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
