@@ -365,11 +365,25 @@ static int layout_buffers(struct pm_kernel *k, int first, struct pm_diags *d)
 	return 0;
 }
 
-/* The copies, as a software pipeline over the k tiles (stages S):
- *   S = 1:  k loop { COPY(kt); COMMIT; WAIT; MMA; SYNC }
- *   S > 1:  prologue q < S-1 { COPY(q); COMMIT }
- *           k loop { WAIT; COPY(kt + S - 1); COMMIT; MMA }
- * COPY instances exist only for valid k tiles: isl adds the guards. */
+/* The copies of contraction c's buffers and the commit that closes their
+ * group: in the loop (np = 3, tile kt + S - 1) or in the prologue (np = 2,
+ * tiles q < S - 1). */
+static void copies_and_commit(struct pm_kernel *k, int c, int np,
+	__isl_keep isl_id *commit, isl_id **ids, int *nd, isl_map **ext,
+	int *n)
+{
+	int S = k->cfg->stages;
+
+	for (int b = 0; b < k->nbufs; ++b) {
+		if (k->bufs[b].con != c)
+			continue;
+		ids[*n] = k->bufs[b].copy_id, nd[*n] = 5;
+		ext[(*n)++] = copy_ext(k, b, np, S - 1);
+	}
+	ids[*n] = commit, nd[*n] = 3;
+	ext[(*n)++] = step_ext(k, commit, np, np == 3 ? 0 : S - 1);
+}
+
 /* WAIT, then the prologues of the operands with one (each thread on the
  * units it copied itself) and a barrier; without prologues WAIT includes
  * the barrier. */
@@ -414,14 +428,7 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	k->commit_id[c][0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
 	if (S > 1)
 		wait_and_prologues(k, c, ids, nd, ext, &n);
-	for (int b = 0; b < k->nbufs; ++b) {
-		if (k->bufs[b].con != c)
-			continue;
-		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
-		ext[n++] = copy_ext(k, b, 3, S - 1);
-	}
-	ids[n] = k->commit_id[c][0], nd[n] = 3;
-	ext[n++] = step_ext(k, k->commit_id[c][0], 3, 0);
+	copies_and_commit(k, c, 3, k->commit_id[c][0], ids, nd, ext, &n);
 	if (S == 1)
 		wait_and_prologues(k, c, ids, nd, ext, &n);
 	g = graft_tree(k, n, ids, nd, ext, 3, d);
@@ -440,14 +447,7 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		*node = isl_schedule_node_parent(*node);
 	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
 	n = 0;
-	for (int b = 0; b < k->nbufs; ++b) {
-		if (k->bufs[b].con != c)
-			continue;
-		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
-		ext[n++] = copy_ext(k, b, 2, S - 1);
-	}
-	ids[n] = k->commit_id[c][1], nd[n] = 3;
-	ext[n++] = step_ext(k, k->commit_id[c][1], 2, S - 1);
+	copies_and_commit(k, c, 2, k->commit_id[c][1], ids, nd, ext, &n);
 	g = graft_tree(k, n, ids, nd, ext, 2, d);
 	if (!g)
 		return -1;
