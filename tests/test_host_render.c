@@ -14,6 +14,7 @@
 #include "api/pipeline.h"
 #include "emit/target.h"
 #include "polymma.h"
+#include "poly/strbuf.h"
 #include "tests/util.h"
 
 static const char driver[] =
@@ -40,6 +41,38 @@ static const char driver[] =
 	"\tprintf(\"%ld wrong\\n\", bad);\n"
 	"\tfree(A);\n\tfree(B);\n\tfree(C);\n\treturn bad != 0;\n}\n";
 
+/* Write head, the generated source and tail into a fresh directory,
+ * compile with cc and run with args; on failure keep the directory and
+ * say so (unless quiet). Returns the exit status. */
+static int build_and_run(const char *head, const char *source,
+	const char *tail, const char *args, int quiet, const char *what)
+{
+	char dir[] = "/tmp/pm_hostXXXXXX", cmd[1024], path[600];
+	FILE *f;
+	int rc;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/k.c", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(head, f);
+	fputs(source, f);
+	fputs(tail, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cc -O1 -std=c11 -w -o %s/k %s/k.c -lm && "
+		"%s/k %s >/dev/null%s", dir, dir, dir, args,
+		quiet ? " 2>/dev/null" : "");
+	rc = system(cmd);
+	if (rc && !quiet)
+		fprintf(stderr, "FAILED: %s (kept %s)\n", what, dir);
+	if (!rc || quiet) {
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd)) {
+		}
+	}
+	return rc;
+}
+
 struct cfg {
 	int bm, bn, bk, wm, wn, mm, mn, mk;
 	int stages, smem;	/* 0: plain 1: pad 2: swizzle */
@@ -65,8 +98,6 @@ static int render_text(const char *text, const char *layout,
 	struct pm_config cfg;
 	struct pm_output out = { 0 };
 	struct pm_diags d;
-	char dir[] = "/tmp/pm_hostXXXXXX", cmd[1024], path[600];
-	FILE *f;
 	int rc;
 
 	if (text) {
@@ -102,32 +133,29 @@ static int render_text(const char *text, const char *layout,
 		fprintf(stderr, "%s", pm_diags_text(&d));
 	assert_int_equal(rc, 0);
 	pm_diags_clear(&d);
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/k.c", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "#define A_KM %d\n#define B_NK %d\n#define CALL %s(A, B, C%s)\n"
-		"#define PRO_A(x) ((float) pm_pro_a(x))\n"
-		"#define PRO_B(x) ((float) pm_pro_b(x))\n",
-		check_as[0] == 't', check_as[1] == 't', spec->name,
-		fixed ? "" : ", M, N, K");
-	fputs(out.source, f);
-	fprintf(f, "static float pm_pro_a(float x) { return %s; }\n"
-		"static float pm_pro_b(float x) { return %s; }\n", pro_a, pro_b);
-	fputs(driver, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "cc -O1 -std=c11 -w -o %s/k %s/k.c -lm && "
-		"%s/k %ld %ld %ld >/dev/null", dir, dir, dir, m, n, k);
-	if (strcmp(layout, check_as))
-		strcat(cmd, " 2>/dev/null");
-	rc = system(cmd);
-	if (rc && !strcmp(layout, check_as))
-		fprintf(stderr, "FAILED: %s %s %ldx%ldx%ld (kept %s)\n", layout,
-			fixed ? "fixed" : "runtime", m, n, k, dir);
-	else {
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		if (system(cmd)) {
-		}
+	{
+		struct pm_strbuf head, tail;
+		char args[96], what[96];
+
+		pm_strbuf_init(&head);
+		pm_strbuf_init(&tail);
+		pm_strbuf_printf(&head, "#define A_KM %d\n#define B_NK %d\n"
+			"#define CALL %s(A, B, C%s)\n"
+			"#define PRO_A(x) ((float) pm_pro_a(x))\n"
+			"#define PRO_B(x) ((float) pm_pro_b(x))\n",
+			check_as[0] == 't', check_as[1] == 't', spec->name,
+			fixed ? "" : ", M, N, K");
+		pm_strbuf_printf(&tail, "static float pm_pro_a(float x) { return "
+			"%s; }\nstatic float pm_pro_b(float x) { return %s; }\n",
+			pro_a, pro_b);
+		pm_strbuf_add(&tail, driver);
+		snprintf(args, sizeof(args), "%ld %ld %ld", m, n, k);
+		snprintf(what, sizeof(what), "%s %s %ldx%ldx%ld", layout,
+			fixed ? "fixed" : "runtime", m, n, k);
+		rc = build_and_run(head.s, out.source, tail.s, args,
+			strcmp(layout, check_as) != 0, what);
+		pm_strbuf_free(&head);
+		pm_strbuf_free(&tail);
 	}
 	pm_output_clear(&out);
 	pm_spec_free(spec);
@@ -237,8 +265,6 @@ static int epi_run(const char *text, const char *call, const char *epi,
 	struct pm_spec *spec;
 	struct pm_config cfg;
 	struct pm_output out = { 0 };
-	char dir[] = "/tmp/pm_epiXXXXXX", cmd[1024], path[600];
-	FILE *f;
 	int rc;
 
 	pm_diags_init(&d, "epi.tc", text);
@@ -258,23 +284,13 @@ static int epi_run(const char *text, const char *call, const char *epi,
 		fprintf(stderr, "%s", pm_diags_text(&d));
 	assert_int_equal(rc, 0);
 	pm_diags_clear(&d);
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/k.c", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "#define CALL %s\n#define EPI (%s)\n", call, epi);
-	fputs(out.source, f);
-	fputs(epi_driver, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "cc -O1 -std=c11 -w -o %s/k %s/k.c -lm && "
-		"%s/k %ld %ld %ld >/dev/null", dir, dir, dir, m, n, k);
-	rc = system(cmd);
-	if (rc)
-		fprintf(stderr, "FAILED: epilogue %s (kept %s)\n", epi, dir);
-	else {
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		if (system(cmd)) {
-		}
+	{
+		char head[1024], args[96];
+
+		snprintf(head, sizeof(head), "#define CALL %s\n#define EPI (%s)\n",
+			call, epi);
+		snprintf(args, sizeof(args), "%ld %ld %ld", m, n, k);
+		rc = build_and_run(head, out.source, epi_driver, args, 0, epi);
 	}
 	pm_output_clear(&out);
 	pm_spec_free(spec);
@@ -350,8 +366,7 @@ static void test_two_contractions(void **state)
 	struct pm_diags d;
 	struct pm_spec *spec;
 	struct pm_output out = { 0 };
-	char dir[] = "/tmp/pm_addXXXXXX", cmd[1024], path[600];
-	FILE *f;
+	char args[96];
 
 	(void) state;
 	for (int c = 0; c < 4; ++c) {
@@ -372,20 +387,11 @@ static void test_two_contractions(void **state)
 			fprintf(stderr, "%s", pm_diags_text(&d));
 		assert_non_null(out.source);
 		pm_diags_clear(&d);
-		strcpy(dir, "/tmp/pm_addXXXXXX");
-		assert_non_null(mkdtemp(dir));
-		snprintf(path, sizeof(path), "%s/k.c", dir);
-		f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(out.source, f);
-		fputs(add_driver, f);
-		fclose(f);
-		snprintf(cmd, sizeof(cmd), "cc -O1 -std=c11 -w -o %s/k %s/k.c -lm "
-			"&& %s/k %d %d %d %d >/dev/null && rm -rf %s", dir, dir, dir,
-			2 * cfgs[c].bm, cfgs[c].bn, 3 * cfgs[c].bk, 2 * cfgs[c].bk,
-			dir);
-		if (system(cmd))
-			fail_msg("two contractions, config %d (kept %s)", c, dir);
+		snprintf(args, sizeof(args), "%d %d %d %d", 2 * cfgs[c].bm,
+			cfgs[c].bn, 3 * cfgs[c].bk, 2 * cfgs[c].bk);
+		if (build_and_run("", out.source, add_driver, args, 0,
+				"two contractions"))
+			fail_msg("two contractions, config %d", c);
 		pm_output_clear(&out);
 		pm_spec_free(spec);
 	}
