@@ -183,20 +183,38 @@ double bench_median(double *v, int n)
 
 /* ---- the comparison gate ------------------------------------------------ */
 
-static struct bench_cmp verdict(double d2, double r2, double dmax, double rmax,
-	int64_t nonfinite, int64_t n, double tol_rel, double tol_max)
+/* Running error sums of a comparison. */
+struct cmp_acc {
+	double d2, r2, dmax, rmax;
+	int64_t nonfinite;
+};
+
+static void cmp_add(struct cmp_acc *a, double o, double r)
+{
+	double d = fabs(o - r);
+
+	a->d2 += d * d;
+	a->r2 += r * r;
+	if (d > a->dmax)
+		a->dmax = d;
+	if (fabs(r) > a->rmax)
+		a->rmax = fabs(r);
+}
+
+static struct bench_cmp verdict(const struct cmp_acc *a, int64_t n,
+	double tol_rel, double tol_max)
 {
 	struct bench_cmp c;
 
-	c.nonfinite = nonfinite;
-	if (r2 > 0) {
-		c.rel_l2 = sqrt(d2) / sqrt(r2);
-		c.max_err = dmax / rmax;
+	c.nonfinite = a->nonfinite;
+	if (a->r2 > 0) {
+		c.rel_l2 = sqrt(a->d2) / sqrt(a->r2);
+		c.max_err = a->dmax / a->rmax;
 	} else {			/* all-zero reference: exact match only */
-		c.rel_l2 = d2 > 0 ? INFINITY : 0;
-		c.max_err = dmax > 0 ? INFINITY : 0;
+		c.rel_l2 = a->d2 > 0 ? INFINITY : 0;
+		c.max_err = a->dmax > 0 ? INFINITY : 0;
 	}
-	c.ok = n > 0 && nonfinite == 0 && c.rel_l2 <= tol_rel &&
+	c.ok = n > 0 && a->nonfinite == 0 && c.rel_l2 <= tol_rel &&
 		c.max_err <= tol_max;
 	return c;
 }
@@ -204,25 +222,15 @@ static struct bench_cmp verdict(double d2, double r2, double dmax, double rmax,
 struct bench_cmp bench_compare(const float *out, const float *ref, int64_t n,
 	double tol_rel, double tol_max)
 {
-	double d2 = 0, r2 = 0, dmax = 0, rmax = 0;
-	int64_t i, bad = 0;
+	struct cmp_acc a = { 0, 0, 0, 0, 0 };
 
-	for (i = 0; i < n; ++i) {
-		double o = out[i], r = ref[i], d;
-
-		if (!isfinite(o) || !isfinite(r)) {
-			++bad;
-			continue;
-		}
-		d = fabs(o - r);
-		d2 += d * d;
-		r2 += r * r;
-		if (d > dmax)
-			dmax = d;
-		if (fabs(r) > rmax)
-			rmax = fabs(r);
+	for (int64_t i = 0; i < n; ++i) {
+		if (!isfinite(out[i]) || !isfinite(ref[i]))
+			a.nonfinite++;
+		else
+			cmp_add(&a, out[i], ref[i]);
 	}
-	return verdict(d2, r2, dmax, rmax, bad, n, tol_rel, tol_max);
+	return verdict(&a, n, tol_rel, tol_max);
 }
 
 struct bench_cmp bench_compare_f16(const uint16_t *out, const uint16_t *ref,
@@ -230,30 +238,20 @@ struct bench_cmp bench_compare_f16(const uint16_t *out, const uint16_t *ref,
 {
 	static float lut[65536];
 	static int lut_ready;
-	double d2 = 0, r2 = 0, dmax = 0, rmax = 0;
-	int64_t i, bad = 0;
+	struct cmp_acc a = { 0, 0, 0, 0, 0 };
 
 	if (!lut_ready) {
-		for (i = 0; i < 65536; ++i)
+		for (int64_t i = 0; i < 65536; ++i)
 			lut[i] = bench_half_to_float((uint16_t) i);
 		lut_ready = 1;
 	}
-	for (i = 0; i < n; ++i) {
-		double o = lut[out[i]], r = lut[ref[i]], d;
-
-		if ((out[i] & 0x7c00) == 0x7c00 || (ref[i] & 0x7c00) == 0x7c00) {
-			++bad;
-			continue;
-		}
-		d = fabs(o - r);
-		d2 += d * d;
-		r2 += r * r;
-		if (d > dmax)
-			dmax = d;
-		if (fabs(r) > rmax)
-			rmax = fabs(r);
+	for (int64_t i = 0; i < n; ++i) {
+		if ((out[i] & 0x7c00) == 0x7c00 || (ref[i] & 0x7c00) == 0x7c00)
+			a.nonfinite++;
+		else
+			cmp_add(&a, lut[out[i]], lut[ref[i]]);
 	}
-	return verdict(d2, r2, dmax, rmax, bad, n, tol_rel, tol_max);
+	return verdict(&a, n, tol_rel, tol_max);
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
