@@ -115,45 +115,23 @@ inline double r_abs(double x) { return std::fabs(x); }
 inline double r_max(double a, double b) { return std::fmax(a, b); }
 inline double r_min(double a, double b) { return std::fmin(a, b); }
 
+#ifdef KFN
+#define PM_REPORT_TAG CF_STR(KFN)
+#else
+#define PM_REPORT_TAG "fused"
+#endif
+#include "report.cuh"
+
 namespace cf {
 
-static int n_pass = 0, n_fail = 0;
-#ifdef KFN
-static std::string tag = CF_STR(KFN);
-#else
-static std::string tag = "fused";
-#endif
+using namespace pm_report;
 static cudaStream_t st;
 static const double kTol = 5e-3;
 
-[[noreturn]] static void finish() {
-	printf("%d passed, %d failed\n", n_pass, n_fail);
-	fflush(stdout);
-	exit(n_fail ? 1 : 0);
-}
-// An infrastructure error (or a sticky kernel fault): count it, stop.
-[[noreturn]] static void die(const char *what, const char *why) {
-	printf("FAIL %s - aborted: %s: %s\n", tag.c_str(), what, why);
-	n_fail++;
-	finish();
-}
 #define CF_CK(x) do { cudaError_t e_ = (x); \
-	if (e_ != cudaSuccess) cf::die(#x, cudaGetErrorString(e_)); } while (0)
+	if (e_ != cudaSuccess) pm_report::die(#x, cudaGetErrorString(e_)); } while (0)
 
-static void result(bool ok, const char *sub, int64_t M, int64_t N, int64_t K,
-	const std::string &info) {
-	printf("%s %s%s %" PRId64 "x%" PRId64 "x%" PRId64 " %s\n", ok ? "PASS" : "FAIL",
-		tag.c_str(), sub, M, N, K, info.c_str());
-	fflush(stdout);
-	(ok ? n_pass : n_fail)++;
-}
 
-static uint64_t mix(uint64_t z) {	// splitmix64 finaliser
-	z += 0x9E3779B97F4A7C15ull;
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 // n f16 values uniform in [-1, 1].
 static std::vector<__half> rand_half(int64_t n, uint64_t seed) {

@@ -58,43 +58,21 @@
 #define CG_STR2(x) #x
 #define CG_STR(x) CG_STR2(x)
 
+#define PM_REPORT_TAG CG_STR(KFN)
+#include "report.cuh"
+
 namespace cg {
 
-static int n_pass = 0, n_fail = 0;
-static std::string tag = CG_STR(KFN);
+using namespace pm_report;
 static cudaStream_t st;
 static const double kTol = 2e-3;
 
-[[noreturn]] static void finish() {
-	printf("%d passed, %d failed\n", n_pass, n_fail);
-	fflush(stdout);
-	exit(n_fail ? 1 : 0);
-}
-// An infrastructure error (or a sticky kernel fault): count it, stop.
-[[noreturn]] static void die(const char *what, const char *why) {
-	printf("FAIL %s - aborted: %s: %s\n", tag.c_str(), what, why);
-	n_fail++;
-	finish();
-}
 #define CG_CK(x) do { cudaError_t e_ = (x); \
-	if (e_ != cudaSuccess) cg::die(#x, cudaGetErrorString(e_)); } while (0)
+	if (e_ != cudaSuccess) pm_report::die(#x, cudaGetErrorString(e_)); } while (0)
 #define CG_CKB(x) do { cublasStatus_t s_ = (x); \
-	if (s_ != CUBLAS_STATUS_SUCCESS) cg::die(#x, cublasGetStatusString(s_)); } while (0)
+	if (s_ != CUBLAS_STATUS_SUCCESS) pm_report::die(#x, cublasGetStatusString(s_)); } while (0)
 
-static void result(bool ok, const char *sub, int64_t M, int64_t N, int64_t K,
-	const std::string &info) {
-	printf("%s %s%s %" PRId64 "x%" PRId64 "x%" PRId64 " %s\n", ok ? "PASS" : "FAIL",
-		tag.c_str(), sub, M, N, K, info.c_str());
-	fflush(stdout);
-	(ok ? n_pass : n_fail)++;
-}
 
-static uint64_t mix(uint64_t z) {	// splitmix64 finaliser
-	z += 0x9E3779B97F4A7C15ull;
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 // ---- device helpers -------------------------------------------------------
 __global__ void fill_kernel(__half *p, int64_t n, uint64_t seed) {
