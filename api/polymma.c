@@ -53,6 +53,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.split_k = 1;
 	o->cfg.stages = 0;
 	o->cfg.smem = -1;
+	o->cfg.frag_pipe = -1;
 	return o;
 }
 
@@ -188,6 +189,15 @@ int polymma_options_set(polymma_options *o, const char *key,
 		else
 			return set_err(err, "--smem expects swizzle, pad or "
 				"plain");
+		return POLYMMA_OK;
+	}
+	if (!strcmp(key, "frag-pipeline")) {
+		if (!strcmp(value, "on"))
+			c->frag_pipe = 1;
+		else if (!strcmp(value, "off"))
+			c->frag_pipe = 0;
+		else
+			return set_err(err, "--frag-pipeline expects on or off");
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "dump-schedule")) {

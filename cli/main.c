@@ -39,6 +39,9 @@ static const char usage_text[] =
 "  --mma MxNxK               macro-MMA shape (sm_70: 16x16x8 or 32x32x8)\n"
 "  --split-k N               split the reduction over N blocks\n"
 "  --stages N                shared-memory pipeline stages\n"
+"  --frag-pipeline on|off    load warp fragments one k-step ahead, across\n"
+"                            k tiles (default: on where the target and the\n"
+"                            tiles allow it)\n"
 "  --smem swizzle|pad|plain  shared-memory layout\n"
 "  --dump-schedule[=PASS]    print the isl schedule tree after every pass\n"
 "                            (or after PASS only) to standard error\n"
@@ -78,6 +81,7 @@ static const struct opt opts[] = {
 	{ "--split-k", "split-k", OPT_LIB, 0 },
 	{ "--stages", "stages", OPT_LIB, 0 },
 	{ "--smem", "smem", OPT_LIB, 0 },
+	{ "--frag-pipeline", "frag-pipeline", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

@@ -10,6 +10,7 @@
 #include <isl/union_map.h>
 
 #include "emit/emit.h"
+#include "emit/print.h"
 #include "promote/promote.h"
 
 static void annot_free(void *user)
@@ -80,6 +81,39 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 			c->stages));
 		isl_pw_multi_aff_free(la);
 		isl_pw_multi_aff_free(lb);
+		if (!k->frag[op->con])
+			return 7;
+		/* fragment buffer of the k-step; the macro tile's origin
+		 * inside the warp's fragments */
+		snprintf(str, sizeof(str), "(k0 mod %d) mod 2", c->bk / c->mk);
+		pa[7] = pa_str(k->ctx, "[i0, j0, k0]", str, id);
+		snprintf(str, sizeof(str), "%d * (i0 mod %d)", c->mm, c->wm / c->mm);
+		pa[8] = pa_str(k->ctx, "[i0, j0, k0]", str, id);
+		snprintf(str, sizeof(str), "%d * (j0 mod %d)", c->mn, c->wn / c->mn);
+		pa[9] = pa_str(k->ctx, "[i0, j0, k0]", str, id);
+		return 10;
+	}
+	case PM_OP_LDF: {
+		/* buffer s mod 2, warp, the A and B tile origins of the warp
+		 * at step s in buffer coordinates, the stage */
+		const struct pm_contraction *con = &k->con[op->con];
+		const char *vars = "[p0, p1, q, wy, wx, s]";
+		int akc = pm_emit_contiguous(&k->bufs[con->buf_a], con->ra, 2);
+		int bnc = pm_emit_contiguous(&k->bufs[con->buf_b], con->rb, 1);
+		char wm[32], wn[32], ks[32];
+
+		pa[0] = pa_str(k->ctx, vars, "s mod 2", id);
+		snprintf(str, sizeof(str), "wy * %d + wx", c->bn / c->wn);
+		pa[1] = pa_str(k->ctx, vars, str, id);
+		snprintf(wm, sizeof(wm), "%d wy", c->wm);
+		snprintf(wn, sizeof(wn), "%d wx", c->wn);
+		snprintf(ks, sizeof(ks), "%d s", c->mk);
+		pa[2] = pa_str(k->ctx, vars, akc ? wm : ks, id);
+		pa[3] = pa_str(k->ctx, vars, akc ? ks : wm, id);
+		pa[4] = pa_str(k->ctx, vars, bnc ? ks : wn, id);
+		pa[5] = pa_str(k->ctx, vars, bnc ? wn : ks, id);
+		snprintf(str, sizeof(str), "q mod %d", c->stages);
+		pa[6] = pa_str(k->ctx, vars, str, id);
 		return 7;
 	}
 	case PM_OP_EPI:

@@ -27,7 +27,7 @@
 #include "poly/strbuf.h"
 #include "schedule_tree/tree.h"
 
-#define PM_MAX_ANNOT 8
+#define PM_MAX_ANNOT 12
 
 struct pm_annot {
 	const struct pm_op *op;

@@ -157,6 +157,17 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			pm_strbuf_printf(b, "\tfloat pm_acc%.0d[%d][%d];\n", n,
 				(c->wm / c->mm) * (c->wn / c->mn),
 				c->mm * c->mn / 32);
+	/* the fragment pipeline's two buffers of one k-step */
+	if (!k->frag[0] && !k->frag[1])
+		return;
+	if (host)
+		pm_strbuf_printf(b, "\tstatic float pm_fa[%d][2][%d], "
+			"pm_fb[%d][2][%d];\n", pm_config_warps(c), c->wm * c->mk,
+			pm_config_warps(c), c->mk * c->wn);
+	else
+		pm_strbuf_printf(b, "\tuint32_t pm_fa[2][%d][4], "
+			"pm_fb[2][%d][2];\n", c->wm / c->target->im,
+			c->wn / c->target->in);
 }
 
 static void launcher(struct pm_kernel *k, struct pm_strbuf *b)

@@ -13,8 +13,7 @@ static int read_pos(const struct pm_expr *r, int v)
 	return -1;
 }
 
-/* Is the tensor dimension read with var the buffer's contiguous one? */
-static int contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
+int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
 	int var)
 {
 	return read_pos(r, var) == buf->rank - 1;
@@ -36,6 +35,99 @@ static const char *acc_name(int c)
 	return c ? "pm_acc1" : "pm_acc";
 }
 
+/* A macro tile from the warp's fragments (the fragment pipeline):
+ * annotation slots 7 (buffer), 8, 9 (origin of the tile in the warp's
+ * fragments, in elements). */
+static void print_mma_frag(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_config *c = k->cfg;
+	const char *acc = acc_name(a->op->con);
+
+	if (host) {
+		pm_strbuf_printf(b, "pm_host_mma_frag(%d, %d, %d, %s[", c->mm,
+			c->mn, c->mk, acc);
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "], pm_fa[");
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+		pm_print_expr(b, a->e[7]);
+		pm_strbuf_add(b, "], pm_fb[");
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+		pm_print_expr(b, a->e[7]);
+		pm_strbuf_printf(b, "], %d, ", c->wn);
+		pm_print_expr(b, a->e[8]);
+		pm_strbuf_add(b, ", ");
+		pm_print_expr(b, a->e[9]);
+		pm_strbuf_add(b, ");\n");
+		return;
+	}
+	pm_strbuf_printf(b, "%s_mma_frag<%d, %d>(%s[", c->target->mma_fn,
+		c->mm, c->mn, acc);
+	pm_print_expr(b, a->e[0]);
+	pm_strbuf_add(b, "], pm_fa[");
+	pm_print_expr(b, a->e[7]);
+	pm_strbuf_add(b, "], pm_fb[");
+	pm_print_expr(b, a->e[7]);
+	pm_strbuf_printf(b, "], (");
+	pm_print_expr(b, a->e[8]);
+	pm_strbuf_printf(b, ") / %d, (", c->target->im);
+	pm_print_expr(b, a->e[9]);
+	pm_strbuf_printf(b, ") / %d);\n", c->target->in);
+}
+
+/* One k-step of the warp's fragments (annotation: buffer, warp, A and B
+ * origins, stage). */
+static void print_ldf(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_contraction *con = &k->con[a->op->con];
+	const struct pm_buffer *ba = &k->bufs[con->buf_a];
+	const struct pm_buffer *bb = &k->bufs[con->buf_b];
+	int akc = pm_emit_contiguous(ba, con->ra, 2);
+	int bnc = pm_emit_contiguous(bb, con->rb, 1);
+
+	if (host) {
+		pm_strbuf_printf(b, "pm_host_ldf(%d, %d, %d, pm_fa[", c->wm,
+			c->wn, c->mk);
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "], pm_fb[");
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_printf(b, "], %d, %d, %d, ", akc, ba->pitch, ba->swz);
+	} else {
+		pm_strbuf_printf(b, "%s_ldf<%d, %d, %d, %d, %d, %d, %d, %d>("
+			"pm_fa[", c->target->mma_fn, c->wm, c->wn, akc,
+			ba->pitch, ba->swz, bnc, bb->pitch, bb->swz);
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "], pm_fb[");
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "], ");
+	}
+	stage_base(k, b, con->buf_a, a->e[6]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[3]);
+	if (host)
+		pm_strbuf_printf(b, ", %d, %d, %d, ", bnc, bb->pitch, bb->swz);
+	else
+		pm_strbuf_add(b, ", ");
+	stage_base(k, b, con->buf_b, a->e[6]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[4]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[5]);
+	pm_strbuf_add(b, ");\n");
+}
+
 static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
@@ -43,8 +135,8 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_contraction *con = &k->con[a->op->con];
 	const struct pm_buffer *ba = &k->bufs[con->buf_a];
 	const struct pm_buffer *bb = &k->bufs[con->buf_b];
-	int akc = contiguous(ba, con->ra, 2);
-	int bnc = contiguous(bb, con->rb, 1);
+	int akc = pm_emit_contiguous(ba, con->ra, 2);
+	int bnc = pm_emit_contiguous(bb, con->rb, 1);
 	const char *acc = acc_name(a->op->con);
 
 	if (host) {
@@ -98,22 +190,30 @@ static void print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
 	pm_strbuf_add(b, ")");
 }
 
+/* A copy unit; with pred, only where pred holds (a predicated cp.async:
+ * the source address is formed but not read otherwise). */
 static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host)
+	const struct pm_annot *a, int host, const char *pred)
 {
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
+	int async = !host && buf->vec == 8;
 
+	if (pred && !async)
+		pm_strbuf_printf(b, "if (%s) ", pred);
 	if (host)
 		pm_strbuf_printf(b, "pm_host_copy(%d, ", buf->vec);
-	else if (buf->vec == 8)
-		pm_strbuf_add(b, "pm_cp_async16(");
+	else if (async)
+		pm_strbuf_add(b, pred ? "pm_cp_async16_if(" : "pm_cp_async16(");
 	else
 		pm_strbuf_printf(b, "pm_copy_elems(%d, ", buf->vec);
 	print_unit_addr(b, buf, name, a, host);
 	pm_strbuf_printf(b, "], &%s[", name);
 	pm_print_linear(k, b, buf->tensor, a->e);
-	pm_strbuf_add(b, "]);\n");
+	if (pred && async)
+		pm_strbuf_printf(b, "], %s);\n", pred);
+	else
+		pm_strbuf_add(b, "]);\n");
 }
 
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d)
@@ -301,7 +401,7 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 }
 
 int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host)
+	const struct pm_annot *a, int host, const char *pred)
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_target *tg = c->target;
@@ -323,7 +423,13 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		}
 		return 0;
 	case PM_OP_MMA:
-		print_mma(k, b, a, host);
+		if (k->frag[a->op->con])
+			print_mma_frag(k, b, a, host);
+		else
+			print_mma(k, b, a, host);
+		return 0;
+	case PM_OP_LDF:
+		print_ldf(k, b, a, host);
 		return 0;
 	case PM_OP_STORE:
 		if (host)
@@ -344,7 +450,7 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, ", 1);\n");
 		return 0;
 	case PM_OP_COPY:
-		print_copy(k, b, a, host);
+		print_copy(k, b, a, host, pred);
 		return 0;
 	case PM_OP_EPI:
 		print_epi(k, b, a, host);
@@ -365,6 +471,7 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 			pm_strbuf_add(b, "/* wait, __syncthreads() */;\n");
 		else
 			pm_strbuf_printf(b, "pm_cp_async_wait<%d>();%s\n",
+				a->op->pending >= 0 ? a->op->pending :
 				c->stages > 1 ? c->stages - 2 : 0,
 				a->op->buffer ? "" : " __syncthreads();");
 		return 0;

@@ -16,6 +16,9 @@ struct printer {
 	struct pm_diags *d;
 	int host;
 	int failed;
+	const char *pred;	/* the copies' predicate variable, or NULL */
+	int npred;
+	char pred_name[32];
 };
 
 static void indent(struct printer *p, int n)
@@ -52,6 +55,31 @@ static long literal(__isl_keep isl_ast_expr *e)
 
 static void print_node(struct printer *p, __isl_keep isl_ast_node *node,
 	int ind, const struct pm_mark *hw);
+
+/* Is the guard "it <= L" / "it < L" of a loop from literal init 0 mapped to
+ * hardware ids always true? The thread and warp expressions of a mark with
+ * extent E take exactly the values [0, E) (the launch uses exactly the
+ * block's threads), so it is when the bound covers E values. */
+static int guard_is_true(__isl_keep isl_ast_expr *init,
+	__isl_keep isl_ast_expr *cond, const struct pm_mark *hw)
+{
+	enum isl_ast_expr_op_type type;
+	isl_ast_expr *bound;
+	long l;
+
+	if (hw->extent <= 0 || literal(init) != 0 ||
+	    isl_ast_expr_get_type(cond) != isl_ast_expr_op)
+		return 0;
+	type = isl_ast_expr_op_get_type(cond);
+	if (type != isl_ast_expr_op_le && type != isl_ast_expr_op_lt)
+		return 0;
+	bound = isl_ast_expr_op_get_arg(cond, 1);
+	l = literal(bound);
+	isl_ast_expr_free(bound);
+	if (l < 0)
+		return 0;
+	return (type == isl_ast_expr_op_le ? l + 1 : l) >= hw->extent;
+}
 
 static void print_list(struct printer *p, __isl_keep isl_ast_node_list *l,
 	int ind)
@@ -100,13 +128,18 @@ static void print_for(struct printer *p, __isl_keep isl_ast_node *node,
 		pm_strbuf_printf(p->b, "const int %s = ", name);
 		expr(p, init);
 		pm_strbuf_printf(p->b, " + %s;\n", hw->hw);
-		indent(p, ind + 1);
-		pm_strbuf_add(p->b, "if ");
-		expr(p, cond);
-		pm_strbuf_add(p->b, " {\n");
-		print_body(p, body, ind + 2);
-		indent(p, ind + 1);
-		pm_strbuf_add(p->b, "}\n");
+		if (guard_is_true(init, cond, hw)) {
+			/* no branch: keeps the k loop body one basic block */
+			print_body(p, body, ind + 1);
+		} else {
+			indent(p, ind + 1);
+			pm_strbuf_add(p->b, "if ");
+			expr(p, cond);
+			pm_strbuf_add(p->b, " {\n");
+			print_body(p, body, ind + 2);
+			indent(p, ind + 1);
+			pm_strbuf_add(p->b, "}\n");
+		}
 	} else {
 		pm_strbuf_printf(p->b, "for (int %s = ", name);
 		expr(p, init);
@@ -127,11 +160,85 @@ static void print_for(struct printer *p, __isl_keep isl_ast_node *node,
 	isl_ast_node_free(body);
 }
 
+/* Does node contain nothing but copy statements (under blocks, loops and
+ * marks)? */
+static int only_copies(struct printer *p, __isl_keep isl_ast_node *node)
+{
+	int ok = 1;
+
+	switch (isl_ast_node_get_type(node)) {
+	case isl_ast_node_block: {
+		isl_ast_node_list *l = isl_ast_node_block_get_children(node);
+		isl_size n = isl_ast_node_list_n_ast_node(l);
+
+		for (int i = 0; ok && i < n; ++i) {
+			isl_ast_node *c = isl_ast_node_list_get_ast_node(l, i);
+			ok = only_copies(p, c);
+			isl_ast_node_free(c);
+		}
+		isl_ast_node_list_free(l);
+		return ok && n > 0;
+	}
+	case isl_ast_node_for: {
+		isl_ast_node *c = isl_ast_node_for_get_body(node);
+		ok = only_copies(p, c);
+		isl_ast_node_free(c);
+		return ok;
+	}
+	case isl_ast_node_mark: {
+		isl_ast_node *c = isl_ast_node_mark_get_node(node);
+		ok = only_copies(p, c);
+		isl_ast_node_free(c);
+		return ok;
+	}
+	case isl_ast_node_user: {
+		isl_id *id = isl_ast_node_get_annotation(node);
+		struct pm_annot *a = id ? isl_id_get_user(id) : NULL;
+
+		ok = a && a->op->kind == PM_OP_COPY;
+		isl_id_free(id);
+		return ok;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* "if (tile exists) { copies }" becomes predicated copies: the k loop body
+ * stays one basic block (no branch around the cp.async group). */
+static void print_if_pred(struct printer *p, __isl_keep isl_ast_expr *cond,
+	__isl_keep isl_ast_node *then, int ind)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "pm_p%d", p->npred++);
+	indent(p, ind);
+	pm_strbuf_printf(p->b, "{\n");
+	indent(p, ind + 1);
+	pm_strbuf_printf(p->b, "const %s %s = ", p->host ? "int" : "bool", name);
+	expr(p, cond);
+	pm_strbuf_add(p->b, ";\n");
+	snprintf(p->pred_name, sizeof(p->pred_name), "%s", name);
+	p->pred = p->pred_name;
+	print_body(p, then, ind + 1);
+	p->pred = NULL;
+	indent(p, ind);
+	pm_strbuf_add(p->b, "}\n");
+}
+
 static void print_if(struct printer *p, __isl_keep isl_ast_node *node,
 	int ind)
 {
 	isl_ast_expr *cond = isl_ast_node_if_get_cond(node);
 	isl_ast_node *then = isl_ast_node_if_get_then_node(node);
+
+	if (!p->pred && isl_ast_node_if_has_else_node(node) == isl_bool_false &&
+	    only_copies(p, then)) {
+		print_if_pred(p, cond, then, ind);
+		isl_ast_expr_free(cond);
+		isl_ast_node_free(then);
+		return;
+	}
 
 	indent(p, ind);
 	pm_strbuf_add(p->b, "if ");
@@ -197,7 +304,7 @@ static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
 			"is not a constant; is the macro band unrolled?");
 	}
 	indent(p, ind);
-	if (pm_print_op(p->k, p->b, a, p->host) < 0)
+	if (pm_print_op(p->k, p->b, a, p->host, p->pred) < 0)
 		p->failed = 1;
 	isl_id_free(id);
 }
@@ -232,7 +339,8 @@ static void print_node(struct printer *p, __isl_keep isl_ast_node *node,
 int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_strbuf *b, int ind, struct pm_diags *d)
 {
-	struct printer p = { k, b, d, !k->cfg->target->emits_cuda, 0 };
+	struct printer p = { k, b, d, !k->cfg->target->emits_cuda, 0, NULL, 0,
+		"" };
 
 	print_node(&p, ast, ind, NULL);
 	if (p.failed && !d->nerrors)

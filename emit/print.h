@@ -7,12 +7,17 @@
 #include "emit/emit.h"
 
 void pm_print_expr(struct pm_strbuf *b, __isl_keep isl_ast_expr *e);
-/* One statement (with trailing newline) for annotation a. */
+/* One statement (with trailing newline) for annotation a; copies happen
+ * only where the C expression pred (when not NULL) is true. */
 int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host);
+	const struct pm_annot *a, int host, const char *pred);
 /* Row-major linear index of tensor t at the index expressions e[0..rank). */
 void pm_print_linear(struct pm_kernel *k, struct pm_strbuf *b, int t,
 	isl_ast_expr *const *e);
+/* Is the dimension of the buffer's tensor read with var (0 i, 1 j, 2 k)
+ * its contiguous one? */
+int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
+	int var);
 /* The stride (text) of dimension d of tensor t in global memory. */
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d);
 

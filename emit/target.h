@@ -33,6 +33,9 @@ struct pm_target {
 	const char *const *helpers;	/* embedded helper sources, in order */
 	int nhelpers;
 	int emits_cuda;			/* 0 for the host rendering target */
+	/* Has warp-level fragment loads (<mma_fn>_ldf / _mma_frag): the
+	 * fragment pipeline across k-steps and k tiles (promote/) */
+	int frag_pipe;
 };
 
 /* Known targets, by name; NULL when unknown. */

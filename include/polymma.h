@@ -49,6 +49,7 @@ void polymma_options_free(polymma_options *o);
  *   "define"  NAME=VALUE (may be given several times)
  *   "block"   MxNxK        "warp"  MxNxK        "mma"  MxNxK
  *   "split-k" N            "stages" N           "smem" swizzle|pad|plain
+ *   "frag-pipeline" on|off (default: on where the target and tiles allow)
  *   "dump-schedule"  "" (after every pass) or a pass name
  * Returns POLYMMA_OK or POLYMMA_ERR_USAGE (message in *err when err is not
  * NULL: a static string). */

@@ -26,6 +26,9 @@ struct pm_config {
 	int split_k;		/* 1 = none */
 	int stages;		/* shared-memory stages; 0 = target default */
 	int smem;		/* 0 plain, 1 pad, 2 swizzle; -1 = default */
+	/* fragment pipeline across k-steps and k tiles (promote/):
+	 * -1 = where possible (default), 0 = off, 1 = required */
+	int frag_pipe;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

@@ -13,6 +13,7 @@
 #include <isl/val.h>
 
 #include "poly/strbuf.h"
+#include "promote/internal.h"
 #include "promote/promote.h"
 
 /* MMA -> X[..]: the operand elements read by each macro instance. */
@@ -93,7 +94,7 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 }
 
 /* "{ <in> -> [(expr)] }" with the in tuple given the id -> mupa. */
-static __isl_give isl_multi_union_pw_aff *mupa_str(isl_ctx *ctx,
+__isl_give isl_multi_union_pw_aff *pm_pr_mupa_str(isl_ctx *ctx,
 	const char *in, const char *expr, __isl_keep isl_id *id)
 {
 	char str[512];
@@ -107,12 +108,12 @@ static __isl_give isl_multi_union_pw_aff *mupa_str(isl_ctx *ctx,
 }
 
 /* Insert band [expr] above node, optionally under a mark. */
-static __isl_give isl_schedule_node *band_str(struct pm_kernel *k,
+__isl_give isl_schedule_node *pm_pr_band_str(struct pm_kernel *k,
 	__isl_take isl_schedule_node *node, const char *in, const char *expr,
 	__isl_keep isl_id *id, __isl_take isl_id *mark, int unroll)
 {
 	node = isl_schedule_node_insert_partial_schedule(node,
-		mupa_str(k->ctx, in, expr, id));
+		pm_pr_mupa_str(k->ctx, in, expr, id));
 	if (unroll)
 		node = isl_schedule_node_band_member_set_ast_loop_type(node,
 			0, isl_ast_loop_unroll);
@@ -121,7 +122,7 @@ static __isl_give isl_schedule_node *band_str(struct pm_kernel *k,
 	return node;
 }
 
-static __isl_give isl_schedule_node *graft_root(
+__isl_give isl_schedule_node *pm_pr_graft_root(
 	__isl_take isl_schedule_node *node)
 {
 	while (node && isl_schedule_node_has_parent(node) == isl_bool_true)
@@ -129,7 +130,7 @@ static __isl_give isl_schedule_node *graft_root(
 	return node;
 }
 
-static __isl_give isl_union_set *universe(isl_ctx *ctx, __isl_keep isl_id *id,
+__isl_give isl_union_set *pm_pr_universe(isl_ctx *ctx, __isl_keep isl_id *id,
 	int n)
 {
 	return isl_union_set_from_set(isl_set_universe(isl_space_set_tuple_id(
@@ -137,7 +138,7 @@ static __isl_give isl_union_set *universe(isl_ctx *ctx, __isl_keep isl_id *id,
 }
 
 /* The k tiles that exist: { [p0, p1, p2] } (range of the MMA prefix). */
-static __isl_give isl_set *valid_tiles(struct pm_kernel *k, int c)
+__isl_give isl_set *pm_pr_valid_tiles(struct pm_kernel *k, int c)
 {
 	isl_union_set *dom = isl_schedule_get_domain(k->schedule);
 	isl_space *sp = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0,
@@ -149,18 +150,13 @@ static __isl_give isl_set *valid_tiles(struct pm_kernel *k, int c)
 		isl_pw_multi_aff_copy(k->con[c].mma_prefix)));
 }
 
-/* { [prefix] -> COPY[p0, p1, q, l0, v] } with q = kt + shift (loop, np = 3)
- * or 0 <= q < shift (prologue, np = 2), q a valid k tile. */
-static __isl_give isl_map *copy_ext_id(struct pm_kernel *k, int b, int np,
-	int shift, __isl_keep isl_id *id);
-
 static __isl_give isl_map *copy_ext(struct pm_kernel *k, int b, int np,
 	int shift)
 {
-	return copy_ext_id(k, b, np, shift, k->bufs[b].copy_id);
+	return pm_pr_copy_ext_id(k, b, np, shift, k->bufs[b].copy_id);
 }
 
-static __isl_give isl_map *copy_ext_id(struct pm_kernel *k, int b, int np,
+__isl_give isl_map *pm_pr_copy_ext_id(struct pm_kernel *k, int b, int np,
 	int shift, __isl_keep isl_id *id)
 {
 	struct pm_buffer *buf = &k->bufs[b];
@@ -179,7 +175,7 @@ static __isl_give isl_map *copy_ext_id(struct pm_kernel *k, int b, int np,
 			shift, buf->size[0], r);
 	ext = isl_map_read_from_str(k->ctx, str);
 	ext = isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
-	t = valid_tiles(k, buf->con);
+	t = pm_pr_valid_tiles(k, buf->con);
 	t = isl_set_add_dims(t, isl_dim_set, 2);
 	t = isl_set_set_tuple_id(t, isl_id_copy(id));
 	return isl_map_intersect_range(ext, t);
@@ -187,7 +183,7 @@ static __isl_give isl_map *copy_ext_id(struct pm_kernel *k, int b, int np,
 
 /* { [prefix] -> OP[p0, p1, x] } for the per-step ops (np = 3: x = kt;
  * np = 2: 0 <= x < n). */
-static __isl_give isl_map *step_ext(struct pm_kernel *k, __isl_keep isl_id *id,
+__isl_give isl_map *pm_pr_step_ext(struct pm_kernel *k, __isl_keep isl_id *id,
 	int np, int n)
 {
 	char str[256];
@@ -214,14 +210,14 @@ static __isl_give isl_schedule_node *copy_bands(struct pm_kernel *k, int b,
 	isl_id *mark;
 
 	snprintf(str, sizeof(str), "floor(l0 / %ld)", p);
-	g = band_str(k, g, in, str, id, NULL, 1);
+	g = pm_pr_band_str(k, g, in, str, id, NULL, 1);
 	snprintf(hw, sizeof(hw), "((int) threadIdx.x %% %ld)", r);
 	mark = pm_kernel_mark(k, "thread_x", PM_MARK_HW, hw, r, -1);
-	g = band_str(k, g, in, "v", id, mark, 0);
+	g = pm_pr_band_str(k, g, in, "v", id, mark, 0);
 	snprintf(str, sizeof(str), "l0 mod %ld", p);
 	snprintf(hw, sizeof(hw), "((int) threadIdx.x / %ld)", r);
 	mark = pm_kernel_mark(k, "thread_y", PM_MARK_HW, hw, p, -1);
-	return band_str(k, g, in, str, id, mark, 0);
+	return pm_pr_band_str(k, g, in, str, id, mark, 0);
 }
 
 /* Rows of a buffer copied per pass of the whole block. */
@@ -246,7 +242,7 @@ static long copy_rows(struct pm_kernel *k, int b, struct pm_diags *d)
 /* One extension node over ops[] (extension maps ext[]) with a sequence of
  * their filters below it; copies get their thread bands. When np == 2 a
  * band [q] over all of them sits above the sequence (the prologue). */
-static __isl_give isl_schedule_node *graft_tree(struct pm_kernel *k, int n,
+__isl_give isl_schedule_node *pm_pr_graft_tree(struct pm_kernel *k, int n,
 	isl_id **ids, int *ndims, isl_map **ext, int np, struct pm_diags *d)
 {
 	isl_union_map *umap = NULL;
@@ -259,11 +255,11 @@ static __isl_give isl_schedule_node *graft_tree(struct pm_kernel *k, int n,
 		isl_union_map *m = isl_union_map_from_map(ext[i]);
 		umap = i ? isl_union_map_union(umap, m) : m;
 		filters = isl_union_set_list_add(filters,
-			universe(k->ctx, ids[i], ndims[i]));
+			pm_pr_universe(k->ctx, ids[i], ndims[i]));
 		if (np == 2) {
 			const char *in = ndims[i] == 5 ? "[p0, p1, q, l0, v]" :
 				"[p0, p1, q]";
-			isl_multi_union_pw_aff *m2 = mupa_str(k->ctx, in, "q",
+			isl_multi_union_pw_aff *m2 = pm_pr_mupa_str(k->ctx, in, "q",
 				ids[i]);
 			q = i ? isl_multi_union_pw_aff_union_add(q, m2) : m2;
 		}
@@ -294,7 +290,7 @@ static __isl_give isl_schedule_node *graft_tree(struct pm_kernel *k, int n,
 		g = isl_schedule_node_band_member_set_ast_loop_type(g, 0,
 			isl_ast_loop_unroll);
 	}
-	return graft_root(g);
+	return pm_pr_graft_root(g);
 }
 
 /* STORE[i0, j0] for the block [p0, p1], under the warp marks. */
@@ -318,11 +314,11 @@ static __isl_give isl_schedule_node *store_tree(struct pm_kernel *k)
 	g = isl_schedule_node_child(g, 0);
 	snprintf(str, sizeof(str), "floor(((%d i0) mod %d) / %d)", c->mm, c->wm,
 		c->mm);
-	frag = mupa_str(k->ctx, in, str, k->store_id);
+	frag = pm_pr_mupa_str(k->ctx, in, str, k->store_id);
 	snprintf(str, sizeof(str), "floor(((%d j0) mod %d) / %d)", c->mn, c->wn,
 		c->mn);
 	frag = isl_multi_union_pw_aff_flat_range_product(frag,
-		mupa_str(k->ctx, in, str, k->store_id));
+		pm_pr_mupa_str(k->ctx, in, str, k->store_id));
 	g = isl_schedule_node_insert_partial_schedule(g, frag);
 	g = isl_schedule_node_band_member_set_ast_loop_type(g, 0,
 		isl_ast_loop_unroll);
@@ -330,13 +326,13 @@ static __isl_give isl_schedule_node *store_tree(struct pm_kernel *k)
 		isl_ast_loop_unroll);
 	snprintf(str, sizeof(str), "floor(((%d j0) mod %d) / %d)", c->mn, c->bn,
 		c->wn);
-	g = band_str(k, g, in, str, k->store_id, isl_id_copy(k->mark_warp_x),
+	g = pm_pr_band_str(k, g, in, str, k->store_id, isl_id_copy(k->mark_warp_x),
 		0);
 	snprintf(str, sizeof(str), "floor(((%d i0) mod %d) / %d)", c->mm, c->bm,
 		c->wm);
-	g = band_str(k, g, in, str, k->store_id, isl_id_copy(k->mark_warp_y),
+	g = pm_pr_band_str(k, g, in, str, k->store_id, isl_id_copy(k->mark_warp_y),
 		0);
-	return graft_root(g);
+	return pm_pr_graft_root(g);
 }
 
 /* Pitch and swizzle of each buffer from --smem. */
@@ -366,29 +362,27 @@ static int layout_buffers(struct pm_kernel *k, int first, struct pm_diags *d)
 }
 
 /* The copies of contraction c's buffers and the commit that closes their
- * group: in the loop (np = 3, tile kt + S - 1) or in the prologue (np = 2,
- * tiles q < S - 1). */
-static void copies_and_commit(struct pm_kernel *k, int c, int np,
+ * group: in the loop (np = 3, tile kt + shift) or in the prologue (np = 2,
+ * tiles q < shift). */
+static void copies_and_commit(struct pm_kernel *k, int c, int np, int shift,
 	__isl_keep isl_id *commit, isl_id **ids, int *nd, isl_map **ext,
 	int *n)
 {
-	int S = k->cfg->stages;
-
 	for (int b = 0; b < k->nbufs; ++b) {
 		if (k->bufs[b].con != c)
 			continue;
 		ids[*n] = k->bufs[b].copy_id, nd[*n] = 5;
-		ext[(*n)++] = copy_ext(k, b, np, S - 1);
+		ext[(*n)++] = copy_ext(k, b, np, shift);
 	}
 	ids[*n] = commit, nd[*n] = 3;
-	ext[(*n)++] = step_ext(k, commit, np, np == 3 ? 0 : S - 1);
+	ext[(*n)++] = pm_pr_step_ext(k, commit, np, np == 3 ? 0 : shift);
 }
 
 /* WAIT, then the prologues of the operands with one (each thread on the
- * units it copied itself) and a barrier; without prologues WAIT includes
- * the barrier. */
-static void wait_and_prologues(struct pm_kernel *k, int c, isl_id **ids,
-	int *nd, isl_map **ext, int *n)
+ * units it copied itself, tile kt + shift) and a barrier; without
+ * prologues WAIT includes the barrier. */
+static void wait_and_prologues(struct pm_kernel *k, int c, int shift,
+	isl_id **ids, int *nd, isl_map **ext, int *n)
 {
 	int pro = 0;
 
@@ -396,29 +390,37 @@ static void wait_and_prologues(struct pm_kernel *k, int c, isl_id **ids,
 		pro |= k->bufs[b].con == c && k->bufs[b].pro != NULL;
 	k->wait_id[c] = pm_kernel_op(k, "WAIT", PM_OP_WAIT, pro);
 	ids[*n] = k->wait_id[c], nd[*n] = 3;
-	ext[(*n)++] = step_ext(k, k->wait_id[c], 3, 0);
+	ext[(*n)++] = pm_pr_step_ext(k, k->wait_id[c], 3, 0);
 	if (!pro)
 		return;
 	for (int b = 0; b < k->nbufs; ++b) {
 		if (k->bufs[b].con != c || !k->bufs[b].pro)
 			continue;
 		ids[*n] = k->bufs[b].pro_id, nd[*n] = 5;
-		ext[(*n)++] = copy_ext_id(k, b, 3, 0, k->bufs[b].pro_id);
+		ext[(*n)++] = pm_pr_copy_ext_id(k, b, 3, shift,
+			k->bufs[b].pro_id);
 	}
 	k->sync_id[c][1] = pm_kernel_op(k, "SYNC_PRO", PM_OP_SYNC, -1);
 	ids[*n] = k->sync_id[c][1], nd[*n] = 3;
-	ext[(*n)++] = step_ext(k, k->sync_id[c][1], 3, 0);
+	ext[(*n)++] = pm_pr_step_ext(k, k->sync_id[c][1], 3, 0);
 }
 
 /* The copies, as a software pipeline over the k tiles (stages S):
  *   S = 1:  k loop { COPY(kt); COMMIT; WAIT [PRO; SYNC]; MMA; SYNC }
  *   S > 1:  prologue q < S-1 { COPY(q); COMMIT }
  *           k loop { WAIT [PRO(kt); SYNC]; COPY(kt + S - 1); COMMIT; MMA }
+ *   with the fragment pipeline (fragments.c; S > 1):
+ *           prologue q < S { COPY(q); COMMIT }; WAIT [PRO(0); SYNC]; LDF(0)
+ *           k loop { MMA[s < T-1] + LDF(kt, s+1); WAIT [PRO(kt+1); SYNC];
+ *                    COPY(kt + S); COMMIT; LDF(kt+1, 0); MMA[s = T-1] }
+ *     (the barrier comes after the last k-step's fragments are in
+ *     registers, so stage kt mod S is free for tile kt + S).
  * COPY instances exist only for valid k tiles: isl adds the guards. */
 static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d)
 {
 	int S = k->cfg->stages;
+	int fp = k->frag[c];
 	isl_id *ids[8];
 	int nd[8];
 	isl_map *ext[8];
@@ -427,19 +429,23 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 
 	k->commit_id[c][0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
 	if (S > 1)
-		wait_and_prologues(k, c, ids, nd, ext, &n);
-	copies_and_commit(k, c, 3, k->commit_id[c][0], ids, nd, ext, &n);
+		wait_and_prologues(k, c, fp, ids, nd, ext, &n);
+	copies_and_commit(k, c, 3, fp ? S : S - 1, k->commit_id[c][0], ids,
+		nd, ext, &n);
 	if (S == 1)
-		wait_and_prologues(k, c, ids, nd, ext, &n);
-	g = graft_tree(k, n, ids, nd, ext, 3, d);
+		wait_and_prologues(k, c, 0, ids, nd, ext, &n);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
 	if (!g)
 		return -1;
-	*node = isl_schedule_node_graft_before(*node, g);
+	if (fp)
+		*node = pm_frag_loop(k, c, *node, g);
+	else
+		*node = isl_schedule_node_graft_before(*node, g);
 	if (S == 1) {
 		k->sync_id[c][0] = pm_kernel_op(k, "SYNC", PM_OP_SYNC, -1);
-		*node = isl_schedule_node_graft_after(*node, graft_root(
+		*node = isl_schedule_node_graft_after(*node, pm_pr_graft_root(
 			isl_schedule_node_from_extension(isl_union_map_from_map(
-			step_ext(k, k->sync_id[c][0], 3, 0)))));
+			pm_pr_step_ext(k, k->sync_id[c][0], 3, 0)))));
 		return *node ? 0 : -1;
 	}
 	/* the prologue, in front of the k loop */
@@ -447,11 +453,14 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		*node = isl_schedule_node_parent(*node);
 	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
 	n = 0;
-	copies_and_commit(k, c, 2, k->commit_id[c][1], ids, nd, ext, &n);
-	g = graft_tree(k, n, ids, nd, ext, 2, d);
+	copies_and_commit(k, c, 2, fp ? S : S - 1, k->commit_id[c][1], ids,
+		nd, ext, &n);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
 	if (!g)
 		return -1;
 	*node = isl_schedule_node_graft_before(*node, g);
+	if (fp)
+		*node = pm_frag_prologue(k, c, *node, d);
 	return *node ? 0 : -1;
 }
 
@@ -508,6 +517,9 @@ static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 	isl_union_pw_multi_aff_free(pre);
 	con->buf_a = first;
 	con->buf_b = first + 1;
+	k->frag[c] = pm_frag_pipe_decide(k, c, d);
+	if (k->frag[c] < 0)
+		node = isl_schedule_node_free(node);
 	if (!node || add_buffer(k, node, c, con->a, d) < 0 ||
 	    add_buffer(k, node, c, con->b, d) < 0 ||
 	    layout_buffers(k, first, d) < 0 || pipeline(k, c, &node, d) < 0) {

@@ -238,6 +238,9 @@ void pm_kernel_free(struct pm_kernel *k)
 			isl_id_free(k->sync_id[c][i]);
 		}
 		isl_id_free(k->wait_id[c]);
+		isl_id_free(k->ldf_id[c]);
+		isl_id_free(k->wait_pro_id[c]);
+		isl_id_free(k->sync_pro0_id[c]);
 	}
 	isl_id_free(k->store_id);
 	for (int i = 0; i < k->nepi; ++i)
@@ -275,6 +278,7 @@ __isl_give isl_id *pm_kernel_op(struct pm_kernel *k, const char *name,
 
 	op->kind = kind;
 	op->buffer = buffer;
+	op->pending = -1;
 	return isl_id_alloc(k->ctx, name, op);
 }
 

@@ -63,14 +63,16 @@ enum pm_op_kind {
 	PM_OP_COMMIT,	/* close a group of asynchronous copies */
 	PM_OP_WAIT,	/* wait for the copies of the current stage, sync */
 	PM_OP_EPI,	/* acc[frag] = f(acc[frag], inputs): an epilogue */
-	PM_OP_PRO	/* shared tile elements = f(element): a prologue */
+	PM_OP_PRO,	/* shared tile elements = f(element): a prologue */
+	PM_OP_LDF	/* warp fragments[buf] <- shared tiles, one k-step */
 };
 
 struct pm_op {
 	enum pm_op_kind kind;
 	int buffer;	/* PM_OP_COPY: index into kernel->bufs */
 	int stmt;	/* PM_OP_EPI: the spec statement */
-	int con;	/* FILL, MMA, STORE, EPI: the contraction */
+	int con;	/* FILL, MMA, STORE, EPI, LDF: the contraction */
+	int pending;	/* WAIT: copy groups left pending; -1: stages - 2 */
 };
 
 /* The contraction recognised in the spec (one statement for now). */
@@ -120,6 +122,11 @@ struct pm_kernel {
 	int nops;
 	isl_id *store_id, *sync_id[2][2];
 	isl_id *commit_id[2][2], *wait_id[2];	/* [contraction][loop, prologue] */
+	/* the fragment pipeline (promote/fragments.c), per contraction:
+	 * LDF, the prologue's WAIT and its SYNC after prologues; NULL when
+	 * the contraction does not use it */
+	isl_id *ldf_id[2], *wait_pro_id[2], *sync_pro0_id[2];
+	int frag[2];			/* 1: contraction c uses it */
 	int nepi;
 	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];

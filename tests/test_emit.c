@@ -51,7 +51,8 @@ static int count(const char *s, const char *what)
 
 static void test_sm80_kernel(void **state)
 {
-	char *h, *m, *s = gen("nn", NULL, &h, &m);
+	const char *opts[] = { "frag-pipeline", "off", NULL };
+	char *h, *m, *s = gen("nn", opts, &h, &m);
 
 	(void) state;
 	assert_non_null(strstr(s, "extern \"C\" cudaError_t gemm_nn(const void "
@@ -63,10 +64,14 @@ static void test_sm80_kernel(void **state)
 		"128, 1>(pm_acc[("), 8);
 	assert_int_equal(count(s, "pm_sm80_store<32, 32>(pm_acc[("), 4);
 	assert_int_equal(count(s, "pm_fill_zero(pm_acc[("), 4);
-	/* 3 stages: a prologue of 2 k tiles, then one k tile per iteration */
+	/* 3 stages: a prologue of 2 k tiles, then one k tile per iteration;
+	 * the copies of tiles that may not exist are predicated, not
+	 * branched around */
 	assert_int_equal(count(s, "\tpm_cp_async_wait<1>(); __syncthreads();"), 1);
-	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 12);
+	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 4);
+	assert_int_equal(count(s, "\tpm_cp_async16_if(&A_shared["), 8);
 	assert_int_equal(count(s, "\tpm_cp_async_commit();"), 3);
+	assert_null(strstr(s, "pm_fa["));
 	assert_non_null(strstr(s, "pm_smem_off<32, 1>("));
 	assert_non_null(strstr(s, "<<<grid, 128, 49152, stream>>>"));
 	assert_non_null(strstr(s, "blockIdx.y"));
@@ -84,6 +89,39 @@ static void test_sm80_kernel(void **state)
 	free(s);
 	free(h);
 	free(m);
+}
+
+/* The default sm_80 kernel loads its fragments one k-step ahead, across k
+ * tiles (promote/fragments.c): S tiles in the prologue, waited for down to
+ * S-1 pending groups, then LDF(0, 0); per tile one LDF inside (k-step 1 of
+ * 2) and one for the next tile after the barrier; every macro-MMA reads
+ * fragment registers; no branch around warp code. */
+static void test_sm80_frag_pipeline(void **state)
+{
+	char *s = gen("nn", NULL, NULL, NULL);
+	const char *ldf = "pm_sm80_ldf<64, 64, 1, 32, 1, 1, 128, 1>(pm_fa[(";
+
+	(void) state;
+	assert_non_null(strstr(s, "uint32_t pm_fa[2][4][4], pm_fb[2][8][2];"));
+	assert_int_equal(count(s, ldf), 3);
+	assert_non_null(strstr(s, "pm_sm80_ldf<64, 64, 1, 32, 1, 1, 128, 1>("
+		"pm_fa[(0)], pm_fb[(0)], A_shared + (0) * 4096"));
+	assert_non_null(strstr(s, "pm_fa[(0)], pm_fb[(0)], A_shared + "
+		"((c2 + 1) % 3) * 4096"));
+	assert_int_equal(count(s, "pm_sm80_mma_frag<32, 32>(pm_acc[("), 8);
+	assert_int_equal(count(s, "pm_sm80_mma_frag<32, 32>(pm_acc[(3)], "
+		"pm_fa[(1)], pm_fb[(1)], ((32)) / 16, ((32)) / 8);"), 1);
+	assert_null(strstr(s, "_mma_tile<"));
+	assert_int_equal(count(s, "\tpm_cp_async_wait<2>(); __syncthreads();"), 1);
+	assert_int_equal(count(s, "\tpm_cp_async_wait<1>(); __syncthreads();"), 1);
+	/* prologue tiles 0, 1, 2 (1 and 2 predicated), the loop's tile kt+3 */
+	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 4);
+	assert_int_equal(count(s, "\tpm_cp_async16_if(&A_shared["), 12);
+	assert_non_null(strstr(s, "(32 * c2 + 8 * c4 + 96)"));
+	assert_int_equal(count(s, "\tpm_cp_async_commit();"), 4);
+	/* warps are exactly the block's threads: no guard on them */
+	assert_null(strstr(s, "if (c3 <= 1)"));
+	free(s);
 }
 
 static void test_sm70_and_defines(void **state)
@@ -113,7 +151,7 @@ static void test_layout_orientation(void **state)
 	char *s = gen("tn", NULL, NULL, NULL);
 
 	(void) state;
-	assert_non_null(strstr(s, "_mma_tile<32, 32, 16, 0, 128, 1, 1, 128, 1>"));
+	assert_non_null(strstr(s, "_ldf<64, 64, 0, 128, 1, 1, 128, 1>"));
 	free(s);
 	s = gen("nt", opts, NULL, NULL);
 	assert_non_null(strstr(s, "_mma_tile<32, 32, 16, 1, 40, 0, 0, 40, 0>"));
@@ -251,6 +289,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sm80_kernel),
+		cmocka_unit_test(test_sm80_frag_pipeline),
 		cmocka_unit_test(test_sm70_and_defines),
 		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_bad_options),

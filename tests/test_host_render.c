@@ -76,6 +76,7 @@ static int build_and_run(const char *head, const char *source,
 struct cfg {
 	int bm, bn, bk, wm, wn, mm, mn, mk;
 	int stages, smem;	/* 0: plain 1: pad 2: swizzle */
+	int frag;		/* the fragment pipeline (promote/fragments.c) */
 };
 
 /* Generate the host rendering of gemm_<layout> (fixed sizes when m > 0),
@@ -115,6 +116,7 @@ static int render_text(const char *text, const char *layout,
 	cfg.split_k = 1;
 	cfg.stages = c->stages ? c->stages : 1;
 	cfg.smem = c->smem;
+	cfg.frag_pipe = c->frag;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
@@ -169,18 +171,27 @@ static int render_and_run(const char *layout, const struct cfg *c, int fixed,
 }
 
 static const struct cfg cfgs[] = {
-	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0 },
-	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1 },
-	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2 },
-	{ 64, 64, 32, 64, 32, 32, 32, 16, 4, 2 },
-	{ 128, 64, 32, 64, 32, 32, 32, 16, 2, 1 },
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0 },
+	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 0 },
+	{ 64, 64, 32, 64, 32, 32, 32, 16, 4, 2, 0 },
+	{ 128, 64, 32, 64, 32, 32, 32, 16, 2, 1, 0 },
+	/* fragment pipeline: 2 or 4 k-steps per tile, 2 to 4 stages */
+	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 1 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1 },
+	{ 128, 64, 32, 64, 32, 32, 32, 16, 2, 1, 1 },
+	{ 32, 64, 16, 16, 32, 16, 16, 8, 4, 0, 1 },
 };
+#define NCFGS ((int) (sizeof(cfgs) / sizeof(cfgs[0])))
+/* the configurations the prologue and two-contraction tests use */
+static const int some_cfgs[] = { 0, 1, 2, 3, 5, 6, 8 };
+#define NSOME ((int) (sizeof(some_cfgs) / sizeof(some_cfgs[0])))
 
 static void test_runtime_sizes(void **state)
 {
 	(void) state;
 	for (int l = 0; l < 4; ++l)
-		for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); ++c) {
+		for (int c = 0; c < NCFGS; ++c) {
 			const struct cfg *g = &cfgs[c];
 			/* one block, and several blocks with a longer k */
 			assert_int_equal(render_and_run(pm_test_layouts[l], g,
@@ -220,7 +231,8 @@ static void test_prologues(void **state)
 
 	(void) state;
 	for (int l = 0; l < 4; ++l)
-		for (int c = 0; c < 4; ++c) {
+		for (int i = 0; i < NSOME; ++i) {
+			int c = some_cfgs[i];
 			char text[512], ra[16], rb[16];
 
 			sscanf(decl[l][1], "%15[^|]|%15[^\n]", ra, rb);
@@ -277,6 +289,7 @@ static int epi_run(const char *text, const char *call, const char *epi,
 	cfg.split_k = 1;
 	cfg.stages = 2;
 	cfg.smem = 2;
+	cfg.frag_pipe = 1;	/* as the sm_80 default */
 	cfg.bm = 64, cfg.bn = 64, cfg.bk = 32, cfg.wm = 32, cfg.wn = 32;
 	cfg.mm = 16, cfg.mn = 16, cfg.mk = 8;
 	rc = pm_pipeline_generate(spec, &cfg, &out, &d);
@@ -369,7 +382,8 @@ static void test_two_contractions(void **state)
 	char args[96];
 
 	(void) state;
-	for (int c = 0; c < 4; ++c) {
+	for (int i = 0; i < NSOME; ++i) {
+		int c = some_cfgs[i];
 		struct pm_config cfg;
 
 		pm_diags_init(&d, "add.tc", text);
@@ -380,6 +394,7 @@ static void test_two_contractions(void **state)
 		cfg.split_k = 1;
 		cfg.stages = cfgs[c].stages;
 		cfg.smem = cfgs[c].smem;
+		cfg.frag_pipe = cfgs[c].frag;
 		cfg.bm = cfgs[c].bm, cfg.bn = cfgs[c].bn, cfg.bk = cfgs[c].bk;
 		cfg.wm = cfgs[c].wm, cfg.wn = cfgs[c].wn;
 		cfg.mm = cfgs[c].mm, cfg.mn = cfgs[c].mn, cfg.mk = cfgs[c].mk;

@@ -143,6 +143,22 @@ __device__ __forceinline__ void pm_cp_async16(void *smem, const void *gmem) {
 #endif
 }
 
+// pm_cp_async16 where p holds; nothing (no read of gmem) where it does not.
+__device__ __forceinline__ void pm_cp_async16_if(void *smem, const void *gmem,
+                                                 bool p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+               " @q cp.async.cg.shared.global [%0], [%1], 16;\n}\n"
+               :
+               : "r"(s), "l"(gmem), "r"((int)p)
+               : "memory");
+#else
+  if (p)
+    pm_copy16_g2s(smem, gmem);
+#endif
+}
+
 __device__ __forceinline__ void pm_cp_async_commit() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.commit_group;\n" ::: "memory");

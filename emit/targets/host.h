@@ -85,6 +85,36 @@ static inline void pm_host_mma_tile(int mm, int mn, int mk, float *acc,
 			}
 }
 
+/* The fragment pipeline (as pm_sm80_ldf / pm_sm80_mma_frag): one k-step
+ * of a warp's operands, fa = A(wm x mk) and fb = B(mk x wn), row-major, the
+ * tile origins and layouts as in pm_host_mma_tile. */
+static inline void pm_host_ldf(int wm, int wn, int mk, float *fa, float *fb,
+	int a_kc, int pa, int swza, const float *As, int a_r0, int a_c0,
+	int b_nc, int pb, int swzb, const float *Bs, int b_r0, int b_c0)
+{
+	for (int i = 0; i < wm; ++i)
+		for (int k = 0; k < mk; ++k)
+			fa[i * mk + k] = As[a_kc ?
+				pm_smem_off_h(pa, swza, a_r0 + i, a_c0 + k) :
+				pm_smem_off_h(pa, swza, a_r0 + k, a_c0 + i)];
+	for (int k = 0; k < mk; ++k)
+		for (int j = 0; j < wn; ++j)
+			fb[k * wn + j] = Bs[b_nc ?
+				pm_smem_off_h(pb, swzb, b_r0 + k, b_c0 + j) :
+				pm_smem_off_h(pb, swzb, b_r0 + j, b_c0 + k)];
+}
+
+/* acc (mm x mn) += fa rows [r0, r0 + mm) * fb columns [c0, c0 + mn). */
+static inline void pm_host_mma_frag(int mm, int mn, int mk, float *acc,
+	const float *fa, const float *fb, int wn, int r0, int c0)
+{
+	for (int i = 0; i < mm; ++i)
+		for (int j = 0; j < mn; ++j)
+			for (int k = 0; k < mk; ++k)
+				acc[i * mn + j] += fa[(r0 + i) * mk + k] *
+					fb[k * wn + c0 + j];
+}
+
 /* Pointwise functions of the spec language (host rendering). */
 #include <math.h>
 #define pm_f(x) ((float) (x))

@@ -106,11 +106,46 @@ __device__ __forceinline__ void pm_sm80_acc_coord(int r, int lane, int *m,
 }
 
 // Store the warp's MMxMN tile: element (m,n) -> c[m*c_sm + n*c_sn].
+// Registers 2q and 2q+1 hold (m, n) and (m, n+1) with n even, so with
+// c_sn == 1 (the emitter always passes a literal 1) each pair is one 32-bit
+// (f16) or 64-bit (f32) store; c and c_sm must then keep pairs aligned, which
+// the launcher's size and alignment checks guarantee.
+template <typename T> struct pm_pair;
+template <> struct pm_pair<__half> {
+  typedef __half2 type;
+  static __device__ __forceinline__ __half2 make(float a, float b) {
+    return __floats2half2_rn(a, b);
+  }
+};
+template <> struct pm_pair<__nv_bfloat16> {
+  typedef __nv_bfloat162 type;
+  static __device__ __forceinline__ __nv_bfloat162 make(float a, float b) {
+    return __floats2bfloat162_rn(a, b);
+  }
+};
+template <> struct pm_pair<float> {
+  typedef float2 type;
+  static __device__ __forceinline__ float2 make(float a, float b) {
+    return make_float2(a, b);
+  }
+};
+
 template <int MM, int MN, typename T>
 __device__ __forceinline__ void pm_sm80_store(const float *acc, T *c,
                                               long long c_sm, long long c_sn) {
   constexpr int R = MM * MN / 32;
   const int lane = pm_lane_id();
+  if (c_sn == 1) {
+#pragma unroll
+    for (int r = 0; r < R; r += 2) {
+      int m, n;
+      pm_sm80_acc_coord<MM, MN>(r, lane, &m, &n);
+      *reinterpret_cast<typename pm_pair<T>::type *>(c + (long long)m * c_sm +
+                                                     n) =
+          pm_pair<T>::make(acc[r], acc[r + 1]);
+    }
+    return;
+  }
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     int m, n;
@@ -157,39 +192,24 @@ __device__ __forceinline__ void pm_ldsm_x2(uint32_t *d, unsigned addr) {
                  : "r"(addr));
 }
 
-// acc (MM*MN/32 floats per thread, same distribution as pm_sm80_mma<MM,MN,MK>)
-//   += A(MMxMK) * B(MKxMN) with
-//   A(m,k) = As[pm_smem_off<PA,SWZA>(a_r0 + m, a_c0 + k)]   A_KC = 1 ([m][k])
-//          = As[pm_smem_off<PA,SWZA>(a_r0 + k, a_c0 + m)]   A_KC = 0 ([k][m])
-//   B(k,n) = Bs[pm_smem_off<PB,SWZB>(b_r0 + k, b_c0 + n)]   B_NC = 1 ([k][n])
-//          = Bs[pm_smem_off<PB,SWZB>(b_r0 + n, b_c0 + k)]   B_NC = 0 ([n][k])
-// Requirements: As, Bs 16-byte aligned pointers into shared memory; the
-// column origins a_c0, b_c0 multiples of 8 (every ldmatrix row is one whole
-// 16-byte chunk); rows arbitrary.
-//
-// Per 16-deep k-step: IM = MM/16 ldmatrix.x4 for A (one per A fragment),
-// ceil(IN/2) ldmatrix for B (an .x4 loads the fragments of two n8 tiles, a
-// trailing odd one uses .x2), then IM*IN mma.sync.  Lane l supplies the row
-// address of row i = l % 8 of matrix j = l / 8 (x4):
-//   A_KC=1 (no .trans): j -> (m + 8*(j&1), k + 8*(j>>1)), row = m
-//   A_KC=0 (.trans):    j -> (m + 8*(j&1), k + 8*(j>>1)), row = k
-//   B_NC=0 (no .trans): j -> (n + 8*(j>>1), k + 8*(j&1)), row = n
-//   B_NC=1 (.trans):    j -> (n + 8*(j>>1), k + 8*(j&1)), row = k
-// so d[0..3] are a0a1, a2a3, a4a5, a6a7 of the A fragment and b0b1, b2b3 of
-// n-tile in, then b0b1, b2b3 of n-tile in+1 (see the fragment table at the
-// top of this file).  tests/test_banks.c mirrors these lane addresses.
-template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
-          int PB, int SWZB>
-__device__ __forceinline__ void pm_sm80_mma_tile(float *acc, const __half *As,
-                                                 int a_r0, int a_c0,
-                                                 const __half *Bs, int b_r0,
-                                                 int b_c0) {
-  static_assert(MM % 16 == 0 && MN % 8 == 0 && MK % 16 == 0,
-                "pm_sm80_mma_tile: MM must be a multiple of 16, MN of 8, MK "
-                "of 16");
+// One 16-deep k-step of a warp tile's fragments: A fragments of the IM =
+// WM/16 m16 tiles into fa[0..IM), B fragments of the IN = WN/8 n8 tiles into
+// fb[0..IN), for the tile whose (m, k) / (k, n) origin is
+//   A: (a_r0, a_c0) in A_KC = 1 order ([m][k]), (k, m) rows/cols otherwise
+//   B: (b_r0, b_c0) in B_NC = 1 order ([k][n]), (n, k) rows/cols otherwise
+// (the same convention as pm_sm80_mma_tile).
+template <int WM, int WN, int A_KC, int PA, int SWZA, int B_NC, int PB,
+          int SWZB>
+__device__ __forceinline__ void pm_sm80_ldf(uint32_t (*fa)[4],
+                                            uint32_t (*fb)[2],
+                                            const __half *As, int a_r0,
+                                            int a_c0, const __half *Bs,
+                                            int b_r0, int b_c0) {
+  static_assert(WM % 16 == 0 && WN % 8 == 0,
+                "pm_sm80_ldf: WM must be a multiple of 16, WN of 8");
   static_assert((A_KC == 0 || A_KC == 1) && (B_NC == 0 || B_NC == 1),
-                "pm_sm80_mma_tile: A_KC and B_NC must be 0 or 1");
-  constexpr int IM = MM / 16, IN = MN / 8;
+                "pm_sm80_ldf: A_KC and B_NC must be 0 or 1");
+  constexpr int IM = WM / 16, IN = WN / 8;
   const int lane = pm_lane_id();
   const int li = lane & 7;        // row inside the 8x8 matrix
   const int j0 = (lane >> 3) & 1; // matrix index bit 0
@@ -202,39 +222,98 @@ __device__ __forceinline__ void pm_sm80_mma_tile(float *acc, const __half *As,
   // .x2 (lanes 0..15 only): matrix j = j0 -> (n, k + 8*j0)
   const int b2_n = B_NC ? 0 : li, b2_k = 8 * j0 + (B_NC ? li : 0);
 #pragma unroll
-  for (int kk = 0; kk < MK; kk += 16) {
-    uint32_t af[IM][4];
-    uint32_t bf[IN][2];
+  for (int im = 0; im < IM; ++im) {
+    const int m = im * 16 + a_m;
+    const int off = A_KC ? pm_smem_off<PA, SWZA>(a_r0 + m, a_c0 + a_k)
+                         : pm_smem_off<PA, SWZA>(a_r0 + a_k, a_c0 + m);
+    pm_ldsm_x4<A_KC ? 0 : 1>(fa[im], a_base + 2u * (unsigned)off);
+  }
 #pragma unroll
-    for (int im = 0; im < IM; ++im) {
-      const int m = im * 16 + a_m, k = kk + a_k;
-      const int off = A_KC ? pm_smem_off<PA, SWZA>(a_r0 + m, a_c0 + k)
-                           : pm_smem_off<PA, SWZA>(a_r0 + k, a_c0 + m);
-      pm_ldsm_x4<A_KC ? 0 : 1>(af[im], a_base + 2u * (unsigned)off);
+  for (int in = 0; in + 1 < IN; in += 2) {
+    const int n = in * 8 + b_n;
+    const int off = B_NC ? pm_smem_off<PB, SWZB>(b_r0 + b_k, b_c0 + n)
+                         : pm_smem_off<PB, SWZB>(b_r0 + n, b_c0 + b_k);
+    uint32_t d[4];
+    pm_ldsm_x4<B_NC ? 1 : 0>(d, b_base + 2u * (unsigned)off);
+    fb[in][0] = d[0];
+    fb[in][1] = d[1];
+    fb[in + 1][0] = d[2];
+    fb[in + 1][1] = d[3];
+  }
+  if (IN % 2) {
+    const int n = (IN - 1) * 8 + b2_n;
+    const int off = B_NC ? pm_smem_off<PB, SWZB>(b_r0 + b2_k, b_c0 + n)
+                         : pm_smem_off<PB, SWZB>(b_r0 + n, b_c0 + b2_k);
+    pm_ldsm_x2<B_NC ? 1 : 0>(fb[IN - 1], b_base + 2u * (unsigned)off);
+  }
+}
+
+// acc (an MMxMN macro tile, pm_sm80_mma's distribution) += the product of
+// the fragments loaded by pm_sm80_ldf: A tiles fa[im0 .. im0 + MM/16),
+// B tiles fb[in0 .. in0 + MN/8).  im0 and in0 must be compile-time
+// constants after inlining (the arrays stay in registers).
+template <int MM, int MN>
+__device__ __forceinline__ void pm_sm80_mma_frag(float *acc,
+                                                 const uint32_t (*fa)[4],
+                                                 const uint32_t (*fb)[2],
+                                                 int im0, int in0) {
+  static_assert(MM % 16 == 0 && MN % 8 == 0,
+                "pm_sm80_mma_frag: MM must be a multiple of 16, MN of 8");
+  constexpr int IM = MM / 16, IN = MN / 8;
+  // serpentine over n so that consecutive MMAs share a B fragment
+#pragma unroll
+  for (int im = 0; im < IM; ++im)
+#pragma unroll
+    for (int jn = 0; jn < IN; ++jn) {
+      const int in = (im & 1) ? IN - 1 - jn : jn;
+      pm_sm80_mma_m16n8k16(acc + (im * IN + in) * 4, fa[im0 + im],
+                           fb[in0 + in]);
     }
+}
+
+// acc (MM*MN/32 floats per thread, same distribution as pm_sm80_mma<MM,MN,MK>)
+//   += A(MMxMK) * B(MKxMN) with
+//   A(m,k) = As[pm_smem_off<PA,SWZA>(a_r0 + m, a_c0 + k)]   A_KC = 1 ([m][k])
+//          = As[pm_smem_off<PA,SWZA>(a_r0 + k, a_c0 + m)]   A_KC = 0 ([k][m])
+//   B(k,n) = Bs[pm_smem_off<PB,SWZB>(b_r0 + k, b_c0 + n)]   B_NC = 1 ([k][n])
+//          = Bs[pm_smem_off<PB,SWZB>(b_r0 + n, b_c0 + k)]   B_NC = 0 ([n][k])
+// Requirements: As, Bs 16-byte aligned pointers into shared memory; the
+// column origins a_c0, b_c0 multiples of 8 (every ldmatrix row is one whole
+// 16-byte chunk); rows arbitrary.
+//
+// Per 16-deep k-step (pm_sm80_ldf): IM = MM/16 ldmatrix.x4 for A (one per A
+// fragment), ceil(IN/2) ldmatrix for B (an .x4 loads the fragments of two n8
+// tiles, a trailing odd one uses .x2), then IM*IN mma.sync.  Lane l supplies
+// the row address of row i = l % 8 of matrix j = l / 8 (x4):
+//   A_KC=1 (no .trans): j -> (m + 8*(j&1), k + 8*(j>>1)), row = m
+//   A_KC=0 (.trans):    j -> (m + 8*(j&1), k + 8*(j>>1)), row = k
+//   B_NC=0 (no .trans): j -> (n + 8*(j>>1), k + 8*(j&1)), row = n
+//   B_NC=1 (.trans):    j -> (n + 8*(j>>1), k + 8*(j&1)), row = k
+// so d[0..3] are a0a1, a2a3, a4a5, a6a7 of the A fragment and b0b1, b2b3 of
+// n-tile in, then b0b1, b2b3 of n-tile in+1 (see the fragment table at the
+// top of this file).  tests/test_banks.c mirrors these lane addresses.
+// Fragments are double-buffered across the k-steps: the ldmatrix of step
+// s+1 is issued before the mma.sync of step s.
+template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
+          int PB, int SWZB>
+__device__ __forceinline__ void pm_sm80_mma_tile(float *acc, const __half *As,
+                                                 int a_r0, int a_c0,
+                                                 const __half *Bs, int b_r0,
+                                                 int b_c0) {
+  static_assert(MK % 16 == 0, "pm_sm80_mma_tile: MK must be a multiple of 16");
+  uint32_t af[2][MM / 16][4];
+  uint32_t bf[2][MN / 8][2];
+  auto load = [&](int buf, int kk) {
+    pm_sm80_ldf<MM, MN, A_KC, PA, SWZA, B_NC, PB, SWZB>(
+        af[buf], bf[buf], As, a_r0 + (A_KC ? 0 : kk), a_c0 + (A_KC ? kk : 0),
+        Bs, b_r0 + (B_NC ? kk : 0), b_c0 + (B_NC ? 0 : kk));
+  };
+  load(0, 0);
 #pragma unroll
-    for (int in = 0; in + 1 < IN; in += 2) {
-      const int n = in * 8 + b_n, k = kk + b_k;
-      const int off = B_NC ? pm_smem_off<PB, SWZB>(b_r0 + k, b_c0 + n)
-                           : pm_smem_off<PB, SWZB>(b_r0 + n, b_c0 + k);
-      uint32_t d[4];
-      pm_ldsm_x4<B_NC ? 1 : 0>(d, b_base + 2u * (unsigned)off);
-      bf[in][0] = d[0];
-      bf[in][1] = d[1];
-      bf[in + 1][0] = d[2];
-      bf[in + 1][1] = d[3];
-    }
-    if (IN % 2) {
-      const int n = (IN - 1) * 8 + b2_n, k = kk + b2_k;
-      const int off = B_NC ? pm_smem_off<PB, SWZB>(b_r0 + k, b_c0 + n)
-                           : pm_smem_off<PB, SWZB>(b_r0 + n, b_c0 + k);
-      pm_ldsm_x2<B_NC ? 1 : 0>(bf[IN - 1], b_base + 2u * (unsigned)off);
-    }
-#pragma unroll
-    for (int im = 0; im < IM; ++im)
-#pragma unroll
-      for (int in = 0; in < IN; ++in)
-        pm_sm80_mma_m16n8k16(acc + (im * IN + in) * 4, af[im], bf[in]);
+  for (int s = 0; s < MK / 16; ++s) {
+    if (s + 1 < MK / 16)
+      load((s + 1) & 1, (s + 1) * 16);
+    pm_sm80_mma_frag<MM, MN>(acc, af[s & 1], bf[s & 1], 0, 0);
   }
 }
 

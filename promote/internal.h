@@ -1,0 +1,64 @@
+/* promote — helpers shared by the files of the stage (not installed).
+ *
+ * Extension maps name the prefix schedule of the node they are grafted at:
+ * [p0, p1] in front of a k loop (block coordinates), [p0, p1, kt] inside
+ * it, [p0, p1, kt, wy, wx, s] below the warp bands and the k-step band. */
+#ifndef PM_PROMOTE_INTERNAL_H
+#define PM_PROMOTE_INTERNAL_H
+
+#include <isl/aff.h>
+#include <isl/schedule_node.h>
+
+#include "schedule_tree/tree.h"
+
+/* "{ <in> -> [(expr)] }" with the in tuple given the id -> mupa. */
+__isl_give isl_multi_union_pw_aff *pm_pr_mupa_str(isl_ctx *ctx,
+	const char *in, const char *expr, __isl_keep isl_id *id);
+/* Insert band [expr] above node, optionally under a mark. */
+__isl_give isl_schedule_node *pm_pr_band_str(struct pm_kernel *k,
+	__isl_take isl_schedule_node *node, const char *in, const char *expr,
+	__isl_keep isl_id *id, __isl_take isl_id *mark, int unroll);
+/* The root of node's tree. */
+__isl_give isl_schedule_node *pm_pr_graft_root(
+	__isl_take isl_schedule_node *node);
+/* { id[i0, ..., i(n-1)] } */
+__isl_give isl_union_set *pm_pr_universe(isl_ctx *ctx, __isl_keep isl_id *id,
+	int n);
+/* The k tiles of contraction c that exist: { [p0, p1, kt] }. */
+__isl_give isl_set *pm_pr_valid_tiles(struct pm_kernel *k, int c);
+/* { [prefix] -> id[p0, p1, q, l0, v] } over buffer b's units with
+ * q = kt + shift (loop, np = 3) or 0 <= q < shift (prologue, np = 2), q a
+ * valid k tile. */
+__isl_give isl_map *pm_pr_copy_ext_id(struct pm_kernel *k, int b, int np,
+	int shift, __isl_keep isl_id *id);
+/* { [prefix] -> id[p0, p1, x] }: x = kt (np = 3) or 0 <= x < n (np = 2). */
+__isl_give isl_map *pm_pr_step_ext(struct pm_kernel *k, __isl_keep isl_id *id,
+	int np, int n);
+/* One extension node over ops ids[] (maps ext[], taken) with a sequence of
+ * their filters below it; copies and prologues get their thread bands; with
+ * np == 2 a band [q] over all of them sits above the sequence. */
+__isl_give isl_schedule_node *pm_pr_graft_tree(struct pm_kernel *k, int n,
+	isl_id **ids, int *ndims, isl_map **ext, int np, struct pm_diags *d);
+
+/* The fragment pipeline (fragments.c).
+ *
+ * Does contraction c load its warp fragments one k-step ahead, across k
+ * tiles (1), or per macro-MMA (0)? -1 with a diagnostic when the options
+ * require the pipeline and it cannot be built. */
+int pm_frag_pipe_decide(struct pm_kernel *k, int c, struct pm_diags *d);
+/* Inside the k loop, node the MMA subtree right below the [kt] band and
+ * wait the tree of WAIT [PRO SYNC] COPY(kt + S) COMMIT: builds
+ *   sequence {
+ *     MMA[s < T-1] with LDF[kt, s+1] before the macro tiles of step s;
+ *     WAIT [PRO(kt + 1) SYNC]; COPY(kt + S); COMMIT;
+ *     LDF[kt + 1, 0] (when tile kt + 1 exists); MMA[s = T-1]
+ *   }
+ * (T = BK / MK k-steps per tile, fragment buffer s mod 2). */
+__isl_give isl_schedule_node *pm_frag_loop(struct pm_kernel *k, int c,
+	__isl_take isl_schedule_node *node, __isl_take isl_schedule_node *wait);
+/* In front of the k loop (node: the red mark), after the prologue copies:
+ * WAIT (all but S-1 groups) [PRO(0) SYNC], then LDF[0, 0] per warp. */
+__isl_give isl_schedule_node *pm_frag_prologue(struct pm_kernel *k, int c,
+	__isl_take isl_schedule_node *node, struct pm_diags *d);
+
+#endif
