@@ -54,6 +54,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.stages = 0;
 	o->cfg.smem = -1;
 	o->cfg.frag_pipe = -1;
+	o->cfg.staged_store = -1;
 	return o;
 }
 
@@ -191,13 +192,17 @@ int polymma_options_set(polymma_options *o, const char *key,
 				"plain");
 		return POLYMMA_OK;
 	}
-	if (!strcmp(key, "frag-pipeline")) {
+	if (!strcmp(key, "frag-pipeline") || !strcmp(key, "staged-store")) {
+		int *f = key[0] == 'f' ? &c->frag_pipe : &c->staged_store;
+
 		if (!strcmp(value, "on"))
-			c->frag_pipe = 1;
+			*f = 1;
 		else if (!strcmp(value, "off"))
-			c->frag_pipe = 0;
+			*f = 0;
 		else
-			return set_err(err, "--frag-pipeline expects on or off");
+			return set_err(err, key[0] == 'f' ?
+				"--frag-pipeline expects on or off" :
+				"--staged-store expects on or off");
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "dump-schedule")) {

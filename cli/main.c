@@ -42,6 +42,9 @@ static const char usage_text[] =
 "  --frag-pipeline on|off    load warp fragments one k-step ahead, across\n"
 "                            k tiles (default: on where the target and the\n"
 "                            tiles allow it)\n"
+"  --staged-store on|off     write the output tile through shared memory,\n"
+"                            then to global memory in 16-byte units\n"
+"                            (default: on where the tile allows it)\n"
 "  --smem swizzle|pad|plain  shared-memory layout\n"
 "  --dump-schedule[=PASS]    print the isl schedule tree after every pass\n"
 "                            (or after PASS only) to standard error\n"
@@ -82,6 +85,7 @@ static const struct opt opts[] = {
 	{ "--stages", "stages", OPT_LIB, 0 },
 	{ "--smem", "smem", OPT_LIB, 0 },
 	{ "--frag-pipeline", "frag-pipeline", OPT_LIB, 0 },
+	{ "--staged-store", "staged-store", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

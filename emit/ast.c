@@ -116,6 +116,27 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[6] = pa_str(k->ctx, vars, str, id);
 		return 7;
 	}
+	case PM_OP_STS:
+		/* fragment, warp, the macro tile's origin in the C tile */
+		frag_warp(k, "[i0, j0]", id, pa);
+		snprintf(str, sizeof(str), "(%d i0) mod %d", c->mm, c->bm);
+		pa[2] = pa_str(k->ctx, "[i0, j0]", str, id);
+		snprintf(str, sizeof(str), "(%d j0) mod %d", c->mn, c->bn);
+		pa[3] = pa_str(k->ctx, "[i0, j0]", str, id);
+		return 4;
+	case PM_OP_STG: {
+		/* global (row, column), then the C tile's */
+		const char *vars = "[p0, p1, l0, v]";
+
+		snprintf(str, sizeof(str), "%d p0 + l0", c->bm);
+		pa[0] = pa_str(k->ctx, vars, str, id);
+		snprintf(str, sizeof(str), "%d p1 + %d v", c->bn, k->cst_vec);
+		pa[1] = pa_str(k->ctx, vars, str, id);
+		pa[2] = pa_str(k->ctx, vars, "l0", id);
+		snprintf(str, sizeof(str), "%d v", k->cst_vec);
+		pa[3] = pa_str(k->ctx, vars, str, id);
+		return 4;
+	}
 	case PM_OP_EPI:
 	case PM_OP_STORE:
 		frag_warp(k, "[i0, j0]", id, pa);

@@ -121,6 +121,8 @@ static long smem_bytes(struct pm_kernel *k, int host, long *off)
 {
 	long bytes = 0;
 
+	long cst;
+
 	for (int i = 0; i < k->nbufs; ++i) {
 		if (off)
 			off[i] = bytes;
@@ -128,7 +130,11 @@ static long smem_bytes(struct pm_kernel *k, int host, long *off)
 			(host ? 4 : 2);
 		bytes = (bytes + 127) / 128 * 128;
 	}
-	return bytes;
+	/* the staged store's C tile reuses the operand buffers' memory */
+	if (!k->cst_pitch)
+		return bytes;
+	cst = (long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
+	return cst > bytes ? cst : bytes;
 }
 
 static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
@@ -147,6 +153,12 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		pm_strbuf_printf(b, "\t%s *%s_shared = (%s *) (%s + %ld);\n", t,
 			k->scop->spec->tensors[k->bufs[i].tensor].name, t,
 			host ? "(char *) pm_smem" : "pm_smem", off[i]);
+	}
+	if (k->cst_pitch) {
+		const char *t = ctype(k, k->con[0].out, host);
+
+		pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) %s;\n", t, t,
+			host ? "(char *) pm_smem" : "pm_smem");
 	}
 	for (int n = 0; n < k->ncon; ++n)
 		if (host)

@@ -449,6 +449,38 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_stride(k, b, k->con[0].out, 0);
 		pm_strbuf_add(b, ", 1);\n");
 		return 0;
+	case PM_OP_STS:
+		/* the macro tile into the shared C tile, converted */
+		if (host) {
+			pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[", c->mm,
+				c->mn, acc_name(a->op->con));
+			pm_print_expr(b, a->e[1]);
+			pm_strbuf_add(b, "][");
+		} else {
+			pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
+				tg->mma_fn, c->mm, c->mn, acc_name(a->op->con));
+		}
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "], pm_cst + (");
+		pm_print_expr(b, a->e[2]);
+		pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
+		pm_print_expr(b, a->e[3]);
+		pm_strbuf_printf(b, ", %d, 1);\n", k->cst_pitch);
+		return 0;
+	case PM_OP_STG:
+		/* one 16-byte unit of the C tile to global memory */
+		if (host)
+			pm_strbuf_printf(b, "pm_host_copy(%d, ", k->cst_vec);
+		else
+			pm_strbuf_add(b, "pm_copy16_s2g(");
+		pm_strbuf_printf(b, "&%s[", tname(k, k->con[0].out));
+		pm_print_linear(k, b, k->con[0].out, a->e);
+		pm_strbuf_add(b, "], &pm_cst[(");
+		pm_print_expr(b, a->e[2]);
+		pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
+		pm_print_expr(b, a->e[3]);
+		pm_strbuf_add(b, "]);\n");
+		return 0;
 	case PM_OP_COPY:
 		print_copy(k, b, a, host, pred);
 		return 0;

@@ -298,7 +298,8 @@ static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
 		return;
 	}
 	if (a->n >= 1 && a->op->kind != PM_OP_COPY &&
-	    a->op->kind != PM_OP_PRO && literal(a->e[0]) < 0) {
+	    a->op->kind != PM_OP_PRO && a->op->kind != PM_OP_STG &&
+	    literal(a->e[0]) < 0) {
 		p->failed = 1;
 		pm_diag_plain(p->d, "internal error: register fragment index "
 			"is not a constant; is the macro band unrolled?");

@@ -50,6 +50,7 @@ void polymma_options_free(polymma_options *o);
  *   "block"   MxNxK        "warp"  MxNxK        "mma"  MxNxK
  *   "split-k" N            "stages" N           "smem" swizzle|pad|plain
  *   "frag-pipeline" on|off (default: on where the target and tiles allow)
+ *   "staged-store"  on|off (default: on where the tile allows)
  *   "dump-schedule"  "" (after every pass) or a pass name
  * Returns POLYMMA_OK or POLYMMA_ERR_USAGE (message in *err when err is not
  * NULL: a static string). */

@@ -29,6 +29,9 @@ struct pm_config {
 	/* fragment pipeline across k-steps and k tiles (promote/):
 	 * -1 = where possible (default), 0 = off, 1 = required */
 	int frag_pipe;
+	/* the output tile through shared memory, stored in 16-byte units
+	 * (promote/store.c): -1 = where possible (default), 0 = off, 1 = on */
+	int staged_store;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

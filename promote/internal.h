@@ -61,4 +61,11 @@ __isl_give isl_schedule_node *pm_frag_loop(struct pm_kernel *k, int c,
 __isl_give isl_schedule_node *pm_frag_prologue(struct pm_kernel *k, int c,
 	__isl_take isl_schedule_node *node, struct pm_diags *d);
 
+/* The store (store.c). Decides whether the block's output goes through
+ * shared memory (sets k->cst_pitch, k->cst_vec; -1 with a diagnostic when
+ * required and impossible), then builds the extension tree grafted after
+ * the block's last statement. */
+int pm_store_decide(struct pm_kernel *k, struct pm_diags *d);
+__isl_give isl_schedule_node *pm_store_tree(struct pm_kernel *k);
+
 #endif

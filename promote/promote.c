@@ -293,48 +293,6 @@ __isl_give isl_schedule_node *pm_pr_graft_tree(struct pm_kernel *k, int n,
 	return pm_pr_graft_root(g);
 }
 
-/* STORE[i0, j0] for the block [p0, p1], under the warp marks. */
-static __isl_give isl_schedule_node *store_tree(struct pm_kernel *k)
-{
-	const struct pm_config *c = k->cfg;
-	const char *in = "[i0, j0]";
-	char str[512];
-	isl_map *ext;
-	isl_schedule_node *g;
-	isl_multi_union_pw_aff *frag;
-
-	k->store_id = pm_kernel_op(k, "STORE", PM_OP_STORE, -1);
-	k->ops[k->nops - 1].con = k->ncon - 1;
-	snprintf(str, sizeof(str), "{ [p0, p1] -> S[i0, j0] : "
-		"%d p0 <= %d i0 < %d p0 + %d and %d p1 <= %d j0 < %d p1 + %d }",
-		c->bm, c->mm, c->bm, c->bm, c->bn, c->mn, c->bn, c->bn);
-	ext = isl_map_read_from_str(k->ctx, str);
-	ext = isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(k->store_id));
-	g = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
-	g = isl_schedule_node_child(g, 0);
-	snprintf(str, sizeof(str), "floor(((%d i0) mod %d) / %d)", c->mm, c->wm,
-		c->mm);
-	frag = pm_pr_mupa_str(k->ctx, in, str, k->store_id);
-	snprintf(str, sizeof(str), "floor(((%d j0) mod %d) / %d)", c->mn, c->wn,
-		c->mn);
-	frag = isl_multi_union_pw_aff_flat_range_product(frag,
-		pm_pr_mupa_str(k->ctx, in, str, k->store_id));
-	g = isl_schedule_node_insert_partial_schedule(g, frag);
-	g = isl_schedule_node_band_member_set_ast_loop_type(g, 0,
-		isl_ast_loop_unroll);
-	g = isl_schedule_node_band_member_set_ast_loop_type(g, 1,
-		isl_ast_loop_unroll);
-	snprintf(str, sizeof(str), "floor(((%d j0) mod %d) / %d)", c->mn, c->bn,
-		c->wn);
-	g = pm_pr_band_str(k, g, in, str, k->store_id, isl_id_copy(k->mark_warp_x),
-		0);
-	snprintf(str, sizeof(str), "floor(((%d i0) mod %d) / %d)", c->mm, c->bm,
-		c->wm);
-	g = pm_pr_band_str(k, g, in, str, k->store_id, isl_id_copy(k->mark_warp_y),
-		0);
-	return pm_pr_graft_root(g);
-}
-
 /* Pitch and swizzle of each buffer from --smem. */
 static int layout_buffers(struct pm_kernel *k, int first, struct pm_diags *d)
 {
@@ -544,6 +502,8 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 	for (int c = 0; c < k->ncon; ++c)
 		if (promote_one(k, c, d) < 0)
 			return -1;
+	if (pm_store_decide(k, d) < 0)
+		return -1;
 	/* STORE after everything else of the block */
 	node = isl_schedule_get_root(k->schedule);
 	node = pm_node_below_mark(node, k->mark_block_x);
@@ -551,7 +511,7 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 	n = isl_schedule_node_n_children(node);
 	node = isl_schedule_node_child(node, n - 1);
 	node = isl_schedule_node_child(node, 0);
-	node = isl_schedule_node_graft_after(node, store_tree(k));
+	node = isl_schedule_node_graft_after(node, pm_store_tree(k));
 	s = isl_schedule_node_get_schedule(node);
 	isl_schedule_node_free(node);
 	if (!s)

@@ -243,6 +243,9 @@ void pm_kernel_free(struct pm_kernel *k)
 		isl_id_free(k->sync_pro0_id[c]);
 	}
 	isl_id_free(k->store_id);
+	isl_id_free(k->stg_id);
+	isl_id_free(k->sync_st_id[0]);
+	isl_id_free(k->sync_st_id[1]);
 	for (int i = 0; i < k->nepi; ++i)
 		isl_id_free(k->epi_id[i]);
 	for (int i = 0; i < k->nmarks; ++i)

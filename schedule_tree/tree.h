@@ -64,7 +64,9 @@ enum pm_op_kind {
 	PM_OP_WAIT,	/* wait for the copies of the current stage, sync */
 	PM_OP_EPI,	/* acc[frag] = f(acc[frag], inputs): an epilogue */
 	PM_OP_PRO,	/* shared tile elements = f(element): a prologue */
-	PM_OP_LDF	/* warp fragments[buf] <- shared tiles, one k-step */
+	PM_OP_LDF,	/* warp fragments[buf] <- shared tiles, one k-step */
+	PM_OP_STS,	/* C tile (shared, staged store) = acc[frag] */
+	PM_OP_STG	/* C (global) <- C tile (shared), 16-byte units */
 };
 
 struct pm_op {
@@ -127,6 +129,10 @@ struct pm_kernel {
 	 * the contraction does not use it */
 	isl_id *ldf_id[2], *wait_pro_id[2], *sync_pro0_id[2];
 	int frag[2];			/* 1: contraction c uses it */
+	/* the staged store (promote/store.c): pitch of the shared C tile in
+	 * elements (0: direct stores), elements per 16-byte unit */
+	int cst_pitch, cst_vec;
+	isl_id *stg_id, *sync_st_id[2];
 	int nepi;
 	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];

@@ -51,7 +51,8 @@ static int count(const char *s, const char *what)
 
 static void test_sm80_kernel(void **state)
 {
-	const char *opts[] = { "frag-pipeline", "off", NULL };
+	const char *opts[] = { "frag-pipeline", "off", "staged-store", "off",
+		NULL };
 	char *h, *m, *s = gen("nn", opts, &h, &m);
 
 	(void) state;
@@ -124,6 +125,29 @@ static void test_sm80_frag_pipeline(void **state)
 	free(s);
 }
 
+/* The default store goes through shared memory (promote/store.c): the
+ * macro tiles into a C tile with rows padded by 16 bytes between two
+ * barriers, then 16-byte units, rows of 16 threads x 8 halves. */
+static void test_staged_store(void **state)
+{
+	char *s = gen("nn", NULL, NULL, NULL);
+
+	(void) state;
+	assert_non_null(strstr(s, "__half *pm_cst = (__half *) pm_smem;"));
+	assert_int_equal(count(s, "pm_sm80_store<32, 32>(pm_acc[("), 4);
+	assert_non_null(strstr(s, "pm_sm80_store<32, 32>(pm_acc[(3)], pm_cst + "
+		"((64 * c2 + 32)) * 136 + (64 * c3 + 32), 136, 1);"));
+	assert_int_equal(count(s, "\tpm_copy16_s2g(&C["), 16);
+	assert_non_null(strstr(s, "pm_copy16_s2g(&C[(int64_t) (128 * c0 + c2 + "
+		"120) * (int64_t) N + (int64_t) (128 * c1 + 8 * c3)], "
+		"&pm_cst[((c2 + 120)) * 136 + (8 * c3)]);"));
+	/* the loop's barrier, then the two around the C tile */
+	assert_int_equal(count(s, "\t__syncthreads();"), 2);
+	/* C (128 x 136 halves = 34816 bytes) fits in the operands' 48 KB */
+	assert_non_null(strstr(s, "<<<grid, 128, 49152, stream>>>"));
+	free(s);
+}
+
 static void test_sm70_and_defines(void **state)
 {
 	const char *opts[] = { "target", "sm_70", "mma", "16x16x8", "define",
@@ -155,9 +179,10 @@ static void test_layout_orientation(void **state)
 	free(s);
 	s = gen("nt", opts, NULL, NULL);
 	assert_non_null(strstr(s, "_mma_tile<32, 32, 16, 1, 40, 0, 0, 40, 0>"));
-	/* one stage: copy, commit, wait for everything, compute, sync */
+	/* one stage: copy, commit, wait for everything, compute, sync; then
+	 * the two barriers of the staged store */
 	assert_non_null(strstr(s, "pm_cp_async_wait<0>(); __syncthreads();"));
-	assert_int_equal(count(s, "\t__syncthreads();"), 1);
+	assert_int_equal(count(s, "\t__syncthreads();"), 3);
 	free(s);
 }
 
@@ -258,7 +283,7 @@ static void test_epilogue_no_temporary_stores(void **state)
 	assert_null(strstr(src, "U["));
 	assert_null(strstr(src, " *T"));
 	assert_int_equal(count(src, "_store<32, 32>(pm_acc[("), 4);
-	assert_non_null(strstr(src, "O + (int64_t)"));
+	assert_non_null(strstr(src, "pm_copy16_s2g(&O[(int64_t)"));
 	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 4);
 	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_i])"));
 	polymma_result_free(r);
@@ -290,6 +315,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sm80_kernel),
 		cmocka_unit_test(test_sm80_frag_pipeline),
+		cmocka_unit_test(test_staged_store),
 		cmocka_unit_test(test_sm70_and_defines),
 		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_bad_options),

@@ -117,6 +117,7 @@ static int render_text(const char *text, const char *layout,
 	cfg.stages = c->stages ? c->stages : 1;
 	cfg.smem = c->smem;
 	cfg.frag_pipe = c->frag;
+	cfg.staged_store = c->frag;	/* the sm_80 defaults go together */
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
@@ -289,7 +290,8 @@ static int epi_run(const char *text, const char *call, const char *epi,
 	cfg.split_k = 1;
 	cfg.stages = 2;
 	cfg.smem = 2;
-	cfg.frag_pipe = 1;	/* as the sm_80 default */
+	cfg.frag_pipe = 1;	/* as the sm_80 defaults */
+	cfg.staged_store = 1;
 	cfg.bm = 64, cfg.bn = 64, cfg.bk = 32, cfg.wm = 32, cfg.wn = 32;
 	cfg.mm = 16, cfg.mn = 16, cfg.mk = 8;
 	rc = pm_pipeline_generate(spec, &cfg, &out, &d);
@@ -395,6 +397,7 @@ static void test_two_contractions(void **state)
 		cfg.stages = cfgs[c].stages;
 		cfg.smem = cfgs[c].smem;
 		cfg.frag_pipe = cfgs[c].frag;
+		cfg.staged_store = cfgs[c].frag;
 		cfg.bm = cfgs[c].bm, cfg.bn = cfgs[c].bn, cfg.bk = cfgs[c].bk;
 		cfg.wm = cfgs[c].wm, cfg.wn = cfgs[c].wn;
 		cfg.mm = cfgs[c].mm, cfg.mn = cfgs[c].mn, cfg.mk = cfgs[c].mk;

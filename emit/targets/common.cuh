@@ -46,6 +46,11 @@ __device__ __forceinline__ void pm_copy16_g2s(void *smem, const void *gmem) {
   *reinterpret_cast<uint4 *>(smem) = v;
 }
 
+// One 16-byte copy shared -> global (the staged store of an output tile).
+__device__ __forceinline__ void pm_copy16_s2g(void *gmem, const void *smem) {
+  *reinterpret_cast<uint4 *>(gmem) = *reinterpret_cast<const uint4 *>(smem);
+}
+
 // ---------------------------------------------------------------------------
 // Small helpers shared by the tensor-core target files.
 // ---------------------------------------------------------------------------

@@ -1,0 +1,195 @@
+/* The store of the block's output tile (contract in promote/internal.h).
+ *
+ * Direct:  STORE[i0, j0] per macro tile: each thread writes its own
+ *          accumulator elements (pairs) to global memory.
+ * Staged (the paper's §V-D):
+ *          SYNC_ST[p0, p1]                     the operand tiles are free
+ *          STS[i0, j0]      per macro tile      acc -> C_shared (padded rows)
+ *          SYNC_ST2[p0, p1]
+ *          STG[p0, p1, l0, v]                   16-byte units C_shared ->
+ *                                               C, coalesced, threads
+ *                                               (l0 mod P, v) as the copies
+ *          C_shared[BM][BN + pad] reuses the operand buffers' memory. */
+#include <stdio.h>
+
+#include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+
+#include "emit/target.h"
+#include "promote/internal.h"
+
+/* Elements per 16 bytes of the output type (0: no staging). */
+static int out_vec(const struct pm_kernel *k)
+{
+	enum pm_type t = k->scop->spec->tensors[k->con[0].out].type;
+
+	return t == PM_F16 || t == PM_BF16 ? 8 : t == PM_F32 ? 4 : 0;
+}
+
+int pm_store_decide(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_config *c = k->cfg;
+	int vec = out_vec(k), nt = pm_config_threads(c);
+	int r = vec ? c->bn / vec : 0;
+	const char *why = NULL;
+
+	k->cst_pitch = 0;
+	if (c->staged_store == 0)
+		return 0;
+	if (!vec || c->bn % vec)
+		why = "the output type or tile width does not make 16-byte units";
+	else if (nt % r || (nt / r < c->bm && c->bm % (nt / r)))
+		why = "the block's threads do not cover the tile in 16-byte "
+			"units";
+	if (why) {
+		if (c->staged_store < 0)
+			return 0;
+		pm_diag_plain(d, "--staged-store on: not possible here: %s "
+			"(block %dx%d, %d threads)", why, c->bm, c->bn, nt);
+		return -1;
+	}
+	/* rows padded by 16 bytes: the pair stores of a warp's 8 rows x 4
+	 * lanes fall into 32 distinct banks; rows stay 16-byte aligned */
+	k->cst_pitch = c->bn + vec;
+	k->cst_vec = vec;
+	return 0;
+}
+
+/* Below node (a leaf under the filter of id[i0, j0]): the macro tile band
+ * (unrolled) under the warp bands, as for FILL / MMA. */
+static __isl_give isl_schedule_node *warp_bands(struct pm_kernel *k,
+	__isl_take isl_schedule_node *g, __isl_keep isl_id *id)
+{
+	const struct pm_config *c = k->cfg;
+	const char *in = "[i0, j0]";
+	char str[256];
+	isl_multi_union_pw_aff *frag;
+
+	snprintf(str, sizeof(str), "floor(((%d i0) mod %d) / %d)", c->mm, c->wm,
+		c->mm);
+	frag = pm_pr_mupa_str(k->ctx, in, str, id);
+	snprintf(str, sizeof(str), "floor(((%d j0) mod %d) / %d)", c->mn, c->wn,
+		c->mn);
+	frag = isl_multi_union_pw_aff_flat_range_product(frag,
+		pm_pr_mupa_str(k->ctx, in, str, id));
+	g = isl_schedule_node_insert_partial_schedule(g, frag);
+	g = isl_schedule_node_band_member_set_ast_loop_type(g, 0,
+		isl_ast_loop_unroll);
+	g = isl_schedule_node_band_member_set_ast_loop_type(g, 1,
+		isl_ast_loop_unroll);
+	snprintf(str, sizeof(str), "floor(((%d j0) mod %d) / %d)", c->mn, c->bn,
+		c->wn);
+	g = pm_pr_band_str(k, g, in, str, id, isl_id_copy(k->mark_warp_x), 0);
+	snprintf(str, sizeof(str), "floor(((%d i0) mod %d) / %d)", c->mm, c->bm,
+		c->wm);
+	return pm_pr_band_str(k, g, in, str, id, isl_id_copy(k->mark_warp_y), 0);
+}
+
+/* Below node (a leaf under the filter of STG): threads (l0 mod P, v) and
+ * the unrolled band floor(l0 / P), P = threads / (BN / vec) rows per pass. */
+static __isl_give isl_schedule_node *thread_bands(struct pm_kernel *k,
+	__isl_take isl_schedule_node *g, __isl_keep isl_id *id)
+{
+	const struct pm_config *c = k->cfg;
+	const char *in = "[p0, p1, l0, v]";
+	int r = c->bn / k->cst_vec, nt = pm_config_threads(c);
+	int p = nt / r < c->bm ? nt / r : c->bm;
+	char str[128], hw[64];
+	isl_id *mark;
+
+	snprintf(str, sizeof(str), "floor(l0 / %d)", p);
+	g = pm_pr_band_str(k, g, in, str, id, NULL, 1);
+	snprintf(hw, sizeof(hw), "((int) threadIdx.x %% %d)", r);
+	mark = pm_kernel_mark(k, "thread_x", PM_MARK_HW, hw, r, -1);
+	g = pm_pr_band_str(k, g, in, "v", id, mark, 0);
+	snprintf(str, sizeof(str), "l0 mod %d", p);
+	snprintf(hw, sizeof(hw), "((int) threadIdx.x / %d)", r);
+	mark = pm_kernel_mark(k, "thread_y", PM_MARK_HW, hw, p, -1);
+	return pm_pr_band_str(k, g, in, str, id, mark, 0);
+}
+
+/* "{ [p0, p1] -> S[i0, j0] : the block's macro tiles }" */
+static __isl_give isl_map *tiles_ext(struct pm_kernel *k, __isl_keep isl_id *id)
+{
+	const struct pm_config *c = k->cfg;
+	char str[512];
+	isl_map *ext;
+
+	snprintf(str, sizeof(str), "{ [p0, p1] -> S[i0, j0] : "
+		"%d p0 <= %d i0 < %d p0 + %d and %d p1 <= %d j0 < %d p1 + %d }",
+		c->bm, c->mm, c->bm, c->bm, c->bn, c->mn, c->bn, c->bn);
+	ext = isl_map_read_from_str(k->ctx, str);
+	return isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
+}
+
+static __isl_give isl_map *str_ext(struct pm_kernel *k, const char *str,
+	__isl_keep isl_id *id)
+{
+	isl_map *ext = isl_map_read_from_str(k->ctx, str);
+
+	return isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
+}
+
+static __isl_give isl_schedule_node *direct_tree(struct pm_kernel *k)
+{
+	isl_schedule_node *g;
+
+	k->store_id = pm_kernel_op(k, "STORE", PM_OP_STORE, -1);
+	k->ops[k->nops - 1].con = k->ncon - 1;
+	g = isl_schedule_node_from_extension(isl_union_map_from_map(
+		tiles_ext(k, k->store_id)));
+	g = warp_bands(k, isl_schedule_node_child(g, 0), k->store_id);
+	return pm_pr_graft_root(g);
+}
+
+static __isl_give isl_schedule_node *staged_tree(struct pm_kernel *k)
+{
+	const struct pm_config *c = k->cfg;
+	isl_id *ids[4];
+	isl_union_map *umap;
+	isl_union_set_list *filters;
+	isl_schedule_node *g;
+	char str[256];
+
+	k->store_id = pm_kernel_op(k, "STS", PM_OP_STS, -1);
+	k->ops[k->nops - 1].con = k->ncon - 1;
+	k->stg_id = pm_kernel_op(k, "STG", PM_OP_STG, -1);
+	k->sync_st_id[0] = pm_kernel_op(k, "SYNC_ST", PM_OP_SYNC, -1);
+	k->sync_st_id[1] = pm_kernel_op(k, "SYNC_ST2", PM_OP_SYNC, -1);
+	ids[0] = k->sync_st_id[0], ids[1] = k->store_id;
+	ids[2] = k->sync_st_id[1], ids[3] = k->stg_id;
+	umap = isl_union_map_from_map(str_ext(k, "{ [p0, p1] -> S[p0, p1] }",
+		ids[0]));
+	umap = isl_union_map_add_map(umap, tiles_ext(k, ids[1]));
+	umap = isl_union_map_add_map(umap, str_ext(k,
+		"{ [p0, p1] -> S[p0, p1] }", ids[2]));
+	snprintf(str, sizeof(str), "{ [p0, p1] -> S[p0, p1, l0, v] : "
+		"0 <= l0 < %d and 0 <= v < %d }", c->bm, c->bn / k->cst_vec);
+	umap = isl_union_map_add_map(umap, str_ext(k, str, ids[3]));
+	filters = isl_union_set_list_alloc(k->ctx, 4);
+	filters = isl_union_set_list_add(filters,
+		pm_pr_universe(k->ctx, ids[0], 2));
+	filters = isl_union_set_list_add(filters,
+		pm_pr_universe(k->ctx, ids[1], 2));
+	filters = isl_union_set_list_add(filters,
+		pm_pr_universe(k->ctx, ids[2], 2));
+	filters = isl_union_set_list_add(filters,
+		pm_pr_universe(k->ctx, ids[3], 4));
+	g = isl_schedule_node_from_extension(umap);
+	g = isl_schedule_node_child(g, 0);
+	g = isl_schedule_node_insert_sequence(g, filters);
+	g = isl_schedule_node_child(isl_schedule_node_child(g, 1), 0);
+	g = warp_bands(k, g, ids[1]);
+	while (g && isl_schedule_node_get_type(g) != isl_schedule_node_sequence)
+		g = isl_schedule_node_parent(g);
+	g = isl_schedule_node_child(isl_schedule_node_child(g, 3), 0);
+	g = thread_bands(k, g, ids[3]);
+	return pm_pr_graft_root(g);
+}
+
+__isl_give isl_schedule_node *pm_store_tree(struct pm_kernel *k)
+{
+	return k->cst_pitch ? staged_tree(k) : direct_tree(k);
+}
