@@ -22,6 +22,7 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 	const struct pm_macro *m = &t->macros[t->default_macro];
 	char list[256];
 
+	c->auto_block = !c->bm && !c->bn && !c->bk;
 	c->bm = c->bm ? c->bm : t->bm;
 	c->bn = c->bn ? c->bn : t->bn;
 	c->bk = c->bk ? c->bk : t->bk;
@@ -220,21 +221,63 @@ void pm_pipeline_kernel_free(struct pm_kernel *k)
 	pm_scop_free(scop);
 }
 
+/* The small-tile variant of a kernel built with the default block tile
+ * (64x64 blocks of 32x32 warps, 4 stages: four times the blocks of
+ * 128x128, for grids smaller than the GPU), or NULL when there is none. Its own
+ * diagnostics are dropped: without it the kernel is still complete. */
+static struct pm_kernel *small_variant(isl_ctx *ctx,
+	const struct pm_spec *spec, const struct pm_config *cfg,
+	struct pm_config *small)
+{
+	const struct pm_target *t = cfg->target;
+	const struct pm_macro *m = &t->macros[t->default_macro];
+	struct pm_diags d2;
+	struct pm_kernel *k;
+
+	/* sm_80 only: on sm_70 (emulated on the GPUs we measure) the small
+	 * 16x16x8 variant was not free of stack use */
+	if (cfg->small_variant == 0 || !cfg->auto_block || !t->emits_cuda ||
+	    !t->frag_pipe || (cfg->bm <= 64 && cfg->bn <= 64))
+		return NULL;
+	*small = *cfg;
+	small->bm = small->bn = 64;
+	small->wm = small->wn = 32;
+	/* a deeper pipeline is cheap here (8 KB per stage) and measured
+	 * free of the 4-byte spill ptxas makes at 3 stages on sm_80 */
+	if (small->stages == 3)
+		small->stages = 4;
+	if (small->mm > 32 || small->mn > 32) {
+		small->mm = m->m;
+		small->mn = m->n;
+		small->mk = m->k;
+	}
+	small->dump_all = 0;
+	small->dump_pass[0] = '\0';
+	pm_diags_init(&d2, "", NULL);
+	k = pm_pipeline_until(ctx, spec, small, NULL, &d2);
+	pm_diags_clear(&d2);
+	return k;
+}
+
 int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	struct pm_output *out, struct pm_diags *d)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
-	struct pm_kernel *k;
+	struct pm_kernel *k, *small = NULL;
+	struct pm_config cfg2;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
 		return POLYMMA_ERR_INTERNAL;
 	k = pm_pipeline_until(ctx, spec, cfg, NULL, d);
+	if (k)
+		small = small_variant(ctx, spec, cfg, &cfg2);
 	if (!k)
 		rc = strstr(d->buf ? d->buf : "", "internal error") ?
 			POLYMMA_ERR_INTERNAL : POLYMMA_ERR_SPEC;
-	else if (pm_emit_file(k, out, d) < 0)
+	else if (pm_emit_file(k, small, out, d) < 0)
 		rc = POLYMMA_ERR_INTERNAL;
+	pm_pipeline_kernel_free(small);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);
 	return rc;

@@ -55,6 +55,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.smem = -1;
 	o->cfg.frag_pipe = -1;
 	o->cfg.staged_store = -1;
+	o->cfg.small_variant = -1;
 	return o;
 }
 
@@ -203,6 +204,15 @@ int polymma_options_set(polymma_options *o, const char *key,
 			return set_err(err, key[0] == 'f' ?
 				"--frag-pipeline expects on or off" :
 				"--staged-store expects on or off");
+		return POLYMMA_OK;
+	}
+	if (!strcmp(key, "small-variant")) {
+		if (!strcmp(value, "auto"))
+			c->small_variant = -1;
+		else if (!strcmp(value, "off"))
+			c->small_variant = 0;
+		else
+			return set_err(err, "--small-variant expects auto or off");
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "dump-schedule")) {

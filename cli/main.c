@@ -45,6 +45,10 @@ static const char usage_text[] =
 "  --staged-store on|off     write the output tile through shared memory,\n"
 "                            then to global memory in 16-byte units\n"
 "                            (default: on where the tile allows it)\n"
+"  --small-variant auto|off  with the default block tile, also generate a\n"
+"                            64x64-tile kernel that the launcher runs when\n"
+"                            the grid has fewer blocks than the GPU has SMs\n"
+"                            (default auto)\n"
 "  --smem swizzle|pad|plain  shared-memory layout\n"
 "  --dump-schedule[=PASS]    print the isl schedule tree after every pass\n"
 "                            (or after PASS only) to standard error\n"
@@ -86,6 +90,7 @@ static const struct opt opts[] = {
 	{ "--smem", "smem", OPT_LIB, 0 },
 	{ "--frag-pipeline", "frag-pipeline", OPT_LIB, 0 },
 	{ "--staged-store", "staged-store", OPT_LIB, 0 },
+	{ "--small-variant", "small-variant", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

@@ -9,15 +9,22 @@
  *              the macro bands being unrolled; the register fragment
  *       warp = floor((MM i0 mod BM)/WM) * (BN/WN) + floor((MN j0 mod BN)/WN)
  *   MMA: offsets of the A and B macro tiles in their shared buffers
- *   STORE: C[MM i0, MN j0] (the macro tile origin)
+ *     (fragment pipeline: + buffer, tile origin in the warp's fragments)
+ *   LDF[p0, p1, q, wy, wx, s]: buffer s mod 2, warp, A and B origins of the
+ *     warp's k-step s, stage q mod S
+ *   STORE: C[MM i0, MN j0] (the macro tile origin); STS: its origin in the
+ *     shared C tile; STG[p0, p1, l0, v]: C[BM p0 + l0, BN p1 + vec v] and
+ *     the C tile's (l0, vec v)
  *   COPY_X[p.., l0, v]: X[offset(p) + (l0, vec v)] and the shared offset
  * Marks with a hardware mapping turn the loop right below them into
  *   { const int c = init + HW; if (cond) body }
  * on the GPU; the host rendering prints every loop.
  *
- * pm_emit_file(k) returns the whole self-contained .cu (or host .c): a
- * comment block with version, spec, target and tiles, the target's helper
- * code, the kernel and the host launcher of SPEC.md §3.
+ * pm_emit_file(k, small) returns the whole self-contained .cu (or host .c):
+ * a comment block with version, spec, target and tiles, the target's helper
+ * code, the kernel, the small-tile variant when small is not NULL (same
+ * spec and options but smaller tiles; launched when k's grid has fewer
+ * blocks than the device has SMs) and the host launcher of SPEC.md §3.
  */
 #ifndef PM_EMIT_H
 #define PM_EMIT_H
@@ -46,8 +53,8 @@ struct pm_output {
 	char *header;
 	char *meta;
 };
-int pm_emit_file(struct pm_kernel *k, struct pm_output *out,
-	struct pm_diags *d);
+int pm_emit_file(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_output *out, struct pm_diags *d);
 void pm_output_clear(struct pm_output *out);
 
 #endif

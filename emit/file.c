@@ -69,7 +69,8 @@ static void signature(struct pm_kernel *k, struct pm_strbuf *b)
 
 static const char *const smem_names[] = { "plain", "pad", "swizzle" };
 
-static void comment_block(struct pm_kernel *k, struct pm_strbuf *b)
+static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b)
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_spec *spec = k->scop->spec;
@@ -90,6 +91,12 @@ static void comment_block(struct pm_kernel *k, struct pm_strbuf *b)
 		" * smem     %s   stages %d   split-k 1\n", c->bm, c->bn, c->bk,
 		c->wm, c->wn, pm_config_warps(c), pm_config_threads(c), c->mm,
 		c->mn, c->mk, smem_names[c->smem], c->stages);
+	if (small)
+		pm_strbuf_printf(b, " * small    %dx%dx%d, warp %dx%d, mma "
+			"%dx%dx%d: launched when the grid above has fewer blocks "
+			"than the GPU has SMs\n", small->cfg->bm, small->cfg->bn,
+			small->cfg->bk, small->cfg->wm, small->cfg->wn,
+			small->cfg->mm, small->cfg->mn, small->cfg->mk);
 	for (int i = 0; i < c->ndefines; ++i)
 		pm_strbuf_printf(b, " * -D       %s=%ld\n", c->defines[i].name,
 			c->defines[i].value);
@@ -182,7 +189,50 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			c->wn / c->target->in);
 }
 
-static void launcher(struct pm_kernel *k, struct pm_strbuf *b)
+/* The grid of kernel pm_kernel_<name><suffix>, its shared memory, the
+ * launch and the return. */
+static void launch(struct pm_kernel *k, const char *suffix,
+	struct pm_strbuf *b, const char *ind)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_config *c = k->cfg;
+	int order[64], n = size_order(k, order);
+	long smem = smem_bytes(k, 0, NULL);
+	char d0[64], d1[64];
+
+	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+	pm_strbuf_printf(b, "%sdim3 grid((unsigned) ((%s + %d - 1) / %d), "
+		"(unsigned) ((%s + %d - 1) / %d));\n", ind, d1, c->bn, c->bn,
+		d0, c->bm, c->bm);
+	pm_strbuf_printf(b, "%sif (grid.y > 65535)\n%s\treturn "
+		"cudaErrorInvalidValue;\n", ind, ind);
+	if (smem > 48 * 1024)
+		pm_strbuf_printf(b, "%sif (cudaFuncSetAttribute(pm_kernel_%s%s, "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
+			"cudaSuccess)\n%s\treturn cudaGetLastError();\n", ind,
+			spec->name, suffix, smem, ind);
+	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(",
+		ind, spec->name, suffix, pm_config_threads(c), smem);
+	for (int r = 0, first = 1; r < 2; ++r)
+		for (int t = 0; t < spec->ntensors; ++t) {
+			if (spec->tensors[t].role != (r ? PM_OUTPUT : PM_INPUT))
+				continue;
+			pm_strbuf_printf(b, "%s(%s%s *) %s", first ? "" : ", ",
+				r ? "" : "const ", ctype(k, t, 0),
+				spec->tensors[t].name);
+			first = 0;
+		}
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_printf(b, ", (int) %s", spec->syms[order[i]].name);
+	pm_strbuf_printf(b, ");\n%sreturn cudaGetLastError();\n", ind);
+}
+
+/* The launcher: size and alignment checks (k's tiles: the small variant's
+ * divide them), then k, or the small-tile variant when k's grid has fewer
+ * blocks than the device has SMs. */
+static void launcher(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_config *c = k->cfg;
@@ -204,32 +254,25 @@ static void launcher(struct pm_kernel *k, struct pm_strbuf *b)
 			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% 16)\n\t\t"
 				"return cudaErrorMisalignedAddress;\n",
 				spec->tensors[t].name);
-	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
-	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
-	pm_strbuf_printf(b, "\tdim3 grid((unsigned) ((%s + %d - 1) / %d), "
-		"(unsigned) ((%s + %d - 1) / %d));\n", d1, c->bn, c->bn, d0,
-		c->bm, c->bm);
-	pm_strbuf_printf(b, "\tif (grid.y > 65535)\n\t\treturn "
-		"cudaErrorInvalidValue;\n");
-	if (smem_bytes(k, 0, NULL) > 48 * 1024)
-		pm_strbuf_printf(b, "\tif (cudaFuncSetAttribute(pm_kernel_%s, "
-			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
-			"cudaSuccess)\n\t\treturn cudaGetLastError();\n",
-			spec->name, smem_bytes(k, 0, NULL));
-	pm_strbuf_printf(b, "\tpm_kernel_%s<<<grid, %d, %ld, stream>>>(",
-		spec->name, pm_config_threads(c), smem_bytes(k, 0, NULL));
-	for (int r = 0, first = 1; r < 2; ++r)
-		for (int t = 0; t < spec->ntensors; ++t) {
-			if (spec->tensors[t].role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			pm_strbuf_printf(b, "%s(%s%s *) %s", first ? "" : ", ",
-				r ? "" : "const ", ctype(k, t, 0),
-				spec->tensors[t].name);
-			first = 0;
-		}
-	for (int i = 0; i < n; ++i)
-		pm_strbuf_printf(b, ", (int) %s", spec->syms[order[i]].name);
-	pm_strbuf_add(b, ");\n\treturn cudaGetLastError();\n}\n");
+	if (small) {
+		pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+		pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+		pm_strbuf_printf(b, "\t/* fewer %dx%d blocks than SMs: the "
+			"%dx%d variant */\n\tstatic int pm_sms;\n"
+			"\tif (!pm_sms) {\n\t\tint dev;\n"
+			"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
+			"cudaDeviceGetAttribute(&pm_sms, "
+			"cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)\n"
+			"\t\t\treturn cudaGetLastError();\n\t}\n",
+			c->bm, c->bn, small->cfg->bm, small->cfg->bn);
+		pm_strbuf_printf(b, "\tif ((int64_t) ((%s + %d - 1) / %d) * "
+			"((%s + %d - 1) / %d) < pm_sms) {\n", d0, c->bm, c->bm,
+			d1, c->bn, c->bn);
+		launch(small, "_small", b, "\t\t");
+		pm_strbuf_add(b, "\t}\n");
+	}
+	launch(k, "", b, "\t");
+	pm_strbuf_add(b, "}\n");
 }
 
 static const char prelude[] =
@@ -253,31 +296,46 @@ static const char prelude[] =
 	"__device__ __forceinline__ float pm_max_f(float a, float b) { return fmaxf(a, b); }\n"
 	"__device__ __forceinline__ float pm_min_f(float a, float b) { return fminf(a, b); }\n";
 
-static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
-	struct pm_strbuf *b, struct pm_diags *d)
+/* One kernel definition, pm_kernel_<name><suffix> (host: <name>). */
+static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
+	const char *suffix, struct pm_strbuf *b, struct pm_diags *d)
 {
-	const struct pm_target *tg = k->cfg->target;
-	int host = !tg->emits_cuda;
+	int host = !k->cfg->target->emits_cuda;
 
-	comment_block(k, b);
-	for (int i = 0; i < tg->nhelpers; ++i)
-		pm_strbuf_add(b, tg->helpers[i]);
-	if (!host)
-		pm_strbuf_add(b, prelude);
 	pm_strbuf_printf(b, "\n%s void ", host ? "static" :
 		"extern \"C\" __global__");
 	if (!host)
 		pm_strbuf_printf(b, "__launch_bounds__(%d) ",
 			pm_config_threads(k->cfg));
-	pm_strbuf_printf(b, "%s%s(", host ? "" : "pm_kernel_", k->scop->spec->name);
+	pm_strbuf_printf(b, "%s%s%s(", host ? "" : "pm_kernel_",
+		k->scop->spec->name, suffix);
 	kernel_params(k, b, host);
 	pm_strbuf_add(b, ")\n{\n");
 	kernel_locals(k, b, host);
 	if (pm_emit_body(k, ast, b, 1, d) < 0)
 		return -1;
 	pm_strbuf_add(b, "}\n");
+	return 0;
+}
+
+static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
+	struct pm_kernel *small, __isl_keep isl_ast_node *ast2,
+	struct pm_strbuf *b, struct pm_diags *d)
+{
+	const struct pm_target *tg = k->cfg->target;
+	int host = !tg->emits_cuda;
+
+	comment_block(k, small, b);
+	for (int i = 0; i < tg->nhelpers; ++i)
+		pm_strbuf_add(b, tg->helpers[i]);
 	if (!host)
-		launcher(k, b);
+		pm_strbuf_add(b, prelude);
+	if (kernel_def(k, ast, "", b, d) < 0)
+		return -1;
+	if (small && kernel_def(small, ast2, "_small", b, d) < 0)
+		return -1;
+	if (!host)
+		launcher(k, small, b);
 	return 0;
 }
 
@@ -324,23 +382,28 @@ static char *meta(struct pm_kernel *k)
 	return pm_strbuf_take(&b);
 }
 
-int pm_emit_file(struct pm_kernel *k, struct pm_output *out,
-	struct pm_diags *d)
+int pm_emit_file(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_output *out, struct pm_diags *d)
 {
 	isl_ast_node *ast = pm_emit_ast(k);
+	isl_ast_node *ast2 = small ? pm_emit_ast(small) : NULL;
 	struct pm_strbuf b;
 
-	if (!ast) {
+	if (!ast || (small && !ast2)) {
+		isl_ast_node_free(ast);
+		isl_ast_node_free(ast2);
 		pm_diag_plain(d, "internal error: AST generation failed");
 		return -1;
 	}
 	pm_strbuf_init(&b);
-	if (source(k, ast, &b, d) < 0 || b.failed) {
+	if (source(k, ast, small, ast2, &b, d) < 0 || b.failed) {
 		isl_ast_node_free(ast);
+		isl_ast_node_free(ast2);
 		pm_strbuf_free(&b);
 		return -1;
 	}
 	isl_ast_node_free(ast);
+	isl_ast_node_free(ast2);
 	out->source = pm_strbuf_take(&b);
 	out->header = header(k);
 	out->meta = meta(k);

@@ -141,6 +141,12 @@ static void print_for(struct printer *p, __isl_keep isl_ast_node *node,
 			pm_strbuf_add(p->b, "}\n");
 		}
 	} else {
+		/* the loops left in GPU code are the k-tile loops (isl unrolls
+		 * the others): keep them rolled, whatever the trip count — an
+		 * unrolled body costs registers (a spill with fixed sizes) and
+		 * measured slower */
+		if (!p->host)
+			pm_strbuf_add(p->b, "_Pragma(\"unroll 1\") ");
 		pm_strbuf_printf(p->b, "for (int %s = ", name);
 		expr(p, init);
 		pm_strbuf_add(p->b, "; ");

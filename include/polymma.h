@@ -51,6 +51,8 @@ void polymma_options_free(polymma_options *o);
  *   "split-k" N            "stages" N           "smem" swizzle|pad|plain
  *   "frag-pipeline" on|off (default: on where the target and tiles allow)
  *   "staged-store"  on|off (default: on where the tile allows)
+ *   "small-variant" auto|off (default auto: with the default block tile,
+ *                   also a 64x64 kernel for grids smaller than the GPU)
  *   "dump-schedule"  "" (after every pass) or a pass name
  * Returns POLYMMA_OK or POLYMMA_ERR_USAGE (message in *err when err is not
  * NULL: a static string). */

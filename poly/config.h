@@ -20,6 +20,8 @@ struct pm_define {
 struct pm_config {
 	const struct pm_target *target;
 	int bm, bn, bk;		/* block tile; 0 = target default */
+	int auto_block;		/* the block tile was chosen by default */
+	int small_variant;	/* also a small-tile kernel: -1 auto, 0 off */
 	int wm, wn;		/* warp tile; 0 = target default */
 	int auto_warp;		/* the warp tile was chosen by default */
 	int mm, mn, mk;		/* macro-MMA; 0 = target default */

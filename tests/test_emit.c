@@ -21,6 +21,9 @@ static char *gen(const char *layout, const char *const *opts, char **header,
 	snprintf(path, sizeof(path), "examples/gemm_%s.tc", layout);
 	text = pm_test_read(path);
 	assert_non_null(text);
+	/* one kernel per file unless a test asks for the small variant */
+	assert_int_equal(polymma_options_set(o, "small-variant", "off", NULL),
+		POLYMMA_OK);
 	for (int i = 0; opts && opts[i]; i += 2)
 		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
 			NULL), POLYMMA_OK);
@@ -145,6 +148,37 @@ static void test_staged_store(void **state)
 	assert_int_equal(count(s, "\t__syncthreads();"), 2);
 	/* C (128 x 136 halves = 34816 bytes) fits in the operands' 48 KB */
 	assert_non_null(strstr(s, "<<<grid, 128, 49152, stream>>>"));
+	free(s);
+}
+
+/* With the default block tile the file also holds a 64x64-tile kernel
+ * (warps 32x32, 4 stages) that the launcher runs when the 128x128 grid has
+ * fewer blocks than the device has SMs; the size checks stay those of the
+ * 128x128 kernel, whose tiles the small ones divide. */
+static void test_small_variant(void **state)
+{
+	const char *opts[] = { "small-variant", "auto", NULL };
+	const char *blk[] = { "small-variant", "auto", "block", "128x128x32",
+		NULL };
+	char *s = gen("nn", opts, NULL, NULL);
+
+	(void) state;
+	assert_non_null(strstr(s, "extern \"C\" __global__ "
+		"void __launch_bounds__(128) pm_kernel_gemm_nn_small("));
+	assert_non_null(strstr(s, "pm_sm80_ldf<32, 32, 1, 32, 1, 1, 64, 1>("));
+	assert_non_null(strstr(s, "cudaDevAttrMultiProcessorCount"));
+	assert_non_null(strstr(s, "if ((int64_t) ((M + 128 - 1) / 128) * "
+		"((N + 128 - 1) / 128) < pm_sms) {"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_nn_small<<<grid, 128, 32768, "
+		"stream>>>"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 128, 49152, "
+		"stream>>>"));
+	assert_int_equal(count(s, "M % 128"), 1);
+	assert_non_null(strstr(s, " * small    64x64x32, warp 32x32"));
+	free(s);
+	/* a block tile given by the user is the only one */
+	s = gen("nn", blk, NULL, NULL);
+	assert_null(strstr(s, "_small"));
 	free(s);
 }
 
@@ -274,6 +308,8 @@ static void test_epilogue_no_temporary_stores(void **state)
 	const char *src;
 
 	(void) state;
+	assert_int_equal(polymma_options_set(o, "small-variant", "off", NULL),
+		POLYMMA_OK);
 	assert_int_equal(polymma_generate(ctx, text, "g.tc", o, &r), POLYMMA_OK);
 	src = polymma_result_source(r);
 	assert_non_null(strstr(src, "cudaError_t g(const void *A, const void *B, "
@@ -316,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_sm80_kernel),
 		cmocka_unit_test(test_sm80_frag_pipeline),
 		cmocka_unit_test(test_staged_store),
+		cmocka_unit_test(test_small_variant),
 		cmocka_unit_test(test_sm70_and_defines),
 		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_bad_options),
