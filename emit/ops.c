@@ -35,6 +35,49 @@ static const char *acc_name(int c)
 	return c ? "pm_acc1" : "pm_acc";
 }
 
+/* The shared operand tiles of an MMA or LDF annotation and the end of the
+ * call: "As + stage, a_r0, a_c0, [host: b layout,] Bs + stage, b_r0,
+ * b_c0);" (slots 2-5 the tile origins, 6 the stage). */
+static void print_tiles(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_contraction *con = &k->con[a->op->con];
+	const struct pm_buffer *bb = &k->bufs[con->buf_b];
+
+	stage_base(k, b, con->buf_a, a->e[6]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[3]);
+	if (host)
+		pm_strbuf_printf(b, ", %d, %d, %d, ",
+			pm_emit_contiguous(bb, con->rb, 1), bb->pitch, bb->swz);
+	else
+		pm_strbuf_add(b, ", ");
+	stage_base(k, b, con->buf_b, a->e[6]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[4]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[5]);
+	pm_strbuf_add(b, ");\n");
+}
+
+/* "pm_fa[W][F], pm_fb[W][F]" (host, W the warp) or "pm_fa[F], pm_fb[F]":
+ * the fragment buffers F of the fragment pipeline. */
+static void frag_bufs(struct pm_strbuf *b, __isl_keep isl_ast_expr *w,
+	__isl_keep isl_ast_expr *f)
+{
+	for (int i = 0; i < 2; ++i) {
+		pm_strbuf_add(b, i ? ", pm_fb[" : "pm_fa[");
+		if (w) {
+			pm_print_expr(b, w);
+			pm_strbuf_add(b, "][");
+		}
+		pm_print_expr(b, f);
+		pm_strbuf_add(b, "]");
+	}
+}
+
 /* A macro tile from the warp's fragments (the fragment pipeline):
  * annotation slots 7 (buffer), 8, 9 (origin of the tile in the warp's
  * fragments, in elements). */
@@ -50,15 +93,9 @@ static void print_mma_frag(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_add(b, "][");
 		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, "], pm_fa[");
-		pm_print_expr(b, a->e[1]);
-		pm_strbuf_add(b, "][");
-		pm_print_expr(b, a->e[7]);
-		pm_strbuf_add(b, "], pm_fb[");
-		pm_print_expr(b, a->e[1]);
-		pm_strbuf_add(b, "][");
-		pm_print_expr(b, a->e[7]);
-		pm_strbuf_printf(b, "], %d, ", c->wn);
+		pm_strbuf_add(b, "], ");
+		frag_bufs(b, a->e[1], a->e[7]);
+		pm_strbuf_printf(b, ", %d, ", c->wn);
 		pm_print_expr(b, a->e[8]);
 		pm_strbuf_add(b, ", ");
 		pm_print_expr(b, a->e[9]);
@@ -68,11 +105,9 @@ static void print_mma_frag(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_printf(b, "%s_mma_frag<%d, %d>(%s[", c->target->mma_fn,
 		c->mm, c->mn, acc);
 	pm_print_expr(b, a->e[0]);
-	pm_strbuf_add(b, "], pm_fa[");
-	pm_print_expr(b, a->e[7]);
-	pm_strbuf_add(b, "], pm_fb[");
-	pm_print_expr(b, a->e[7]);
-	pm_strbuf_printf(b, "], (");
+	pm_strbuf_add(b, "], ");
+	frag_bufs(b, NULL, a->e[7]);
+	pm_strbuf_add(b, ", (");
 	pm_print_expr(b, a->e[8]);
 	pm_strbuf_printf(b, ") / %d, (", c->target->im);
 	pm_print_expr(b, a->e[9]);
@@ -91,41 +126,19 @@ static void print_ldf(struct pm_kernel *k, struct pm_strbuf *b,
 	int akc = pm_emit_contiguous(ba, con->ra, 2);
 	int bnc = pm_emit_contiguous(bb, con->rb, 1);
 
-	if (host) {
-		pm_strbuf_printf(b, "pm_host_ldf(%d, %d, %d, pm_fa[", c->wm,
-			c->wn, c->mk);
-		pm_print_expr(b, a->e[1]);
-		pm_strbuf_add(b, "][");
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, "], pm_fb[");
-		pm_print_expr(b, a->e[1]);
-		pm_strbuf_add(b, "][");
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_printf(b, "], %d, %d, %d, ", akc, ba->pitch, ba->swz);
-	} else {
-		pm_strbuf_printf(b, "%s_ldf<%d, %d, %d, %d, %d, %d, %d, %d>("
-			"pm_fa[", c->target->mma_fn, c->wm, c->wn, akc,
-			ba->pitch, ba->swz, bnc, bb->pitch, bb->swz);
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, "], pm_fb[");
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, "], ");
-	}
-	stage_base(k, b, con->buf_a, a->e[6]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[2]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[3]);
 	if (host)
-		pm_strbuf_printf(b, ", %d, %d, %d, ", bnc, bb->pitch, bb->swz);
+		pm_strbuf_printf(b, "pm_host_ldf(%d, %d, %d, ", c->wm, c->wn,
+			c->mk);
+	else
+		pm_strbuf_printf(b, "%s_ldf<%d, %d, %d, %d, %d, %d, %d, %d>(",
+			c->target->mma_fn, c->wm, c->wn, akc, ba->pitch, ba->swz,
+			bnc, bb->pitch, bb->swz);
+	frag_bufs(b, host ? a->e[1] : NULL, a->e[0]);
+	if (host)
+		pm_strbuf_printf(b, ", %d, %d, %d, ", akc, ba->pitch, ba->swz);
 	else
 		pm_strbuf_add(b, ", ");
-	stage_base(k, b, con->buf_b, a->e[6]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[4]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[5]);
-	pm_strbuf_add(b, ");\n");
+	print_tiles(k, b, a, host);
 }
 
 static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
@@ -153,21 +166,7 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[0]);
 		pm_strbuf_add(b, "], ");
 	}
-	stage_base(k, b, con->buf_a, a->e[6]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[2]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[3]);
-	if (host)
-		pm_strbuf_printf(b, ", %d, %d, %d, ", bnc, bb->pitch, bb->swz);
-	else
-		pm_strbuf_add(b, ", ");
-	stage_base(k, b, con->buf_b, a->e[6]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[4]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[5]);
-	pm_strbuf_add(b, ");\n");
+	print_tiles(k, b, a, host);
 }
 
 /* "&X_shared[stage * S + pm_smem_off<P, SWZ>(l0, c)" of a copy or

@@ -34,6 +34,12 @@ __isl_give isl_map *pm_pr_copy_ext_id(struct pm_kernel *k, int b, int np,
 /* { [prefix] -> id[p0, p1, x] }: x = kt (np = 3) or 0 <= x < n (np = 2). */
 __isl_give isl_map *pm_pr_step_ext(struct pm_kernel *k, __isl_keep isl_id *id,
 	int np, int n);
+/* Below g (a leaf under the filter of id[.., l0, v], units of one tile
+ * row r = units per row): threads (l0 mod p, v) under the thread_y and
+ * thread_x marks, then the unrolled band floor(l0 / p). */
+__isl_give isl_schedule_node *pm_pr_thread_bands(struct pm_kernel *k,
+	__isl_take isl_schedule_node *g, const char *in, __isl_keep isl_id *id,
+	long r, long p);
 /* One extension node over ops ids[] (maps ext[], taken) with a sequence of
  * their filters below it; copies and prologues get their thread bands; with
  * np == 2 a band [q] over all of them sits above the sequence. */

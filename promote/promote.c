@@ -198,14 +198,10 @@ __isl_give isl_map *pm_pr_step_ext(struct pm_kernel *k, __isl_keep isl_id *id,
 	return isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
 }
 
-/* Below the filter of buffer b's copy: threads (l0 mod P, v), then the
- * unrolled sequential band floor(l0 / P). */
-static __isl_give isl_schedule_node *copy_bands(struct pm_kernel *k, int b,
-	__isl_keep isl_id *id, __isl_take isl_schedule_node *g, long p)
+__isl_give isl_schedule_node *pm_pr_thread_bands(struct pm_kernel *k,
+	__isl_take isl_schedule_node *g, const char *in, __isl_keep isl_id *id,
+	long r, long p)
 {
-	struct pm_buffer *buf = &k->bufs[b];
-	long r = buf->size[1] / buf->vec;
-	const char *in = "[p0, p1, p2, l0, v]";
 	char str[128], hw[64];
 	isl_id *mark;
 
@@ -218,6 +214,16 @@ static __isl_give isl_schedule_node *copy_bands(struct pm_kernel *k, int b,
 	snprintf(hw, sizeof(hw), "((int) threadIdx.x / %ld)", r);
 	mark = pm_kernel_mark(k, "thread_y", PM_MARK_HW, hw, p, -1);
 	return pm_pr_band_str(k, g, in, str, id, mark, 0);
+}
+
+/* Below the filter of buffer b's copy: its thread bands. */
+static __isl_give isl_schedule_node *copy_bands(struct pm_kernel *k, int b,
+	__isl_keep isl_id *id, __isl_take isl_schedule_node *g, long p)
+{
+	struct pm_buffer *buf = &k->bufs[b];
+
+	return pm_pr_thread_bands(k, g, "[p0, p1, p2, l0, v]", id,
+		buf->size[1] / buf->vec, p);
 }
 
 /* Rows of a buffer copied per pass of the whole block. */

@@ -93,21 +93,10 @@ static __isl_give isl_schedule_node *thread_bands(struct pm_kernel *k,
 	__isl_take isl_schedule_node *g, __isl_keep isl_id *id)
 {
 	const struct pm_config *c = k->cfg;
-	const char *in = "[p0, p1, l0, v]";
 	int r = c->bn / k->cst_vec, nt = pm_config_threads(c);
-	int p = nt / r < c->bm ? nt / r : c->bm;
-	char str[128], hw[64];
-	isl_id *mark;
 
-	snprintf(str, sizeof(str), "floor(l0 / %d)", p);
-	g = pm_pr_band_str(k, g, in, str, id, NULL, 1);
-	snprintf(hw, sizeof(hw), "((int) threadIdx.x %% %d)", r);
-	mark = pm_kernel_mark(k, "thread_x", PM_MARK_HW, hw, r, -1);
-	g = pm_pr_band_str(k, g, in, "v", id, mark, 0);
-	snprintf(str, sizeof(str), "l0 mod %d", p);
-	snprintf(hw, sizeof(hw), "((int) threadIdx.x / %d)", r);
-	mark = pm_kernel_mark(k, "thread_y", PM_MARK_HW, hw, p, -1);
-	return pm_pr_band_str(k, g, in, str, id, mark, 0);
+	return pm_pr_thread_bands(k, g, "[p0, p1, l0, v]", id, r,
+		nt / r < c->bm ? nt / r : c->bm);
 }
 
 /* "{ [p0, p1] -> S[i0, j0] : the block's macro tiles }" */
