@@ -240,6 +240,15 @@ static void test_bad_options(void **state)
 		POLYMMA_ERR_USAGE);
 	assert_int_equal(polymma_options_set(o, "smem", "fancy", &err),
 		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_options_set(o, "frag-pipeline", "yes", &err),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(strstr(err, "--frag-pipeline expects on or off"));
+	assert_int_equal(polymma_options_set(o, "staged-store", "1", &err),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(strstr(err, "--staged-store expects on or off"));
+	assert_int_equal(polymma_options_set(o, "small-variant", "on", &err),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(strstr(err, "--small-variant expects auto or off"));
 	assert_int_equal(polymma_options_set(o, "nonsense", "1", &err),
 		POLYMMA_ERR_USAGE);
 	polymma_options_free(o);
@@ -248,9 +257,14 @@ static void test_bad_options(void **state)
 /* Requests the generator cannot do are POLYMMA_ERR_SPEC with a message. */
 static void test_refused_configs(void **state)
 {
-	const char *cases[][2] = {
+	/* the fragment pipeline required where it cannot be built: one
+	 * stage, a macro k of 32, an odd number of k-steps per tile */
+	const char *cases[][4] = {
 		{ "mma", "8x8x4" }, { "split-k", "2" }, { "stages", "9" },
 		{ "warp", "48x64" },
+		{ "frag-pipeline", "on", "stages", "1" },
+		{ "frag-pipeline", "on", "mma", "32x32x32" },
+		{ "frag-pipeline", "on", "block", "128x128x48" },
 	};
 	char *text = pm_test_read("examples/gemm_nn.tc");
 
@@ -262,10 +276,16 @@ static void test_refused_configs(void **state)
 
 		assert_int_equal(polymma_options_set(o, cases[i][0],
 			cases[i][1], NULL), POLYMMA_OK);
+		if (cases[i][2])
+			assert_int_equal(polymma_options_set(o, cases[i][2],
+				cases[i][3], NULL), POLYMMA_OK);
 		assert_int_equal(polymma_generate(ctx, text, "gemm_nn.tc", o,
 			&r), POLYMMA_ERR_SPEC);
 		assert_null(r);
 		assert_true(strlen(polymma_diagnostics(ctx)) > 0);
+		if (cases[i][2])
+			assert_non_null(strstr(polymma_diagnostics(ctx),
+				"--frag-pipeline on: not possible here"));
 		polymma_options_free(o);
 		polymma_ctx_free(ctx);
 	}
