@@ -333,7 +333,9 @@ static void test_two_contractions_legal(void **state)
 /* Golden trees: the dump of every pass for gemm_tn on sm_80 must match
  * tests/golden/tn_sm80.tree (PM_UPDATE_GOLDEN=1 rewrites it; review the
  * diff: a change here is a change of the generated kernels). */
-static void test_golden_trees(void **state)
+/* The trees dumped by the passes (all of them, or pass only) against the
+ * golden file path. */
+static void check_golden(const char *path, int pipelined, const char *pass)
 {
 	struct pm_spec *spec = pm_test_spec("tn");
 	isl_ctx *ctx = isl_ctx_alloc();
@@ -341,13 +343,15 @@ static void test_golden_trees(void **state)
 	struct pm_kernel *k;
 	char *buf = NULL, *golden;
 	size_t len = 0;
-	const char *path = "tests/golden/tn_sm80.tree";
 
-	(void) state;
 	config(&cfg, "sm_80", 0, 0, 0);
 	cfg.stages = 3;
 	cfg.smem = 2;
-	cfg.dump_all = 1;
+	cfg.frag_pipe = pipelined;
+	cfg.staged_store = pipelined;
+	cfg.dump_all = !pass;
+	if (pass)
+		snprintf(cfg.dump_pass, sizeof(cfg.dump_pass), "%s", pass);
 	cfg.dump = open_memstream(&buf, &len);
 	k = until(ctx, spec, &cfg, NULL);
 	fclose(cfg.dump);
@@ -376,6 +380,22 @@ static void test_golden_trees(void **state)
 	pm_spec_free(spec);
 }
 
+static void test_golden_trees(void **state)
+{
+	(void) state;
+	check_golden("tests/golden/tn_sm80.tree", 0, NULL);
+}
+
+/* The sm_80 defaults after promotion: the k loop body as a sequence of
+ * MMA[s < T-1] with LDF(kt, s+1), the barrier and the copies of tile
+ * kt+3, LDF(kt+1, 0) and MMA[s = T-1]; the prologue's WAIT and LDF(0, 0);
+ * the staged store (SYNC_ST, STS, SYNC_ST2, STG) after the block. */
+static void test_golden_pipelined(void **state)
+{
+	(void) state;
+	check_golden("tests/golden/tn_sm80_pipelined.tree", 1, "promote");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_fixed_size_not_multiple),
 		cmocka_unit_test(test_golden_trees),
+		cmocka_unit_test(test_golden_pipelined),
 		cmocka_unit_test(test_two_contractions_legal),
 	};
 
