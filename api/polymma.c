@@ -56,6 +56,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.frag_pipe = -1;
 	o->cfg.staged_store = -1;
 	o->cfg.small_variant = -1;
+	o->cfg.reg_stage = -1;
 	return o;
 }
 
@@ -193,8 +194,10 @@ int polymma_options_set(polymma_options *o, const char *key,
 				"plain");
 		return POLYMMA_OK;
 	}
-	if (!strcmp(key, "frag-pipeline") || !strcmp(key, "staged-store")) {
-		int *f = key[0] == 'f' ? &c->frag_pipe : &c->staged_store;
+	if (!strcmp(key, "frag-pipeline") || !strcmp(key, "staged-store") ||
+	    !strcmp(key, "reg-stage")) {
+		int *f = key[0] == 'f' ? &c->frag_pipe : key[0] == 's' ?
+			&c->staged_store : &c->reg_stage;
 
 		if (!strcmp(value, "on"))
 			*f = 1;
@@ -203,7 +206,8 @@ int polymma_options_set(polymma_options *o, const char *key,
 		else
 			return set_err(err, key[0] == 'f' ?
 				"--frag-pipeline expects on or off" :
-				"--staged-store expects on or off");
+				key[0] == 's' ? "--staged-store expects on or off" :
+				"--reg-stage expects on or off");
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "small-variant")) {

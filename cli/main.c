@@ -45,6 +45,10 @@ static const char usage_text[] =
 "  --staged-store on|off     write the output tile through shared memory,\n"
 "                            then to global memory in 16-byte units\n"
 "                            (default: on where the tile allows it)\n"
+"  --reg-stage on|off        without cp.async (sm_70): load the next k tile\n"
+"                            into registers before the MMAs, store it to\n"
+"                            shared memory after them (default: on with 2\n"
+"                            stages)\n"
 "  --small-variant auto|off  with the default block tile, also generate a\n"
 "                            64x64-tile kernel that the launcher runs when\n"
 "                            the grid has fewer blocks than the GPU has SMs\n"
@@ -91,6 +95,7 @@ static const struct opt opts[] = {
 	{ "--frag-pipeline", "frag-pipeline", OPT_LIB, 0 },
 	{ "--staged-store", "staged-store", OPT_LIB, 0 },
 	{ "--small-variant", "small-variant", OPT_LIB, 0 },
+	{ "--reg-stage", "reg-stage", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

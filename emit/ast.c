@@ -145,6 +145,8 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		snprintf(str, sizeof(str), "%d j0", c->mn);
 		pa[3] = pa_str(k->ctx, "[i0, j0]", str, id);
 		return 4;
+	case PM_OP_LDR:
+	case PM_OP_STR:
 	case PM_OP_PRO:
 	case PM_OP_COPY: {
 		struct pm_buffer *buf = &k->bufs[op->buffer];
@@ -169,7 +171,15 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[3] = pa_str(k->ctx, vars, str, id);
 		snprintf(str, sizeof(str), "p2 mod %d", c->stages);
 		pa[4] = pa_str(k->ctx, vars, str, id);
-		return 5;
+		if (op->kind != PM_OP_LDR && op->kind != PM_OP_STR)
+			return 5;
+		/* the thread's unit (its staging register), the thread */
+		snprintf(str, sizeof(str), "floor(l0 / %ld)", buf->pass_rows);
+		pa[5] = pa_str(k->ctx, vars, str, id);
+		snprintf(str, sizeof(str), "(l0 mod %ld) * %ld + v",
+			buf->pass_rows, buf->size[1] / buf->vec);
+		pa[6] = pa_str(k->ctx, vars, str, id);
+		return 7;
 	}
 	case PM_OP_SYNC:
 	case PM_OP_COMMIT:

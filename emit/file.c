@@ -176,6 +176,20 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			pm_strbuf_printf(b, "\tfloat pm_acc%.0d[%d][%d];\n", n,
 				(c->wm / c->mm) * (c->wn / c->mn),
 				c->mm * c->mn / 32);
+	/* the staging registers of register-staged copies: a thread's units */
+	for (int i = 0; i < k->nbufs; ++i) {
+		const struct pm_buffer *buf = &k->bufs[i];
+
+		if (!k->rstage[buf->con])
+			continue;
+		if (host)
+			pm_strbuf_printf(b, "\tstatic float pm_rs%d[%d][%ld][8];\n",
+				i, pm_config_threads(c),
+				buf->size[0] / buf->pass_rows);
+		else
+			pm_strbuf_printf(b, "\tuint4 pm_rs%d[%ld];\n", i,
+				buf->size[0] / buf->pass_rows);
+	}
 	/* the fragment pipeline's two buffers of one k-step */
 	if (!k->frag[0] && !k->frag[1])
 		return;

@@ -215,6 +215,54 @@ static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, "]);\n");
 }
 
+/* The staging register of an LDR / STR unit: "pm_rs<b>[u]" (host:
+ * "pm_rs<b>[thread][u]", 8 floats). */
+static void rstage_reg(struct pm_strbuf *b, const struct pm_annot *a,
+	int host)
+{
+	pm_strbuf_printf(b, "pm_rs%d[", a->op->buffer);
+	if (host) {
+		pm_print_expr(b, a->e[6]);
+		pm_strbuf_add(b, "][");
+	}
+	pm_print_expr(b, a->e[5]);
+	pm_strbuf_add(b, "]");
+}
+
+/* LDR: a 16-byte unit of the global tile into its staging register
+ * (where pred holds); STR: the register into the shared tile. */
+static void print_rstage(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+
+	if (a->op->kind == PM_OP_LDR) {
+		if (pred)
+			pm_strbuf_printf(b, "if (%s) ", pred);
+		if (host) {
+			pm_strbuf_add(b, "pm_host_copy(8, ");
+			rstage_reg(b, a, host);
+			pm_strbuf_add(b, ", ");
+		} else {
+			rstage_reg(b, a, host);
+			pm_strbuf_add(b, " = *(const uint4 *) ");
+		}
+		pm_strbuf_printf(b, "&%s[", name);
+		pm_print_linear(k, b, buf->tensor, a->e);
+		pm_strbuf_add(b, host ? "]);\n" : "];\n");
+		return;
+	}
+	if (host)
+		pm_strbuf_add(b, "pm_host_copy(8, ");
+	else
+		pm_strbuf_add(b, "*(uint4 *) ");
+	print_unit_addr(b, buf, name, a, host);
+	pm_strbuf_add(b, host ? "], " : "] = ");
+	rstage_reg(b, a, host);
+	pm_strbuf_add(b, host ? ");\n" : ";\n");
+}
+
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d)
 {
 	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
@@ -479,6 +527,10 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
 		pm_print_expr(b, a->e[3]);
 		pm_strbuf_add(b, "]);\n");
+		return 0;
+	case PM_OP_LDR:
+	case PM_OP_STR:
+		print_rstage(k, b, a, host, pred);
 		return 0;
 	case PM_OP_COPY:
 		print_copy(k, b, a, host, pred);

@@ -36,16 +36,16 @@ static const char *const host_helpers[] = {
 static const struct pm_target targets[] = {
 	{ "sm_80", "sm_80", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
 	  16, 8, 16, "pm_sm80", N(sm80_macros), sm80_macros, 3,
-	  128, 128, 32, 64, 64, 3, 2, sm80_helpers, N(sm80_helpers), 1, 1 },
+	  128, 128, 32, 64, 64, 3, 2, sm80_helpers, N(sm80_helpers), 1, 1, 1 },
 	{ "sm_70", "sm_75", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
 	  8, 8, 4, "pm_sm70", N(sm70_macros), sm70_macros, 1,
-	  128, 128, 32, 64, 64, 2, 1, sm70_helpers, N(sm70_helpers), 1, 0 },
+	  128, 128, 32, 64, 64, 2, 1, sm70_helpers, N(sm70_helpers), 1, 0, 0 },
 };
 
 static const struct pm_target host_target = {
 	"host", "", "scalar C", 1, 1, 1, "pm_host", N(host_macros),
 	host_macros, 0, 64, 64, 16, 32, 32, 2, 2, host_helpers, N(host_helpers), 0,
-	1
+	1, 0
 };
 
 const struct pm_target *pm_target_find(const char *name)

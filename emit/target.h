@@ -36,6 +36,8 @@ struct pm_target {
 	/* Has warp-level fragment loads (<mma_fn>_ldf / _mma_frag): the
 	 * fragment pipeline across k-steps and k tiles (promote/) */
 	int frag_pipe;
+	/* Has asynchronous global -> shared copies (cp.async) */
+	int async_copy;
 };
 
 /* Known targets, by name; NULL when unknown. */

@@ -51,6 +51,7 @@ void polymma_options_free(polymma_options *o);
  *   "split-k" N            "stages" N           "smem" swizzle|pad|plain
  *   "frag-pipeline" on|off (default: on where the target and tiles allow)
  *   "staged-store"  on|off (default: on where the tile allows)
+ *   "reg-stage"     on|off (default: on for sm_70 with 2 stages)
  *   "small-variant" auto|off (default auto: with the default block tile,
  *                   also a 64x64 kernel for grids smaller than the GPU)
  *   "dump-schedule"  "" (after every pass) or a pass name

@@ -34,6 +34,9 @@ struct pm_config {
 	/* the output tile through shared memory, stored in 16-byte units
 	 * (promote/store.c): -1 = where possible (default), 0 = off, 1 = on */
 	int staged_store;
+	/* register-staged prefetch on targets without asynchronous copies
+	 * (the paper's sm_70 pipeline): -1 = where possible, 0 = off, 1 = on */
+	int reg_stage;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

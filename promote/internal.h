@@ -67,6 +67,17 @@ __isl_give isl_schedule_node *pm_frag_loop(struct pm_kernel *k, int c,
 __isl_give isl_schedule_node *pm_frag_prologue(struct pm_kernel *k, int c,
 	__isl_take isl_schedule_node *node, struct pm_diags *d);
 
+/* Register-staged prefetch (regstage.c), for targets without cp.async:
+ * does contraction c use it (1), not (0), or is it required and
+ * impossible (-1, diagnostic)? The loop's LDR(kt+1) extension maps (added
+ * to ids/nd/ext, the copies' thread mapping) and the tree of STR(kt+1)
+ * grafted after the MMAs. */
+int pm_rstage_decide(struct pm_kernel *k, int c, struct pm_diags *d);
+void pm_rstage_loads(struct pm_kernel *k, int c, isl_id **ids, int *nd,
+	isl_map **ext, int *n);
+__isl_give isl_schedule_node *pm_rstage_stores(struct pm_kernel *k, int c,
+	struct pm_diags *d);
+
 /* The store (store.c). Decides whether the block's output goes through
  * shared memory (sets k->cst_pitch, k->cst_vec; -1 with a diagnostic when
  * required and impossible), then builds the extension tree grafted after

@@ -277,9 +277,11 @@ __isl_give isl_schedule_node *pm_pr_graft_tree(struct pm_kernel *k, int n,
 		const struct pm_op *op = pm_kernel_op_of(k, ids[i]);
 		long p;
 
-		if (!op || (op->kind != PM_OP_COPY && op->kind != PM_OP_PRO))
+		if (!op || (op->kind != PM_OP_COPY && op->kind != PM_OP_PRO &&
+		    op->kind != PM_OP_LDR && op->kind != PM_OP_STR))
 			continue;
 		p = copy_rows(k, op->buffer, d);
+		k->bufs[op->buffer].pass_rows = p;
 		if (p < 0) {
 			isl_multi_union_pw_aff_free(q);
 			return isl_schedule_node_free(g);
@@ -394,8 +396,11 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	k->commit_id[c][0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
 	if (S > 1)
 		wait_and_prologues(k, c, fp, ids, nd, ext, &n);
-	copies_and_commit(k, c, 3, fp ? S : S - 1, k->commit_id[c][0], ids,
-		nd, ext, &n);
+	if (k->rstage[c])
+		pm_rstage_loads(k, c, ids, nd, ext, &n);
+	else
+		copies_and_commit(k, c, 3, fp ? S : S - 1, k->commit_id[c][0],
+			ids, nd, ext, &n);
 	if (S == 1)
 		wait_and_prologues(k, c, 0, ids, nd, ext, &n);
 	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
@@ -405,6 +410,12 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		*node = pm_frag_loop(k, c, *node, g);
 	else
 		*node = isl_schedule_node_graft_before(*node, g);
+	if (k->rstage[c]) {
+		g = pm_rstage_stores(k, c, d);
+		if (!g)
+			return -1;
+		*node = isl_schedule_node_graft_after(*node, g);
+	}
 	if (S == 1) {
 		k->sync_id[c][0] = pm_kernel_op(k, "SYNC", PM_OP_SYNC, -1);
 		*node = isl_schedule_node_graft_after(*node, pm_pr_graft_root(
@@ -486,7 +497,9 @@ static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 		node = isl_schedule_node_free(node);
 	if (!node || add_buffer(k, node, c, con->a, d) < 0 ||
 	    add_buffer(k, node, c, con->b, d) < 0 ||
-	    layout_buffers(k, first, d) < 0 || pipeline(k, c, &node, d) < 0) {
+	    layout_buffers(k, first, d) < 0 ||
+	    (k->rstage[c] = pm_rstage_decide(k, c, d)) < 0 ||
+	    pipeline(k, c, &node, d) < 0) {
 		isl_schedule_node_free(node);
 		return -1;
 	}

@@ -254,6 +254,8 @@ void pm_kernel_free(struct pm_kernel *k)
 		isl_multi_aff_free(k->bufs[i].offset);
 		isl_id_free(k->bufs[i].copy_id);
 		isl_id_free(k->bufs[i].pro_id);
+		isl_id_free(k->bufs[i].ldr_id);
+		isl_id_free(k->bufs[i].str_id);
 	}
 	free(k);
 }

@@ -66,7 +66,9 @@ enum pm_op_kind {
 	PM_OP_PRO,	/* shared tile elements = f(element): a prologue */
 	PM_OP_LDF,	/* warp fragments[buf] <- shared tiles, one k-step */
 	PM_OP_STS,	/* C tile (shared, staged store) = acc[frag] */
-	PM_OP_STG	/* C (global) <- C tile (shared), 16-byte units */
+	PM_OP_STG,	/* C (global) <- C tile (shared), 16-byte units */
+	PM_OP_LDR,	/* staging registers <- global tile, 16-byte units */
+	PM_OP_STR	/* shared tile <- staging registers */
 };
 
 struct pm_op {
@@ -107,6 +109,10 @@ struct pm_buffer {
 	isl_id *copy_id;		/* the copy statement */
 	const struct pm_expr *pro;	/* prologue on the elements, or NULL */
 	isl_id *pro_id;			/* its statement */
+	/* register-staged copies (promote/): global -> registers (LDR),
+	 * registers -> shared (STR); rows per pass of the block's threads */
+	isl_id *ldr_id, *str_id;
+	long pass_rows;
 };
 
 #define PM_MAX_MARKS 32
@@ -129,6 +135,7 @@ struct pm_kernel {
 	 * the contraction does not use it */
 	isl_id *ldf_id[2], *wait_pro_id[2], *sync_pro0_id[2];
 	int frag[2];			/* 1: contraction c uses it */
+	int rstage[2];			/* 1: contraction c stages copies in registers */
 	/* the staged store (promote/store.c): pitch of the shared C tile in
 	 * elements (0: direct stores), elements per 16-byte unit */
 	int cst_pitch, cst_vec;

@@ -193,6 +193,15 @@ static void test_sm70_and_defines(void **state)
 		"*A, const void *B, void *C, int64_t N, cudaStream_t stream)"));
 	assert_non_null(strstr(s, "pm_sm70_mma_tile<16, 16, 8, 0, 136, 0, 0, "
 		"40, 0>("));
+	/* register-staged prefetch: tile kt+1 into registers before the
+	 * MMAs, into shared memory after them */
+	assert_non_null(strstr(s, "\tuint4 pm_rs0[4];"));
+	assert_non_null(strstr(s, "pm_rs0[(3)] = *(const uint4 *) &A["));
+	assert_non_null(strstr(s, "] = pm_rs1[(3)];"));
+	assert_true(strstr(s, "pm_rs0[(0)] = *(const uint4 *)") <
+		strstr(s, "pm_sm70_mma_tile<16, 16, 8, 0, 136, 0, 0, 40, 0>(pm_acc"));
+	assert_true(strstr(s, "pm_sm70_mma_tile<16, 16, 8, 0, 136, 0, 0, 40, "
+		"0>(pm_acc") < strstr(s, "] = pm_rs0[(0)];"));
 	assert_non_null(strstr(s, "mma.sync.aligned.m8n8k4"));
 	assert_non_null(strstr(m, "\"defines\": {\"M\": 256, \"K\": 64}"));
 	assert_non_null(strstr(s, "__restrict__ C, int N)"));
@@ -246,6 +255,9 @@ static void test_bad_options(void **state)
 	assert_int_equal(polymma_options_set(o, "staged-store", "1", &err),
 		POLYMMA_ERR_USAGE);
 	assert_non_null(strstr(err, "--staged-store expects on or off"));
+	assert_int_equal(polymma_options_set(o, "reg-stage", "2", &err),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(strstr(err, "--reg-stage expects on or off"));
 	assert_int_equal(polymma_options_set(o, "small-variant", "on", &err),
 		POLYMMA_ERR_USAGE);
 	assert_non_null(strstr(err, "--small-variant expects auto or off"));

@@ -118,6 +118,9 @@ static int render_text(const char *text, const char *layout,
 	cfg.smem = c->smem;
 	cfg.frag_pipe = c->frag;
 	cfg.staged_store = c->frag;	/* the sm_80 defaults go together */
+	/* 2 stages without the fragment pipeline: register-staged copies
+	 * (the sm_70 default) where the spec allows them */
+	cfg.reg_stage = c->stages == 2 && !c->frag ? -1 : 0;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
@@ -200,6 +203,35 @@ static void test_runtime_sizes(void **state)
 			assert_int_equal(render_and_run(pm_test_layouts[l], g,
 				0, 3 * g->bm, 2 * g->bn, 5 * g->bk), 0);
 		}
+}
+
+/* The 2-stage configurations without the fragment pipeline render
+ * register-staged copies (so test_runtime_sizes checks them). */
+static void test_register_staging_rendered(void **state)
+{
+	struct pm_spec *spec = pm_test_spec("nn");
+	struct pm_config cfg;
+	struct pm_output out = { 0 };
+	struct pm_diags d;
+
+	(void) state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.target = pm_target_host();
+	cfg.split_k = 1;
+	cfg.stages = cfgs[1].stages;
+	cfg.smem = cfgs[1].smem;
+	cfg.reg_stage = -1;
+	cfg.bm = cfgs[1].bm, cfg.bn = cfgs[1].bn, cfg.bk = cfgs[1].bk;
+	cfg.wm = cfgs[1].wm, cfg.wn = cfgs[1].wn;
+	cfg.mm = cfgs[1].mm, cfg.mn = cfgs[1].mn, cfg.mk = cfgs[1].mk;
+	pm_diags_init(&d, "t", NULL);
+	assert_int_equal(pm_pipeline_generate(spec, &cfg, &out, &d), 0);
+	pm_diags_clear(&d);
+	assert_non_null(strstr(out.source, "static float pm_rs0[128][1][8];"));
+	assert_non_null(strstr(out.source, "pm_host_copy(8, pm_rs0["));
+	assert_non_null(strstr(out.source, "], pm_rs1["));
+	pm_output_clear(&out);
+	pm_spec_free(spec);
 }
 
 static void test_fixed_sizes(void **state)
@@ -398,6 +430,7 @@ static void test_two_contractions(void **state)
 		cfg.smem = cfgs[c].smem;
 		cfg.frag_pipe = cfgs[c].frag;
 		cfg.staged_store = cfgs[c].frag;
+		cfg.reg_stage = cfgs[c].stages == 2 && !cfgs[c].frag ? -1 : 0;
 		cfg.bm = cfgs[c].bm, cfg.bn = cfgs[c].bn, cfg.bk = cfgs[c].bk;
 		cfg.wm = cfgs[c].wm, cfg.wn = cfgs[c].wn;
 		cfg.mm = cfgs[c].mm, cfg.mn = cfgs[c].mn, cfg.mk = cfgs[c].mk;
@@ -420,6 +453,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtime_sizes),
 		cmocka_unit_test(test_fixed_sizes),
+		cmocka_unit_test(test_register_staging_rendered),
 		cmocka_unit_test(test_checker_catches_errors),
 		cmocka_unit_test(test_epilogues),
 		cmocka_unit_test(test_prologues),
