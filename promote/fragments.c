@@ -131,12 +131,6 @@ __isl_give isl_schedule_node *pm_frag_loop(struct pm_kernel *k, int c,
 	char str[256];
 	isl_size depth;
 
-	/* the k loop as separate pieces with fixed sets of active
-	 * statements: no copy / next-tile guards inside the main piece */
-	node = isl_schedule_node_parent(node);
-	node = isl_schedule_node_band_member_set_ast_loop_type(node, 0,
-		isl_ast_loop_separate);
-	node = isl_schedule_node_child(node, 0);
 	filters = isl_union_set_list_alloc(k->ctx, 2);
 	filters = isl_union_set_list_add(filters, mma_steps(k, c, 0, T - 2));
 	filters = isl_union_set_list_add(filters, mma_steps(k, c, T - 1, T - 1));
