@@ -16,7 +16,16 @@
  *    (__syncthreads) follow the copies and the compute;
  *  - the accumulator of C lives in registers: FILL/MMA name a fragment of
  *    the warp's register tile; STORE_C[i0, j0] (macro-tile coordinates,
- *    extension after the k loop) writes each fragment to global memory.
+ *    extension after the k loop) writes each fragment to global memory,
+ *    or (staged store, store.c) STS[i0, j0] writes it to a shared C tile
+ *    and STG[p0, p1, l0, v] copies that tile out in 16-byte units;
+ *  - the copies form a software pipeline over the k tiles (stages S): a
+ *    prologue of S-1 tiles, COPY(kt + S - 1) in the loop; with the
+ *    fragment pipeline (fragments.c) S tiles, COPY(kt + S) and
+ *    LDF[p0, p1, q, wy, wx, s] loading the warps' fragments one k-step
+ *    ahead; without cp.async, LDR(kt + 1) before and STR(kt + 1) after the
+ *    MMAs stage the next tile in registers (regstage.c).
+ * promote/internal.h states the pieces' contracts.
  */
 #ifndef PM_PROMOTE_H
 #define PM_PROMOTE_H
