@@ -109,18 +109,15 @@ static __isl_give isl_schedule_node *up_to(__isl_take isl_schedule_node *node,
 	return isl_schedule_node_ancestor(node, d - depth);
 }
 
-/* Down n times along child 0. */
-static __isl_give isl_schedule_node *down(__isl_take isl_schedule_node *node,
-	int n)
+/* The k-step band [s] of child i of the sequence seq (an MMA subtree:
+ * warp_y mark, [wy], warp_x mark, [wx], then [s]). */
+static __isl_give isl_schedule_node *step_band(struct pm_kernel *k,
+	__isl_take isl_schedule_node *seq, int i)
 {
-	for (int i = 0; i < n; ++i)
-		node = isl_schedule_node_child(node, 0);
-	return node;
+	seq = pm_node_below_mark(isl_schedule_node_child(seq, i),
+		k->mark_warp_x);
+	return isl_schedule_node_child(seq, 0);
 }
-
-/* Below the filter of an MMA subtree: warp_y mark, [wy] band, warp_x mark,
- * [wx] band, then the k-step band [s] (4 steps down from the mark). */
-#define TO_STEP_BAND 5
 
 __isl_give isl_schedule_node *pm_frag_loop(struct pm_kernel *k, int c,
 	__isl_take isl_schedule_node *node, __isl_take isl_schedule_node *wait)
@@ -141,13 +138,13 @@ __isl_give isl_schedule_node *pm_frag_loop(struct pm_kernel *k, int c,
 		return isl_schedule_node_free(node);
 	}
 	/* steps s < T-1: LDF(kt, s+1) in front of the macro tiles of s */
-	node = down(isl_schedule_node_child(node, 0), TO_STEP_BAND + 1);
+	node = isl_schedule_node_child(step_band(k, node, 0), 0);
 	snprintf(str, sizeof(str), "{ [p0, p1, kt, wy, wx, s] -> "
 		"L[p0, p1, kt, wy, wx, s + 1] : s + 1 < %d }", T);
 	node = isl_schedule_node_graft_before(node, ldf_tree(k, c, str, 0));
 	/* step T-1: LDF(kt+1, 0) first */
 	node = up_to(node, depth);
-	node = down(isl_schedule_node_child(node, 1), TO_STEP_BAND);
+	node = step_band(k, node, 1);
 	/* unguarded: after the last tile it loads fragments nobody reads
 	 * (from a stage inside the buffer), which costs less than a branch
 	 * in the loop body */
@@ -156,7 +153,7 @@ __isl_give isl_schedule_node *pm_frag_loop(struct pm_kernel *k, int c,
 	node = isl_schedule_node_graft_before(node, g);
 	/* the barrier and the copies in front of step T-1 */
 	node = up_to(node, depth);
-	node = down(isl_schedule_node_child(node, 1), 1);
+	node = isl_schedule_node_child(isl_schedule_node_child(node, 1), 0);
 	return isl_schedule_node_graft_before(node, wait);
 }
 
