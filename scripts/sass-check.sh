@@ -3,7 +3,8 @@
 # for sm_90 and count the instructions that show the fast paths in SASS:
 # LDGSTS (cp.async), LDSM (ldmatrix), HMMA.16816 (mma.sync m16n8k16), and
 # local-memory traffic (LDL/STL, must be 0). Needs build/polymma, nvcc and
-# cuobjdump (the GPU machine has both).
+# cuobjdump (the GPU machine has both). One kernel per file (--small-variant
+# off): the counts are those of the 128x128 kernel.
 set -eu -o pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -12,7 +13,7 @@ W=build/sass
 mkdir -p "$W"
 printf '%-8s %8s %8s %11s %8s %8s\n' layout LDGSTS LDSM HMMA.16816 LDL/STL regs
 for l in nn nt tn tt; do
-	build/polymma gen examples/gemm_$l.tc -o "$W/$l.cu" "$@"
+	build/polymma gen examples/gemm_$l.tc -o "$W/$l.cu" --small-variant off "$@"
 	"$NVCC" -arch=sm_90 -cubin -Xptxas -v -o "$W/$l.cubin" "$W/$l.cu" \
 		>"$W/$l.ptxas" 2>&1
 	"$CUOBJDUMP" -sass "$W/$l.cubin" >"$W/$l.sass"
