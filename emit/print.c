@@ -130,6 +130,8 @@ static void print_for(struct printer *p, __isl_keep isl_ast_node *node,
 		pm_strbuf_printf(p->b, " + %s;\n", hw->hw);
 		if (guard_is_true(init, cond, hw)) {
 			/* no branch: keeps the k loop body one basic block */
+			indent(p, ind + 1);
+			pm_strbuf_printf(p->b, "(void) %s;\n", name);
 			print_body(p, body, ind + 1);
 		} else {
 			indent(p, ind + 1);

@@ -1,4 +1,5 @@
-/* Generated kernels compile with nvcc, with no stack frame and no spills.
+/* Generated kernels compile with nvcc without warnings, with no stack frame
+ * and no spills.
  *
  * For each layout (nn nt tn tt) x target configuration (sm_80 with its
  * default MMA; sm_70 with 16x16x8 and 32x32x8 macro-MMAs) x sizes (runtime,
@@ -446,6 +447,12 @@ static void test_case(void **state)
 			k->arch, k->cu, k->status, log);
 		free(log);
 		fail_msg("%s: nvcc failed", k->name);
+	}
+	/* generated CUDA compiles cleanly: no front-end warning either */
+	if (strstr(log, "warning")) {
+		print_message("%s: nvcc warns:\n%.4000s\n", k->name, log);
+		free(log);
+		fail_msg("%s: nvcc warnings", k->name);
 	}
 	nfun = check_ptxas(k, log);
 	if (nfun == 0)
