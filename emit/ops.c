@@ -114,30 +114,45 @@ static void print_mma_frag(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_printf(b, ") / %d);\n", c->target->in);
 }
 
+/* The shared tiles' layouts of contraction con: "A_KC, PA, SWZA, B_NC, PB,
+ * SWZB" (GPU template arguments) or "a_kc, pa, swza, " (host: B's come
+ * with the tiles, print_tiles). */
+static void layout_args(struct pm_kernel *k, struct pm_strbuf *b, int con,
+	int host)
+{
+	const struct pm_contraction *cn = &k->con[con];
+	const struct pm_buffer *ba = &k->bufs[cn->buf_a];
+	const struct pm_buffer *bb = &k->bufs[cn->buf_b];
+
+	pm_strbuf_printf(b, "%d, %d, %d", pm_emit_contiguous(ba, cn->ra, 2),
+		ba->pitch, ba->swz);
+	if (host)
+		pm_strbuf_add(b, ", ");
+	else
+		pm_strbuf_printf(b, ", %d, %d, %d",
+			pm_emit_contiguous(bb, cn->rb, 1), bb->pitch, bb->swz);
+}
+
 /* One k-step of the warp's fragments (annotation: buffer, warp, A and B
  * origins, stage). */
 static void print_ldf(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
 	const struct pm_config *c = k->cfg;
-	const struct pm_contraction *con = &k->con[a->op->con];
-	const struct pm_buffer *ba = &k->bufs[con->buf_a];
-	const struct pm_buffer *bb = &k->bufs[con->buf_b];
-	int akc = pm_emit_contiguous(ba, con->ra, 2);
-	int bnc = pm_emit_contiguous(bb, con->rb, 1);
 
-	if (host)
+	if (host) {
 		pm_strbuf_printf(b, "pm_host_ldf(%d, %d, %d, ", c->wm, c->wn,
 			c->mk);
-	else
-		pm_strbuf_printf(b, "%s_ldf<%d, %d, %d, %d, %d, %d, %d, %d>(",
-			c->target->mma_fn, c->wm, c->wn, akc, ba->pitch, ba->swz,
-			bnc, bb->pitch, bb->swz);
+	} else {
+		pm_strbuf_printf(b, "%s_ldf<%d, %d, ", c->target->mma_fn,
+			c->wm, c->wn);
+		layout_args(k, b, a->op->con, 0);
+		pm_strbuf_add(b, ">(");
+	}
 	frag_bufs(b, host ? a->e[1] : NULL, a->e[0]);
+	pm_strbuf_add(b, ", ");
 	if (host)
-		pm_strbuf_printf(b, ", %d, %d, %d, ", akc, ba->pitch, ba->swz);
-	else
-		pm_strbuf_add(b, ", ");
+		layout_args(k, b, a->op->con, 1);
 	print_tiles(k, b, a, host);
 }
 
@@ -145,11 +160,6 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
 	const struct pm_config *c = k->cfg;
-	const struct pm_contraction *con = &k->con[a->op->con];
-	const struct pm_buffer *ba = &k->bufs[con->buf_a];
-	const struct pm_buffer *bb = &k->bufs[con->buf_b];
-	int akc = pm_emit_contiguous(ba, con->ra, 2);
-	int bnc = pm_emit_contiguous(bb, con->rb, 1);
 	const char *acc = acc_name(a->op->con);
 
 	if (host) {
@@ -158,11 +168,13 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_add(b, "][");
 		pm_print_expr(b, a->e[0]);
-		pm_strbuf_printf(b, "], %d, %d, %d, ", akc, ba->pitch, ba->swz);
+		pm_strbuf_add(b, "], ");
+		layout_args(k, b, a->op->con, 1);
 	} else {
-		pm_strbuf_printf(b, "%s_mma_tile<%d, %d, %d, %d, %d, %d, %d, %d, "
-			"%d>(%s[", c->target->mma_fn, c->mm, c->mn, c->mk,
-			akc, ba->pitch, ba->swz, bnc, bb->pitch, bb->swz, acc);
+		pm_strbuf_printf(b, "%s_mma_tile<%d, %d, %d, ",
+			c->target->mma_fn, c->mm, c->mn, c->mk);
+		layout_args(k, b, a->op->con, 0);
+		pm_strbuf_printf(b, ">(%s[", acc);
 		pm_print_expr(b, a->e[0]);
 		pm_strbuf_add(b, "], ");
 	}
@@ -189,6 +201,15 @@ static void print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
 	pm_strbuf_add(b, ")");
 }
 
+/* "&X[linear index]": the global address of a copy unit (slots 0, 1). */
+static void global_unit(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_buffer *buf, const struct pm_annot *a)
+{
+	pm_strbuf_printf(b, "&%s[", k->scop->spec->tensors[buf->tensor].name);
+	pm_print_linear(k, b, buf->tensor, a->e);
+	pm_strbuf_add(b, "]");
+}
+
 /* A copy unit; with pred, only where pred holds (a predicated cp.async:
  * the source address is formed but not read otherwise). */
 static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
@@ -207,12 +228,12 @@ static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	else
 		pm_strbuf_printf(b, "pm_copy_elems(%d, ", buf->vec);
 	print_unit_addr(b, buf, name, a, host);
-	pm_strbuf_printf(b, "], &%s[", name);
-	pm_print_linear(k, b, buf->tensor, a->e);
+	pm_strbuf_add(b, "], ");
+	global_unit(k, b, buf, a);
 	if (pred && async)
-		pm_strbuf_printf(b, "], %s);\n", pred);
+		pm_strbuf_printf(b, ", %s);\n", pred);
 	else
-		pm_strbuf_add(b, "]);\n");
+		pm_strbuf_add(b, ");\n");
 }
 
 /* The staging register of an LDR / STR unit: "pm_rs<b>[u]" (host:
@@ -230,27 +251,20 @@ static void rstage_reg(struct pm_strbuf *b, const struct pm_annot *a,
 }
 
 /* LDR: a 16-byte unit of the global tile into its staging register
- * (where pred holds); STR: the register into the shared tile. */
+ * (isl's guard around it stays a branch: only copies are predicated);
+ * STR: the register into the shared tile. */
 static void print_rstage(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host, const char *pred)
+	const struct pm_annot *a, int host)
 {
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 
 	if (a->op->kind == PM_OP_LDR) {
-		if (pred)
-			pm_strbuf_printf(b, "if (%s) ", pred);
-		if (host) {
-			pm_strbuf_add(b, "pm_host_copy(8, ");
-			rstage_reg(b, a, host);
-			pm_strbuf_add(b, ", ");
-		} else {
-			rstage_reg(b, a, host);
-			pm_strbuf_add(b, " = *(const uint4 *) ");
-		}
-		pm_strbuf_printf(b, "&%s[", name);
-		pm_print_linear(k, b, buf->tensor, a->e);
-		pm_strbuf_add(b, host ? "]);\n" : "];\n");
+		pm_strbuf_add(b, host ? "pm_host_copy(8, " : "");
+		rstage_reg(b, a, host);
+		pm_strbuf_add(b, host ? ", " : " = *(const uint4 *) ");
+		global_unit(k, b, buf, a);
+		pm_strbuf_add(b, host ? ");\n" : ";\n");
 		return;
 	}
 	if (host)
@@ -530,7 +544,7 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		return 0;
 	case PM_OP_LDR:
 	case PM_OP_STR:
-		print_rstage(k, b, a, host, pred);
+		print_rstage(k, b, a, host);
 		return 0;
 	case PM_OP_COPY:
 		print_copy(k, b, a, host, pred);

@@ -480,7 +480,6 @@ static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 	isl_schedule_node *node = below_kt(k, c);
 	isl_union_pw_multi_aff *pre;
 	isl_space *sp;
-	isl_schedule *s;
 	int first = k->nbufs;
 
 	sp = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0, 3),
@@ -503,19 +502,12 @@ static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 		isl_schedule_node_free(node);
 		return -1;
 	}
-	s = isl_schedule_node_get_schedule(node);
-	isl_schedule_node_free(node);
-	if (!s)
-		return -1;
-	isl_schedule_free(k->schedule);
-	k->schedule = s;
-	return 0;
+	return pm_kernel_set_schedule(k, node);
 }
 
 int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 {
 	isl_schedule_node *node;
-	isl_schedule *s;
 	isl_size n;
 
 	for (int c = 0; c < k->ncon; ++c)
@@ -530,14 +522,8 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 	n = isl_schedule_node_n_children(node);
 	node = isl_schedule_node_child(node, n - 1);
 	node = isl_schedule_node_child(node, 0);
-	node = isl_schedule_node_graft_after(node, pm_store_tree(k));
-	s = isl_schedule_node_get_schedule(node);
-	isl_schedule_node_free(node);
-	if (!s)
-		return -1;
-	isl_schedule_free(k->schedule);
-	k->schedule = s;
-	return 0;
+	return pm_kernel_set_schedule(k,
+		isl_schedule_node_graft_after(node, pm_store_tree(k)));
 }
 
 /* MMA[i0,j0,k0] -> local coordinates of the operand's first element in

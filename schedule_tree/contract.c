@@ -197,12 +197,7 @@ int pm_contract(struct pm_kernel *k, struct pm_diags *d)
 		isl_union_pw_multi_aff_copy(k->base));
 	isl_schedule_free(k->schedule);
 	k->schedule = s;
-	node = finish_macro(k, sequence_node(k));
-	s = isl_schedule_node_get_schedule(node);
-	isl_schedule_node_free(node);
-	isl_schedule_free(k->schedule);
-	k->schedule = s;
-	return s ? 0 : -1;
+	return pm_kernel_set_schedule(k, finish_macro(k, sequence_node(k)));
 }
 
 int pm_check_legal(struct pm_kernel *k)

@@ -5,19 +5,6 @@
 
 #include "schedule_tree/tree.h"
 
-static int replace_schedule(struct pm_kernel *k,
-	__isl_take isl_schedule_node *node)
-{
-	isl_schedule *s = isl_schedule_node_get_schedule(node);
-
-	isl_schedule_node_free(node);
-	if (!s)
-		return -1;
-	isl_schedule_free(k->schedule);
-	k->schedule = s;
-	return 0;
-}
-
 /* Split a 2-member band into two 1-member bands, each under a hardware
  * mark: mark(outer) [d0] -> mark(inner) [d1]. Returns the inner band. */
 static __isl_give isl_schedule_node *split_hw(
@@ -53,7 +40,7 @@ int pm_tile_block(struct pm_kernel *k, struct pm_diags *d)
 	node = split_hw(node, by, bx);
 	node = isl_schedule_node_child(node, 0);	/* point band */
 	node = isl_schedule_node_band_sink(node);
-	return replace_schedule(k, node);
+	return pm_kernel_set_schedule(k, node);
 }
 
 /* mark red [k] -> [floor(k/BK)] -> [k mod BK], for every contraction. */
@@ -79,7 +66,7 @@ int pm_strip_k(struct pm_kernel *k, struct pm_diags *d)
 		node = isl_schedule_node_parent(node);
 		node = isl_schedule_node_parent(node);
 	}
-	return replace_schedule(k, node);
+	return pm_kernel_set_schedule(k, node);
 }
 
 /* In every statement's subtree, tile the point band [i mod BM, j mod BN]
@@ -129,5 +116,5 @@ int pm_tile_warp(struct pm_kernel *k, struct pm_diags *d)
 			node = isl_schedule_node_parent(node);
 		node = isl_schedule_node_parent(node);	/* sequence */
 	}
-	return replace_schedule(k, node);
+	return pm_kernel_set_schedule(k, node);
 }

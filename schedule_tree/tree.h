@@ -187,6 +187,10 @@ int pm_contract(struct pm_kernel *k, struct pm_diags *d);
 int pm_check_legal(struct pm_kernel *k);
 
 /* Tree utilities (schedule_tree/util.c). */
+/* Make the schedule of node's tree the kernel's; 0, or -1 when node is
+ * NULL (the old schedule stays). */
+int pm_kernel_set_schedule(struct pm_kernel *k,
+	__isl_take isl_schedule_node *node);
 /* The node right below the first mark with this id in a depth-first walk
  * from node; NULL (no error) when there is none. */
 __isl_give isl_schedule_node *pm_node_below_mark(

@@ -113,3 +113,16 @@ int pm_node_is_mark(__isl_keep isl_schedule_node *node, __isl_keep isl_id *id)
 	isl_id_free(m);
 	return r;
 }
+
+int pm_kernel_set_schedule(struct pm_kernel *k,
+	__isl_take isl_schedule_node *node)
+{
+	isl_schedule *s = isl_schedule_node_get_schedule(node);
+
+	isl_schedule_node_free(node);
+	if (!s)
+		return -1;
+	isl_schedule_free(k->schedule);
+	k->schedule = s;
+	return 0;
+}
