@@ -62,6 +62,28 @@ __device__ __forceinline__ int pm_lane_id() {
   return (int)lane;
 }
 
+// Two adjacent output elements as one 32-bit (f16, bf16) or 64-bit (f32)
+// value, for the accumulators' pair stores.
+template <typename T> struct pm_pair;
+template <> struct pm_pair<__half> {
+  typedef __half2 type;
+  static __device__ __forceinline__ __half2 make(float a, float b) {
+    return __floats2half2_rn(a, b);
+  }
+};
+template <> struct pm_pair<__nv_bfloat16> {
+  typedef __nv_bfloat162 type;
+  static __device__ __forceinline__ __nv_bfloat162 make(float a, float b) {
+    return __floats2bfloat162_rn(a, b);
+  }
+};
+template <> struct pm_pair<float> {
+  typedef float2 type;
+  static __device__ __forceinline__ float2 make(float a, float b) {
+    return make_float2(a, b);
+  }
+};
+
 // Pack two halves into one .f16x2 register: lo -> bits 0..15, hi -> 16..31
 // (in an mma operand vector, the lower-indexed element is the low half).
 __device__ __forceinline__ uint32_t pm_pack_half2(__half lo, __half hi) {
@@ -107,6 +129,13 @@ __device__ __forceinline__ uint32_t pm_pack_half2(__half lo, __half hi) {
 //       the same x, (r % (8/CH), chunk ^ x) takes all 8 values.
 //   host.h's pm_smem_off_h is the same formula (tests/test_banks.c checks
 //   both properties by simulation).
+//
+//   SWZ = 2 (column blocks of 64, the wgmma canonical 128-byte swizzle;
+//   sm_90a tiles wider than 64 elements), H the tile's row count:
+//     off = pm_smem_off<64, 1>((c / 64) * H + r, c % 64)
+//   i.e. the tile is stored as P/64 blocks of H rows x 64 columns, each
+//   block SWZ = 1 with CH = 8 (chunk ^ r % 8).  Requires P % 64 == 0 and
+//   H % 8 == 0.  Both bank properties above hold inside each block.
 // ---------------------------------------------------------------------------
 // Swizzle key x of row r for CH chunks per row (see above).
 template <int CH>
@@ -116,16 +145,21 @@ __host__ __device__ __forceinline__ constexpr int pm_swz_key(int r) {
                          (unsigned)(CH - 1));
 }
 
-template <int P, int SWZ>
+template <int P, int SWZ, int H = 0>
 __host__ __device__ __forceinline__ constexpr int pm_smem_off(int r, int c) {
   static_assert(P > 0 && P % 8 == 0, "pm_smem_off: P must be a multiple of 8");
-  static_assert(SWZ == 0 || SWZ == 1, "pm_smem_off: SWZ must be 0 or 1");
-  static_assert(SWZ == 0 || P / 8 == 1 || P / 8 == 2 || P / 8 == 4 ||
+  static_assert(SWZ >= 0 && SWZ <= 2, "pm_smem_off: SWZ must be 0, 1 or 2");
+  static_assert(SWZ != 1 || P / 8 == 1 || P / 8 == 2 || P / 8 == 4 ||
                     (P / 8) % 8 == 0,
                 "pm_smem_off: with SWZ=1, P/8 must be 1, 2, 4 or a multiple "
                 "of 8");
-  return SWZ == 0 ? r * P + c
-                  : r * P + (((c >> 3) ^ pm_swz_key<P / 8>(r)) << 3) + (c & 7);
+  static_assert(SWZ != 2 || (P % 64 == 0 && H > 0 && H % 8 == 0),
+                "pm_smem_off: with SWZ=2, P must be a multiple of 64 and H "
+                "of 8");
+  return SWZ == 0   ? r * P + c
+         : SWZ == 1 ? r * P + (((c >> 3) ^ pm_swz_key<P / 8>(r)) << 3) + (c & 7)
+                    : (((c >> 6) * (H > 0 ? H : 1) + r) << 6) +
+                          ((((c >> 3) & 7) ^ (r & 7)) << 3) + (c & 7);
 }
 
 // ---------------------------------------------------------------------------

@@ -110,26 +110,6 @@ __device__ __forceinline__ void pm_sm80_acc_coord(int r, int lane, int *m,
 // c_sn == 1 (the emitter always passes a literal 1) each pair is one 32-bit
 // (f16) or 64-bit (f32) store; c and c_sm must then keep pairs aligned, which
 // the launcher's size and alignment checks guarantee.
-template <typename T> struct pm_pair;
-template <> struct pm_pair<__half> {
-  typedef __half2 type;
-  static __device__ __forceinline__ __half2 make(float a, float b) {
-    return __floats2half2_rn(a, b);
-  }
-};
-template <> struct pm_pair<__nv_bfloat16> {
-  typedef __nv_bfloat162 type;
-  static __device__ __forceinline__ __nv_bfloat162 make(float a, float b) {
-    return __floats2bfloat162_rn(a, b);
-  }
-};
-template <> struct pm_pair<float> {
-  typedef float2 type;
-  static __device__ __forceinline__ float2 make(float a, float b) {
-    return make_float2(a, b);
-  }
-};
-
 template <int MM, int MN, typename T>
 __device__ __forceinline__ void pm_sm80_store(const float *acc, T *c,
                                               long long c_sm, long long c_sn) {
