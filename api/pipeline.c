@@ -22,6 +22,7 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 	const struct pm_macro *m = &t->macros[t->default_macro];
 	char list[256];
 
+	c->unit = t->unit;
 	c->auto_block = !c->bm && !c->bn && !c->bk;
 	c->bm = c->bm ? c->bm : t->bm;
 	c->bn = c->bn ? c->bn : t->bn;

@@ -138,11 +138,9 @@ int polymma_options_set(polymma_options *o, const char *key,
 	if (!value)
 		value = "";
 	if (!strcmp(key, "target")) {
-		if (!strcmp(value, "sm_90a"))
-			return set_err(err, "target sm_90a (wgmma) is not "
-				"implemented yet; use sm_80");
 		if (!strcmp(value, "host"))
-			return set_err(err, "unknown target (sm_70, sm_80)");
+			return set_err(err, "unknown target (sm_70, sm_80, "
+				"sm_90a)");
 		c->target = pm_target_find(value);
 		if (!c->target) {
 			c->target = pm_target_default();

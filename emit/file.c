@@ -127,7 +127,8 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 static long smem_bytes(struct pm_kernel *k, int host, long *off)
 {
 	long bytes = 0;
-
+	/* descriptor layouts: every tile's stages on 1024-byte boundaries */
+	long align = !host && k->cfg->target->desc_smem ? 1024 : 128;
 	long cst;
 
 	for (int i = 0; i < k->nbufs; ++i) {
@@ -135,7 +136,7 @@ static long smem_bytes(struct pm_kernel *k, int host, long *off)
 			off[i] = bytes;
 		bytes += k->cfg->stages * k->bufs[i].stage_elems *
 			(host ? 4 : 2);
-		bytes = (bytes + 127) / 128 * 128;
+		bytes = (bytes + align - 1) / align * align;
 	}
 	/* the staged store's C tile reuses the operand buffers' memory */
 	if (!k->cst_pitch)
@@ -152,8 +153,8 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	if (host)
 		pm_strbuf_printf(b, "\tstatic float pm_smem[%ld];\n", total / 4);
 	else
-		pm_strbuf_add(b, "\textern __shared__ __align__(128) unsigned "
-			"char pm_smem[];\n");
+		pm_strbuf_printf(b, "\textern __shared__ __align__(%d) unsigned "
+			"char pm_smem[];\n", c->target->desc_smem ? 1024 : 128);
 	for (int i = 0; i < k->nbufs; ++i) {
 		const char *t = ctype(k, k->bufs[i].tensor, host);
 
@@ -175,7 +176,7 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		else
 			pm_strbuf_printf(b, "\tfloat pm_acc%.0d[%d][%d];\n", n,
 				(c->wm / c->mm) * (c->wn / c->mn),
-				c->mm * c->mn / 32);
+				c->mm * c->mn / pm_config_unit(c));
 	/* the staging registers of register-staged copies: a thread's units */
 	for (int i = 0; i < k->nbufs; ++i) {
 		const struct pm_buffer *buf = &k->bufs[i];

@@ -131,6 +131,9 @@ static void layout_args(struct pm_kernel *k, struct pm_strbuf *b, int con,
 	else
 		pm_strbuf_printf(b, ", %d, %d, %d",
 			pm_emit_contiguous(bb, cn->rb, 1), bb->pitch, bb->swz);
+	/* descriptor layouts: the tiles' row counts (SWZ 2 blocks) */
+	if (!host && k->cfg->target->desc_smem)
+		pm_strbuf_printf(b, ", %ld, %ld", ba->size[0], bb->size[0]);
 }
 
 /* One k-step of the warp's fragments (annotation: buffer, warp, A and B
@@ -192,6 +195,9 @@ static void print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
 	if (host)
 		pm_strbuf_printf(b, "pm_smem_off_h(%d, %d, ", buf->pitch,
 			buf->swz);
+	else if (buf->swz == 2)
+		pm_strbuf_printf(b, "pm_smem_off<%d, 2, %ld>(", buf->pitch,
+			buf->size[0]);
 	else
 		pm_strbuf_printf(b, "pm_smem_off<%d, %d>(", buf->pitch,
 			buf->swz);
@@ -418,9 +424,10 @@ static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	else
 		pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; "
 			"pm_r < %d; ++pm_r) { int pm_m, pm_n; %s_acc_coord<%d, "
-			"%d>(pm_r, pm_lane_id(), &pm_m, &pm_n); float *pm_p = "
-			"&%s%s[pm_r]; ", c->mm * c->mn / 32, c->target->mma_fn,
-			c->mm, c->mn, acc, frag.s);
+			"%d>(pm_r, %s(), &pm_m, &pm_n); float *pm_p = "
+			"&%s%s[pm_r]; ", c->mm * c->mn / pm_config_unit(c),
+			c->target->mma_fn, c->mm, c->mn, c->target->unit_thread,
+			acc, frag.s);
 	pm_strbuf_add(b, "const int64_t pm_i = ");
 	pm_print_expr(b, a->e[2]);
 	pm_strbuf_add(b, " + pm_m, pm_j = ");
@@ -480,7 +487,8 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 			pm_strbuf_printf(b, "pm_fill_zero(%s[",
 				acc_name(a->op->con));
 			pm_print_expr(b, a->e[0]);
-			pm_strbuf_printf(b, "], %d);\n", c->mm * c->mn / 32);
+			pm_strbuf_printf(b, "], %d);\n",
+				c->mm * c->mn / pm_config_unit(c));
 		}
 		return 0;
 	case PM_OP_MMA:
@@ -557,6 +565,7 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		return 0;
 	case PM_OP_SYNC:
 		pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :
+			tg->desc_smem ? "pm_fence_proxy_async(); __syncthreads();\n" :
 			"__syncthreads();\n");
 		return 0;
 	case PM_OP_COMMIT:
@@ -570,7 +579,9 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 			pm_strbuf_printf(b, "pm_cp_async_wait<%d>();%s\n",
 				a->op->pending >= 0 ? a->op->pending :
 				c->stages > 1 ? c->stages - 2 : 0,
-				a->op->buffer ? "" : " __syncthreads();");
+				a->op->buffer ? "" : tg->desc_smem ?
+				" pm_fence_proxy_async(); __syncthreads();" :
+				" __syncthreads();");
 		return 0;
 	}
 	return -1;

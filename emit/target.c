@@ -16,6 +16,13 @@ static const struct pm_macro sm80_macros[] = {
 	{ 64, 64, 32 },
 };
 
+/* warpgroup macros: MM = 64, one wgmma m64nNk16 per 16 of MK */
+static const struct pm_macro sm90_macros[] = {
+	{ 64, 128, 64 }, { 64, 64, 16 }, { 64, 128, 16 }, { 64, 256, 16 },
+	{ 64, 64, 32 }, { 64, 128, 32 }, { 64, 256, 32 }, { 64, 64, 64 },
+	{ 64, 256, 64 },
+};
+
 static const struct pm_macro host_macros[] = {
 	{ 8, 8, 4 }, { 16, 8, 16 }, { 16, 16, 8 }, { 16, 16, 16 },
 	{ 32, 32, 8 }, { 32, 32, 16 },
@@ -27,6 +34,9 @@ static const char *const sm70_helpers[] = {
 static const char *const sm80_helpers[] = {
 	pm_embed_common_cuh, pm_embed_sm80_cuh,
 };
+static const char *const sm90_helpers[] = {
+	pm_embed_common_cuh, pm_embed_sm90_cuh,
+};
 static const char *const host_helpers[] = {
 	pm_embed_host_h,
 };
@@ -36,16 +46,23 @@ static const char *const host_helpers[] = {
 static const struct pm_target targets[] = {
 	{ "sm_80", "sm_80", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
 	  16, 8, 16, "pm_sm80", N(sm80_macros), sm80_macros, 3,
-	  128, 128, 32, 64, 64, 3, 2, sm80_helpers, N(sm80_helpers), 1, 1, 1 },
+	  128, 128, 32, 64, 64, 3, 2, sm80_helpers, N(sm80_helpers), 1, 1, 1,
+	  32, "pm_lane_id", 0 },
 	{ "sm_70", "sm_75", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
 	  8, 8, 4, "pm_sm70", N(sm70_macros), sm70_macros, 1,
-	  128, 128, 32, 64, 64, 2, 1, sm70_helpers, N(sm70_helpers), 1, 0, 0 },
+	  128, 128, 32, 64, 64, 2, 1, sm70_helpers, N(sm70_helpers), 1, 0, 0,
+	  32, "pm_lane_id", 0 },
+	{ "sm_90a", "-gencode=arch=compute_90a,code=sm_90a",
+	  "wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16",
+	  64, 8, 16, "pm_sm90", N(sm90_macros), sm90_macros, 0,
+	  128, 128, 64, 64, 128, 4, 2, sm90_helpers, N(sm90_helpers), 1, 0, 1,
+	  128, "pm_wg_thread", 1 },
 };
 
 static const struct pm_target host_target = {
 	"host", "", "scalar C", 1, 1, 1, "pm_host", N(host_macros),
 	host_macros, 0, 64, 64, 16, 32, 32, 2, 2, host_helpers, N(host_helpers), 0,
-	1, 0
+	1, 0, 32, "pm_lane_id", 0
 };
 
 const struct pm_target *pm_target_find(const char *name)

@@ -7,8 +7,10 @@
  * branch on its name.
  *
  *   macro-MMA MM x MN x MK :  acc[MM x MN] += A[MM x MK] * B[MK x MN]
- *   executed by one warp; acc is distributed over the warp's 32 lanes,
- *   MM*MN/32 fp32 registers per lane.
+ *   executed by one MMA unit (a warp, 32 threads; on sm_90a a warpgroup,
+ *   128 threads); acc is distributed over the unit's threads,
+ *   MM*MN/unit fp32 registers per thread.  The "warp" tile of the options
+ *   and passes is the tile of one MMA unit.
  */
 #ifndef PM_TARGET_H
 #define PM_TARGET_H
@@ -38,6 +40,16 @@ struct pm_target {
 	int frag_pipe;
 	/* Has asynchronous global -> shared copies (cp.async) */
 	int async_copy;
+	/* Threads of one MMA unit (32: a warp; 128: a warpgroup) and the
+	 * helper giving a thread's index inside it (the acc_coord argument) */
+	int unit;
+	const char *unit_thread;
+	/* The tensor cores read shared memory through descriptors (wgmma):
+	 * operand tiles in the canonical swizzled layouts (SWZ 1 for rows of
+	 * at most 64 elements, SWZ 2 blocks of 64 columns otherwise), stages
+	 * 1024-byte aligned, the tiles' row counts passed to <mma_fn>_mma_tile,
+	 * and a proxy fence before every barrier that publishes shared data */
+	int desc_smem;
 };
 
 /* Known targets, by name; NULL when unknown. */

@@ -25,6 +25,7 @@ struct pm_config {
 	int wm, wn;		/* warp tile; 0 = target default */
 	int auto_warp;		/* the warp tile was chosen by default */
 	int mm, mn, mk;		/* macro-MMA; 0 = target default */
+	int unit;		/* threads per MMA unit ("warp"); 0 = 32 */
 	int split_k;		/* 1 = none */
 	int stages;		/* shared-memory stages; 0 = target default */
 	int smem;		/* 0 plain, 1 pad, 2 swizzle; -1 = default */
@@ -51,9 +52,15 @@ static inline int pm_config_warps(const struct pm_config *c)
 	return (c->bm / c->wm) * (c->bn / c->wn);
 }
 
+/* Threads of one MMA unit (a warp, or an sm_90a warpgroup). */
+static inline int pm_config_unit(const struct pm_config *c)
+{
+	return c->unit ? c->unit : 32;
+}
+
 static inline int pm_config_threads(const struct pm_config *c)
 {
-	return 32 * pm_config_warps(c);
+	return pm_config_unit(c) * pm_config_warps(c);
 }
 
 #endif

@@ -13,6 +13,7 @@
 #include <isl/val.h>
 
 #include "poly/strbuf.h"
+#include "emit/target.h"
 #include "promote/internal.h"
 #include "promote/promote.h"
 
@@ -301,6 +302,35 @@ __isl_give isl_schedule_node *pm_pr_graft_tree(struct pm_kernel *k, int n,
 	return pm_pr_graft_root(g);
 }
 
+/* The canonical swizzled layouts the tensor cores read through descriptors
+ * (sm_90a): rows of 16, 32 or 64 elements swizzled in place (SWZ 1), wider
+ * tiles as blocks of 64 columns (SWZ 2); stages on 1024-byte boundaries. */
+static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
+	struct pm_diags *d)
+{
+	long w = buf->size[1];
+
+	if (k->cfg->smem != 2) {
+		pm_diag_plain(d, "--target %s reads shared memory through wgmma "
+			"descriptors: it needs --smem swizzle",
+			k->cfg->target->name);
+		return -1;
+	}
+	if (buf->vec != 8 || buf->size[0] % 8 ||
+	    (w != 16 && w != 32 && w != 64 && w % 64)) {
+		pm_diag_plain(d, "--target %s needs shared tiles of whole 8-row "
+			"groups with rows of 16, 32, 64 or a multiple of 64 "
+			"elements; '%s' is %ldx%ld", k->cfg->target->name,
+			k->scop->spec->tensors[buf->tensor].name, buf->size[0],
+			w);
+		return -1;
+	}
+	buf->pitch = w;
+	buf->swz = w <= 64 ? 1 : 2;
+	buf->stage_elems = (buf->size[0] * w + 511) / 512 * 512;
+	return 0;
+}
+
 /* Pitch and swizzle of each buffer from --smem. */
 static int layout_buffers(struct pm_kernel *k, int first, struct pm_diags *d)
 {
@@ -308,6 +338,11 @@ static int layout_buffers(struct pm_kernel *k, int first, struct pm_diags *d)
 		struct pm_buffer *buf = &k->bufs[b];
 		long ch = buf->size[1] / 8;
 
+		if (k->cfg->target->desc_smem) {
+			if (layout_desc(k, buf, d) < 0)
+				return -1;
+			continue;
+		}
 		buf->pitch = buf->size[1];
 		buf->swz = 0;
 		if (k->cfg->smem == 2) {

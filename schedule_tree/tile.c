@@ -82,8 +82,10 @@ int pm_tile_warp(struct pm_kernel *k, struct pm_diags *d)
 	isl_size n;
 
 	(void) d;
-	snprintf(wy, sizeof(wy), "((int) threadIdx.x / %d)", 32 * nwx);
-	snprintf(wx, sizeof(wx), "((int) threadIdx.x / 32 %% %d)", nwx);
+	int unit = pm_config_unit(c);
+
+	snprintf(wy, sizeof(wy), "((int) threadIdx.x / %d)", unit * nwx);
+	snprintf(wx, sizeof(wx), "((int) threadIdx.x / %d %% %d)", unit, nwx);
 	node = isl_schedule_get_root(k->schedule);
 	node = pm_node_below_mark(node, k->mark_block_x);
 	node = isl_schedule_node_child(node, 0);		/* sequence */

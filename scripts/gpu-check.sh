@@ -10,8 +10,10 @@
 #   --run-only    run what an earlier --build-only left in build/gpu
 # Run from anywhere; works in the repository root. Needs build/polymma and nvcc.
 # Environment: POLYMMA (build/polymma), NVCC (nvcc on PATH, else
-# /usr/local/cuda/bin/nvcc), ARCH (sm_90), JOBS (16), OUT (folder for the full
-# log gpu-check.log; default build/gpu).
+# /usr/local/cuda/bin/nvcc), ARCH (sm_90; sm_90a configurations always build
+# for sm_90a), JOBS (16), OUT (folder for the full log gpu-check.log; default
+# build/gpu), ONLY (a regex: only the configurations it matches: sm80, sm90a,
+# sm70_16x16x8, sm70_32x32x8).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.."
@@ -22,11 +24,22 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
 JOBS=${JOBS:-16}
 SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 2048x1536x1024 4096x4096x4096"
+# sm_90a's default block tile is 128x128x64: K a multiple of 64
+SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 2048x1536x1024 4096x4096x4096"
 FIXED_M=1024 FIXED_N=2048 FIXED_K=512
 TIME_SIZES="2048x2048x2048 4096x4096x4096"
 CONFIGS=("sm80|--target sm_80"
+	 "sm90a|--target sm_90a"
 	 "sm70_16x16x8|--target sm_70 --mma 16x16x8"
 	 "sm70_32x32x8|--target sm_70 --mma 32x32x8")
+# ONLY=REGEX keeps the configurations whose name matches
+if [ -n "${ONLY:-}" ]; then
+	kept=()
+	for c in "${CONFIGS[@]}"; do
+		[[ ${c%%|*} =~ $ONLY ]] && kept+=("$c")
+	done
+	CONFIGS=("${kept[@]}")
+fi
 
 # One line per binary: NAME LAYOUT FIXED(0|1) GEN-ARGS...
 job_list() {
@@ -53,7 +66,10 @@ build_one() {
 	echo "== $name: $POLYMMA gen examples/gemm_$layout.tc -o $cu $*"
 	"$POLYMMA" gen "examples/gemm_$layout.tc" -o "$cu" "$@" ||
 		{ echo "== $name: GENERATION FAILED rc=$?"; exit 1; }
-	local cmd=("$NVCC" -O2 -arch="$ARCH" -std=c++17 --resource-usage
+	local arch=(-arch="$ARCH")
+	# sm_90a kernels (wgmma) need the architecture-specific target
+	[[ $name == *sm90a* ]] && arch=(-gencode=arch=compute_90a,code=sm_90a)
+	local cmd=("$NVCC" -O2 "${arch[@]}" -std=c++17 --resource-usage
 		-DKERNEL_FILE="\"$PWD/$cu\"" -DKFN=gemm_$layout -DA_KM=$akm -DB_NK=$bnk
 		"${fdefs[@]}" tests/gpu/check_gemm.cu -lcublas
 		-Xlinker -rpath -Xlinker "$cudadir/lib64" -Xlinker -rpath -Xlinker "$cudadir/lib"
@@ -128,6 +144,7 @@ run_bin() {
 { nvidia-smi -L; "$NVCC" --version | tail -n 1; } >>"$LOG" 2>&1
 while read -r name layout fixed _; do
 	if [ "$fixed" = 1 ]; then run_bin "$name" --tag "$name"
+	elif [[ $name == *sm90a* ]]; then run_bin "$name" --tag "$name" $SIZES_SM90A
 	else run_bin "$name" --tag "$name" $SIZES; fi
 done < <(job_list)
 if [ $do_time = 1 ]; then
