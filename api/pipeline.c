@@ -34,6 +34,20 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 		c->mm = m->m;
 		c->mn = m->n;
 		c->mk = m->k;
+		/* the default macro-MMA does not fit the tiles asked for:
+		 * the largest one of the target that does */
+		if (!divides(c->mm, c->wm) || !divides(c->mn, c->wn) ||
+		    !divides(c->mk, c->bk))
+			for (int i = 0, best = 0; i < t->nmacros; ++i) {
+				const struct pm_macro *x = &t->macros[i];
+				int v = x->m * x->n * x->k;
+
+				if (v > best && divides(x->m, c->wm) &&
+				    divides(x->n, c->wn) && divides(x->k, c->bk)) {
+					best = v;
+					c->mm = x->m, c->mn = x->n, c->mk = x->k;
+				}
+			}
 	}
 	if (!pm_target_has_macro(t, c->mm, c->mn, c->mk)) {
 		pm_target_macro_list(t, list, sizeof(list));
@@ -58,6 +72,13 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 		return POLYMMA_ERR_SPEC;
 	}
 	c->stages = c->stages ? c->stages : t->stages;
+	if (c->mma_inflight > 0 && !t->mma_drain) {
+		pm_diag_plain(d, "--mma-inflight on: target %s has no "
+			"asynchronous MMAs (sm_90a has)", t->name);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (c->mma_inflight < 0 || !t->mma_drain)
+		c->mma_inflight = 0;
 	c->smem = c->smem >= 0 ? c->smem : t->smem;
 	if (c->split_k > 1) {
 		pm_diag_plain(d, "--split-k > 1 is not implemented yet");

@@ -55,6 +55,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.smem = -1;
 	o->cfg.frag_pipe = -1;
 	o->cfg.staged_store = -1;
+	o->cfg.mma_inflight = -1;
 	o->cfg.small_variant = -1;
 	o->cfg.reg_stage = -1;
 	return o;
@@ -193,9 +194,10 @@ int polymma_options_set(polymma_options *o, const char *key,
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "frag-pipeline") || !strcmp(key, "staged-store") ||
-	    !strcmp(key, "reg-stage")) {
+	    !strcmp(key, "reg-stage") || !strcmp(key, "mma-inflight")) {
 		int *f = key[0] == 'f' ? &c->frag_pipe : key[0] == 's' ?
-			&c->staged_store : &c->reg_stage;
+			&c->staged_store : key[0] == 'r' ? &c->reg_stage :
+			&c->mma_inflight;
 
 		if (!strcmp(value, "on"))
 			*f = 1;
@@ -205,7 +207,8 @@ int polymma_options_set(polymma_options *o, const char *key,
 			return set_err(err, key[0] == 'f' ?
 				"--frag-pipeline expects on or off" :
 				key[0] == 's' ? "--staged-store expects on or off" :
-				"--reg-stage expects on or off");
+				key[0] == 'r' ? "--reg-stage expects on or off" :
+				"--mma-inflight expects on or off");
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "small-variant")) {

@@ -49,6 +49,9 @@ static const char usage_text[] =
 "                            into registers before the MMAs, store it to\n"
 "                            shared memory after them (default: on with 2\n"
 "                            stages)\n"
+"  --mma-inflight on|off     sm_90a: keep one k tile of wgmma running across\n"
+"                            the barrier, copies --stages - 2 tiles ahead\n"
+"                            (default off: wait right after issuing them)\n"
 "  --small-variant auto|off  with the default block tile, also generate a\n"
 "                            64x64-tile kernel that the launcher runs when\n"
 "                            the grid has fewer blocks than the GPU has SMs\n"
@@ -96,6 +99,7 @@ static const struct opt opts[] = {
 	{ "--staged-store", "staged-store", OPT_LIB, 0 },
 	{ "--small-variant", "small-variant", OPT_LIB, 0 },
 	{ "--reg-stage", "reg-stage", OPT_LIB, 0 },
+	{ "--mma-inflight", "mma-inflight", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

@@ -468,12 +468,41 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		"");
 }
 
+/* Asynchronous MMAs kept in flight (--mma-inflight): wait for every
+ * accumulator before op kind reads or writes one, or passes a barrier ("pm_sm90_drain<N>((float *) pm_acc);
+ * ..."; ptxas serializes the wgmma where other accumulators are written
+ * while one is in flight). */
+static void print_drain(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_op *op, int host)
+{
+	enum pm_op_kind kind = op->kind;
+	const struct pm_config *c = k->cfg;
+	int n = (c->wm / c->mm) * (c->wn / c->mn) * c->mm * c->mn /
+		pm_config_unit(c);
+
+	if (host || !c->mma_inflight || (kind != PM_OP_SYNC &&
+	    kind != PM_OP_FILL && kind != PM_OP_WAIT && kind != PM_OP_EPI &&
+	    kind != PM_OP_STORE && kind != PM_OP_STS))
+		return;
+	if (kind == PM_OP_WAIT && c->mma_inflight) {
+		pm_strbuf_printf(b, "%s ", c->target->mma_wait_prev);
+		return;
+	}
+	/* FILL: the other accumulators (a register fence on the one being
+	 * zeroed makes ptxas serialize its MMAs) */
+	for (int i = 0; i < k->ncon; ++i)
+		if (kind != PM_OP_FILL || i != op->con)
+			pm_strbuf_printf(b, "%s<%d>((float *) %s); ",
+				c->target->mma_drain, n, acc_name(i));
+}
+
 int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host, const char *pred)
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_target *tg = c->target;
 
+	print_drain(k, b, a->op, host);
 	switch (a->op->kind) {
 	case PM_OP_FILL:
 		if (host) {
@@ -496,6 +525,17 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 			print_mma_frag(k, b, a, host);
 		else
 			print_mma(k, b, a, host);
+		/* asynchronous MMAs, not kept in flight: wait right away,
+		 * on the same line */
+		if (!host && tg->mma_drain && !c->mma_inflight) {
+			if (b->len && b->s[b->len - 1] == '\n')
+				b->s[--b->len] = '\0';
+			pm_strbuf_printf(b, " %s<%d>(%s[", tg->mma_drain,
+				c->mm * c->mn / pm_config_unit(c),
+				acc_name(a->op->con));
+			pm_print_expr(b, a->e[0]);
+			pm_strbuf_add(b, "]);\n");
+		}
 		return 0;
 	case PM_OP_LDF:
 		print_ldf(k, b, a, host);

@@ -147,6 +147,20 @@ static void print_for(struct printer *p, __isl_keep isl_ast_node *node,
 		 * the others): keep them rolled, whatever the trip count — an
 		 * unrolled body costs registers (a spill with fixed sizes) and
 		 * measured slower */
+		if (!p->host && p->k->cfg->mma_inflight) {
+			/* MMAs in flight across k tiles: a k loop runs at least
+			 * once (the launcher checks K >= BK); without the path
+			 * that skips it, ptxas keeps the MMAs of consecutive k
+			 * tiles overlapped (else C7515: serialized).  Measured
+			 * 10 % slower where the MMAs are waited for at once, so
+			 * only here */
+			pm_strbuf_printf(p->b, "{ const int %s = ", name);
+			expr(p, init);
+			pm_strbuf_add(p->b, "; if (!");
+			expr(p, cond);
+			pm_strbuf_add(p->b, ") __builtin_unreachable(); }\n");
+			indent(p, ind);
+		}
 		if (!p->host)
 			pm_strbuf_add(p->b, "_Pragma(\"unroll 1\") ");
 		pm_strbuf_printf(p->b, "for (int %s = ", name);

@@ -50,6 +50,14 @@ struct pm_target {
 	 * 1024-byte aligned, the tiles' row counts passed to <mma_fn>_mma_tile,
 	 * and a proxy fence before every barrier that publishes shared data */
 	int desc_smem;
+	/* Asynchronous MMAs (<mma_fn>_mma_tile returns while they run):
+	 * "<drain><N>((float *) acc);" waits for them and must come before any
+	 * read of the N accumulators and before every barrier; NULL when the
+	 * MMA is synchronous */
+	const char *mma_drain;
+	/* printed by the k loop's WAIT instead of the drain: wait for all but
+	 * the last group of MMAs, whose operand stage stays untouched */
+	const char *mma_wait_prev;
 };
 
 /* Known targets, by name; NULL when unknown. */

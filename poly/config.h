@@ -38,6 +38,10 @@ struct pm_config {
 	/* register-staged prefetch on targets without asynchronous copies
 	 * (the paper's sm_70 pipeline): -1 = where possible, 0 = off, 1 = on */
 	int reg_stage;
+	/* asynchronous MMAs (sm_90a wgmma): keep one k tile of MMAs in flight
+	 * across the barrier, the copies S - 2 tiles ahead (1), or wait for
+	 * them right after they are issued (0); -1 = target default (0) */
+	int mma_inflight;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

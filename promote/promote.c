@@ -416,26 +416,45 @@ static void wait_and_prologues(struct pm_kernel *k, int c, int shift,
  *                    COPY(kt + S); COMMIT; LDF(kt+1, 0); MMA[s = T-1] }
  *     (the barrier comes after the last k-step's fragments are in
  *     registers, so stage kt mod S is free for tile kt + S).
+ *   with asynchronous MMAs (wgmma; S > 2):
+ *           prologue q < S-2 { COPY(q); COMMIT }
+ *           k loop { WAIT [PRO(kt); SYNC]; COPY(kt + S - 2); COMMIT; MMA }
+ *     the MMAs of tile kt - 1 still run during the barrier and the copies:
+ *     WAIT first waits for all but the last group of MMAs (tile kt - 2, so
+ *     stage (kt - 2) mod S is free for tile kt + S - 2), then for the
+ *     copies of tile kt (S - 3 groups left pending).
  * COPY instances exist only for valid k tiles: isl adds the guards. */
 static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d)
 {
 	int S = k->cfg->stages;
 	int fp = k->frag[c];
+	/* asynchronous MMAs: one k tile of MMAs in flight across the
+	 * barrier, so the copies run S - 2 tiles ahead */
+	int async = k->cfg->mma_inflight > 0;
+	int shift = fp ? S : async ? S - 2 : S - 1;
 	isl_id *ids[8];
 	int nd[8];
 	isl_map *ext[8];
 	int n = 0;
 	isl_schedule_node *g;
 
+	if (async && (S < 3 || fp || k->rstage[c])) {
+		pm_diag_plain(d, "--mma-inflight on keeps one k tile of MMAs in "
+			"flight: it needs --stages 3 or more");
+		return -1;
+	}
 	k->commit_id[c][0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
 	if (S > 1)
 		wait_and_prologues(k, c, fp, ids, nd, ext, &n);
+	if (async)	/* the loop's WAIT: S - 3 copy groups left pending */
+		((struct pm_op *) isl_id_get_user(k->wait_id[c]))->pending =
+			S - 3;
 	if (k->rstage[c])
 		pm_rstage_loads(k, c, ids, nd, ext, &n);
 	else
-		copies_and_commit(k, c, 3, fp ? S : S - 1, k->commit_id[c][0],
-			ids, nd, ext, &n);
+		copies_and_commit(k, c, 3, shift, k->commit_id[c][0], ids, nd,
+			ext, &n);
 	if (S == 1)
 		wait_and_prologues(k, c, 0, ids, nd, ext, &n);
 	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
@@ -463,8 +482,8 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		*node = isl_schedule_node_parent(*node);
 	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
 	n = 0;
-	copies_and_commit(k, c, 2, fp ? S : S - 1, k->commit_id[c][1], ids,
-		nd, ext, &n);
+	copies_and_commit(k, c, 2, shift, k->commit_id[c][1], ids, nd, ext,
+		&n);
 	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
 	if (!g)
 		return -1;

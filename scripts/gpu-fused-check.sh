@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpu-fused-check.sh: generate polymma kernels with fused pointwise prologues
 # and epilogues (every function of the spec language in each position, 4
-# layouts, sm_80, and a few on sm_70), build tests/gpu/check_fused.cu against
+# layouts, sm_80 and sm_90a, and a few on sm_70 and with --mma-inflight on),
+# build tests/gpu/check_fused.cu against
 # each and run them: PASS/FAIL per case, "N passed, M failed" last, exit 1 on
 # any failure.
 #
@@ -17,7 +18,8 @@
 # Environment: POLYMMA (build/polymma), NVCC (nvcc on PATH, else
 # /usr/local/cuda/bin/nvcc), ARCH (sm_90), JOBS (16 parallel builds),
 # RUN_JOBS (8 checkers at a time on the one GPU), SIZES (the MxNxK run for
-# every binary; multiples of 128x128x32), OUT (folder for the full log
+# every binary; multiples of 128x128x32), SIZES_SM90A (the same for sm_90a
+# binaries; multiples of 128x128x64), OUT (folder for the full log
 # fused.log; default build/fused).
 #
 # Binary NAME = CASE_LAYOUT_CFG; the spec build/fused/NAME.tc defines the
@@ -38,6 +40,8 @@ ARCH=${ARCH:-sm_90}
 JOBS=${JOBS:-16}
 RUN_JOBS=${RUN_JOBS:-8}
 SIZES=${SIZES:-"256x384x160 512x256x1024"}
+# sm_90a's block tile is 128x128x64: K a multiple of 64
+SIZES_SM90A=${SIZES_SM90A:-"256x384x192 512x256x1024"}
 UNARY="relu sigmoid tanh gelu gelu_erf silu exp abs"
 BINARY="max min"
 LAYOUTS="nn nt tn tt"
@@ -47,6 +51,8 @@ cfg_args() {
 	sm80) echo "--target sm_80" ;;
 	sm70_32x32x8) echo "--target sm_70 --mma 32x32x8" ;;
 	sm70_16x16x8) echo "--target sm_70 --mma 16x16x8" ;;
+	sm90a) echo "--target sm_90a" ;;
+	sm90a_inflight) echo "--target sm_90a --mma-inflight on --stages 4" ;;
 	*) return 1 ;;
 	esac
 }
@@ -60,6 +66,13 @@ job_list() {
 	cases+=(pro_b pro_ab pro_epi)
 	for c in "${cases[@]}"; do
 		for l in $LAYOUTS; do echo "${c}_${l}_sm80 $c $l sm80"; done
+	done
+	for c in "${cases[@]}"; do
+		for l in $LAYOUTS; do echo "${c}_${l}_sm90a $c $l sm90a"; done
+	done
+	for c in "epi_chain nn" "epi_chain tt" "pro_relu nt" "pro_epi tn"; do
+		set -- $c
+		echo "${1}_${2}_sm90a_inflight $1 $2 sm90a_inflight"
 	done
 	for c in "epi_chain nn" "epi_chain tt" "pro_relu nn" "pro_relu tt" \
 		 "epi_sigmoid nt" "pro_exp tn" "pro_epi nn"; do
@@ -160,7 +173,9 @@ build_one() {
 	[ -n "$PRO_A" ] && defs+=(-DPRO_A="$(esc "$PRO_A")")
 	[ -n "$PRO_B" ] && defs+=(-DPRO_B="$(esc "$PRO_B")")
 	[ -n "$EPI" ] && defs+=(-DEPI="$(esc "$EPI")")
-	local cmd=("$NVCC" -O2 -arch="$ARCH" -std=c++17 --resource-usage
+	local arch=(-arch="$ARCH")
+	[[ $name == *sm90a* ]] && arch=(-gencode=arch=compute_90a,code=sm_90a)
+	local cmd=("$NVCC" -O2 "${arch[@]}" -std=c++17 --resource-usage
 		-DKERNEL_FILE="\"$PWD/$cu\"" "${defs[@]}" tests/gpu/check_fused.cu
 		-cudart shared
 		-Xlinker -rpath -Xlinker "$cudadir/lib64" -Xlinker -rpath -Xlinker "$cudadir/lib"
@@ -172,10 +187,11 @@ build_one() {
 
 # Run one checker; its output to build/fused/NAME.run.log, last line "rc=N".
 run_one() {
-	local name=$1 log=$W/$1.run.log rc
-	echo "== run $W/$name --tag $name $SIZES" >"$log"
+	local name=$1 log=$W/$1.run.log rc sizes=$SIZES
+	[[ $name == *sm90a* ]] && sizes=$SIZES_SM90A
+	echo "== run $W/$name --tag $name $sizes" >"$log"
 	exec 2>>"$log"	# also the shell's own "Segmentation fault" notices
-	timeout 120 "$W/$name" --tag "$name" $SIZES >>"$log" 2>&1; rc=$?
+	timeout 120 "$W/$name" --tag "$name" $sizes >>"$log" 2>&1; rc=$?
 	echo "rc=$rc" >>"$log"
 }
 

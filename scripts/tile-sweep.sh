@@ -2,7 +2,8 @@
 # tile-sweep.sh: time the nn GEMM kernel for several tile configurations
 # against cuBLAS in the same process (tests/gpu/check_gemm.cu --time).
 #   bash scripts/tile-sweep.sh [SIZE ...]      (default 2048^3 4096^3 8192^3)
-# Each configuration line below is "name|polymma gen options".
+# Each configuration line below is "name|polymma gen options" (CONFIGS in the
+# environment replaces them); options naming sm_90a build for sm_90a.
 set -u -o pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -18,8 +19,10 @@ b128x128x32_w64x32|--block 128x128x32 --warp 64x32 --stages 3"}
 build() {
 	local name=${1%%|*} opts=${1#*|}
 	read -r bm bn bk <<<"$(echo "$opts" | sed -n 's/.*--block \([0-9]*\)x\([0-9]*\)x\([0-9]*\).*/\1 \2 \3/p')"
+	local arch=-arch=sm_90
+	case $opts in *sm_90a*) arch=-gencode=arch=compute_90a,code=sm_90a ;; esac
 	build/polymma gen examples/gemm_nn.tc -o "$W/$name.cu" $opts &&
-	"$NVCC" -O2 -arch=sm_90 -std=c++17 -DKERNEL_FILE="\"$PWD/$W/$name.cu\"" \
+	"$NVCC" -O2 $arch -std=c++17 -DKERNEL_FILE="\"$PWD/$W/$name.cu\"" \
 		-DKFN=gemm_nn -DA_KM=0 -DB_NK=0 -DBLOCK_M=${bm:-128} \
 		-DBLOCK_N=${bn:-128} -DBLOCK_K=${bk:-32} \
 		tests/gpu/check_gemm.cu -lcublas -o "$W/$name" >"$W/$name.log" 2>&1 ||

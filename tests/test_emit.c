@@ -229,6 +229,74 @@ static void test_layout_orientation(void **state)
 	free(s);
 }
 
+/* sm_90a: warpgroups of 128 threads issue wgmma on descriptors of the
+ * canonical swizzled tiles; B ([k][n], 128 wide) in 64-wide blocks. */
+static void test_sm90a_kernel(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	const char *inflight[] = { "target", "sm_90a", "mma-inflight", "on",
+		"stages", "4", NULL };
+	char *s = gen("nn", opts, NULL, NULL), *t;
+
+	(void) state;
+	/* 2 warpgroups of 64x128, 3 stages of 32 KB, 1024-byte aligned */
+	assert_non_null(strstr(s, "__launch_bounds__(256)"));
+	assert_non_null(strstr(s, "extern __shared__ __align__(1024)"));
+	assert_non_null(strstr(s, "__half *B_shared = (__half *) (pm_smem + "
+		"49152);"));
+	assert_non_null(strstr(s, "float pm_acc[1][64];"));
+	assert_non_null(strstr(s, "const int c3 = (0) + ((int) threadIdx.x / "
+		"128);"));
+	/* A [m][k] rows of 64 swizzled in place; B in 64-wide blocks of 64
+	 * rows: the tiles' row counts follow the layouts */
+	assert_non_null(strstr(s, "pm_sm90_mma_tile<64, 128, 64, 1, 64, 1, 1, "
+		"128, 2, 128, 64>(pm_acc[(0)], A_shared + (c2 % 3) * 8192, "
+		"(64 * c3), (0), B_shared + (c2 % 3) * 8192, (0), (0)); "
+		"pm_sm90_drain<64>(pm_acc[(0)]);"));
+	assert_non_null(strstr(s, "pm_smem_off<128, 2, 64>("));
+	assert_non_null(strstr(s, "pm_smem_off<64, 1>("));
+	/* every barrier of the kernel publishes shared data to the async
+	 * proxy */
+	t = strstr(s, "__global__");
+	assert_non_null(t);
+	assert_int_equal(count(t, "__syncthreads();"),
+		count(t, "pm_fence_proxy_async(); __syncthreads();"));
+	assert_non_null(strstr(s, "pm_cp_async_wait<1>(); "
+		"pm_fence_proxy_async(); __syncthreads();"));
+	assert_null(strstr(s, "__builtin_unreachable"));
+	assert_non_null(strstr(s, "pm_sm90_store<64, 128>(pm_acc[(0)], pm_cst"));
+	assert_non_null(strstr(s, "<<<grid, 256, 98304, stream>>>"));
+	free(s);
+
+	/* tt: A stored [k][m] is MN-major, in 64-wide blocks of 64 rows */
+	s = gen("tt", opts, NULL, NULL);
+	assert_non_null(strstr(s, "pm_sm90_mma_tile<64, 128, 64, 0, 128, 2, 0, "
+		"64, 1, 64, 128>("));
+	free(s);
+
+	/* one k tile of MMAs in flight: copies 2 tiles ahead of 4 stages,
+	 * all but the last MMA group waited for before the barrier, every
+	 * accumulator drained before it is read */
+	s = gen("nn", inflight, NULL, NULL);
+	assert_non_null(strstr(s, "pm_wgmma_wait<1>(); pm_cp_async_wait<1>(); "
+		"pm_fence_proxy_async(); __syncthreads();"));
+	assert_null(strstr(s, "pm_sm90_drain<64>(pm_acc[(0)]);"));
+	assert_non_null(strstr(s, "__builtin_unreachable"));
+	t = strstr(s, "pm_sm90_store<64, 128>(");
+	assert_non_null(t);
+	while (t > s && t[-1] != '\n')
+		--t;
+	assert_non_null(strstr(t, "pm_sm90_drain<64>((float *) pm_acc); "
+		"pm_sm90_store<64, 128>("));
+	/* the prologue holds 2 tiles: 2 commits before the loop */
+	t = strstr(s, "_Pragma(\"unroll 1\")");
+	assert_non_null(t);
+	*t = '\0';
+	assert_int_equal(count(strstr(s, "__global__"),
+		"pm_cp_async_commit();"), 2);
+	free(s);
+}
+
 static void test_bad_options(void **state)
 {
 	polymma_options *o = polymma_options_alloc();
@@ -238,9 +306,12 @@ static void test_bad_options(void **state)
 	assert_int_equal(polymma_options_set(o, "target", "sm_99", &err),
 		POLYMMA_ERR_USAGE);
 	assert_non_null(err);
-	assert_int_equal(polymma_options_set(o, "target", "sm_90a", &err),
+	assert_int_equal(polymma_options_set(o, "target", "host", &err),
 		POLYMMA_ERR_USAGE);
-	assert_non_null(strstr(err, "not implemented"));
+	assert_non_null(strstr(err, "sm_90a"));
+	assert_int_equal(polymma_options_set(o, "mma-inflight", "1", &err),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(strstr(err, "--mma-inflight expects on or off"));
 	assert_int_equal(polymma_options_set(o, "block", "128x128", &err),
 		POLYMMA_ERR_USAGE);
 	assert_int_equal(polymma_options_set(o, "define", "M", &err),
@@ -271,12 +342,18 @@ static void test_refused_configs(void **state)
 {
 	/* the fragment pipeline required where it cannot be built: one
 	 * stage, a macro k of 32, an odd number of k-steps per tile */
-	const char *cases[][4] = {
+	const char *fp = "--frag-pipeline on: not possible here";
+	const char *cases[][5] = {
 		{ "mma", "8x8x4" }, { "split-k", "2" }, { "stages", "9" },
 		{ "warp", "48x64" },
-		{ "frag-pipeline", "on", "stages", "1" },
-		{ "frag-pipeline", "on", "mma", "32x32x32" },
-		{ "frag-pipeline", "on", "block", "128x128x48" },
+		{ "frag-pipeline", "on", "stages", "1", fp },
+		{ "frag-pipeline", "on", "mma", "32x32x32", fp },
+		{ "frag-pipeline", "on", "block", "128x128x48", fp },
+		{ "mma-inflight", "on", NULL, NULL, "--mma-inflight on: target "
+		  "sm_80 has no asynchronous MMAs" },
+		{ "target", "sm_90a", "smem", "pad", "needs --smem swizzle" },
+		{ "target", "sm_90a", "block", "128x128x48", "rows of 16, 32, "
+		  "64 or a multiple of 64" },
 	};
 	char *text = pm_test_read("examples/gemm_nn.tc");
 
@@ -295,12 +372,37 @@ static void test_refused_configs(void **state)
 			&r), POLYMMA_ERR_SPEC);
 		assert_null(r);
 		assert_true(strlen(polymma_diagnostics(ctx)) > 0);
-		if (cases[i][2])
+		if (cases[i][4])
 			assert_non_null(strstr(polymma_diagnostics(ctx),
-				"--frag-pipeline on: not possible here"));
+				cases[i][4]));
 		polymma_options_free(o);
 		polymma_ctx_free(ctx);
 	}
+	free(text);
+}
+
+/* --mma-inflight on keeps one k tile of MMAs in flight: 3 stages at least */
+static void test_inflight_needs_stages(void **state)
+{
+	char *text = pm_test_read("examples/gemm_nn.tc");
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = (polymma_result *) 1;
+
+	(void) state;
+	assert_int_equal(polymma_options_set(o, "target", "sm_90a", NULL),
+		POLYMMA_OK);
+	assert_int_equal(polymma_options_set(o, "mma-inflight", "on", NULL),
+		POLYMMA_OK);
+	assert_int_equal(polymma_options_set(o, "stages", "2", NULL),
+		POLYMMA_OK);
+	assert_int_equal(polymma_generate(ctx, text, "gemm_nn.tc", o, &r),
+		POLYMMA_ERR_SPEC);
+	assert_null(r);
+	assert_non_null(strstr(polymma_diagnostics(ctx),
+		"it needs --stages 3 or more"));
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
 	free(text);
 }
 
@@ -387,8 +489,10 @@ int main(void)
 		cmocka_unit_test(test_small_variant),
 		cmocka_unit_test(test_sm70_and_defines),
 		cmocka_unit_test(test_layout_orientation),
+		cmocka_unit_test(test_sm90a_kernel),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_refused_configs),
+		cmocka_unit_test(test_inflight_needs_stages),
 		cmocka_unit_test(test_spec_error_diagnostic),
 		cmocka_unit_test(test_epilogue_no_temporary_stores),
 	};

@@ -2,12 +2,15 @@
  * and no spills.
  *
  * For each layout (nn nt tn tt) x target configuration (sm_80 with its
- * default MMA; sm_70 with 16x16x8 and 32x32x8 macro-MMAs) x sizes (runtime,
- * or -D M=256 -D N=384 -D K=512): polymma gen, then
- *   nvcc -c -arch=sm_80|sm_75 -Xptxas -v -o /dev/null
+ * default MMA; sm_70 with 16x16x8 and 32x32x8 macro-MMAs; sm_90a) x sizes
+ * (runtime, or -D M=256 -D N=384 -D K=512): polymma gen, then
+ *   nvcc -c -arch=sm_80|sm_75 (-gencode=arch=compute_90a,code=sm_90a)
+ *        -Xptxas -v -o /dev/null
  * (sm_70 code is compiled for sm_75: CUDA 13 has no sm_70), and the ptxas
  * report must say "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill
- * loads" for every function. The sm_80 nn kernel is also compiled for sm_90.
+ * loads" for every function, with no warning and no "Potential Performance
+ * Loss" (ptxas serializing wgmma). The sm_80 nn kernel is also compiled for
+ * sm_90; the sm_90a nn and fused kernels also with --mma-inflight on.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs.
@@ -33,9 +36,12 @@
 #define GEN_FAILED 200		/* exit status of a job whose gen failed */
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
-#define N_CONFIGS 3
+#define N_CONFIGS 5
+#define N_LAYOUT_CONFIGS 4	/* the first ones, for every layout */
 #define N_FUSED 4
-#define N_CASES (N_LAYOUTS * N_CONFIGS * 2 + 1 + 2 * N_FUSED)
+#define N_FUSED_CONFIGS 4
+#define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
+	N_FUSED_CONFIGS * N_FUSED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -43,13 +49,19 @@ struct config {
 	const char *name;
 	const char *target;
 	const char *mma;	/* NULL: the target's default */
-	const char *arch;	/* nvcc -arch */
+	const char *arch;	/* nvcc -arch, or a whole -gencode flag */
+	const char *opt;	/* NULL, or one more gen option and value (with
+				 * --stages 4) */
+	const char *value;
 };
 
+#define SM90A "-gencode=arch=compute_90a,code=sm_90a"
 static const struct config configs[N_CONFIGS] = {
-	{ "sm80", "sm_80", NULL, "sm_80" },
-	{ "sm70_16x16x8", "sm_70", "16x16x8", "sm_75" },
-	{ "sm70_32x32x8", "sm_70", "32x32x8", "sm_75" },
+	{ "sm80", "sm_80", NULL, "sm_80", NULL, NULL },
+	{ "sm70_16x16x8", "sm_70", "16x16x8", "sm_75", NULL, NULL },
+	{ "sm70_32x32x8", "sm_70", "32x32x8", "sm_75", NULL, NULL },
+	{ "sm90a", "sm_90a", NULL, SM90A, NULL, NULL },
+	{ "sm90a_inflight", "sm_90a", NULL, SM90A, "--mma-inflight", "on" },
 };
 
 struct ncase {
@@ -102,7 +114,7 @@ static void init_cases(void)
 	int l, c, f, n = 0;
 
 	for (l = 0; l < N_LAYOUTS; l++)
-		for (c = 0; c < N_CONFIGS; c++)
+		for (c = 0; c < N_LAYOUT_CONFIGS; c++)
 			for (f = 0; f < 2; f++) {
 				struct ncase *k = &cases[n++];
 
@@ -120,6 +132,11 @@ static void init_cases(void)
 	snprintf(cases[n].name, sizeof(cases[n].name), "nn_sm80_runtime_on_sm90");
 	cases[n].arch = "sm_90";
 	n++;
+	/* sm_90a with one k tile of wgmma in flight (4 stages) */
+	cases[n] = cases[3 * 2];	/* nn_sm90a_runtime */
+	snprintf(cases[n].name, sizeof(cases[n].name), "nn_sm90a_inflight");
+	cases[n].cfg = &configs[4];
+	n++;
 	/* Fused prologues and epilogues: the default tiles must not spill. */
 	{
 		static const char *const fused[N_FUSED] = {
@@ -127,8 +144,11 @@ static void init_cases(void)
 			"add_gemm"
 		};
 
+		static const int fcfg[N_FUSED_CONFIGS] = { 0, 2, 3, 4 };
+
 		for (int i = 0; i < N_FUSED; i++)
-			for (c = 0; c < 3; c += 2) {
+			for (int j = 0; j < N_FUSED_CONFIGS; j++) {
+				c = fcfg[j];
 				struct ncase *k = &cases[n++];
 
 				snprintf(k->name, sizeof(k->name), "%s_%s",
@@ -170,7 +190,7 @@ static void redirect(const char *path)
 static void job(const struct ncase *k)
 {
 	const char *gen[32], *cc[16];
-	char arch[32];
+	char arch[64];
 	int n = 0, st;
 	pid_t pid;
 
@@ -184,6 +204,12 @@ static void job(const struct ncase *k)
 	if (k->cfg->mma) {
 		gen[n++] = "--mma";
 		gen[n++] = k->cfg->mma;
+	}
+	if (k->cfg->opt) {
+		gen[n++] = k->cfg->opt;
+		gen[n++] = k->cfg->value;
+		gen[n++] = "--stages";
+		gen[n++] = "4";
 	}
 	if (k->fixed) {
 		gen[n++] = "-D";
@@ -205,7 +231,10 @@ static void job(const struct ncase *k)
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		_exit(GEN_FAILED);
 
-	snprintf(arch, sizeof(arch), "-arch=%s", k->arch);
+	if (k->arch[0] == '-')
+		snprintf(arch, sizeof(arch), "%s", k->arch);
+	else
+		snprintf(arch, sizeof(arch), "-arch=%s", k->arch);
 	n = 0;
 	cc[n++] = nvcc;
 	cc[n++] = "-c";
@@ -448,8 +477,9 @@ static void test_case(void **state)
 		free(log);
 		fail_msg("%s: nvcc failed", k->name);
 	}
-	/* generated CUDA compiles cleanly: no front-end warning either */
-	if (strstr(log, "warning")) {
+	/* generated CUDA compiles cleanly: no front-end warning either, and
+	 * ptxas keeps the wgmma asynchronous */
+	if (strstr(log, "warning") || strstr(log, "Performance Loss")) {
 		print_message("%s: nvcc warns:\n%.4000s\n", k->name, log);
 		free(log);
 		fail_msg("%s: nvcc warnings", k->name);

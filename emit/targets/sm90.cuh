@@ -205,7 +205,12 @@ __device__ __forceinline__ uint64_t pm_sm90_operand(const __half *x, int r0,
 // acc (MM x MN, the distribution above) += A(MM x MK) * B(MK x MN), the
 // tiles addressed as pm_sm80_mma_tile's (A_KC = 1: A as [m][k]; B_NC = 1:
 // B as [k][n]), HA / HB the tiles' row counts (SWZ = 2 layouts).  Issues
-// MK / 16 wgmma and waits for them (the accumulators are final on return).
+// MK / 16 wgmma as one commit group and returns while they run: call
+// pm_sm90_drain before reading or writing the accumulators otherwise, and
+// wait (pm_wgmma_wait<1> keeps the last group running) before a barrier
+// after which an operand tile still read may be overwritten.  The
+// accumulators may still be in flight from the previous call (the same
+// registers chain in hardware).
 template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
           int PB, int SWZB, int HA, int HB>
 __device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const __half *As,
@@ -214,8 +219,6 @@ __device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const __half *As,
                                                  int b_c0) {
   static_assert(MM == 64 && MK % 16 == 0,
                 "pm_sm90_mma_tile: MM must be 64, MK a multiple of 16");
-  constexpr int R = MM * MN / 128;
-  pm_wg_fence_regs<R>(acc);
   pm_wgmma_fence();
 #pragma unroll
   for (int kk = 0; kk < MK; kk += 16) {
@@ -231,8 +234,13 @@ __device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const __half *As,
     pm_wgmma<MN, A_KC ? 0 : 1, B_NC ? 1 : 0>(acc, da, db);
   }
   pm_wgmma_commit();
+}
+
+// Wait for all of this warpgroup's wgmma; the N accumulator registers at acc
+// are final after it.  A no-op when none is pending.
+template <int N> __device__ __forceinline__ void pm_sm90_drain(float *acc) {
   pm_wgmma_wait<0>();
-  pm_wg_fence_regs<R>(acc);
+  pm_wg_fence_regs<N>(acc);
 }
 
 // (row, col) inside the MM x MN tile of accumulator register r of thread t

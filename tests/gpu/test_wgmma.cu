@@ -10,7 +10,8 @@
 // BM x BK A tile and a BK x BN B tile through pm_smem_off, a block of
 // BM / 64 warpgroups copies them to shared memory, fences them for the async
 // proxy, and each warpgroup runs pm_sm90_mma_tile on its 64 rows (twice where
-// BK >= 32, the second call on the second half of k, as a pipeline would) and stores with
+// BK >= 32, the second call on the second half of k, as a pipeline would),
+// drains (pm_sm90_drain) and stores with
 // pm_sm90_store into a NaN-poisoned buffer; the host compares with a double
 // reference. "N passed, M failed" last; exit 1 on a failure.
 #include "emit/targets/common.cuh"
@@ -55,6 +56,7 @@ __global__ void k_wg(const __half *ga, int na, const __half *gb, int nb,
         acc, As, A_KC ? m0 : k0, A_KC ? k0 : m0, Bs, B_NC ? k0 : 0,
         B_NC ? 0 : k0);
   }
+  pm_sm90_drain<R>(acc);
   pm_sm90_store<64, BN, float>(acc, c + (long long)m0 * BN, BN, 1);
 }
 

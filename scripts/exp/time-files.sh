@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# time-files.sh F.cu ...: build tests/gpu/check_gemm.cu (nn, 128x128x64
+# tiles, sm_90a) against each generated kernel file and time it against
+# cuBLAS at a few sizes (hand-edited variants of one generated kernel).
+cd "$(dirname "$0")/../.."
+SIZES=${SIZES:-2048x2048x2048 4096x4096x4096 3072x3072x2048 1536x1536x4096}
+for f in "$@"; do
+	n=$(basename "$f" .cu)
+	nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 \
+		-DKERNEL_FILE="\"$PWD/$f\"" -DKFN=gemm_nn -DA_KM=0 -DB_NK=0 \
+		-DBLOCK_M=${BM:-128} -DBLOCK_N=${BN:-128} -DBLOCK_K=${BK:-64} \
+		tests/gpu/check_gemm.cu -lcublas -o "build/var/$n" &
+done
+wait
+for f in "$@"; do
+	n=$(basename "$f" .cu)
+	"build/var/$n" --time --tag "$n" $SIZES 2>&1 | grep -E "^(TIME|FAIL)|passed"
+done
