@@ -244,7 +244,7 @@ void pm_pipeline_kernel_free(struct pm_kernel *k)
 }
 
 /* The small-tile variant of a kernel built with the default block tile
- * (64x64 blocks of 32x32 warps, 4 stages: four times the blocks of
+ * (the target's small tiles, e.g. 64x64 blocks: four times the blocks of
  * 128x128, for grids smaller than the GPU), or NULL when there is none. Its own
  * diagnostics are dropped: without it the kernel is still complete. */
 static struct pm_kernel *small_variant(isl_ctx *ctx,
@@ -252,27 +252,28 @@ static struct pm_kernel *small_variant(isl_ctx *ctx,
 	struct pm_config *small)
 {
 	const struct pm_target *t = cfg->target;
-	const struct pm_macro *m = &t->macros[t->default_macro];
 	struct pm_diags d2;
 	struct pm_kernel *k;
 
-	/* sm_80 only: on sm_70 (emulated on the GPUs we measure) the small
-	 * 16x16x8 variant was not free of stack use */
+	/* none on sm_70 (emulated on the GPUs we measure; the small 16x16x8
+	 * variant was not free of stack use) */
 	if (cfg->small_variant == 0 || !cfg->auto_block || !t->emits_cuda ||
-	    !t->frag_pipe || (cfg->bm <= 64 && cfg->bn <= 64))
+	    !t->sbm || (cfg->bm <= t->sbm && cfg->bn <= t->sbn))
 		return NULL;
 	*small = *cfg;
-	small->bm = small->bn = 64;
-	small->wm = small->wn = 32;
-	/* a deeper pipeline is cheap here (8 KB per stage) and measured
-	 * free of the 4-byte spill ptxas makes at 3 stages on sm_80 */
-	if (small->stages == 3)
-		small->stages = 4;
-	if (small->mm > 32 || small->mn > 32) {
-		small->mm = m->m;
-		small->mn = m->n;
-		small->mk = m->k;
-	}
+	small->bm = t->sbm;
+	small->bn = t->sbn;
+	small->wm = t->swm;
+	small->wn = t->swn;
+	/* a deeper pipeline is cheap here (8 KB per stage on sm_80, 16 on
+	 * sm_90a) and measured free of the 4-byte spill ptxas makes at 3
+	 * stages on sm_80 */
+	if (small->stages < t->sstages)
+		small->stages = t->sstages;
+	/* a macro-MMA too large for the small unit tile: the target's
+	 * choice (pm_config_finish) */
+	if (small->wm % small->mm || small->wn % small->mn)
+		small->mm = small->mn = small->mk = 0;
 	small->dump_all = 0;
 	small->dump_pass[0] = '\0';
 	pm_diags_init(&d2, "", NULL);

@@ -20,8 +20,9 @@
 # build/bench/out): bench.csv, bench.log, summary.md (and the SVG plots if
 # gnuplot is installed; otherwise run bench/report.sh on the CSV later).
 # Prints the summary table last. Exit status: 0 if no row failed.
-# Environment: POLYMMA (build/polymma), NVCC, ARCH (sm_90), GEN_ARGS
-# (--target sm_80: the options of 'polymma gen' for every idiom), CC (cc),
+# Environment: POLYMMA (build/polymma), NVCC, ARCH (sm_90; kernels of
+# --target sm_90a are built for sm_90a), GEN_ARGS (--target sm_80: the
+# options of 'polymma gen' for every idiom), CC (cc),
 # POLYMMA_DESC (how polymma was built, for the CSV; default: the git commit).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
@@ -80,7 +81,12 @@ build_kernel() {
 			}
 		}
 		print out }')
-	if ! "$NVCC" -O3 -arch="$ARCH" -std=c++17 --resource-usage -c "$cu" -o "$obj" >>"$log" 2>&1; then
+	# sm_90a kernels (wgmma) need the architecture-specific target
+	local karch=(-arch="$ARCH")
+	case " $GEN_ARGS " in
+	*sm_90a*) karch=(-gencode=arch=compute_90a,code=sm_90a) ;;
+	esac
+	if ! "$NVCC" -O3 "${karch[@]}" -std=c++17 --resource-usage -c "$cu" -o "$obj" >>"$log" 2>&1; then
 		printf 'error\t%s\tnvcc failed on the generated kernel (see %s)\n' "$cfg" "$log" \
 			>"$W/k_$id.status"
 		return

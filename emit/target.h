@@ -58,6 +58,10 @@ struct pm_target {
 	/* printed by the k loop's WAIT instead of the drain: wait for all but
 	 * the last group of MMAs, whose operand stage stays untouched */
 	const char *mma_wait_prev;
+	/* The small-tile variant for grids smaller than the GPU (api/):
+	 * block sbm x sbn (k as the big kernel's), unit tile swm x swn,
+	 * sstages stages; sbm = 0: none */
+	int sbm, sbn, swm, swn, sstages;
 };
 
 /* Known targets, by name; NULL when unknown. */
