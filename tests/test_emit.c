@@ -9,6 +9,7 @@
 #include "polymma.h"
 #include "tests/util.h"
 
+/* layout "nn" .. "tt" (examples/gemm_<layout>.tc), or a spec text */
 static char *gen(const char *layout, const char *const *opts, char **header,
 	char **meta)
 {
@@ -19,7 +20,7 @@ static char *gen(const char *layout, const char *const *opts, char **header,
 	int rc;
 
 	snprintf(path, sizeof(path), "examples/gemm_%s.tc", layout);
-	text = pm_test_read(path);
+	text = strlen(layout) > 2 ? strdup(layout) : pm_test_read(path);
 	assert_non_null(text);
 	/* one kernel per file unless a test asks for the small variant */
 	assert_int_equal(polymma_options_set(o, "small-variant", "off", NULL),
@@ -297,6 +298,38 @@ static void test_sm90a_kernel(void **state)
 	free(s);
 }
 
+/* Prologues whose fp32 result is one of their f16 inputs (relu, abs, max,
+ * min, negation, f16 constants) run on pairs of halves; others in fp32. */
+static void test_prologue_half2(void **state)
+{
+	const char *fmt = "def p(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		"    C(i, j) +=! %s * B(k, j)\n}\n";
+	const char *opts[] = { "target", "sm_90a", NULL };
+	char spec[256], *s;
+
+	(void) state;
+	snprintf(spec, sizeof(spec), fmt, "relu(A(i, k))");
+	s = gen(spec, NULL, NULL, NULL);
+	assert_non_null(strstr(s, "pm_h2[pm_e] = __hmax2(pm_x, "
+		"__float2half2_rn(0.0f));"));
+	free(s);
+	snprintf(spec, sizeof(spec), fmt, "-max(abs(A(i, k)), 0.25)");
+	s = gen(spec, opts, NULL, NULL);
+	assert_non_null(strstr(s, "pm_h2[pm_e] = __hneg2(__hmax2(__habs2(pm_x), "
+		"__float2half2_rn(0.25f)));"));
+	free(s);
+	/* 0.1 is no f16 value; sigmoid and arithmetic round differently */
+	snprintf(spec, sizeof(spec), fmt, "max(A(i, k), 0.1)");
+	s = gen(spec, NULL, NULL, NULL);
+	assert_null(strstr(s, "pm_h2"));
+	assert_non_null(strstr(s, "pm_max_f(pm_v, 0.1f)"));
+	free(s);
+	snprintf(spec, sizeof(spec), fmt, "sigmoid(A(i, k))");
+	s = gen(spec, NULL, NULL, NULL);
+	assert_null(strstr(s, "pm_h2"));
+	free(s);
+}
+
 static void test_bad_options(void **state)
 {
 	polymma_options *o = polymma_options_alloc();
@@ -490,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_sm70_and_defines),
 		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_sm90a_kernel),
+		cmocka_unit_test(test_prologue_half2),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_refused_configs),
 		cmocka_unit_test(test_inflight_needs_stages),
