@@ -123,20 +123,24 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			spec->syms[order[i]].name);
 }
 
-/* Bytes of dynamic shared memory (all buffers, all stages). */
+/* Bytes of dynamic shared memory (all stages of the buffers of the
+ * contraction that needs most: the contractions run one after the other,
+ * and promote/ puts a barrier before a later one's first copies). */
 static long smem_bytes(struct pm_kernel *k, int host, long *off)
 {
-	long bytes = 0;
+	long bytes = 0, end[2] = { 0, 0 };
 	/* descriptor layouts: every tile's stages on 1024-byte boundaries */
 	long align = !host && k->cfg->target->desc_smem ? 1024 : 128;
 	long cst;
 
 	for (int i = 0; i < k->nbufs; ++i) {
+		long *e = &end[k->bufs[i].con];
+
 		if (off)
-			off[i] = bytes;
-		bytes += k->cfg->stages * k->bufs[i].stage_elems *
-			(host ? 4 : 2);
-		bytes = (bytes + align - 1) / align * align;
+			off[i] = *e;
+		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 : 2);
+		*e = (*e + align - 1) / align * align;
+		bytes = *e > bytes ? *e : bytes;
 	}
 	/* the staged store's C tile reuses the operand buffers' memory */
 	if (!k->cst_pitch)
@@ -168,7 +172,7 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) %s;\n", t, t,
 			host ? "(char *) pm_smem" : "pm_smem");
 	}
-	for (int n = 0; n < k->ncon; ++n)
+	for (int n = 0; n < (k->acc_shared ? 1 : k->ncon); ++n)
 		if (host)
 			pm_strbuf_printf(b, "\tstatic float pm_acc%.0d[%d][%d][%d];"
 				"\n", n, pm_config_warps(c), (c->wm / c->mm) *

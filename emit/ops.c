@@ -31,9 +31,9 @@ static void stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
 }
 
 /* The register accumulator of contraction c. */
-static const char *acc_name(int c)
+static const char *acc_name(const struct pm_kernel *k, int c)
 {
-	return c ? "pm_acc1" : "pm_acc";
+	return c && !k->acc_shared ? "pm_acc1" : "pm_acc";
 }
 
 /* The shared operand tiles of an MMA or LDF annotation and the end of the
@@ -86,7 +86,7 @@ static void print_mma_frag(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
 	const struct pm_config *c = k->cfg;
-	const char *acc = acc_name(a->op->con);
+	const char *acc = acc_name(k, a->op->con);
 
 	if (host) {
 		pm_strbuf_printf(b, "pm_host_mma_frag(%d, %d, %d, %s[", c->mm,
@@ -164,7 +164,7 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
 	const struct pm_config *c = k->cfg;
-	const char *acc = acc_name(a->op->con);
+	const char *acc = acc_name(k, a->op->con);
 
 	if (host) {
 		pm_strbuf_printf(b, "pm_host_mma_tile(%d, %d, %d, %s[",
@@ -399,7 +399,7 @@ static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
-	const char *acc = acc_name(a->op->con);
+	const char *acc = acc_name(k, a->op->con);
 	struct pm_strbuf frag, other;
 
 	/* "[W][F]" (host) or "[F]" (GPU): this macro tile's fragment */
@@ -411,11 +411,15 @@ static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 	pm_print_expr(&frag, a->e[0]);
 	pm_strbuf_add(&frag, "]");
-	/* the first contraction's value at the same element */
+	/* the first contraction's value at the same element (0 where the
+	 * second accumulated onto it: the one read is C in C + D) */
 	pm_strbuf_init(&other);
-	pm_strbuf_printf(&other, "%s%s%s", acc_name(0), frag.s, host ?
-		"" : "[pm_r]");
-	if (host)
+	if (k->acc_shared)
+		pm_strbuf_add(&other, "0.0f");
+	else
+		pm_strbuf_printf(&other, "%s%s%s", acc_name(k, 0), frag.s,
+			host ? "" : "[pm_r]");
+	if (host && !k->acc_shared)
 		pm_strbuf_printf(&other, "[pm_m * %d + pm_n]", c->mn);
 	if (host)
 		pm_strbuf_printf(b, "for (int pm_m = 0; pm_m < %d; ++pm_m) "
@@ -577,10 +581,10 @@ static void print_drain(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 	/* FILL: the other accumulators (a register fence on the one being
 	 * zeroed makes ptxas serialize its MMAs) */
-	for (int i = 0; i < k->ncon; ++i)
+	for (int i = 0; i < (k->acc_shared ? 1 : k->ncon); ++i)
 		if (kind != PM_OP_FILL || i != op->con)
 			pm_strbuf_printf(b, "%s<%d>((float *) %s); ",
-				c->target->mma_drain, n, acc_name(i));
+				c->target->mma_drain, n, acc_name(k, i));
 }
 
 int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
@@ -592,16 +596,20 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	print_drain(k, b, a->op, host);
 	switch (a->op->kind) {
 	case PM_OP_FILL:
+		if (k->acc_shared && a->op->con) {
+			pm_strbuf_add(b, "/* accumulates onto pm_acc */;\n");
+			return 0;
+		}
 		if (host) {
 			pm_strbuf_printf(b, "pm_host_fill(%s[",
-				acc_name(a->op->con));
+				acc_name(k, a->op->con));
 			pm_print_expr(b, a->e[1]);
 			pm_strbuf_add(b, "][");
 			pm_print_expr(b, a->e[0]);
 			pm_strbuf_printf(b, "], %d);\n", c->mm * c->mn);
 		} else {
 			pm_strbuf_printf(b, "pm_fill_zero(%s[",
-				acc_name(a->op->con));
+				acc_name(k, a->op->con));
 			pm_print_expr(b, a->e[0]);
 			pm_strbuf_printf(b, "], %d);\n",
 				c->mm * c->mn / pm_config_unit(c));
@@ -619,7 +627,7 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 				b->s[--b->len] = '\0';
 			pm_strbuf_printf(b, " %s<%d>(%s[", tg->mma_drain,
 				c->mm * c->mn / pm_config_unit(c),
-				acc_name(a->op->con));
+				acc_name(k, a->op->con));
 			pm_print_expr(b, a->e[0]);
 			pm_strbuf_add(b, "]);\n");
 		}
@@ -630,10 +638,10 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	case PM_OP_STORE:
 		if (host)
 			pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[",
-				c->mm, c->mn, acc_name(a->op->con));
+				c->mm, c->mn, acc_name(k, a->op->con));
 		else
 			pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
-				tg->mma_fn, c->mm, c->mn, acc_name(a->op->con));
+				tg->mma_fn, c->mm, c->mn, acc_name(k, a->op->con));
 		if (host) {
 			pm_print_expr(b, a->e[1]);
 			pm_strbuf_add(b, "][");
@@ -649,12 +657,12 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		/* the macro tile into the shared C tile, converted */
 		if (host) {
 			pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[", c->mm,
-				c->mn, acc_name(a->op->con));
+				c->mn, acc_name(k, a->op->con));
 			pm_print_expr(b, a->e[1]);
 			pm_strbuf_add(b, "][");
 		} else {
 			pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
-				tg->mma_fn, c->mm, c->mn, acc_name(a->op->con));
+				tg->mma_fn, c->mm, c->mn, acc_name(k, a->op->con));
 		}
 		pm_print_expr(b, a->e[0]);
 		pm_strbuf_add(b, "], pm_cst + (");

@@ -482,6 +482,14 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		*node = isl_schedule_node_parent(*node);
 	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
 	n = 0;
+	/* a later contraction's tiles reuse the shared memory of the
+	 * earlier ones (emit/): a barrier first, once */
+	if (c > 0) {
+		isl_id *sync = pm_kernel_op(k, "SYNC_REUSE", PM_OP_SYNC, -1);
+
+		ids[n] = sync, nd[n] = 3;
+		ext[n++] = pm_pr_step_ext(k, sync, 2, 1);
+	}
 	copies_and_commit(k, c, 2, shift, k->commit_id[c][1], ids, nd, ext,
 		&n);
 	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);

@@ -204,6 +204,48 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 	return 0;
 }
 
+/* Reads of tensor t in e. */
+static int reads_of(const struct pm_expr *e, int t)
+{
+	int n = e->kind == PM_E_READ && e->tensor == t;
+
+	for (int i = 0; i < e->nargs; ++i)
+		n += reads_of(e->args[i], t);
+	return n;
+}
+
+/* Is e a read of tensor t at (i, j)? */
+static int read_ij(const struct pm_expr *e, int t)
+{
+	return e->kind == PM_E_READ && e->tensor == t && e->nidx == 2 &&
+		e->idx[0] == 0 && e->idx[1] == 1;
+}
+
+/* Add(GEMM, GEMM): two contractions C +=! ..., D +=! ... whose results meet
+ * only in a first epilogue statement X = C + D (or D + C).  Then
+ * C + D is one accumulation: the second contraction accumulates onto the
+ * first's registers (no zero fill, one register tile) and X reads it as
+ * D's value alone. */
+static void recognise_shared_acc(struct pm_kernel *k)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_expr *e;
+	int c = k->con[0].acc, dd = k->con[1].acc, n = 0;
+
+	if (k->ncon != 2 || spec->nstmts < 3 ||
+	    spec->stmts[k->con[0].stmt].kind != PM_S_REDUCE ||
+	    spec->stmts[k->con[1].stmt].kind != PM_S_REDUCE)
+		return;
+	e = spec->stmts[2].rhs;
+	if (e->kind != PM_E_BIN || e->op != '+' ||
+	    !((read_ij(e->args[0], c) && read_ij(e->args[1], dd)) ||
+	      (read_ij(e->args[0], dd) && read_ij(e->args[1], c))))
+		return;
+	for (int s = 2; s < spec->nstmts; ++s)
+		n += reads_of(spec->stmts[s].rhs, c);
+	k->acc_shared = n == 1;
+}
+
 struct pm_kernel *pm_kernel_alloc(struct pm_scop *scop,
 	const struct pm_config *cfg, struct pm_diags *d)
 {
@@ -214,7 +256,9 @@ struct pm_kernel *pm_kernel_alloc(struct pm_scop *scop,
 	k->ctx = scop->ctx;
 	k->scop = scop;
 	k->cfg = cfg;
-	if (recognise(k, d) < 0 || recognise_epilogue(k, d) < 0) {
+	if (recognise(k, d) >= 0 && recognise_epilogue(k, d) >= 0)
+		recognise_shared_acc(k);
+	else {
 		pm_kernel_free(k);
 		return NULL;
 	}

@@ -121,6 +121,9 @@ struct pm_kernel {
 	struct pm_scop *scop;		/* not owned */
 	const struct pm_config *cfg;	/* not owned */
 	int ncon;			/* contractions, in program order */
+	/* Add(GEMM, GEMM): the second contraction accumulates onto the
+	 * first's accumulator (kernel.c, recognise_shared_acc) */
+	int acc_shared;
 	struct pm_contraction con[2];
 	isl_schedule *schedule;
 	/* After contraction: macro instance <-> original instances. */

@@ -396,28 +396,38 @@ static const char add_driver[] =
 	"\t\t\tfloat c = 0, d = 0;\n"
 	"\t\t\tfor (long k = 0; k < K; ++k) c += A[i * K + k] * B[k * N + j];\n"
 	"\t\t\tfor (long l = 0; l < L; ++l) d += E[l * M + i] * F[j * L + l];\n"
-	"\t\t\tfloat v = c + d / 2; v = v > 0 ? v : 0;\n"
+	"\t\t\tfloat v = SHARED ? (d + c) / 2 : c + d / 2; v = v > 0 ? v : 0;\n"
 	"\t\t\tif (!(O[i * N + j] == v) && bad++ < 5)\n"
 	"\t\t\t\tfprintf(stderr, \"O[%ld][%ld] = %g, expected %g\\n\", i, j, O[i * N + j], v);\n"
 	"\t\t}\n"
 	"\tprintf(\"%ld wrong\\n\", bad);\n\treturn bad != 0;\n}\n";
 
+/* Two contractions combined by an epilogue; with X = D + C first, the
+ * second accumulates onto the first's registers (acc_shared). */
 static void test_two_contractions(void **state)
 {
-	const char *text =
+	const char *texts[2] = {
 		"def add2(f16(M, K) A, f16(K, N) B, f16(L, M) E, f16(N, L) F) -> "
 		"(f16(M, N) O) {\n"
 		"  C(i, j) +=! A(i, k) * B(k, j)\n"
 		"  D(i, j) +=! E(l, i) * F(j, l)\n"
-		"  O(i, j) = relu(C(i, j) + D(i, j) / 2)\n}\n";
+		"  O(i, j) = relu(C(i, j) + D(i, j) / 2)\n}\n",
+		"def add2(f16(M, K) A, f16(K, N) B, f16(L, M) E, f16(N, L) F) -> "
+		"(f16(M, N) O) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n"
+		"  D(i, j) +=! E(l, i) * F(j, l)\n"
+		"  X(i, j) = D(i, j) + C(i, j)\n"
+		"  O(i, j) = relu(X(i, j) / 2)\n}\n",
+	};
 	struct pm_diags d;
 	struct pm_spec *spec;
 	struct pm_output out = { 0 };
 	char args[96];
 
 	(void) state;
-	for (int i = 0; i < NSOME; ++i) {
-		int c = some_cfgs[i];
+	for (int i = 0; i < 2 * NSOME; ++i) {
+		int c = some_cfgs[i % NSOME], shared = i >= NSOME;
+		const char *text = texts[shared];
 		struct pm_config cfg;
 
 		pm_diags_init(&d, "add.tc", text);
@@ -440,9 +450,13 @@ static void test_two_contractions(void **state)
 		pm_diags_clear(&d);
 		snprintf(args, sizeof(args), "%d %d %d %d", 2 * cfgs[c].bm,
 			cfgs[c].bn, 3 * cfgs[c].bk, 2 * cfgs[c].bk);
-		if (build_and_run("", out.source, add_driver, args, 0,
-				"two contractions"))
-			fail_msg("two contractions, config %d", c);
+		/* one register tile: no second accumulator */
+		assert_int_equal(strstr(out.source, "pm_acc1") == NULL, shared);
+		if (build_and_run(shared ? "#define SHARED 1\n" :
+				"#define SHARED 0\n", out.source, add_driver,
+				args, 0, "two contractions"))
+			fail_msg("two contractions%s, config %d", shared ?
+				" (shared accumulator)" : "", c);
 		pm_output_clear(&out);
 		pm_spec_free(spec);
 	}
