@@ -84,6 +84,35 @@ template <> struct pm_pair<float> {
   }
 };
 
+// Store R accumulator registers of thread t (its index in its MMA unit):
+// register r holds element (m, n) of the unit's tile, ACC::coord(r, t, &m,
+// &n), stored to c[m*c_sm + n*c_sn].  The targets' distributions put
+// registers 2q and 2q+1 at (m, n) and (m, n+1) with n even, so with c_sn == 1
+// (the emitter always passes a literal 1) each pair is one 32-bit (f16) or
+// 64-bit (f32) store; c and c_sm must then keep pairs aligned, which the
+// launcher's size and alignment checks guarantee.
+template <int R, typename ACC, typename T>
+__device__ __forceinline__ void pm_store_acc(const float *acc, int t, T *c,
+                                             long long c_sm, long long c_sn) {
+  if (c_sn == 1) {
+#pragma unroll
+    for (int r = 0; r < R; r += 2) {
+      int m, n;
+      ACC::coord(r, t, &m, &n);
+      *reinterpret_cast<typename pm_pair<T>::type *>(c + (long long)m * c_sm +
+                                                     n) =
+          pm_pair<T>::make(acc[r], acc[r + 1]);
+    }
+    return;
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    int m, n;
+    ACC::coord(r, t, &m, &n);
+    c[(long long)m * c_sm + (long long)n * c_sn] = pm_from_f32<T>(acc[r]);
+  }
+}
+
 // Pack two halves into one .f16x2 register: lo -> bits 0..15, hi -> 16..31
 // (in an mma operand vector, the lower-indexed element is the low half).
 __device__ __forceinline__ uint32_t pm_pack_half2(__half lo, __half hi) {

@@ -105,33 +105,19 @@ __device__ __forceinline__ void pm_sm80_acc_coord(int r, int lane, int *m,
   *n = in * 8 + 2 * t + (i & 1);
 }
 
-// Store the warp's MMxMN tile: element (m,n) -> c[m*c_sm + n*c_sn].
-// Registers 2q and 2q+1 hold (m, n) and (m, n+1) with n even, so with
-// c_sn == 1 (the emitter always passes a literal 1) each pair is one 32-bit
-// (f16) or 64-bit (f32) store; c and c_sm must then keep pairs aligned, which
-// the launcher's size and alignment checks guarantee.
+template <int MM, int MN> struct pm_sm80_acc {
+  static __device__ __forceinline__ void coord(int r, int t, int *m, int *n) {
+    pm_sm80_acc_coord<MM, MN>(r, t, m, n);
+  }
+};
+
+// Store the warp's MMxMN tile: element (m,n) -> c[m*c_sm + n*c_sn]
+// (pm_store_acc, common.cuh: pair stores with c_sn == 1).
 template <int MM, int MN, typename T>
 __device__ __forceinline__ void pm_sm80_store(const float *acc, T *c,
                                               long long c_sm, long long c_sn) {
-  constexpr int R = MM * MN / 32;
-  const int lane = pm_lane_id();
-  if (c_sn == 1) {
-#pragma unroll
-    for (int r = 0; r < R; r += 2) {
-      int m, n;
-      pm_sm80_acc_coord<MM, MN>(r, lane, &m, &n);
-      *reinterpret_cast<typename pm_pair<T>::type *>(c + (long long)m * c_sm +
-                                                     n) =
-          pm_pair<T>::make(acc[r], acc[r + 1]);
-    }
-    return;
-  }
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    int m, n;
-    pm_sm80_acc_coord<MM, MN>(r, lane, &m, &n);
-    c[(long long)m * c_sm + (long long)n * c_sn] = pm_from_f32<T>(acc[r]);
-  }
+  pm_store_acc<MM * MN / 32, pm_sm80_acc<MM, MN>>(acc, pm_lane_id(), c, c_sm,
+                                                  c_sn);
 }
 
 // ---------------------------------------------------------------------------

@@ -255,30 +255,19 @@ __device__ __forceinline__ void pm_sm90_acc_coord(int r, int t, int *m,
   *n = 8 * (r >> 2) + 2 * q + (r & 1);
 }
 
+template <int MM, int MN> struct pm_sm90_acc {
+  static __device__ __forceinline__ void coord(int r, int t, int *m, int *n) {
+    pm_sm90_acc_coord<MM, MN>(r, t, m, n);
+  }
+};
+
 // Store the warpgroup's MM x MN tile: element (m, n) -> c[m*c_sm + n*c_sn]
-// (c_sn == 1: pair stores, as pm_sm80_store).
+// (pm_store_acc, common.cuh: pair stores with c_sn == 1).
 template <int MM, int MN, typename T>
 __device__ __forceinline__ void pm_sm90_store(const float *acc, T *c,
                                               long long c_sm, long long c_sn) {
-  constexpr int R = MM * MN / 128;
-  const int t = pm_wg_thread();
-  if (c_sn == 1) {
-#pragma unroll
-    for (int r = 0; r < R; r += 2) {
-      int m, n;
-      pm_sm90_acc_coord<MM, MN>(r, t, &m, &n);
-      *reinterpret_cast<typename pm_pair<T>::type *>(c + (long long)m * c_sm +
-                                                     n) =
-          pm_pair<T>::make(acc[r], acc[r + 1]);
-    }
-    return;
-  }
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    int m, n;
-    pm_sm90_acc_coord<MM, MN>(r, t, &m, &n);
-    c[(long long)m * c_sm + (long long)n * c_sn] = pm_from_f32<T>(acc[r]);
-  }
+  pm_store_acc<MM * MN / 128, pm_sm90_acc<MM, MN>>(acc, pm_wg_thread(), c,
+                                                   c_sm, c_sn);
 }
 
 #endif // POLYMMA_TARGETS_SM90_CUH
