@@ -489,6 +489,7 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 
 		ids[n] = sync, nd[n] = 3;
 		ext[n++] = pm_pr_step_ext(k, sync, 2, 1);
+		isl_id_free(sync);	/* the extension holds it */
 	}
 	copies_and_commit(k, c, 2, shift, k->commit_id[c][1], ids, nd, ext,
 		&n);
