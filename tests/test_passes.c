@@ -52,6 +52,7 @@ static void test_legal_after_every_pass(void **state)
 	struct { const char *t; int m, n, k; } cfgs[] = {
 		{ "sm_80", 0, 0, 0 }, { "sm_80", 16, 8, 16 },
 		{ "sm_70", 16, 16, 8 }, { "sm_70", 32, 32, 8 },
+		{ "sm_90a", 0, 0, 0 }, { "sm_90a", 64, 64, 16 },
 	};
 
 	(void) state;
@@ -335,7 +336,8 @@ static void test_two_contractions_legal(void **state)
  * diff: a change here is a change of the generated kernels). */
 /* The trees dumped by the passes (all of them, or pass only) against the
  * golden file path. */
-static void check_golden(const char *path, int pipelined, const char *pass)
+static void check_golden(const char *path, const char *target, int pipelined,
+	const char *pass)
 {
 	struct pm_spec *spec = pm_test_spec("tn");
 	isl_ctx *ctx = isl_ctx_alloc();
@@ -344,11 +346,17 @@ static void check_golden(const char *path, int pipelined, const char *pass)
 	char *buf = NULL, *golden;
 	size_t len = 0;
 
-	config(&cfg, "sm_80", 0, 0, 0);
+	config(&cfg, target, 0, 0, 0);
 	cfg.stages = 3;
 	cfg.smem = 2;
 	cfg.frag_pipe = pipelined;
 	cfg.staged_store = pipelined;
+	/* sm_90a: one k tile of wgmma in flight, copies S - 2 ahead */
+	if (!strcmp(target, "sm_90a")) {
+		cfg.stages = 4;
+		cfg.frag_pipe = 0;
+		cfg.mma_inflight = pipelined;
+	}
 	cfg.dump_all = !pass;
 	if (pass)
 		snprintf(cfg.dump_pass, sizeof(cfg.dump_pass), "%s", pass);
@@ -383,7 +391,7 @@ static void check_golden(const char *path, int pipelined, const char *pass)
 static void test_golden_trees(void **state)
 {
 	(void) state;
-	check_golden("tests/golden/tn_sm80.tree", 0, NULL);
+	check_golden("tests/golden/tn_sm80.tree", "sm_80", 0, NULL);
 }
 
 /* The sm_80 defaults after promotion: the k loop body as a sequence of
@@ -393,7 +401,18 @@ static void test_golden_trees(void **state)
 static void test_golden_pipelined(void **state)
 {
 	(void) state;
-	check_golden("tests/golden/tn_sm80_pipelined.tree", 1, "promote");
+	check_golden("tests/golden/tn_sm80_pipelined.tree", "sm_80", 1,
+		"promote");
+}
+
+/* sm_90a after promotion, --mma-inflight on, 4 stages: warpgroup bands
+ * (two 64x128 warpgroups of a 128x128 block), the copies of tile kt+2 in
+ * the k loop after WAIT, 2 tiles in the prologue, the staged store. */
+static void test_golden_sm90a(void **state)
+{
+	(void) state;
+	check_golden("tests/golden/tn_sm90a_inflight.tree", "sm_90a", 1,
+		"promote");
 }
 
 int main(void)
@@ -408,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_size_not_multiple),
 		cmocka_unit_test(test_golden_trees),
 		cmocka_unit_test(test_golden_pipelined),
+		cmocka_unit_test(test_golden_sm90a),
 		cmocka_unit_test(test_two_contractions_legal),
 	};
 
