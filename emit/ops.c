@@ -559,28 +559,27 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		"");
 }
 
-/* Asynchronous MMAs kept in flight (--mma-inflight): wait for every
- * accumulator before op kind reads or writes one, or passes a barrier ("pm_sm90_drain<N>((float *) pm_acc);
- * ..."; ptxas serializes the wgmma where other accumulators are written
- * while one is in flight). */
+/* Asynchronous MMAs kept in flight (--mma-inflight): before an op that
+ * reads or writes accumulators or passes a barrier, wait for them
+ * ("pm_sm90_drain<N>((float *) pm_acc); ..."); the k loop's WAIT waits for
+ * all but the last group.  FILL drains only the other accumulators: ptxas
+ * serializes the wgmma when registers of one in flight are written, and a
+ * register fence on the tile being zeroed counts as a write. */
 static void print_drain(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_op *op, int host)
 {
 	enum pm_op_kind kind = op->kind;
 	const struct pm_config *c = k->cfg;
-	int n = (c->wm / c->mm) * (c->wn / c->mn) * c->mm * c->mn /
-		pm_config_unit(c);
+	int n = c->wm * c->wn / pm_config_unit(c);	/* floats per thread */
 
 	if (host || !c->mma_inflight || (kind != PM_OP_SYNC &&
 	    kind != PM_OP_FILL && kind != PM_OP_WAIT && kind != PM_OP_EPI &&
 	    kind != PM_OP_STORE && kind != PM_OP_STS))
 		return;
-	if (kind == PM_OP_WAIT && c->mma_inflight) {
+	if (kind == PM_OP_WAIT) {
 		pm_strbuf_printf(b, "%s ", c->target->mma_wait_prev);
 		return;
 	}
-	/* FILL: the other accumulators (a register fence on the one being
-	 * zeroed makes ptxas serialize its MMAs) */
 	for (int i = 0; i < (k->acc_shared ? 1 : k->ncon); ++i)
 		if (kind != PM_OP_FILL || i != op->con)
 			pm_strbuf_printf(b, "%s<%d>((float *) %s); ",
