@@ -80,8 +80,9 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 	if (c->mma_inflight < 0 || !t->mma_drain)
 		c->mma_inflight = 0;
 	c->smem = c->smem >= 0 ? c->smem : t->smem;
-	if (c->split_k > 1) {
-		pm_diag_plain(d, "--split-k > 1 is not implemented yet");
+	if (c->split_k > 64) {
+		pm_diag_plain(d, "--split-k %d: at most 64 chunks of the "
+			"reduction", c->split_k);
 		return POLYMMA_ERR_SPEC;
 	}
 	if (c->stages > 8) {
@@ -274,6 +275,8 @@ static struct pm_kernel *small_variant(isl_ctx *ctx,
 	 * choice (pm_config_finish) */
 	if (small->wm % small->mm || small->wn % small->mn)
 		small->mm = small->mn = small->mk = 0;
+	/* the small variant serves grids split-K does not split */
+	small->split_k = 1;
 	small->dump_all = 0;
 	small->dump_pass[0] = '\0';
 	pm_diags_init(&d2, "", NULL);

@@ -50,7 +50,7 @@ polymma_options *polymma_options_alloc(void)
 	if (!o)
 		return NULL;
 	o->cfg.target = pm_target_default();
-	o->cfg.split_k = 1;
+	o->cfg.split_k = 0;	/* auto */
 	o->cfg.stages = 0;
 	o->cfg.smem = -1;
 	o->cfg.frag_pipe = -1;
@@ -172,6 +172,10 @@ int polymma_options_set(polymma_options *o, const char *key,
 		if (parse_ints(value, v, 3) < 0)
 			return set_err(err, "--mma expects MxNxK");
 		c->mm = v[0], c->mn = v[1], c->mk = v[2];
+		return POLYMMA_OK;
+	}
+	if (!strcmp(key, "split-k") && !strcmp(value, "auto")) {
+		c->split_k = 0;
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "split-k") || !strcmp(key, "stages")) {

@@ -137,6 +137,11 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[3] = pa_str(k->ctx, vars, str, id);
 		return 4;
 	}
+	case PM_OP_FIXUP:
+		/* the block's tile coordinates */
+		pa[0] = pa_str(k->ctx, "[p0, p1]", "p0", id);
+		pa[1] = pa_str(k->ctx, "[p0, p1]", "p1", id);
+		return 2;
 	case PM_OP_EPI:
 	case PM_OP_STORE:
 		frag_warp(k, "[i0, j0]", id, pa);

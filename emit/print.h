@@ -21,4 +21,21 @@ int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
 /* The stride (text) of dimension d of tensor t in global memory. */
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d);
 
+/* file.c, for launch.c */
+const char *pm_emit_ctype(struct pm_kernel *k, int t, int host);
+/* runtime size symbols in the launcher's order; returns their number */
+int pm_emit_size_order(struct pm_kernel *k, int *order);
+enum pm_entry {
+	PM_ENTRY_PLAIN,		/* NAME(tensors, sizes, stream) */
+	PM_ENTRY_WS,		/* NAME_ws(..., workspace, bytes, stream) */
+	PM_ENTRY_WS_SIZE	/* NAME_workspace_size(sizes) */
+};
+void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
+	enum pm_entry e);
+/* dynamic shared memory bytes; off[] the buffers' offsets (or NULL) */
+long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off);
+/* launch.c: the host entry points of k (and its small variant) */
+void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b);
+
 #endif

@@ -14,6 +14,17 @@
  * S_0[i,j,k] -> C[i,j] (read and written). Arrays are identified by the
  * user pointer of their isl_id (a struct pm_array_info).
  *
+ * Split-K (cfg->split_k != 1): each contraction r (a reduction statement
+ * with one reduction variable k, r = 0, 1 in program order) computes the
+ * partial sum of one chunk of k, run by blockIdx.z; two parameters name the
+ * chunk, pm_k0_<r> (its first k) and pm_kn_<r> (its length), and the
+ * statement's k runs over the chunk from 0:
+ *   [M, N, K, pm_k0_0, pm_kn_0] -> { S_0[i,j,k] : 0 <= i < M and
+ *       0 <= j < N and 0 <= k < pm_kn_0 }    S_0[i,j,k] -> A[i, k + pm_k0_0]
+ * with pm_k0_r >= 0, pm_kn_r >= 1, pm_k0_r + pm_kn_r <= K in the context.
+ * The kernel derives them from blockIdx.z and sums the chunks' partial
+ * accumulators before the epilogue (emit/, the FIXUP op).
+ *
  * Dependences (isl flow analysis on the initial schedule): flow (RAW) and
  * false (WAR, WAW); every later schedule must order them the same way.
  *
@@ -75,6 +86,10 @@ struct pm_scop {
 	struct pm_array_info *arrays;
 	isl_id **array_ids;	/* per tensor */
 	isl_id *mark_out, *mark_red;
+	/* split-K: contractions whose k is a chunk (see above) */
+	int nsplit;
+	int split_stmt[2];		/* their spec statements */
+	char split_ext[2][64];		/* the full extent of their k */
 };
 
 /* Build the scop. Unsupported constructs or bad -D values are reported to

@@ -54,7 +54,19 @@ static void params_str(const struct pm_scop *scop, struct pm_strbuf *b)
 			scop->spec->syms[s].name);
 		first = 0;
 	}
+	for (int r = 0; r < scop->nsplit; ++r)
+		pm_strbuf_printf(b, "%spm_k0_%d, pm_kn_%d", first && !r ? "" :
+			", ", r, r);
 	pm_strbuf_add(b, "] -> ");
+}
+
+/* The split index of spec statement s (-1: not split). */
+static int split_of(const struct pm_scop *scop, int s)
+{
+	for (int r = 0; r < scop->nsplit; ++r)
+		if (scop->split_stmt[r] == s)
+			return r;
+	return -1;
 }
 
 /* Find the extent of variable v of statement st: the first reference
@@ -91,11 +103,13 @@ static void var_extent(const struct pm_scop *scop, const struct pm_stmt *st,
 	pm_scop_dim_str(scop, t, d, buf, len);
 }
 
-/* "{ S[d0, d1] : 0 <= d0 < M and 0 <= d1 < N }" over the first n vars. */
+/* "{ S[d0, d1] : 0 <= d0 < M and 0 <= d1 < N }" over the first n vars
+ * (a split contraction's k: 0 <= dk < pm_kn_<r>). */
 static void domain_str(const struct pm_scop *scop, const struct pm_stmt *st,
 	int n, struct pm_strbuf *b)
 {
 	char ext[64];
+	int r = split_of(scop, (int) (st - scop->spec->stmts));
 
 	params_str(scop, b);
 	pm_strbuf_add(b, "{ S[");
@@ -104,6 +118,8 @@ static void domain_str(const struct pm_scop *scop, const struct pm_stmt *st,
 	pm_strbuf_add(b, "]");
 	for (int v = 0; v < n; ++v) {
 		var_extent(scop, st, v, ext, sizeof(ext));
+		if (r >= 0 && v == st->nlhs)
+			snprintf(ext, sizeof(ext), "pm_kn_%d", r);
 		pm_strbuf_printf(b, "%s 0 <= d%d < %s", v ? " and" : " :", v,
 			ext);
 	}
@@ -118,9 +134,11 @@ static __isl_give isl_set *read_set(isl_ctx *ctx, const char *str,
 	return isl_set_set_tuple_id(set, id);
 }
 
-/* S[d0..d(n-1)] -> T[d_idx0, ...] */
-static __isl_give isl_map *access_map(struct pm_scop *scop, int n,
-	__isl_keep isl_id *sid, int tensor, int nidx, const int *idx)
+/* S[d0..d(n-1)] -> T[d_idx0, ...]; index variable kv (-1: none) offset
+ * by pm_k0_<r> (a split contraction's reads). */
+static __isl_give isl_map *access_map_off(struct pm_scop *scop, int n,
+	__isl_keep isl_id *sid, int tensor, int nidx, const int *idx, int kv,
+	int r)
 {
 	struct pm_strbuf b;
 	isl_map *map;
@@ -131,8 +149,11 @@ static __isl_give isl_map *access_map(struct pm_scop *scop, int n,
 	for (int v = 0; v < n; ++v)
 		pm_strbuf_printf(&b, "%sd%d", v ? ", " : "", v);
 	pm_strbuf_add(&b, "] -> T[");
-	for (int i = 0; i < nidx; ++i)
+	for (int i = 0; i < nidx; ++i) {
 		pm_strbuf_printf(&b, "%sd%d", i ? ", " : "", idx[i]);
+		if (kv >= 0 && idx[i] == kv)
+			pm_strbuf_printf(&b, " + pm_k0_%d", r);
+	}
 	pm_strbuf_add(&b, "] }");
 	map = isl_map_read_from_str(scop->ctx, b.s);
 	pm_strbuf_free(&b);
@@ -141,17 +162,23 @@ static __isl_give isl_map *access_map(struct pm_scop *scop, int n,
 		isl_id_copy(scop->array_ids[tensor]));
 }
 
+static __isl_give isl_map *access_map(struct pm_scop *scop, int n,
+	__isl_keep isl_id *sid, int tensor, int nidx, const int *idx)
+{
+	return access_map_off(scop, n, sid, tensor, nidx, idx, -1, 0);
+}
+
 static __isl_give isl_union_map *collect_reads(struct pm_scop *scop,
-	const struct pm_expr *e, int n, __isl_keep isl_id *sid,
+	const struct pm_expr *e, int n, __isl_keep isl_id *sid, int kv, int r,
 	__isl_take isl_union_map *acc)
 {
 	if (!e)
 		return acc;
 	if (e->kind == PM_E_READ)
-		return isl_union_map_add_map(acc, access_map(scop, n, sid,
-			e->tensor, e->nidx, e->idx));
+		return isl_union_map_add_map(acc, access_map_off(scop, n, sid,
+			e->tensor, e->nidx, e->idx, kv, r));
 	for (int i = 0; i < e->nargs; ++i)
-		acc = collect_reads(scop, e->args[i], n, sid, acc);
+		acc = collect_reads(scop, e->args[i], n, sid, kv, r, acc);
 	return acc;
 }
 
@@ -213,6 +240,7 @@ static isl_stat build_statements(struct pm_scop *scop)
 				access_map(scop, st->nvars, id, st->lhs,
 					st->nlhs, lhs_idx));
 		scop->reads = collect_reads(scop, st->rhs, st->nvars, id,
+			split_of(scop, s) >= 0 ? st->nlhs : -1, split_of(scop, s),
 			scop->reads);
 	}
 	scop->nstmts = k;
@@ -348,6 +376,23 @@ static int check_defines(struct pm_scop *scop, const struct pm_config *cfg,
 	return 0;
 }
 
+/* Split-K: the reductions over one variable (at most two). */
+static void find_splits(struct pm_scop *scop)
+{
+	const struct pm_spec *spec = scop->spec;
+
+	for (int s = 0; s < spec->nstmts && scop->nsplit < 2; ++s) {
+		const struct pm_stmt *st = &spec->stmts[s];
+
+		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1)
+			continue;
+		scop->split_stmt[scop->nsplit] = s;
+		var_extent(scop, st, st->nlhs, scop->split_ext[scop->nsplit],
+			sizeof(scop->split_ext[0]));
+		scop->nsplit++;
+	}
+}
+
 static __isl_give isl_set *build_context(struct pm_scop *scop)
 {
 	struct pm_strbuf b;
@@ -364,6 +409,12 @@ static __isl_give isl_set *build_context(struct pm_scop *scop)
 			scop->spec->syms[s].name);
 		first = 0;
 		scop->nparams++;
+	}
+	for (int r = 0; r < scop->nsplit; ++r) {
+		pm_strbuf_printf(&b, "%spm_k0_%d >= 0 and pm_kn_%d >= 1 and "
+			"pm_k0_%d + pm_kn_%d <= %s", first ? "" : " and ", r, r,
+			r, r, scop->split_ext[r]);
+		first = 0;
 	}
 	pm_strbuf_add(&b, first ? "true }" : " }");
 	set = isl_set_read_from_str(scop->ctx, b.s);
@@ -400,6 +451,8 @@ __isl_give struct pm_scop *pm_scop_build(isl_ctx *ctx,
 		scop->array_ids[t] = isl_id_alloc(ctx,
 			spec->tensors[t].name, &scop->arrays[t]);
 	}
+	if (cfg->split_k != 1)
+		find_splits(scop);
 	scop->mark_out = isl_id_alloc(ctx, "out", NULL);
 	scop->mark_red = isl_id_alloc(ctx, "red", NULL);
 	scop->context = build_context(scop);

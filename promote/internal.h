@@ -84,5 +84,9 @@ __isl_give isl_schedule_node *pm_rstage_stores(struct pm_kernel *k, int c,
  * the block's last statement. */
 int pm_store_decide(struct pm_kernel *k, struct pm_diags *d);
 __isl_give isl_schedule_node *pm_store_tree(struct pm_kernel *k);
+/* Split-K (scop->nsplit > 0): FIXUP[p0, p1] grafted right after the last
+ * contraction's k loop, in front of the epilogues and the store. */
+__isl_give isl_schedule_node *pm_fixup_graft(struct pm_kernel *k,
+	__isl_take isl_schedule_node *seq);
 
 #endif

@@ -582,6 +582,7 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 	node = isl_schedule_get_root(k->schedule);
 	node = pm_node_below_mark(node, k->mark_block_x);
 	node = isl_schedule_node_child(node, 0);	/* sequence */
+	node = pm_fixup_graft(k, node);
 	n = isl_schedule_node_n_children(node);
 	node = isl_schedule_node_child(node, n - 1);
 	node = isl_schedule_node_child(node, 0);

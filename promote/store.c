@@ -9,7 +9,15 @@
  *          STG[p0, p1, l0, v]                   16-byte units C_shared ->
  *                                               C, coalesced, threads
  *                                               (l0 mod P, v) as the copies
- *          C_shared[BM][BN + pad] reuses the operand buffers' memory. */
+ *          C_shared[BM][BN + pad] reuses the operand buffers' memory.
+ *
+ * Split-K (the scop's contractions cover a chunk of k per blockIdx.z):
+ *          FIXUP[p0, p1]                       after the last k loop: the
+ *                                              blocks of a tile exchange
+ *                                              their partial accumulators
+ *                                              through the workspace; the
+ *                                              last to arrive sums them and
+ *                                              goes on, the others stop. */
 #include <stdio.h>
 
 #include <isl/map.h>
@@ -181,4 +189,48 @@ static __isl_give isl_schedule_node *staged_tree(struct pm_kernel *k)
 __isl_give isl_schedule_node *pm_store_tree(struct pm_kernel *k)
 {
 	return k->cst_pitch ? staged_tree(k) : direct_tree(k);
+}
+
+/* Does the filter of node (a sequence child) contain statement id? */
+static int filter_has(__isl_keep isl_schedule_node *node, __isl_keep isl_id *id)
+{
+	isl_union_set *f = isl_schedule_node_filter_get_filter(node);
+	isl_space *sp = isl_space_set_tuple_id(isl_space_set_alloc(
+		isl_schedule_node_get_ctx(node), 0, 3), isl_dim_set,
+		isl_id_copy(id));
+	isl_set *s = isl_union_set_extract_set(f, sp);
+	int r = isl_set_is_empty(s) == isl_bool_false;
+
+	isl_set_free(s);
+	isl_union_set_free(f);
+	return r;
+}
+
+__isl_give isl_schedule_node *pm_fixup_graft(struct pm_kernel *k,
+	__isl_take isl_schedule_node *seq)
+{
+	isl_schedule_node *g;
+	isl_size n = isl_schedule_node_n_children(seq);
+	int last = -1;
+
+	if (!k->scop->nsplit)
+		return seq;
+	for (int i = 0; i < n; ++i) {
+		seq = isl_schedule_node_child(seq, i);
+		if (filter_has(seq, k->con[k->ncon - 1].mma_id))
+			last = i;
+		seq = isl_schedule_node_parent(seq);
+	}
+	if (last < 0)
+		return isl_schedule_node_free(seq);
+	k->fixup_id = pm_kernel_op(k, "FIXUP", PM_OP_FIXUP, -1);
+	g = isl_schedule_node_from_extension(isl_union_map_from_map(str_ext(k,
+		"{ [p0, p1] -> S[p0, p1] }", k->fixup_id)));
+	g = pm_pr_graft_root(g);
+	seq = isl_schedule_node_child(isl_schedule_node_child(seq, last), 0);
+	seq = isl_schedule_node_graft_after(seq, g);
+	/* back to the block's sequence (the graft made one of its own) */
+	seq = isl_schedule_node_root(seq);
+	seq = pm_node_below_mark(seq, k->mark_block_x);
+	return isl_schedule_node_child(seq, 0);
 }

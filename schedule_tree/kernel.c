@@ -287,6 +287,7 @@ void pm_kernel_free(struct pm_kernel *k)
 		isl_id_free(k->sync_pro0_id[c]);
 	}
 	isl_id_free(k->store_id);
+	isl_id_free(k->fixup_id);
 	isl_id_free(k->stg_id);
 	isl_id_free(k->sync_st_id[0]);
 	isl_id_free(k->sync_st_id[1]);
@@ -389,8 +390,8 @@ int pm_kernel_size_multiple(const struct pm_kernel *k, int s)
 int pm_kernel_require_multiples(struct pm_kernel *k)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	char str[512];
-	int off = 0;
+	char str[1024];
+	int off = 0, any = 0;
 	isl_set *set;
 
 	off += snprintf(str + off, sizeof(str) - off, "[");
@@ -401,17 +402,27 @@ int pm_kernel_require_multiples(struct pm_kernel *k)
 			first ? "" : ", ", spec->syms[s].name);
 		first = 0;
 	}
+	for (int r = 0; r < k->scop->nsplit; ++r)
+		off += snprintf(str + off, sizeof(str) - off, "%spm_k0_%d, "
+			"pm_kn_%d", off > 1 ? ", " : "", r, r);
 	off += snprintf(str + off, sizeof(str) - off, "] -> { : ");
-	for (int s = 0, first = 1; s < spec->nsyms; ++s) {
+	for (int s = 0; s < spec->nsyms; ++s) {
 		if (pm_scop_sym_fixed(k->scop, s, NULL))
 			continue;
 		off += snprintf(str + off, sizeof(str) - off,
-			"%s%s mod %d = 0", first ? "" : " and ",
+			"%s%s mod %d = 0", any ? " and " : "",
 			spec->syms[s].name, pm_kernel_size_multiple(k, s));
-		first = 0;
+		any = 1;
+	}
+	/* split-K chunks are whole k tiles */
+	for (int r = 0; r < k->scop->nsplit; ++r) {
+		off += snprintf(str + off, sizeof(str) - off, "%spm_k0_%d mod "
+			"%d = 0 and pm_kn_%d mod %d = 0", any ? " and " : "", r,
+			k->cfg->bk, r, k->cfg->bk);
+		any = 1;
 	}
 	snprintf(str + off, sizeof(str) - off, " }");
-	if (!strstr(str, "mod"))
+	if (!any)
 		return 0;
 	set = isl_set_read_from_str(k->ctx, str);
 	k->scop->context = isl_set_intersect_params(k->scop->context, set);

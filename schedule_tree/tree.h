@@ -68,7 +68,9 @@ enum pm_op_kind {
 	PM_OP_STS,	/* C tile (shared, staged store) = acc[frag] */
 	PM_OP_STG,	/* C (global) <- C tile (shared), 16-byte units */
 	PM_OP_LDR,	/* staging registers <- global tile, 16-byte units */
-	PM_OP_STR	/* shared tile <- staging registers */
+	PM_OP_STR,	/* shared tile <- staging registers */
+	PM_OP_FIXUP	/* split-K: sum the chunks' accumulators; only the
+			 * block that sums goes on (epilogue, store) */
 };
 
 struct pm_op {
@@ -143,6 +145,7 @@ struct pm_kernel {
 	 * elements (0: direct stores), elements per 16-byte unit */
 	int cst_pitch, cst_vec;
 	isl_id *stg_id, *sync_st_id[2];
+	isl_id *fixup_id;		/* split-K (promote/store.c) */
 	int nepi;
 	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];

@@ -13,7 +13,8 @@
 # /usr/local/cuda/bin/nvcc), ARCH (sm_90; sm_90a configurations always build
 # for sm_90a), JOBS (16), OUT (folder for the full log gpu-check.log; default
 # build/gpu), ONLY (a regex: only the configurations it matches: sm80, sm90a,
-# sm70_16x16x8, sm70_32x32x8).
+# sm70_16x16x8, sm70_32x32x8, sm80_split3, sm90a_split5: k always in 3 / 5
+# chunks where it has that many k tiles).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.."
@@ -31,7 +32,9 @@ TIME_SIZES="2048x2048x2048 4096x4096x4096"
 CONFIGS=("sm80|--target sm_80"
 	 "sm90a|--target sm_90a"
 	 "sm70_16x16x8|--target sm_70 --mma 16x16x8"
-	 "sm70_32x32x8|--target sm_70 --mma 32x32x8")
+	 "sm70_32x32x8|--target sm_70 --mma 32x32x8"
+	 "sm80_split3|--target sm_80 --split-k 3"
+	 "sm90a_split5|--target sm_90a --split-k 5")
 # ONLY=REGEX keeps the configurations whose name matches
 if [ -n "${ONLY:-}" ]; then
 	kept=()
@@ -66,12 +69,14 @@ build_one() {
 	echo "== $name: $POLYMMA gen examples/gemm_$layout.tc -o $cu $*"
 	"$POLYMMA" gen "examples/gemm_$layout.tc" -o "$cu" "$@" ||
 		{ echo "== $name: GENERATION FAILED rc=$?"; exit 1; }
-	local arch=(-arch="$ARCH")
+	local arch=(-arch="$ARCH") ws=()
 	# sm_90a kernels (wgmma) need the architecture-specific target
 	[[ $name == *sm90a* ]] && arch=(-gencode=arch=compute_90a,code=sm_90a)
+	# a kernel that can split k: also check its workspace entry
+	grep -q "_workspace_size(" "$cu" && ws=(-DCG_WS)
 	local cmd=("$NVCC" -O2 "${arch[@]}" -std=c++17 --resource-usage
 		-DKERNEL_FILE="\"$PWD/$cu\"" -DKFN=gemm_$layout -DA_KM=$akm -DB_NK=$bnk
-		"${fdefs[@]}" tests/gpu/check_gemm.cu -lcublas
+		"${fdefs[@]}" "${ws[@]}" tests/gpu/check_gemm.cu -lcublas
 		-Xlinker -rpath -Xlinker "$cudadir/lib64" -Xlinker -rpath -Xlinker "$cudadir/lib"
 		-o "$bin")
 	echo "== $name: ${cmd[*]}"

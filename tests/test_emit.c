@@ -122,7 +122,7 @@ static void test_sm80_frag_pipeline(void **state)
 	/* prologue tiles 0, 1, 2 (1 and 2 predicated), the loop's tile kt+3 */
 	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 4);
 	assert_int_equal(count(s, "\tpm_cp_async16_if(&A_shared["), 12);
-	assert_non_null(strstr(s, "(32 * c2 + 8 * c4 + 96)"));
+	assert_non_null(strstr(s, "(pm_k0_0 + 32 * c2 + 8 * c4 + 96)"));
 	assert_int_equal(count(s, "\tpm_cp_async_commit();"), 4);
 	/* warps are exactly the block's threads: no guard on them */
 	assert_null(strstr(s, "if (c3 <= 1)"));
@@ -168,13 +168,16 @@ static void test_small_variant(void **state)
 		"void __launch_bounds__(128) pm_kernel_gemm_nn_small("));
 	assert_non_null(strstr(s, "pm_sm80_ldf<32, 32, 1, 32, 1, 1, 64, 1>("));
 	assert_non_null(strstr(s, "cudaDevAttrMultiProcessorCount"));
-	assert_non_null(strstr(s, "if ((int64_t) ((M + 128 - 1) / 128) * "
-		"((N + 128 - 1) / 128) < pm_sms) {"));
+	/* when the plan does not split k */
+	assert_non_null(strstr(s, "p->small1 = tiles < sms;"));
+	assert_non_null(strstr(s, "p->small = s == 1 && p->small1;"));
+	assert_non_null(strstr(s, "\tif (p.small) {\n"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_small<<<grid, 128, 32768, "
 		"stream>>>"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 128, 49152, "
 		"stream>>>"));
-	assert_int_equal(count(s, "M % 128"), 1);
+	/* once in each entry point */
+	assert_int_equal(count(s, "M % 128"), 3);
 	assert_non_null(strstr(s, " * small    64x64x32, warp 32x32"));
 	free(s);
 	/* a block tile given by the user is the only one */
@@ -205,10 +208,89 @@ static void test_sm70_and_defines(void **state)
 		"0>(pm_acc") < strstr(s, "] = pm_rs0[(0)];"));
 	assert_non_null(strstr(s, "mma.sync.aligned.m8n8k4"));
 	assert_non_null(strstr(m, "\"defines\": {\"M\": 256, \"K\": 64}"));
-	assert_non_null(strstr(s, "__restrict__ C, int N)"));
+	assert_non_null(strstr(s, "__restrict__ C, int N, float *__restrict__ "
+		"pm_ws, unsigned *__restrict__ pm_cnt, int pm_kc0)"));
+	/* K fixed: the chunk of k is still the kernel's */
+	assert_non_null(strstr(s, "pm_kn_0 = min(pm_kc0, 64 - pm_k0_0);"));
 	free(s);
 	free(h);
 	free(m);
+}
+
+/* Split-K (the default "auto"): each contraction's k is a chunk of
+ * blockIdx.z (pm_k0_0, pm_kn_0) and FIXUP sums the chunks after the k
+ * loop, before the epilogue; three entry points; --split-k 1 is the
+ * unsplit kernel of before; --split-k N fixes the number of chunks. */
+static void test_split_k(void **state)
+{
+	const char *one[] = { "split-k", "1", NULL };
+	const char *three[] = { "split-k", "3", NULL };
+	const char *sm90[] = { "target", "sm_90a", NULL };
+	char *h, *m, *s = gen("nn", NULL, &h, &m);
+	const char *fix, *epi;
+
+	(void) state;
+	assert_non_null(strstr(s, "\tconst int pm_z = blockIdx.z, pm_nz = "
+		"gridDim.z;\n\tconst int pm_k0_0 = pm_z * pm_kc0, pm_kn_0 = "
+		"min(pm_kc0, K - pm_k0_0);\n"));
+	assert_non_null(strstr(s, "for (int c2 = (0); (c2 < pm_kn_0 / 32); "));
+	fix = strstr(s, "if (pm_nz > 1) { pm_splitk_put<128, 128>((const float *)"
+		" pm_acc, pm_ws + ");
+	assert_non_null(fix);
+	assert_non_null(strstr(fix, "if (!pm_splitk_arrive(pm_cnt + "
+		"((int64_t) ((c0)) * ((N + 127) / 128) + ((c1))), pm_nz, (int *) "
+		"pm_smem)) return; pm_splitk_sum<128, 128>((float *) pm_acc, "));
+	/* after the loop, before the store */
+	assert_true(strstr(s, "pm_sm80_mma_frag") < fix);
+	assert_true(fix < strstr(s, "pm_sm80_store<"));
+	assert_int_equal(count(s, "if (pm_nz > 1)"), 1);
+	assert_non_null(strstr(s, "extern \"C\" size_t gemm_nn_workspace_size("
+		"int64_t M, int64_t N, int64_t K)"));
+	assert_non_null(strstr(s, "extern \"C\" cudaError_t gemm_nn_ws(const "
+		"void *A, const void *B, void *C, int64_t M, int64_t N, int64_t "
+		"K, void *workspace, size_t workspace_bytes, cudaStream_t "
+		"stream)"));
+	assert_non_null(strstr(s, "cudaMallocAsync(&ws, p.bytes, stream)"));
+	assert_non_null(strstr(s, "cudaFreeAsync(ws, stream)"));
+	assert_non_null(strstr(s, "(unsigned) p.s);"));
+	assert_non_null(strstr(s, "s = (int64_t) sms * occ / tiles;"));
+	assert_non_null(strstr(h, "size_t gemm_nn_workspace_size(int64_t M, "
+		"int64_t N, int64_t K);"));
+	assert_non_null(strstr(m, "\"split_k\": \"auto\""));
+	free(s);
+	free(h);
+	free(m);
+	/* unsplit on request: no chunk parameters, one entry point */
+	s = gen("nn", one, &h, &m);
+	assert_null(strstr(s, "pm_k0_"));
+	assert_null(strstr(s, "pm_nz"));
+	assert_null(strstr(s, "_ws("));
+	assert_null(strstr(h, "workspace"));
+	assert_non_null(strstr(m, "\"split_k\": 1,"));
+	free(s);
+	free(h);
+	free(m);
+	/* a fixed number of chunks */
+	s = gen("nn", three, NULL, &m);
+	assert_non_null(strstr(s, "\ts = 3;\n"));
+	assert_null(strstr(s, "sms * occ / tiles"));
+	assert_non_null(strstr(m, "\"split_k\": 3,"));
+	free(s);
+	free(m);
+	/* an epilogue runs after the fixup, in the block that sums */
+	{
+		char *text = pm_test_read("examples/gemm_bias_relu.tc");
+
+		assert_non_null(text);
+		s = gen(text, sm90, NULL, NULL);
+		free(text);
+	}
+	fix = strstr(s, "if (pm_nz > 1) { pm_splitk_put<64, 256>(");
+	epi = strstr(s, "pm_relu((pm_v + pm_f(bias[");
+	assert_non_null(fix);
+	assert_non_null(epi);
+	assert_true(fix < epi);
+	free(s);
 }
 
 /* Layouts reach the macro-MMA as the orientation of its shared tiles:
@@ -377,7 +459,7 @@ static void test_refused_configs(void **state)
 	 * stage, a macro k of 32, an odd number of k-steps per tile */
 	const char *fp = "--frag-pipeline on: not possible here";
 	const char *cases[][5] = {
-		{ "mma", "8x8x4" }, { "split-k", "2" }, { "stages", "9" },
+		{ "mma", "8x8x4" }, { "split-k", "65" }, { "stages", "9" },
 		{ "warp", "48x64" },
 		{ "frag-pipeline", "on", "stages", "1", fp },
 		{ "frag-pipeline", "on", "mma", "32x32x32", fp },
@@ -520,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_sm80_frag_pipeline),
 		cmocka_unit_test(test_staged_store),
 		cmocka_unit_test(test_small_variant),
+		cmocka_unit_test(test_split_k),
 		cmocka_unit_test(test_sm70_and_defines),
 		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_sm90a_kernel),

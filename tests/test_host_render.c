@@ -73,6 +73,39 @@ static int build_and_run(const char *head, const char *source,
 	return rc;
 }
 
+/* Split-K: the host rendering is called once per chunk z of S (0: no
+ * split), as blocks of the GPU would run, with the workspace the
+ * launcher would give (counters must be back to zero at the end). */
+static long g_split;
+
+/* "#define CALL ..." for kernel call `call` (ending in "M, N, K" or the
+ * sizes), split in g_split chunks of the reductions ext0 (and ext1). */
+static void split_call(struct pm_strbuf *b, const char *name,
+	const char *args, const char *ext0, const char *ext1, int bm, int bn,
+	int bk, int nacc)
+{
+	if (!g_split) {
+		pm_strbuf_printf(b, "#define CALL %s(%s)\n", name, args);
+		return;
+	}
+	pm_strbuf_printf(b, "#define CALL do { long S = %ld, tiles = ((M + %d) / "
+		"%d) * ((N + %d) / %d), pb = %ld;\\\n"
+		"\tlong kc0 = ((%s) / %d + S - 1) / S * %d, kc1 = ((%s) / %d + S - "
+		"1) / S * %d;\\\n"
+		"\tfloat *pm_w = calloc(tiles * S * pb, sizeof(float));\\\n"
+		"\tunsigned *pm_c = calloc(tiles, sizeof(unsigned));\\\n"
+		"\t(void) kc1;\\\n"
+		"\tfor (long z = 0; z < S; ++z)\\\n"
+		"\t\t%s(%s, pm_w, pm_c, kc0%s, z, S);\\\n"
+		"\tfor (long t = 0; t < tiles; ++t)\\\n"
+		"\t\tif (pm_c[t]) { fprintf(stderr, \"counter %%ld left at %%u\\n\", "
+		"t, pm_c[t]); exit(1); }\\\n"
+		"\tfree(pm_w);\\\n\tfree(pm_c);\\\n} while (0)\n",
+		g_split, bm - 1, bm, bn - 1, bn, (long) nacc * bm * bn,
+		ext0, bk, bk, ext1 ? ext1 : ext0, bk, bk, name, args,
+		ext1 ? ", kc1" : "");
+}
+
 struct cfg {
 	int bm, bn, bk, wm, wn, mm, mn, mk;
 	int stages, smem;	/* 0: plain 1: pad 2: swizzle */
@@ -113,7 +146,7 @@ static int render_text(const char *text, const char *layout,
 	assert_non_null(spec);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.target = pm_target_host();
-	cfg.split_k = 1;
+	cfg.split_k = g_split ? 0 : 1;
 	cfg.stages = c->stages ? c->stages : 1;
 	cfg.smem = c->smem;
 	cfg.frag_pipe = c->frag;
@@ -146,11 +179,11 @@ static int render_text(const char *text, const char *layout,
 		pm_strbuf_init(&head);
 		pm_strbuf_init(&tail);
 		pm_strbuf_printf(&head, "#define A_KM %d\n#define B_NK %d\n"
-			"#define CALL %s(A, B, C%s)\n"
 			"#define PRO_A(x) ((float) pm_pro_a(x))\n"
 			"#define PRO_B(x) ((float) pm_pro_b(x))\n",
-			check_as[0] == 't', check_as[1] == 't', spec->name,
-			fixed ? "" : ", M, N, K");
+			check_as[0] == 't', check_as[1] == 't');
+		split_call(&head, spec->name, fixed ? "A, B, C" :
+			"A, B, C, M, N, K", "K", NULL, c->bm, c->bn, c->bk, 1);
 		pm_strbuf_printf(&tail, "static float pm_pro_a(float x) { return "
 			"%s; }\nstatic float pm_pro_b(float x) { return %s; }\n",
 			pro_a, pro_b);
@@ -303,8 +336,8 @@ static const char epi_driver[] =
 	"\t\t}\n"
 	"\tprintf(\"%ld wrong\\n\", bad);\n\treturn bad != 0;\n}\n";
 
-static int epi_run(const char *text, const char *call, const char *epi,
-	long m, long n, long k)
+static int epi_run(const char *text, const char *name, const char *args,
+	const char *epi, long m, long n, long k)
 {
 	struct pm_diags d;
 	struct pm_spec *spec;
@@ -319,7 +352,7 @@ static int epi_run(const char *text, const char *call, const char *epi,
 	assert_non_null(spec);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.target = pm_target_host();
-	cfg.split_k = 1;
+	cfg.split_k = g_split ? 0 : 1;
 	cfg.stages = 2;
 	cfg.smem = 2;
 	cfg.frag_pipe = 1;	/* as the sm_80 defaults */
@@ -332,12 +365,16 @@ static int epi_run(const char *text, const char *call, const char *epi,
 	assert_int_equal(rc, 0);
 	pm_diags_clear(&d);
 	{
-		char head[1024], args[96];
+		struct pm_strbuf head;
+		char argv[96];
 
-		snprintf(head, sizeof(head), "#define CALL %s\n#define EPI (%s)\n",
-			call, epi);
-		snprintf(args, sizeof(args), "%ld %ld %ld", m, n, k);
-		rc = build_and_run(head, out.source, epi_driver, args, 0, epi);
+		pm_strbuf_init(&head);
+		split_call(&head, name, args, "K", NULL, cfg.bm, cfg.bn, cfg.bk,
+			1);
+		pm_strbuf_printf(&head, "#define EPI (%s)\n", epi);
+		snprintf(argv, sizeof(argv), "%ld %ld %ld", m, n, k);
+		rc = build_and_run(head.s, out.source, epi_driver, argv, 0, epi);
+		pm_strbuf_free(&head);
 	}
 	pm_output_clear(&out);
 	pm_spec_free(spec);
@@ -352,7 +389,7 @@ static void test_epilogues(void **state)
 		"def f(f16(M, K) A, f16(K, N) B, f16(N) bias) -> (f16(M, N) C) {\n"
 		"  C(i, j) +=! A(i, k) * B(k, j)\n"
 		"  C(i, j) = relu(C(i, j) + bias(j))\n}\n",
-		"f(A, B, bias, C, M, N, K)", "v + bias[j] > 0 ? v + bias[j] : 0",
+		"f", "A, B, bias, C, M, N, K", "v + bias[j] > 0 ? v + bias[j] : 0",
 		128, 192, 64), 0);
 	/* a temporary chain: row scale, residual, clamp, into another output */
 	assert_int_equal(epi_run(
@@ -361,7 +398,7 @@ static void test_epilogues(void **state)
 		"  T(i, j) +=! A(i, k) * B(k, j)\n"
 		"  U(i, j) = T(i, j) * s(i) + R(i, j)\n"
 		"  O(i, j) = max(U(i, j), -2.5) - 1\n}\n",
-		"g(A, B, s, R, C, M, N, K)",
+		"g", "A, B, s, R, C, M, N, K",
 		"fmaxf(v * s[i] + R[i * N + j], -2.5f) - 1", 64, 128, 96), 0);
 	/* every function of the language, on the accumulator */
 	assert_int_equal(epi_run(
@@ -370,7 +407,7 @@ static void test_epilogues(void **state)
 		"  C(i, j) = sigmoid(C(i, j)) + tanh(C(i, j)) + gelu(C(i, j)) + "
 		"gelu_erf(C(i, j)) + silu(C(i, j)) / 4 + exp(-abs(C(i, j))) + "
 		"min(C(i, j), 0.5)\n}\n",
-		"h(A, B, C, M, N, K)",
+		"h", "A, B, C, M, N, K",
 		"1 / (1 + expf(-v)) + tanhf(v) + 0.5f * v * (1 + tanhf(0.7978845608f * "
 		"(v + 0.044715f * v * v * v))) + 0.5f * v * (1 + erff(v * "
 		"0.7071067812f)) + v / (1 + expf(-v)) / 4 + expf(-fabsf(v)) + "
@@ -391,7 +428,7 @@ static const char add_driver[] =
 	"\tfor (long i = 0; i < L * M; ++i) E[i] = (float) ((i * 3 + 2) % 7 - 3);\n"
 	"\tfor (long i = 0; i < N * L; ++i) F[i] = (float) ((i * 11 + 5) % 9 - 4);\n"
 	"\tfor (long i = 0; i < M * N; ++i) O[i] = NAN;\n"
-	"\tadd2(A, B, E, F, O, M, N, K, L);\n"
+	"\tCALL;\n"
 	"\tfor (long i = 0; i < M; ++i)\n\t\tfor (long j = 0; j < N; ++j) {\n"
 	"\t\t\tfloat c = 0, d = 0;\n"
 	"\t\t\tfor (long k = 0; k < K; ++k) c += A[i * K + k] * B[k * N + j];\n"
@@ -435,7 +472,7 @@ static void test_two_contractions(void **state)
 		assert_non_null(spec);
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.target = pm_target_host();
-		cfg.split_k = 1;
+		cfg.split_k = g_split ? 0 : 1;
 		cfg.stages = cfgs[c].stages;
 		cfg.smem = cfgs[c].smem;
 		cfg.frag_pipe = cfgs[c].frag;
@@ -452,14 +489,59 @@ static void test_two_contractions(void **state)
 			cfgs[c].bn, 3 * cfgs[c].bk, 2 * cfgs[c].bk);
 		/* one register tile: no second accumulator */
 		assert_int_equal(strstr(out.source, "pm_acc1") == NULL, shared);
-		if (build_and_run(shared ? "#define SHARED 1\n" :
-				"#define SHARED 0\n", out.source, add_driver,
-				args, 0, "two contractions"))
-			fail_msg("two contractions%s, config %d", shared ?
-				" (shared accumulator)" : "", c);
+		{
+			struct pm_strbuf head;
+
+			pm_strbuf_init(&head);
+			pm_strbuf_printf(&head, "#define SHARED %d\n", shared);
+			split_call(&head, "add2", "A, B, E, F, O, M, N, K, L",
+				"K", "L", cfg.bm, cfg.bn, cfg.bk, shared ? 1 : 2);
+			if (build_and_run(head.s, out.source, add_driver, args,
+					0, "two contractions"))
+				fail_msg("two contractions%s, config %d, split %ld",
+					shared ? " (shared accumulator)" : "", c,
+					g_split);
+			pm_strbuf_free(&head);
+		}
 		pm_output_clear(&out);
 		pm_spec_free(spec);
 	}
+}
+
+/* Split-K: every configuration and layout in 2 and 3 chunks of k (5 k
+ * tiles: the last chunk shorter), fixed sizes, prologues, epilogues and
+ * both forms of two contractions in 2 chunks. */
+static void test_split_k(void **state)
+{
+	(void) state;
+	for (g_split = 2; g_split <= 3; ++g_split)
+		for (int l = 0; l < 4; ++l)
+			for (int c = 0; c < NCFGS; ++c) {
+				const struct cfg *g = &cfgs[c];
+				if (render_and_run(pm_test_layouts[l], g, 0,
+						3 * g->bm, 2 * g->bn, 5 * g->bk))
+					fail_msg("split %ld, %s, config %d",
+						g_split, pm_test_layouts[l], c);
+			}
+	g_split = 2;
+	for (int l = 0; l < 4; ++l)
+		assert_int_equal(render_and_run(pm_test_layouts[l], &cfgs[1], 1,
+			64, 128, 24), 0);
+	test_prologues(state);
+	test_epilogues(state);
+	test_two_contractions(state);
+	g_split = 0;
+}
+
+/* The split driver's check is live: the nt kernel in 2 chunks, checked
+ * as if B were K x N, fails. */
+static void test_split_checker_catches_errors(void **state)
+{
+	(void) state;
+	g_split = 2;
+	assert_int_not_equal(render_as("nt", "nn", &cfgs[0], 0, 64, 64, 80),
+		0);
+	g_split = 0;
 }
 
 int main(void)
@@ -472,6 +554,8 @@ int main(void)
 		cmocka_unit_test(test_epilogues),
 		cmocka_unit_test(test_prologues),
 		cmocka_unit_test(test_two_contractions),
+		cmocka_unit_test(test_split_k),
+		cmocka_unit_test(test_split_checker_catches_errors),
 	};
 
 	if (system("cc --version >/dev/null 2>&1")) {

@@ -246,4 +246,68 @@ __device__ __forceinline__ unsigned pm_smem_addr(const void *p) {
   return (unsigned)__cvta_generic_to_shared(p);
 }
 
+// ---------------------------------------------------------------------------
+// Split-K: the blocks z = 0 .. nz-1 of one output tile (blockIdx.z) each
+// accumulate one chunk of the reduction, then meet in a workspace:
+//   pm_splitk_put<R, NT>(acc, slot)   every thread's R accumulator floats
+//       to the block's slot, as float4 [R / 4][NT] (coalesced), L2 only;
+//   pm_splitk_arrive(cnt, nz, flag)   counts the tile's arrivals: true (in
+//       every thread) for the block that arrives last, which resets the
+//       counter to 0 for the next launch; the others stop.  flag: one int of
+//       shared memory no thread uses after the k loop (written after the
+//       first barrier, read before the next barrier of the kernel);
+//   pm_splitk_sum<R, NT>(acc, slots, pb, nz)   the last block: acc = the
+//       sum of slots 0 .. nz-1 in z order, its own included (the same
+//       rounding whichever block arrives last).
+// Release / acquire: each thread fences its stores before the barrier and
+// the atomic (the threadFenceReduction pattern); the last block fences
+// after it and reads with ld.global.cg.  Block-uniform: call with the whole
+// block, 1-D thread blocks of NT threads.
+// ---------------------------------------------------------------------------
+template <int R, int NT>
+__device__ __forceinline__ void pm_splitk_put(const float *acc, float *slot) {
+  static_assert(R % 4 == 0, "pm_splitk_put: R must be a multiple of 4");
+  float4 *s = reinterpret_cast<float4 *>(slot) + threadIdx.x;
+#pragma unroll
+  for (int r = 0; r < R; r += 4)
+    __stcg(s + (r / 4) * NT,
+           make_float4(acc[r], acc[r + 1], acc[r + 2], acc[r + 3]));
+}
+
+__device__ __forceinline__ bool pm_splitk_arrive(unsigned *cnt, int nz,
+                                                 volatile int *flag) {
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const int last = atomicAdd(cnt, 1u) == (unsigned)(nz - 1);
+    if (last)
+      *cnt = 0;
+    *flag = last;
+  }
+  __syncthreads();
+  const bool last = *flag != 0;
+  if (last)
+    __threadfence();
+  return last;
+}
+
+template <int R, int NT>
+__device__ __forceinline__ void pm_splitk_sum(float *acc, const float *slots,
+                                              long long pb, int nz) {
+  const float4 *s = reinterpret_cast<const float4 *>(slots) + threadIdx.x;
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    acc[r] = 0.0f;
+  for (int q = 0; q < nz; ++q) {
+#pragma unroll
+    for (int r = 0; r < R; r += 4) {
+      const float4 v = __ldcg(s + q * (pb / 4) + (r / 4) * NT);
+      acc[r] += v.x;
+      acc[r + 1] += v.y;
+      acc[r + 2] += v.z;
+      acc[r + 3] += v.w;
+    }
+  }
+}
+
 #endif // POLYMMA_TARGETS_COMMON_CUH

@@ -115,6 +115,35 @@ static inline void pm_host_mma_frag(int mm, int mn, int mk, float *acc,
 					fb[k * wn + c0 + j];
 }
 
+/* Split-K (as pm_splitk_put / _arrive / _sum in common.cuh; blocks run one
+ * after the other, so the last of a tile is its z = nz - 1). */
+static inline void pm_host_splitk_put(const float *acc, long n, float *slot)
+{
+	for (long i = 0; i < n; ++i)
+		slot[i] = acc[i];
+}
+
+static inline int pm_host_splitk_arrive(unsigned *cnt, long nz)
+{
+	int last = ++*cnt == (unsigned) nz;
+
+	if (last)
+		*cnt = 0;
+	return last;
+}
+
+static inline void pm_host_splitk_sum(float *acc, long n, const float *slots,
+	long pb, long nz)
+{
+	for (long i = 0; i < n; ++i) {
+		float t = 0;
+
+		for (long q = 0; q < nz; ++q)
+			t += slots[q * pb + i];
+		acc[i] = t;
+	}
+}
+
 /* Pointwise functions of the spec language (host rendering). */
 #include <math.h>
 #define pm_f(x) ((float) (x))

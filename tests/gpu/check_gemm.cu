@@ -248,6 +248,50 @@ template <class F> static double time_median(F f) {
 	return 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
 }
 
+#ifdef CG_WS
+// The split-K entry with the caller's workspace (zero-filled once): two
+// launches in a row (the first must leave the counters at zero), then one
+// with a workspace one byte too small (the launcher runs unsplit).
+#define CG_CAT2(a, b) a##b
+#define CG_CAT(a, b) CG_CAT2(a, b)
+static void check_ws(const __half *A, const __half *B, __half *C,
+	const double *R, int64_t M, int64_t N, int64_t K) {
+#ifdef CG_FIXED
+	size_t bytes = CG_CAT(KFN, _workspace_size)();
+#else
+	size_t bytes = CG_CAT(KFN, _workspace_size)(M, N, K);
+#endif
+	char *ws = nullptr;
+	char tag2[64];
+	if (!bytes)
+		return;
+	CG_CK(cudaMalloc(&ws, bytes));
+	CG_CK(cudaMemset(ws, 0, bytes));
+	for (int run = 0; run < 3; ++run) {
+		size_t give = run < 2 ? bytes : bytes - 1;
+		poison(C, M * N);
+#ifdef CG_FIXED
+		cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, ws, give, st);
+#else
+		cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, M, N, K, ws, give, st);
+#endif
+		cudaError_t l = cudaGetLastError();
+		cudaError_t sy = cudaStreamSynchronize(st);
+		if (sy != cudaSuccess)
+			die("kernel execution", cudaGetErrorString(sy));
+		snprintf(tag2, sizeof tag2, "/ws%d%s", run, run == 2 ? "-small" : "");
+		if (r != cudaSuccess || l != cudaSuccess) {
+			result(false, tag2, M, N, K, std::string("launch error ") +
+				cudaGetErrorName(r != cudaSuccess ? r : l));
+			continue;
+		}
+		Err e = compare(C, R, M * N);
+		result(ok(e), tag2, M, N, K, fmt_err(e) + " ws=" + std::to_string(bytes));
+	}
+	CG_CK(cudaFree(ws));
+}
+#endif
+
 static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed, bool timing) {
 	__half *A[2] = {dalloc<__half>(M * K), nullptr};
 	__half *B[2] = {dalloc<__half>(K * N), nullptr};
@@ -265,6 +309,9 @@ static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed, bool timi
 		Err e = compare(C, R, M * N);
 		result(ok(e), "", M, N, K, fmt_err(e));
 	}
+#ifdef CG_WS
+	check_ws(A[0], B[0], C, R, M, N, K);
+#endif
 
 	if (timing) {
 		A[1] = dalloc<__half>(M * K);

@@ -1,0 +1,335 @@
+/* The host entry points of a generated file.
+ *
+ *   NAME(tensors, sizes, stream)
+ *       checks the sizes and alignments, then launches; when the launch
+ *       splits k it takes a stream-ordered workspace (cudaMallocAsync,
+ *       counters zeroed, cudaFreeAsync after the kernel).
+ *   NAME_ws(tensors, sizes, workspace, workspace_bytes, stream)
+ *       the same with the caller's workspace (zero-filled before its first
+ *       use; every launch leaves it so); too small or NULL: no split.
+ *   NAME_workspace_size(sizes)
+ *       the bytes NAME_ws would use (0: it does not split these sizes).
+ * The last two exist when the kernel can split k (scop->nsplit > 0).
+ *
+ * The launch plan (pm_plan_NAME): T output tiles, B = SMs x blocks per SM
+ * of the kernel (occupancy API), kt = k tiles of each contraction.
+ *   --split-k auto: s = min(B / T, kt / PM_MIN_KT) chunks when T < B;
+ *   --split-k N:    s = N;
+ *   then s <= kt, chunks of whole k tiles, none empty (s shrinks until
+ *   ceil(kt / ceil(kt / s)) == s for every contraction).
+ *   Unsplit (s = 1) with a small variant and T < SMs: the small variant.
+ * Workspace: [T] counters (padded to 256 bytes), then [T][s] slots of
+ * (accumulators x BM x BN) floats. */
+#include <stdio.h>
+
+#include "emit/print.h"
+#include "emit/target.h"
+
+/* Fewest k tiles per chunk the automatic split makes. */
+#define PM_MIN_KT 4
+
+static int nsizes(struct pm_kernel *k)
+{
+	int order[64];
+
+	return pm_emit_size_order(k, order);
+}
+
+/* "(const __half *) A, ..." the tensors as the kernel takes them. */
+static void tensor_args(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	for (int r = 0, first = 1; r < 2; ++r)
+		for (int t = 0; t < spec->ntensors; ++t) {
+			if (spec->tensors[t].role != (r ? PM_OUTPUT : PM_INPUT))
+				continue;
+			pm_strbuf_printf(b, "%s(%s%s *) %s", first ? "" : ", ",
+				r ? "" : "const ", pm_emit_ctype(k, t, 0),
+				spec->tensors[t].name);
+			first = 0;
+		}
+}
+
+/* "A, B, C, M, N, K" the entry points' own arguments, for forwarding. */
+static void entry_args(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int order[64], n = pm_emit_size_order(k, order);
+	int first = 1;
+
+	for (int r = 0; r < 2; ++r)
+		for (int t = 0; t < spec->ntensors; ++t) {
+			if (spec->tensors[t].role != (r ? PM_OUTPUT : PM_INPUT))
+				continue;
+			pm_strbuf_printf(b, "%s%s", first ? "" : ", ",
+				spec->tensors[t].name);
+			first = 0;
+		}
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_printf(b, ", %s", spec->syms[order[i]].name);
+}
+
+/* "int64_t M, int64_t N" (decl 1, or 2: "void" when none) / "M, N". */
+static void size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int order[64], n = pm_emit_size_order(k, order);
+
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_printf(b, "%s%s%s", i ? ", " : "", decl ? "int64_t " :
+			"", spec->syms[order[i]].name);
+	if (!n && decl == 2)
+		pm_strbuf_add(b, "void");
+}
+
+/* The grid of kernel pm_kernel_<name><suffix>, its shared memory and the
+ * launch; split: grid.z and the workspace from the plan p. */
+static void launch(struct pm_kernel *k, const char *suffix,
+	struct pm_strbuf *b, const char *ind)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_config *c = k->cfg;
+	int order[64], n = pm_emit_size_order(k, order);
+	long smem = pm_emit_smem_bytes(k, 0, NULL);
+	char d0[64], d1[64];
+
+	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+	pm_strbuf_printf(b, "%sdim3 grid((unsigned) ((%s + %d - 1) / %d), "
+		"(unsigned) ((%s + %d - 1) / %d)%s);\n", ind, d1, c->bn, c->bn,
+		d0, c->bm, c->bm, k->scop->nsplit ? ", (unsigned) p.s" : "");
+	pm_strbuf_printf(b, "%sif (grid.y > 65535)\n%s\treturn "
+		"cudaErrorInvalidValue;\n", ind, ind);
+	if (smem > 48 * 1024)
+		pm_strbuf_printf(b, "%sif (cudaFuncSetAttribute(pm_kernel_%s%s, "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
+			"cudaSuccess)\n%s\treturn cudaGetLastError();\n", ind,
+			spec->name, suffix, smem, ind);
+	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(",
+		ind, spec->name, suffix, pm_config_threads(c), smem);
+	tensor_args(k, b);
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_printf(b, ", (int) %s", spec->syms[order[i]].name);
+	if (k->scop->nsplit) {
+		pm_strbuf_add(b, ", p.s > 1 ? (float *) ((char *) workspace + "
+			"p.cnt_bytes) : (float *) 0, (unsigned *) workspace");
+		for (int r = 0; r < k->scop->nsplit; ++r)
+			pm_strbuf_printf(b, ", (int) p.kc[%d]", r);
+	}
+	pm_strbuf_printf(b, ");\n%sreturn cudaGetLastError();\n", ind);
+}
+
+/* Size and alignment checks (k's tiles: the small variant's divide them);
+ * sizes only when ptrs is 0. */
+static void checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
+	const char *fail)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int order[64], n = pm_emit_size_order(k, order);
+
+	for (int i = 0; i < n; ++i) {
+		const char *s = spec->syms[order[i]].name;
+		pm_strbuf_printf(b, "\tif (%s < 1 || %s > 0x7fffffff || %s %% %d)"
+			"\n\t\treturn %s;\n", s, s, s,
+			pm_kernel_size_multiple(k, order[i]), fail);
+	}
+	if (!ptrs)
+		return;
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (t == k->con[0].a || t == k->con[0].b || t == k->con[0].out ||
+		    t == k->con[k->ncon - 1].a || t == k->con[k->ncon - 1].b)
+			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% 16)\n\t\t"
+				"return cudaErrorMisalignedAddress;\n",
+				spec->tensors[t].name);
+}
+
+/* static cudaError_t pm_device_NAME(int *sms, int *occ): the GPU's SMs and
+ * the kernel's blocks per SM, asked once per process. */
+static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const char *name = k->scop->spec->name;
+	long smem = pm_emit_smem_bytes(k, 0, NULL);
+
+	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernel's blocks per SM "
+		"(asked once per process). */\nstatic cudaError_t "
+		"pm_device_%s(int *sms, int *occ)\n{\n\tstatic int pm_sms, "
+		"pm_occ;\n\tif (!pm_sms) {\n\t\tint dev, n, o;\n"
+		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
+		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
+		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
+	if (smem > 48 * 1024)
+		pm_strbuf_printf(b, "\t\tif (cudaFuncSetAttribute(pm_kernel_%s, "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
+			"cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name,
+			smem);
+	pm_strbuf_printf(b, "\t\tif (cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+		"(&o, pm_kernel_%s, %d, %ld) != cudaSuccess)\n\t\t\treturn "
+		"cudaGetLastError();\n\t\tpm_occ = o > 0 ? o : 1;\n"
+		"\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\t*occ = pm_occ > 0 ? "
+		"pm_occ : 1;\n\treturn cudaSuccess;\n}\n", name,
+		pm_config_threads(k->cfg), smem);
+}
+
+/* struct pm_plan_NAME and pm_plan_NAME(sizes, &p) (see the top). */
+static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b)
+{
+	const struct pm_config *c = k->cfg;
+	const char *name = k->scop->spec->name;
+	int ns = k->scop->nsplit, nacc = k->acc_shared ? 1 : k->ncon;
+	char d0[64], d1[64];
+
+	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
+		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
+		"{\n\tint s, small, small1;\n\tint64_t kc[%d];\n\tsize_t cnt_bytes, "
+		"bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
+	size_list(k, b, 1);
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, occ;\n"
+		"\tconst cudaError_t e = pm_device_%s(&sms, &occ);\n"
+		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
+		"%d);\n", nsizes(k) ? ", " : "",
+		name, name, d0, c->bm, c->bm, d1, c->bn, c->bn);
+	pm_strbuf_printf(b, "\tconst int64_t kt[%d] = { ", ns);
+	for (int r = 0; r < ns; ++r)
+		pm_strbuf_printf(b, "%s(int64_t) (%s) / %d", r ? ", " : "",
+			k->scop->split_ext[r], c->bk);
+	pm_strbuf_add(b, " };\n\tint64_t s = 1;\n\n\tif (e != cudaSuccess)\n"
+		"\t\treturn e;\n");
+	if (c->split_k > 1)
+		pm_strbuf_printf(b, "\ts = %d;\n", c->split_k);
+	else
+		pm_strbuf_printf(b, "\tif (tiles < (int64_t) sms * occ)\n"
+			"\t\ts = (int64_t) sms * occ / tiles;\n"
+			"\tfor (int r = 0; r < %d; ++r)\n"
+			"\t\tif (s > kt[r] / %d)\n\t\t\ts = kt[r] / %d;\n",
+			ns, PM_MIN_KT, PM_MIN_KT);
+	pm_strbuf_printf(b, "\tfor (int r = 0; r < %d; ++r)\n"
+		"\t\tif (s > kt[r])\n\t\t\ts = kt[r];\n"
+		"\tif (s < 1)\n\t\ts = 1;\n"
+		"\t/* chunks of whole k tiles, none empty */\n"
+		"\tfor (int again = 1; again;) {\n\t\tagain = 0;\n"
+		"\t\tfor (int r = 0; r < %d; ++r) {\n"
+		"\t\t\tconst int64_t ch = (kt[r] + s - 1) / s, s2 = (kt[r] + ch - "
+		"1) / ch;\n\t\t\tif (s2 < s)\n\t\t\t\ts = s2, again = 1;\n"
+		"\t\t}\n\t}\n\tp->s = (int) s;\n"
+		"\tfor (int r = 0; r < %d; ++r)\n"
+		"\t\tp->kc[r] = (kt[r] + s - 1) / s * %d;\n"
+		"\tp->cnt_bytes = s > 1 ? (size_t) (tiles * 4 + 255) / 256 * 256 : "
+		"0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) tiles * (size_t) "
+		"s * %ld : 0;\n\tp->small1 = %s;\n\tp->small = s == 1 && "
+		"p->small1;\n\treturn cudaSuccess;\n}\n",
+		ns, ns, ns, c->bk, (long) nacc * c->bm * c->bn * 4,
+		small ? "tiles < sms" : "0");
+}
+
+/* The plain entry of a splitting kernel: a stream-ordered workspace. */
+static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const char *name = k->scop->spec->name;
+
+	pm_strbuf_add(b, "\nextern \"C\" ");
+	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
+	pm_strbuf_printf(b, "\n{\n\tstruct pm_plan_%s p;\n\tvoid *ws = 0;\n"
+		"\tcudaError_t e, e2;\n\n", name);
+	checks(k, b, 0, "cudaErrorInvalidValue");
+	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
+	size_list(k, b, 0);
+	pm_strbuf_printf(b, "%s&p)) != cudaSuccess)\n\t\treturn e;\n"
+		"\t/* no split, or no memory for its workspace: unsplit */\n"
+		"\tif (p.s == 1 || cudaMallocAsync(&ws, p.bytes, stream) != "
+		"cudaSuccess) {\n\t\tif (p.s > 1)\n\t\t\t(void) "
+		"cudaGetLastError();\n\t\treturn %s_ws(",
+		nsizes(k) ? ", " : "", name);
+	entry_args(k, b);
+	pm_strbuf_printf(b, ", 0, 0, stream);\n\t}\n"
+		"\te = cudaMemsetAsync(ws, 0, p.cnt_bytes, stream);\n"
+		"\tif (e == cudaSuccess)\n\t\te = %s_ws(", name);
+	entry_args(k, b);
+	pm_strbuf_add(b, ", ws, p.bytes, stream);\n"
+		"\te2 = cudaFreeAsync(ws, stream);\n"
+		"\treturn e != cudaSuccess ? e : e2;\n}\n");
+}
+
+static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b)
+{
+	const char *name = k->scop->spec->name;
+
+	device_fn(k, b);
+	plan_fn(k, small, b);
+	pm_strbuf_add(b, "\nextern \"C\" ");
+	pm_emit_signature(k, b, PM_ENTRY_WS_SIZE);
+	pm_strbuf_printf(b, "\n{\n\tstruct pm_plan_%s p;\n\n", name);
+	checks(k, b, 0, "0");
+	pm_strbuf_printf(b, "\tif (pm_plan_%s(", name);
+	size_list(k, b, 0);
+	pm_strbuf_printf(b, "%s&p) != cudaSuccess) {\n\t\t(void) "
+		"cudaGetLastError();\n\t\treturn 0;\n\t}\n\treturn p.bytes;\n}\n",
+		nsizes(k) ? ", " : "");
+	pm_strbuf_add(b, "\nextern \"C\" ");
+	pm_emit_signature(k, b, PM_ENTRY_WS);
+	pm_strbuf_printf(b, "\n{\n\tstruct pm_plan_%s p;\n\tcudaError_t e;\n\n",
+		name);
+	checks(k, b, 1, "cudaErrorInvalidValue");
+	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
+	size_list(k, b, 0);
+	pm_strbuf_printf(b, "%s&p)) != cudaSuccess)\n\t\treturn e;\n",
+		nsizes(k) ? ", " : "");
+	pm_strbuf_add(b, "\t/* no room for the split: one chunk */\n"
+		"\tif (p.s > 1 && (!workspace || workspace_bytes < p.bytes)) {\n"
+		"\t\tp.s = 1;\n\t\tp.small = p.small1;\n");
+	for (int r = 0; r < k->scop->nsplit; ++r)
+		pm_strbuf_printf(b, "\t\tp.kc[%d] = %s;\n", r,
+			k->scop->split_ext[r]);
+	pm_strbuf_add(b, "\t}\n");
+	if (small) {
+		pm_strbuf_printf(b, "\t/* unsplit and fewer %dx%d blocks than "
+			"SMs: the %dx%d variant */\n\tif (p.small) {\n",
+			k->cfg->bm, k->cfg->bn, small->cfg->bm, small->cfg->bn);
+		launch(small, "_small", b, "\t\t");
+		pm_strbuf_add(b, "\t}\n");
+	}
+	launch(k, "", b, "\t");
+	pm_strbuf_add(b, "}\n");
+	plain_entry(k, b);
+}
+
+/* The unsplit launcher: checks, then k, or the small-tile variant when
+ * k's grid has fewer blocks than the device has SMs. */
+void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b)
+{
+	const struct pm_config *c = k->cfg;
+	char d0[64], d1[64];
+
+	if (k->scop->nsplit) {
+		split_launcher(k, small, b);
+		return;
+	}
+	pm_strbuf_add(b, "\nextern \"C\" ");
+	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
+	pm_strbuf_add(b, "\n{\n");
+	checks(k, b, 1, "cudaErrorInvalidValue");
+	if (small) {
+		pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+		pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+		pm_strbuf_printf(b, "\t/* fewer %dx%d blocks than SMs: the "
+			"%dx%d variant */\n\tstatic int pm_sms;\n"
+			"\tif (!pm_sms) {\n\t\tint dev;\n"
+			"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
+			"cudaDeviceGetAttribute(&pm_sms, "
+			"cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)\n"
+			"\t\t\treturn cudaGetLastError();\n\t}\n",
+			c->bm, c->bn, small->cfg->bm, small->cfg->bn);
+		pm_strbuf_printf(b, "\tif ((int64_t) ((%s + %d - 1) / %d) * "
+			"((%s + %d - 1) / %d) < pm_sms) {\n", d0, c->bm, c->bm,
+			d1, c->bn, c->bn);
+		launch(small, "_small", b, "\t\t");
+		pm_strbuf_add(b, "\t}\n");
+	}
+	launch(k, "", b, "\t");
+	pm_strbuf_add(b, "}\n");
+}
