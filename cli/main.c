@@ -53,6 +53,9 @@ static const char usage_text[] =
 "  --mma-inflight on|off     sm_90a: keep one k tile of wgmma running across\n"
 "                            the barrier, copies --stages - 2 tiles ahead\n"
 "                            (default off: wait right after issuing them)\n"
+"  --pro-overlap on|off      prologues: transform tile k+1 while tile k's\n"
+"                            asynchronous MMAs run (default: on sm_90a\n"
+"                            where the pipeline allows it)\n"
 "  --small-variant auto|off  with the default block tile, also generate a\n"
 "                            64x64-tile kernel that the launcher runs when\n"
 "                            the grid has fewer blocks than the GPU has SMs\n"
@@ -101,6 +104,7 @@ static const struct opt opts[] = {
 	{ "--small-variant", "small-variant", OPT_LIB, 0 },
 	{ "--reg-stage", "reg-stage", OPT_LIB, 0 },
 	{ "--mma-inflight", "mma-inflight", OPT_LIB, 0 },
+	{ "--pro-overlap", "pro-overlap", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

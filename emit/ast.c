@@ -187,6 +187,7 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		return 7;
 	}
 	case PM_OP_SYNC:
+	case PM_OP_DRAIN:
 	case PM_OP_COMMIT:
 	case PM_OP_WAIT:
 		return 0;

@@ -173,7 +173,7 @@ static void split_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		return;
 	if (!host)
 		pm_strbuf_add(b, "\tconst int pm_z = blockIdx.z, pm_nz = "
-			"gridDim.z;\n");
+			"gridDim.z;\n\t(void) pm_nz;\n");
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\tconst %s pm_k0_%d = pm_z * pm_kc%d, "
 			"pm_kn_%d = min(pm_kc%d, %s - pm_k0_%d);\n"
@@ -269,7 +269,7 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 }
 
 static const char prelude[] =
-	"\n#include <cuda_runtime.h>\n#include <stdint.h>\n\n"
+	"\n#include <cuda_runtime.h>\n#include <stdint.h>\n#include <string.h>\n\n"
 	"__device__ __forceinline__ int floord(int n, int d)\n"
 	"{\n\treturn n >= 0 ? n / d : -((-n + d - 1) / d);\n}\n\n"
 	"__device__ __forceinline__ void pm_copy_elems(int n, "
@@ -323,7 +323,14 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		pm_strbuf_add(b, tg->helpers[i]);
 	if (!host)
 		pm_strbuf_add(b, prelude);
+	/* split-K: the kernel launched unsplit leaves the fixup out (its
+	 * code slowed the k loops measurably: docs/PERF.md), _split has it */
+	k->emit_fixup = 0;
 	if (kernel_def(k, ast, "", b, d) < 0)
+		return -1;
+	k->emit_fixup = 1;
+	if (!host && k->scop->nsplit &&
+	    kernel_def(k, ast, "_split", b, d) < 0)
 		return -1;
 	if (small && kernel_def(small, ast2, "_small", b, d) < 0)
 		return -1;

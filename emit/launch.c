@@ -13,7 +13,9 @@
  *
  * The launch plan (pm_plan_NAME): T output tiles, B = SMs x blocks per SM
  * of the kernel (occupancy API), kt = k tiles of each contraction.
- *   --split-k auto: s = min(B / T, kt / PM_MIN_KT) chunks when T < B;
+ *   --split-k auto: s = min(B / T, kt / PM_MIN_KT) chunks when T < B
+ *                   (with a small variant: only when T >= 4/5 of the SMs;
+ *                   below, the small variant measured faster);
  *   --split-k N:    s = N;
  *   then s <= kt, chunks of whole k tiles, none empty (s shrinks until
  *   ceil(kt / ceil(kt / s)) == s for every contraction).
@@ -204,8 +206,11 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\tif (tiles < (int64_t) sms * occ)\n"
 			"\t\ts = (int64_t) sms * occ / tiles;\n"
 			"\tfor (int r = 0; r < %d; ++r)\n"
-			"\t\tif (s > kt[r] / %d)\n\t\t\ts = kt[r] / %d;\n",
-			ns, PM_MIN_KT, PM_MIN_KT);
+			"\t\tif (s > kt[r] / %d)\n\t\t\ts = kt[r] / %d;\n%s",
+			ns, PM_MIN_KT, PM_MIN_KT, small ?
+			"\t/* below 4/5 of a block per SM the small variant "
+			"measured faster */\n\tif (tiles * 5 < (int64_t) sms * 4)"
+			"\n\t\ts = 1;\n" : "");
 	pm_strbuf_printf(b, "\tfor (int r = 0; r < %d; ++r)\n"
 		"\t\tif (s > kt[r])\n\t\t\ts = kt[r];\n"
 		"\tif (s < 1)\n\t\ts = 1;\n"
@@ -225,11 +230,48 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		small ? "tiles < sms" : "0");
 }
 
+/* static cudaError_t pm_ws_alloc_NAME(void **p, size_t bytes, stream):
+ * stream-ordered from a memory pool of the file's own per device, which
+ * keeps its memory across synchronizations (the default pool returns it
+ * to the system at each one: a new mapping per launch, measured at tens of
+ * microseconds). */
+static void alloc_fn(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	pm_strbuf_printf(b, "\n/* Workspace memory: stream-ordered, from a pool "
+		"of this file's own per device that\n * keeps its memory (the "
+		"default pool unmaps it at every synchronization). */\n"
+		"static cudaError_t pm_ws_alloc_%s(void **p, size_t bytes, "
+		"cudaStream_t stream)\n{\n"
+		"\tstatic cudaMemPool_t pools[64];\n\tint dev;\n\n"
+		"\tif (cudaGetDevice(&dev) != cudaSuccess)\n"
+		"\t\treturn cudaGetLastError();\n"
+		"\tif (dev < 0 || dev >= 64)\n"
+		"\t\treturn cudaMallocAsync(p, bytes, stream);\n"
+		"\tif (!pools[dev]) {\n\t\tcudaMemPoolProps props;\n"
+		"\t\tcudaMemPool_t pool;\n"
+		"\t\tuint64_t keep = ~(uint64_t) 0;\n\n"
+		"\t\tmemset(&props, 0, sizeof(props));\n"
+		"\t\tprops.allocType = cudaMemAllocationTypePinned;\n"
+		"\t\tprops.location.type = cudaMemLocationTypeDevice;\n"
+		"\t\tprops.location.id = dev;\n"
+		"\t\tif (cudaMemPoolCreate(&pool, &props) != cudaSuccess)\n"
+		"\t\t\treturn cudaGetLastError();\n"
+		"\t\t(void) cudaMemPoolSetAttribute(pool, "
+		"cudaMemPoolAttrReleaseThreshold, &keep);\n"
+		"\t\t/* another thread may have been first */\n"
+		"\t\tif (!__sync_bool_compare_and_swap(&pools[dev], "
+		"(cudaMemPool_t) 0, pool))\n"
+		"\t\t\t(void) cudaMemPoolDestroy(pool);\n\t}\n"
+		"\treturn cudaMallocFromPoolAsync(p, bytes, pools[dev], stream);"
+		"\n}\n", k->scop->spec->name);
+}
+
 /* The plain entry of a splitting kernel: a stream-ordered workspace. */
 static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
 
+	alloc_fn(k, b);
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
 	pm_strbuf_printf(b, "\n{\n\tstruct pm_plan_%s p;\n\tvoid *ws = 0;\n"
@@ -239,10 +281,10 @@ static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 	size_list(k, b, 0);
 	pm_strbuf_printf(b, "%s&p)) != cudaSuccess)\n\t\treturn e;\n"
 		"\t/* no split, or no memory for its workspace: unsplit */\n"
-		"\tif (p.s == 1 || cudaMallocAsync(&ws, p.bytes, stream) != "
+		"\tif (p.s == 1 || pm_ws_alloc_%s(&ws, p.bytes, stream) != "
 		"cudaSuccess) {\n\t\tif (p.s > 1)\n\t\t\t(void) "
 		"cudaGetLastError();\n\t\treturn %s_ws(",
-		nsizes(k) ? ", " : "", name);
+		nsizes(k) ? ", " : "", name, name);
 	entry_args(k, b);
 	pm_strbuf_printf(b, ", 0, 0, stream);\n\t}\n"
 		"\te = cudaMemsetAsync(ws, 0, p.cnt_bytes, stream);\n"
@@ -292,6 +334,9 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		launch(small, "_small", b, "\t\t");
 		pm_strbuf_add(b, "\t}\n");
 	}
+	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
+	launch(k, "_split", b, "\t\t");
+	pm_strbuf_add(b, "\t}\n");
 	launch(k, "", b, "\t");
 	pm_strbuf_add(b, "}\n");
 	plain_entry(k, b);

@@ -646,7 +646,8 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_config *c = k->cfg;
 	const struct pm_target *tg = c->target;
 
-	print_drain(k, b, a->op, host);
+	if (a->op->kind != PM_OP_FIXUP || host || k->emit_fixup)
+		print_drain(k, b, a->op, host);
 	switch (a->op->kind) {
 	case PM_OP_FILL:
 		if (k->acc_shared && a->op->con) {
@@ -675,7 +676,8 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 			print_mma(k, b, a, host);
 		/* asynchronous MMAs, not kept in flight: wait right away,
 		 * on the same line */
-		if (!host && tg->mma_drain && !c->mma_inflight) {
+		if (!host && tg->mma_drain && !c->mma_inflight &&
+		    !k->pro_late[a->op->con]) {
 			if (b->len && b->s[b->len - 1] == '\n')
 				b->s[--b->len] = '\0';
 			pm_strbuf_printf(b, " %s<%d>(%s[", tg->mma_drain,
@@ -751,8 +753,20 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	case PM_OP_PRO:
 		print_pro(k, b, a, host);
 		return 0;
+	case PM_OP_DRAIN:
+		if (host || !tg->mma_drain)
+			pm_strbuf_add(b, "/* the MMAs are done */;\n");
+		else
+			pm_strbuf_printf(b, "%s<%d>((float *) %s);\n",
+				tg->mma_drain, c->wm * c->wn / pm_config_unit(c),
+				acc_name(k, a->op->con));
+		return 0;
 	case PM_OP_FIXUP:
-		print_fixup(k, b, a, host);
+		if (host || k->emit_fixup)
+			print_fixup(k, b, a, host);
+		else
+			pm_strbuf_add(b, "/* split-K fixup: in the _split kernel */;"
+				"\n");
 		return 0;
 	case PM_OP_SYNC:
 		pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :

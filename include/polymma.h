@@ -48,10 +48,14 @@ void polymma_options_free(polymma_options *o);
  *   "target"  sm_70 | sm_80 | sm_90a
  *   "define"  NAME=VALUE (may be given several times)
  *   "block"   MxNxK        "warp"  MxNxK        "mma"  MxNxK
- *   "split-k" N            "stages" N           "smem" swizzle|pad|plain
+ *   "split-k" auto|N       "stages" N           "smem" swizzle|pad|plain
+ *             (split-k auto, the default: the launcher splits the reduction
+ *             over blockIdx.z when the grid is smaller than the GPU)
  *   "frag-pipeline" on|off (default: on where the target and tiles allow)
  *   "staged-store"  on|off (default: on where the tile allows)
  *   "reg-stage"     on|off (default: on for sm_70 with 2 stages)
+ *   "mma-inflight"  on|off (sm_90a; default off)
+ *   "pro-overlap"   on|off (default: on for sm_90a where the pipeline allows)
  *   "small-variant" auto|off (default auto: with the default block tile,
  *                   also a 64x64 kernel for grids smaller than the GPU)
  *   "dump-schedule"  "" (after every pass) or a pass name

@@ -42,6 +42,10 @@ struct pm_config {
 	 * across the barrier, the copies S - 2 tiles ahead (1), or wait for
 	 * them right after they are issued (0); -1 = target default (0) */
 	int mma_inflight;
+	/* prologues overlapped with the MMAs (targets with asynchronous MMAs,
+	 * promote/): each thread transforms its units of tile kt + 1 while
+	 * tile kt's MMAs run. -1 = where possible, 0 = off, 1 = required */
+	int pro_overlap;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

@@ -406,6 +406,112 @@ static void wait_and_prologues(struct pm_kernel *k, int c, int shift,
 	ext[(*n)++] = pm_pr_step_ext(k, k->sync_id[c][1], 3, 0);
 }
 
+/* Prologues overlapped with asynchronous MMAs: does contraction c use
+ * them (1), not (0), or are they required and impossible (-1, with a
+ * diagnostic)? They need a prologue, S > 1, no fragment pipeline, no
+ * register staging, MMAs waited in the same iteration (not --mma-inflight);
+ * by default only targets with asynchronous MMAs use them. */
+static int pro_late_decide(struct pm_kernel *k, int c, struct pm_diags *d)
+{
+	const struct pm_config *cfg = k->cfg;
+	int pro = 0, ok;
+
+	for (int b = 0; b < k->nbufs; ++b)
+		pro |= k->bufs[b].con == c && k->bufs[b].pro != NULL;
+	if (!pro || !cfg->pro_overlap)
+		return 0;
+	ok = cfg->stages > 1 && !k->frag[c] && !k->rstage[c] &&
+		cfg->mma_inflight <= 0;
+	if (cfg->pro_overlap > 0 && !ok) {
+		pm_diag_plain(d, "--pro-overlap on: not possible here (it needs "
+			"--stages 2 or more, no fragment pipeline, no register "
+			"staging and --mma-inflight off)");
+		return -1;
+	}
+	return ok && (cfg->pro_overlap > 0 || cfg->target->mma_drain);
+}
+
+/* The pipeline with overlapped prologues (pro_late_decide):
+ *   prologue q < S-1 { COPY(q); COMMIT }; WAIT; PRO(0)
+ *   k loop { SYNC; COPY(kt + S - 1); COMMIT; MMA(kt) issued;
+ *            WAIT; PRO(kt + 1); DRAIN }
+ * WAIT leaves S - 2 groups pending (tile kt + 1 has landed) and has no
+ * barrier: each thread transforms the units it copied itself, while tile
+ * kt's MMAs run; the barrier at the top of the next iteration publishes
+ * them (and, after DRAIN, frees stage kt mod S for tile kt + S). */
+static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
+	struct pm_diags *d)
+{
+	int S = k->cfg->stages;
+	isl_id *ids[8], *sync, *wait, *drain;
+	int nd[8], n = 0;
+	isl_map *ext[8];
+	isl_schedule_node *g;
+
+	k->commit_id[c][0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
+	k->sync_id[c][0] = pm_kernel_op(k, "SYNC", PM_OP_SYNC, -1);
+	ids[n] = k->sync_id[c][0], nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, k->sync_id[c][0], 3, 0);
+	copies_and_commit(k, c, 3, S - 1, k->commit_id[c][0], ids, nd, ext,
+		&n);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_before(*node, g);
+	/* after the MMAs: the next tile's prologues, then the wait */
+	n = 0;
+	k->wait_id[c] = wait = pm_kernel_op(k, "WAIT", PM_OP_WAIT, 1);
+	ids[n] = wait, nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, wait, 3, 0);
+	for (int b = 0; b < k->nbufs; ++b) {
+		if (k->bufs[b].con != c || !k->bufs[b].pro)
+			continue;
+		ids[n] = k->bufs[b].pro_id, nd[n] = 5;
+		ext[n++] = pm_pr_copy_ext_id(k, b, 3, 1, k->bufs[b].pro_id);
+	}
+	drain = pm_kernel_op(k, "DRAIN", PM_OP_DRAIN, -1);
+	k->ops[k->nops - 1].con = c;
+	ids[n] = drain, nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, drain, 3, 0);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
+	isl_id_free(drain);		/* the extension holds it */
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_after(*node, g);
+	/* in front of the k loop: the copies, then tile 0's prologues */
+	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
+		*node = isl_schedule_node_parent(*node);
+	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
+	n = 0;
+	if (c > 0) {
+		sync = pm_kernel_op(k, "SYNC_REUSE", PM_OP_SYNC, -1);
+		ids[n] = sync, nd[n] = 3;
+		ext[n++] = pm_pr_step_ext(k, sync, 2, 1);
+		isl_id_free(sync);
+	}
+	copies_and_commit(k, c, 2, S - 1, k->commit_id[c][1], ids, nd, ext,
+		&n);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_before(*node, g);
+	n = 0;
+	k->wait_pro_id[c] = pm_kernel_op(k, "WAIT_PRO", PM_OP_WAIT, 1);
+	ids[n] = k->wait_pro_id[c], nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, k->wait_pro_id[c], 2, 1);
+	for (int b = 0; b < k->nbufs; ++b) {
+		if (k->bufs[b].con != c || !k->bufs[b].pro)
+			continue;
+		ids[n] = k->bufs[b].pro_id, nd[n] = 5;
+		ext[n++] = pm_pr_copy_ext_id(k, b, 2, 1, k->bufs[b].pro_id);
+	}
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_before(*node, g);
+	return *node ? 0 : -1;
+}
+
 /* The copies, as a software pipeline over the k tiles (stages S):
  *   S = 1:  k loop { COPY(kt); COMMIT; WAIT [PRO; SYNC]; MMA; SYNC }
  *   S > 1:  prologue q < S-1 { COPY(q); COMMIT }
@@ -423,6 +529,7 @@ static void wait_and_prologues(struct pm_kernel *k, int c, int shift,
  *     WAIT first waits for all but the last group of MMAs (tile kt - 2, so
  *     stage (kt - 2) mod S is free for tile kt + S - 2), then for the
  *     copies of tile kt (S - 3 groups left pending).
+ *   with prologues overlapped with asynchronous MMAs: pipeline_late.
  * COPY instances exist only for valid k tiles: isl adds the guards. */
 static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d)
@@ -439,6 +546,11 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	int n = 0;
 	isl_schedule_node *g;
 
+	k->pro_late[c] = pro_late_decide(k, c, d);
+	if (k->pro_late[c] < 0)
+		return -1;
+	if (k->pro_late[c])
+		return pipeline_late(k, c, node, d);
 	if (async && (S < 3 || fp || k->rstage[c])) {
 		pm_diag_plain(d, "--mma-inflight on keeps one k tile of MMAs in "
 			"flight: it needs --stages 3 or more");

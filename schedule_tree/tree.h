@@ -69,8 +69,9 @@ enum pm_op_kind {
 	PM_OP_STG,	/* C (global) <- C tile (shared), 16-byte units */
 	PM_OP_LDR,	/* staging registers <- global tile, 16-byte units */
 	PM_OP_STR,	/* shared tile <- staging registers */
-	PM_OP_FIXUP	/* split-K: sum the chunks' accumulators; only the
+	PM_OP_FIXUP,	/* split-K: sum the chunks' accumulators; only the
 			 * block that sums goes on (epilogue, store) */
+	PM_OP_DRAIN	/* wait for the contraction's asynchronous MMAs */
 };
 
 struct pm_op {
@@ -131,7 +132,7 @@ struct pm_kernel {
 	/* After contraction: macro instance <-> original instances. */
 	isl_union_map *expansion;	/* MMA_0[i0,j0,k0] -> S_0[i,j,k] ... */
 	isl_union_pw_multi_aff *base;	/* MMA_0[i0,j0,k0] -> S_0[MM i0, ..] */
-	struct pm_op ops[48];
+	struct pm_op ops[64];
 	int nops;
 	isl_id *store_id, *sync_id[2][2];
 	isl_id *commit_id[2][2], *wait_id[2];	/* [contraction][loop, prologue] */
@@ -140,12 +141,18 @@ struct pm_kernel {
 	 * the contraction does not use it */
 	isl_id *ldf_id[2], *wait_pro_id[2], *sync_pro0_id[2];
 	int frag[2];			/* 1: contraction c uses it */
+	/* contraction c's prologues overlap its MMAs (promote.c): the MMA
+	 * is not waited for right after issue, DRAIN does it later */
+	int pro_late[2];
 	int rstage[2];			/* 1: contraction c stages copies in registers */
 	/* the staged store (promote/store.c): pitch of the shared C tile in
 	 * elements (0: direct stores), elements per 16-byte unit */
 	int cst_pitch, cst_vec;
 	isl_id *stg_id, *sync_st_id[2];
 	isl_id *fixup_id;		/* split-K (promote/store.c) */
+	/* emit/: print the FIXUP op (the _split kernel) or leave it out
+	 * (the kernel launched unsplit, free of its code) */
+	int emit_fixup;
 	int nepi;
 	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];

@@ -22,8 +22,11 @@ static char *gen(const char *layout, const char *const *opts, char **header,
 	snprintf(path, sizeof(path), "examples/gemm_%s.tc", layout);
 	text = strlen(layout) > 2 ? strdup(layout) : pm_test_read(path);
 	assert_non_null(text);
-	/* one kernel per file unless a test asks for the small variant */
+	/* one kernel per file unless a test asks for the small variant or
+	 * split-K (its own _split kernel) */
 	assert_int_equal(polymma_options_set(o, "small-variant", "off", NULL),
+		POLYMMA_OK);
+	assert_int_equal(polymma_options_set(o, "split-k", "1", NULL),
 		POLYMMA_OK);
 	for (int i = 0; opts && opts[i]; i += 2)
 		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
@@ -122,7 +125,7 @@ static void test_sm80_frag_pipeline(void **state)
 	/* prologue tiles 0, 1, 2 (1 and 2 predicated), the loop's tile kt+3 */
 	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 4);
 	assert_int_equal(count(s, "\tpm_cp_async16_if(&A_shared["), 12);
-	assert_non_null(strstr(s, "(pm_k0_0 + 32 * c2 + 8 * c4 + 96)"));
+	assert_non_null(strstr(s, "(32 * c2 + 8 * c4 + 96)"));
 	assert_int_equal(count(s, "\tpm_cp_async_commit();"), 4);
 	/* warps are exactly the block's threads: no guard on them */
 	assert_null(strstr(s, "if (c3 <= 1)"));
@@ -158,7 +161,8 @@ static void test_staged_store(void **state)
  * 128x128 kernel, whose tiles the small ones divide. */
 static void test_small_variant(void **state)
 {
-	const char *opts[] = { "small-variant", "auto", NULL };
+	const char *opts[] = { "small-variant", "auto", "split-k", "auto",
+		NULL };
 	const char *blk[] = { "small-variant", "auto", "block", "128x128x32",
 		NULL };
 	char *s = gen("nn", opts, NULL, NULL);
@@ -208,10 +212,7 @@ static void test_sm70_and_defines(void **state)
 		"0>(pm_acc") < strstr(s, "] = pm_rs0[(0)];"));
 	assert_non_null(strstr(s, "mma.sync.aligned.m8n8k4"));
 	assert_non_null(strstr(m, "\"defines\": {\"M\": 256, \"K\": 64}"));
-	assert_non_null(strstr(s, "__restrict__ C, int N, float *__restrict__ "
-		"pm_ws, unsigned *__restrict__ pm_cnt, int pm_kc0)"));
-	/* K fixed: the chunk of k is still the kernel's */
-	assert_non_null(strstr(s, "pm_kn_0 = min(pm_kc0, 64 - pm_k0_0);"));
+	assert_non_null(strstr(s, "__restrict__ C, int N)"));
 	free(s);
 	free(h);
 	free(m);
@@ -225,14 +226,25 @@ static void test_split_k(void **state)
 {
 	const char *one[] = { "split-k", "1", NULL };
 	const char *three[] = { "split-k", "3", NULL };
-	const char *sm90[] = { "target", "sm_90a", NULL };
-	char *h, *m, *s = gen("nn", NULL, &h, &m);
-	const char *fix, *epi;
+	const char *aut[] = { "split-k", "auto", NULL };
+	const char *sm90[] = { "target", "sm_90a", "split-k", "auto", NULL };
+	const char *fixk[] = { "split-k", "auto", "define", "K=64", NULL };
+	char *h, *m, *s = gen("nn", aut, &h, &m);
+	const char *fix, *epi, *split;
 
 	(void) state;
+	/* two kernels: launched unsplit (no fixup code), and _split */
+	split = strstr(s, "__global__ void __launch_bounds__(128) "
+		"pm_kernel_gemm_nn_split(");
+	assert_non_null(split);
+	assert_non_null(strstr(s, "/* split-K fixup: in the _split kernel */;"));
+	assert_true(strstr(s, "/* split-K fixup: in the _split kernel */;") <
+		split);
+	assert_non_null(strstr(s, "pm_kernel_gemm_nn_split<<<grid, 128, "));
+	assert_non_null(strstr(s, "cudaMallocFromPoolAsync("));
 	assert_non_null(strstr(s, "\tconst int pm_z = blockIdx.z, pm_nz = "
-		"gridDim.z;\n\tconst int pm_k0_0 = pm_z * pm_kc0, pm_kn_0 = "
-		"min(pm_kc0, K - pm_k0_0);\n"));
+		"gridDim.z;\n\t(void) pm_nz;\n\tconst int pm_k0_0 = pm_z * pm_kc0, "
+		"pm_kn_0 = min(pm_kc0, K - pm_k0_0);\n"));
 	assert_non_null(strstr(s, "for (int c2 = (0); (c2 < pm_kn_0 / 32); "));
 	fix = strstr(s, "if (pm_nz > 1) { pm_splitk_put<128, 128>((const float *)"
 		" pm_acc, pm_ws + ");
@@ -241,8 +253,9 @@ static void test_split_k(void **state)
 		"((int64_t) ((c0)) * ((N + 127) / 128) + ((c1))), pm_nz, (int *) "
 		"pm_smem)) return; pm_splitk_sum<128, 128>((float *) pm_acc, "));
 	/* after the loop, before the store */
-	assert_true(strstr(s, "pm_sm80_mma_frag") < fix);
-	assert_true(fix < strstr(s, "pm_sm80_store<"));
+	assert_true(split < fix);
+	assert_true(strstr(split, "pm_sm80_mma_frag") < fix);
+	assert_true(fix < strstr(split, "pm_sm80_store<"));
 	assert_int_equal(count(s, "if (pm_nz > 1)"), 1);
 	assert_non_null(strstr(s, "extern \"C\" size_t gemm_nn_workspace_size("
 		"int64_t M, int64_t N, int64_t K)"));
@@ -250,7 +263,7 @@ static void test_split_k(void **state)
 		"void *A, const void *B, void *C, int64_t M, int64_t N, int64_t "
 		"K, void *workspace, size_t workspace_bytes, cudaStream_t "
 		"stream)"));
-	assert_non_null(strstr(s, "cudaMallocAsync(&ws, p.bytes, stream)"));
+	assert_non_null(strstr(s, "pm_ws_alloc_gemm_nn(&ws, p.bytes, stream)"));
 	assert_non_null(strstr(s, "cudaFreeAsync(ws, stream)"));
 	assert_non_null(strstr(s, "(unsigned) p.s);"));
 	assert_non_null(strstr(s, "s = (int64_t) sms * occ / tiles;"));
@@ -277,6 +290,12 @@ static void test_split_k(void **state)
 	assert_non_null(strstr(m, "\"split_k\": 3,"));
 	free(s);
 	free(m);
+	/* K fixed: the chunk of k is still the kernel's */
+	s = gen("nn", fixk, NULL, NULL);
+	assert_non_null(strstr(s, "__restrict__ C, int M, int N, float "
+		"*__restrict__ pm_ws, unsigned *__restrict__ pm_cnt, int pm_kc0)"));
+	assert_non_null(strstr(s, "pm_kn_0 = min(pm_kc0, 64 - pm_k0_0);"));
+	free(s);
 	/* an epilogue runs after the fixup, in the block that sums */
 	{
 		char *text = pm_test_read("examples/gemm_bias_relu.tc");
@@ -286,11 +305,75 @@ static void test_split_k(void **state)
 		free(text);
 	}
 	fix = strstr(s, "if (pm_nz > 1) { pm_splitk_put<64, 256>(");
-	epi = strstr(s, "pm_relu((pm_v + pm_f(bias[");
 	assert_non_null(fix);
+	epi = strstr(fix, "pm_relu((pm_v + pm_f(bias[");
 	assert_non_null(epi);
 	assert_true(fix < epi);
 	free(s);
+}
+
+/* Prologues overlapped with the asynchronous MMAs (sm_90a default): the
+ * loop's barrier first, the MMAs issued without waiting, then tile kt+1's
+ * prologue (its copies waited for, no barrier), then the wait for the
+ * MMAs; tile 0's prologue before the loop. --pro-overlap off: the prologue
+ * of tile kt between its wait and a barrier, MMAs waited at issue. */
+static void test_pro_overlap(void **state)
+{
+	const char *relu = "def r(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) "
+		"{\n  C(i, j) +=! relu(A(i, k)) * B(k, j)\n}\n";
+	const char *on[] = { "target", "sm_90a", NULL };
+	const char *off[] = { "target", "sm_90a", "pro-overlap", "off", NULL };
+	char *s = gen(relu, on, NULL, NULL);
+	const char *loop, *mma, *wait, *pro, *drain;
+
+	(void) state;
+	loop = strstr(s, "for (int c2 = (0); (c2 < K / 64); c2 += (1)) {\n"
+		"\t\t\t\t\t\tpm_fence_proxy_async(); __syncthreads();\n");
+	assert_non_null(loop);
+	mma = strstr(loop, "pm_sm90_mma_tile<64, 128, 64, 1, 64, 1, 1, 128, 2, "
+		"128, 64>(pm_acc[(0)], A_shared + (c2 % 3) * 8192, (64 * c3), "
+		"(0), B_shared + (c2 % 3) * 8192, (0), (0));\n");
+	assert_non_null(mma);
+	wait = strstr(mma, "pm_cp_async_wait<1>();\n");
+	pro = strstr(mma, "__half *pm_q = &A_shared[((c2 + 1) % 3) * 8192");
+	drain = strstr(mma, "pm_sm90_drain<64>((float *) pm_acc);\n");
+	assert_non_null(wait);
+	assert_non_null(pro);
+	assert_non_null(drain);
+	assert_true(wait < pro && pro < drain);
+	/* tile 0: waited for and transformed before the loop */
+	assert_non_null(strstr(s, "pm_cp_async_wait<1>();\n"));
+	assert_true(strstr(s, "__half *pm_q = &A_shared[(0) * 8192") < loop);
+	free(s);
+	s = gen(relu, off, NULL, NULL);
+	assert_non_null(strstr(s, "pm_cp_async_wait<1>();\n"));
+	assert_non_null(strstr(s, "__half *pm_q = &A_shared[(c2 % 3) * 8192"));
+	assert_non_null(strstr(s, "(0), (0)); pm_sm90_drain<64>(pm_acc[(0)]);"));
+	assert_null(strstr(s, "((c2 + 1) % 3) * 8192 + pm_smem_off"));
+	free(s);
+	/* required where it cannot be: refused with a message */
+	{
+		polymma_ctx *ctx = polymma_ctx_alloc();
+		polymma_options *o = polymma_options_alloc();
+		polymma_result *r = NULL;
+
+		assert_int_equal(polymma_options_set(o, "target", "sm_90a",
+			NULL), POLYMMA_OK);
+		assert_int_equal(polymma_options_set(o, "stages", "4", NULL),
+			POLYMMA_OK);
+		assert_int_equal(polymma_options_set(o, "mma-inflight", "on",
+			NULL), POLYMMA_OK);
+		assert_int_equal(polymma_options_set(o, "pro-overlap", "on",
+			NULL), POLYMMA_OK);
+		assert_int_equal(polymma_generate(ctx, relu, "r.tc", o, &r),
+			POLYMMA_ERR_SPEC);
+		assert_non_null(strstr(polymma_diagnostics(ctx),
+			"--pro-overlap on: not possible here"));
+		assert_int_equal(polymma_options_set(o, "pro-overlap", "maybe",
+			NULL), POLYMMA_ERR_USAGE);
+		polymma_options_free(o);
+		polymma_ctx_free(ctx);
+	}
 }
 
 /* Layouts reach the macro-MMA as the orientation of its shared tiles:
@@ -567,9 +650,10 @@ static void test_epilogue_no_temporary_stores(void **state)
 	assert_null(strstr(src, "T["));
 	assert_null(strstr(src, "U["));
 	assert_null(strstr(src, " *T"));
-	assert_int_equal(count(src, "_store<32, 32>(pm_acc[("), 4);
+	/* 4 macro tiles in each of the two kernels (unsplit, _split) */
+	assert_int_equal(count(src, "_store<32, 32>(pm_acc[("), 8);
 	assert_non_null(strstr(src, "pm_copy16_s2g(&O[(int64_t)"));
-	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 4);
+	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 8);
 	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_i])"));
 	polymma_result_free(r);
 	/* a heavier epilogue (three input reads and gelu) gets half the
@@ -603,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_staged_store),
 		cmocka_unit_test(test_small_variant),
 		cmocka_unit_test(test_split_k),
+		cmocka_unit_test(test_pro_overlap),
 		cmocka_unit_test(test_sm70_and_defines),
 		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_sm90a_kernel),

@@ -77,6 +77,9 @@ static int build_and_run(const char *head, const char *source,
  * split), as blocks of the GPU would run, with the workspace the
  * launcher would give (counters must be back to zero at the end). */
 static long g_split;
+/* Prologues overlapped with the MMAs (--pro-overlap on): tile kt + 1's
+ * transformed after tile kt's MMAs are issued. */
+static int g_pro_overlap;
 
 /* "#define CALL ..." for kernel call `call` (ending in "M, N, K" or the
  * sizes), split in g_split chunks of the reductions ext0 (and ext1). */
@@ -153,7 +156,8 @@ static int render_text(const char *text, const char *layout,
 	cfg.staged_store = c->frag;	/* the sm_80 defaults go together */
 	/* 2 stages without the fragment pipeline: register-staged copies
 	 * (the sm_70 default) where the spec allows them */
-	cfg.reg_stage = c->stages == 2 && !c->frag ? -1 : 0;
+	cfg.reg_stage = c->stages == 2 && !c->frag && !g_pro_overlap ? -1 : 0;
+	cfg.pro_overlap = g_pro_overlap;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
@@ -310,6 +314,40 @@ static void test_prologues(void **state)
 				cfgs[c].bn, 3 * cfgs[c].bk, "x > 0 ? x : 0",
 				"x * 2 - 1"), 0);
 		}
+}
+
+/* Overlapped prologues (promote.c, pipeline_late): PRO(0) before the
+ * loop, PRO(kt + 1) after MMA(kt), every layout, 2 to 4 stages, with and
+ * without split-K. */
+static void test_pro_overlap(void **state)
+{
+	static const int oc[] = { 1, 2, 3 };	/* stages 2, 3, 4 */
+
+	(void) state;
+	g_pro_overlap = 1;
+	for (g_split = 0; g_split <= 2; g_split += 2)
+		for (int l = 0; l < 4; ++l)
+			for (int i = 0; i < 3; ++i) {
+				const struct cfg *c = &cfgs[oc[i]];
+				struct cfg c2 = *c;
+				char text[512];
+
+				c2.frag = 0;
+				snprintf(text, sizeof(text), "def p(%s, %s) -> (f16(M, "
+					"N) C) {\n  C(i, j) +=! relu(%s) * (%s * 2 - 1)"
+					"\n}\n", l & 2 ? "f16(K, M) A" : "f16(M, K) A",
+					l & 1 ? "f16(N, K) B" : "f16(K, N) B",
+					l & 2 ? "A(k, i)" : "A(i, k)",
+					l & 1 ? "B(j, k)" : "B(k, j)");
+				if (render_text(text, pm_test_layouts[l],
+						pm_test_layouts[l], &c2, 0, 2 * c2.bm,
+						c2.bn, 5 * c2.bk, "x > 0 ? x : 0",
+						"x * 2 - 1"))
+					fail_msg("pro-overlap %s config %d split %ld",
+						pm_test_layouts[l], oc[i], g_split);
+			}
+	g_split = 0;
+	g_pro_overlap = 0;
 }
 
 /* Epilogue chains, rendered on the host against a reference. */
@@ -555,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_prologues),
 		cmocka_unit_test(test_two_contractions),
 		cmocka_unit_test(test_split_k),
+		cmocka_unit_test(test_pro_overlap),
 		cmocka_unit_test(test_split_checker_catches_errors),
 	};
 

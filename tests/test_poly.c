@@ -67,7 +67,7 @@ static void test_tn_model(void **state)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_spec *spec = pm_test_spec("tn");
-	struct pm_config c = { 0 };
+	struct pm_config c = { .split_k = 1 };
 	struct pm_scop *scop;
 
 	(void) state;
@@ -96,12 +96,45 @@ static void test_tn_model(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* Split-K: the contraction's k is a chunk [0, pm_kn_0) read at
+ * k + pm_k0_0; the chunk lies inside [0, K); the init is unchanged. */
+static void test_split_model(void **state)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_spec *spec = pm_test_spec("tn");
+	struct pm_config c = { .split_k = 0 };
+	struct pm_scop *scop;
+
+	(void) state;
+	assert_non_null(spec);
+	scop = build(ctx, spec, &c);
+	assert_non_null(scop);
+	assert_int_equal(scop->nsplit, 1);
+	assert_string_equal(scop->split_ext[0], "K");
+	assert_true(same_uset(ctx, scop->domain, "[K, M, N, pm_k0_0, pm_kn_0] "
+		"-> { S_0_init[i, j] : 0 <= i < M and 0 <= j < N and K > 0 and "
+		"pm_k0_0 >= 0 and 0 < pm_kn_0 <= K - pm_k0_0; "
+		"S_0[i, j, k] : 0 <= i < M and 0 <= j < N and 0 <= k < pm_kn_0 "
+		"and pm_k0_0 >= 0 and pm_kn_0 <= K - pm_k0_0 }"));
+	assert_true(same_umap(ctx, scop->reads, "[K, M, N, pm_k0_0, pm_kn_0] "
+		"-> { S_0[i, j, k] -> A[k + pm_k0_0, i] : 0 <= i < M and "
+		"0 <= j < N and 0 <= k < pm_kn_0 and pm_k0_0 >= 0 and "
+		"pm_kn_0 <= K - pm_k0_0; "
+		"S_0[i, j, k] -> B[k + pm_k0_0, j] : 0 <= i < M and 0 <= j < N "
+		"and 0 <= k < pm_kn_0 and pm_k0_0 >= 0 and pm_kn_0 <= K - pm_k0_0; "
+		"S_0[i, j, k] -> C[i, j] : 0 <= i < M and 0 <= j < N and "
+		"0 <= k < pm_kn_0 and pm_k0_0 >= 0 and pm_kn_0 <= K - pm_k0_0 }"));
+	pm_scop_free(scop);
+	pm_spec_free(spec);
+	isl_ctx_free(ctx);
+}
+
 /* -D substitutes literals: no parameter left for it. */
 static void test_defines(void **state)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_spec *spec = pm_test_spec("nn");
-	struct pm_config c = { 0 };
+	struct pm_config c = { .split_k = 1 };
 	struct pm_scop *scop;
 
 	(void) state;
@@ -123,7 +156,7 @@ static void test_bad_define(void **state)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_spec *spec = pm_test_spec("nn");
-	struct pm_config c = { 0 };
+	struct pm_config c = { .split_k = 1 };
 	struct pm_diags d;
 
 	(void) state;
@@ -144,7 +177,7 @@ static void test_initial_schedule(void **state)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_spec *spec = pm_test_spec("tt");
-	struct pm_config c = { 0 };
+	struct pm_config c = { .split_k = 1 };
 	struct pm_scop *scop;
 	isl_union_map *sched, *lt, *deps;
 
@@ -170,7 +203,7 @@ static void test_check_report(void **state)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_spec *spec = pm_test_spec("nt");
-	struct pm_config c = { 0 };
+	struct pm_config c = { .split_k = 1 };
 	struct pm_scop *scop;
 	char *buf = NULL;
 	size_t len = 0;
@@ -196,6 +229,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tn_model),
+		cmocka_unit_test(test_split_model),
 		cmocka_unit_test(test_defines),
 		cmocka_unit_test(test_bad_define),
 		cmocka_unit_test(test_initial_schedule),

@@ -295,18 +295,22 @@ template <int R, int NT>
 __device__ __forceinline__ void pm_splitk_sum(float *acc, const float *slots,
                                               long long pb, int nz) {
   const float4 *s = reinterpret_cast<const float4 *>(slots) + threadIdx.x;
+  // per group of 4 registers, the chunks in a loop: few live temporaries
 #pragma unroll
-  for (int r = 0; r < R; ++r)
-    acc[r] = 0.0f;
-  for (int q = 0; q < nz; ++q) {
-#pragma unroll
-    for (int r = 0; r < R; r += 4) {
+  for (int r = 0; r < R; r += 4) {
+    float4 t = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 1
+    for (int q = 0; q < nz; ++q) {
       const float4 v = __ldcg(s + q * (pb / 4) + (r / 4) * NT);
-      acc[r] += v.x;
-      acc[r + 1] += v.y;
-      acc[r + 2] += v.z;
-      acc[r + 3] += v.w;
+      t.x += v.x;
+      t.y += v.y;
+      t.z += v.z;
+      t.w += v.w;
     }
+    acc[r] = t.x;
+    acc[r + 1] = t.y;
+    acc[r + 2] = t.z;
+    acc[r + 3] = t.w;
   }
 }
 
