@@ -56,6 +56,9 @@ static const char usage_text[] =
 "  --pro-overlap on|off      prologues: transform tile k+1 while tile k's\n"
 "                            asynchronous MMAs run (default: on sm_90a\n"
 "                            where the pipeline allows it)\n"
+"  --pro-regs on|off         a prologue on A applied to the MMA's register\n"
+"                            operand instead of in shared memory (default:\n"
+"                            on for sm_90a)\n"
 "  --small-variant auto|off  with the default block tile, also generate a\n"
 "                            64x64-tile kernel that the launcher runs when\n"
 "                            the grid has fewer blocks than the GPU has SMs\n"
@@ -105,6 +108,7 @@ static const struct opt opts[] = {
 	{ "--reg-stage", "reg-stage", OPT_LIB, 0 },
 	{ "--mma-inflight", "mma-inflight", OPT_LIB, 0 },
 	{ "--pro-overlap", "pro-overlap", OPT_LIB, 0 },
+	{ "--pro-regs", "pro-regs", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

@@ -213,6 +213,9 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	long off[PM_MAX_BUFS], total = pm_emit_smem_bytes(k, host, off);
 
 	split_locals(k, b, host);
+	for (int i = 0; i < k->nbufs && !host; ++i)
+		if (k->bufs[i].pro_regs)
+			pm_print_pro_fn(k, b, i, 0);
 
 	if (host)
 		pm_strbuf_printf(b, "\tstatic float pm_smem[%ld];\n", total / 4);
@@ -295,6 +298,9 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 {
 	int host = !k->cfg->target->emits_cuda;
 
+	for (int i = 0; i < k->nbufs && host; ++i)
+		if (k->bufs[i].pro_regs)
+			pm_print_pro_fn(k, b, i, 1);
 	pm_strbuf_printf(b, "\n%s void ", host ? "static" :
 		"extern \"C\" __global__");
 	if (!host)

@@ -60,6 +60,9 @@ static void print_tiles(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_expr(b, a->e[4]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[5]);
+	/* a prologue on A through the MMA's registers: its functor */
+	if (k->bufs[con->buf_a].pro_regs)
+		pm_strbuf_printf(b, ", pm_pro%d", con->buf_a);
 	pm_strbuf_add(b, ");\n");
 }
 
@@ -166,8 +169,11 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_config *c = k->cfg;
 	const char *acc = acc_name(k, a->op->con);
 
+	const char *ra = k->bufs[k->con[a->op->con].buf_a].pro_regs ? "_ra" :
+		"";
+
 	if (host) {
-		pm_strbuf_printf(b, "pm_host_mma_tile(%d, %d, %d, %s[",
+		pm_strbuf_printf(b, "pm_host_mma_tile%s(%d, %d, %d, %s[", ra,
 			c->mm, c->mn, c->mk, acc);
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_add(b, "][");
@@ -175,8 +181,8 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, "], ");
 		layout_args(k, b, a->op->con, 1);
 	} else {
-		pm_strbuf_printf(b, "%s_mma_tile<%d, %d, %d, ",
-			c->target->mma_fn, c->mm, c->mn, c->mk);
+		pm_strbuf_printf(b, "%s_mma_tile%s<%d, %d, %d, ",
+			c->target->mma_fn, ra, c->mm, c->mn, c->mk);
 		layout_args(k, b, a->op->con, 0);
 		pm_strbuf_printf(b, ">(%s[", acc);
 		pm_print_expr(b, a->e[0]);
@@ -557,6 +563,36 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	print_expr_c(k, b, buf->pro, buf->tensor, NULL);
 	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
 		"");
+}
+
+void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
+	int host)
+{
+	const struct pm_buffer *buf = &k->bufs[i];
+
+	if (host) {
+		pm_strbuf_printf(b, "\nstatic float pm_pro%d(float pm_v)\n{\n"
+			"\treturn (float) (", i);
+		print_expr_c(k, b, buf->pro, buf->tensor, NULL);
+		pm_strbuf_add(b, ");\n}\n");
+		return;
+	}
+	pm_strbuf_printf(b, "\tconst auto pm_pro%d = [](uint32_t pm_w) -> "
+		"uint32_t { ", i);
+	if (pro_h2_exact(buf->pro)) {
+		pm_strbuf_add(b, "const __half2 pm_x = *reinterpret_cast<const "
+			"__half2 *>(&pm_w); (void) pm_x; const __half2 pm_y = ");
+		print_pro_h2(b, buf->pro);
+		pm_strbuf_add(b, "; return *reinterpret_cast<const uint32_t *>"
+			"(&pm_y); };\n");
+		return;
+	}
+	pm_strbuf_add(b, "__half *pm_h = reinterpret_cast<__half *>(&pm_w); "
+		"_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; ++pm_e) { "
+		"const float pm_v = pm_f(pm_h[pm_e]); pm_h[pm_e] = "
+		"__float2half_rn(");
+	print_expr_c(k, b, buf->pro, buf->tensor, NULL);
+	pm_strbuf_add(b, "); } return pm_w; };\n");
 }
 
 /* Asynchronous MMAs kept in flight (--mma-inflight): before an op that

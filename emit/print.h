@@ -21,6 +21,11 @@ int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
 /* The stride (text) of dimension d of tensor t in global memory. */
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d);
 
+/* The functor of buffer i's prologue applied to the MMA's registers:
+ * "const auto pm_pro<i> = [](uint32_t) -> uint32_t {..};" (a kernel
+ * local, on .f16x2 registers) or, host, "static float pm_pro<i>(float)". */
+void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
+	int host);
 /* file.c, for launch.c */
 const char *pm_emit_ctype(struct pm_kernel *k, int t, int host);
 /* runtime size symbols in the launcher's order; returns their number */

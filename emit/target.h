@@ -62,6 +62,9 @@ struct pm_target {
 	 * block sbm x sbn (k as the big kernel's), unit tile swm x swn,
 	 * sstages stages; sbm = 0: none */
 	int sbm, sbn, swm, swn, sstages;
+	/* <mma_fn>_mma_tile_ra: the macro-MMA reading A through registers, a
+	 * functor applied to them on the way (a prologue on A, promote/) */
+	int mma_ra;
 };
 
 /* Known targets, by name; NULL when unknown. */

@@ -56,6 +56,8 @@ void polymma_options_free(polymma_options *o);
  *   "reg-stage"     on|off (default: on for sm_70 with 2 stages)
  *   "mma-inflight"  on|off (sm_90a; default off)
  *   "pro-overlap"   on|off (default: on for sm_90a where the pipeline allows)
+ *   "pro-regs"      on|off (default: on for sm_90a: a prologue on A applied
+ *                   to the MMA's register operand)
  *   "small-variant" auto|off (default auto: with the default block tile,
  *                   also a 64x64 kernel for grids smaller than the GPU)
  *   "dump-schedule"  "" (after every pass) or a pass name

@@ -46,6 +46,10 @@ struct pm_config {
 	 * promote/): each thread transforms its units of tile kt + 1 while
 	 * tile kt's MMAs run. -1 = where possible, 0 = off, 1 = required */
 	int pro_overlap;
+	/* a prologue on A applied to the MMA's register operand (targets
+	 * with <mma_fn>_mma_tile_ra): no shared-memory pass for it.
+	 * -1 = where possible, 0 = off, 1 = required */
+	int pro_regs;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

@@ -11,6 +11,13 @@
 
 #include "schedule_tree/tree.h"
 
+/* Does buffer b have a prologue applied in shared memory (PRO statements;
+ * not one applied to the MMA's registers)? */
+static inline int pm_pr_smem_pro(const struct pm_buffer *b)
+{
+	return b->pro != NULL && !b->pro_regs;
+}
+
 /* "{ <in> -> [(expr)] }" with the in tuple given the id -> mupa. */
 __isl_give isl_multi_union_pw_aff *pm_pr_mupa_str(isl_ctx *ctx,
 	const char *in, const char *expr, __isl_keep isl_id *id);

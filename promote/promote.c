@@ -388,14 +388,14 @@ static void wait_and_prologues(struct pm_kernel *k, int c, int shift,
 	int pro = 0;
 
 	for (int b = 0; b < k->nbufs; ++b)
-		pro |= k->bufs[b].con == c && k->bufs[b].pro != NULL;
+		pro |= k->bufs[b].con == c && pm_pr_smem_pro(&k->bufs[b]);
 	k->wait_id[c] = pm_kernel_op(k, "WAIT", PM_OP_WAIT, pro);
 	ids[*n] = k->wait_id[c], nd[*n] = 3;
 	ext[(*n)++] = pm_pr_step_ext(k, k->wait_id[c], 3, 0);
 	if (!pro)
 		return;
 	for (int b = 0; b < k->nbufs; ++b) {
-		if (k->bufs[b].con != c || !k->bufs[b].pro)
+		if (k->bufs[b].con != c || !pm_pr_smem_pro(&k->bufs[b]))
 			continue;
 		ids[*n] = k->bufs[b].pro_id, nd[*n] = 5;
 		ext[(*n)++] = pm_pr_copy_ext_id(k, b, 3, shift,
@@ -417,7 +417,7 @@ static int pro_late_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 	int pro = 0, ok;
 
 	for (int b = 0; b < k->nbufs; ++b)
-		pro |= k->bufs[b].con == c && k->bufs[b].pro != NULL;
+		pro |= k->bufs[b].con == c && pm_pr_smem_pro(&k->bufs[b]);
 	if (!pro || !cfg->pro_overlap)
 		return 0;
 	ok = cfg->stages > 1 && !k->frag[c] && !k->rstage[c] &&
@@ -464,7 +464,7 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 	ids[n] = wait, nd[n] = 3;
 	ext[n++] = pm_pr_step_ext(k, wait, 3, 0);
 	for (int b = 0; b < k->nbufs; ++b) {
-		if (k->bufs[b].con != c || !k->bufs[b].pro)
+		if (k->bufs[b].con != c || !pm_pr_smem_pro(&k->bufs[b]))
 			continue;
 		ids[n] = k->bufs[b].pro_id, nd[n] = 5;
 		ext[n++] = pm_pr_copy_ext_id(k, b, 3, 1, k->bufs[b].pro_id);
@@ -500,7 +500,7 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 	ids[n] = k->wait_pro_id[c], nd[n] = 3;
 	ext[n++] = pm_pr_step_ext(k, k->wait_pro_id[c], 2, 1);
 	for (int b = 0; b < k->nbufs; ++b) {
-		if (k->bufs[b].con != c || !k->bufs[b].pro)
+		if (k->bufs[b].con != c || !pm_pr_smem_pro(&k->bufs[b]))
 			continue;
 		ids[n] = k->bufs[b].pro_id, nd[n] = 5;
 		ext[n++] = pm_pr_copy_ext_id(k, b, 2, 1, k->bufs[b].pro_id);
@@ -648,6 +648,28 @@ static __isl_give isl_schedule_node *below_kt(struct pm_kernel *k, int c)
 	return isl_schedule_node_free(node);
 }
 
+/* A prologue on A applied to the MMA's register operand
+ * (<mma_fn>_mma_tile_ra): the target reads A through registers and the
+ * contraction does not load fragments itself (no fragment pipeline). Sets
+ * buf_a's pro_regs; -1 with a diagnostic when required and impossible. */
+static int pro_regs_decide(struct pm_kernel *k, int c, struct pm_diags *d)
+{
+	struct pm_buffer *ba = &k->bufs[k->con[c].buf_a];
+	int ok = k->cfg->target->mma_ra && !k->frag[c];
+
+	if (!ba->pro || !k->cfg->pro_regs)
+		return 0;
+	if (k->cfg->pro_regs > 0 && !ok) {
+		pm_diag_plain(d, "--pro-regs on: not possible here (target %s "
+			"%s)", k->cfg->target->name, k->cfg->target->mma_ra ?
+			"loads its own fragments here (--frag-pipeline off)" :
+			"has no macro-MMA with A in registers");
+		return -1;
+	}
+	ba->pro_regs = ok;
+	return 0;
+}
+
 /* Buffers, copies and pipeline of contraction c. */
 static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 {
@@ -672,6 +694,7 @@ static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 	if (!node || add_buffer(k, node, c, con->a, d) < 0 ||
 	    add_buffer(k, node, c, con->b, d) < 0 ||
 	    layout_buffers(k, first, d) < 0 ||
+	    pro_regs_decide(k, c, d) < 0 ||
 	    (k->rstage[c] = pm_rstage_decide(k, c, d)) < 0 ||
 	    pipeline(k, c, &node, d) < 0) {
 		isl_schedule_node_free(node);

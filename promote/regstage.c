@@ -35,7 +35,7 @@ int pm_rstage_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 			continue;
 		if (k->bufs[b].vec != 8)
 			why = "it needs 16-byte copy units";
-		else if (k->bufs[b].pro)
+		else if (pm_pr_smem_pro(&k->bufs[b]))
 			why = "prologues are applied in shared memory";
 	}
 	if (!why)

@@ -111,6 +111,8 @@ struct pm_buffer {
 	long stage_elems;		/* elements of one stage */
 	isl_id *copy_id;		/* the copy statement */
 	const struct pm_expr *pro;	/* prologue on the elements, or NULL */
+	int pro_regs;			/* ... applied to the MMA's registers
+					 * (no shared-memory pass) */
 	isl_id *pro_id;			/* its statement */
 	/* register-staged copies (promote/): global -> registers (LDR),
 	 * registers -> shared (STR); rows per pass of the block's threads */

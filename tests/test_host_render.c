@@ -80,6 +80,8 @@ static long g_split;
 /* Prologues overlapped with the MMAs (--pro-overlap on): tile kt + 1's
  * transformed after tile kt's MMAs are issued. */
 static int g_pro_overlap;
+/* A's prologue applied to the MMA's operand (--pro-regs on). */
+static int g_pro_regs;
 
 /* "#define CALL ..." for kernel call `call` (ending in "M, N, K" or the
  * sizes), split in g_split chunks of the reductions ext0 (and ext1). */
@@ -158,6 +160,9 @@ static int render_text(const char *text, const char *layout,
 	 * (the sm_70 default) where the spec allows them */
 	cfg.reg_stage = c->stages == 2 && !c->frag && !g_pro_overlap ? -1 : 0;
 	cfg.pro_overlap = g_pro_overlap;
+	cfg.pro_regs = g_pro_regs;
+	if (g_pro_regs)
+		cfg.frag_pipe = 0;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
@@ -348,6 +353,39 @@ static void test_pro_overlap(void **state)
 			}
 	g_split = 0;
 	g_pro_overlap = 0;
+}
+
+/* A's prologue through the MMA (pm_host_mma_tile_ra), B's in shared
+ * memory, with and without the overlapped B prologue, every layout. */
+static void test_pro_regs(void **state)
+{
+	(void) state;
+	g_pro_regs = 1;
+	for (g_pro_overlap = 0; g_pro_overlap <= 1; ++g_pro_overlap)
+		for (int l = 0; l < 4; ++l)
+			for (int i = 0; i < NSOME; ++i) {
+				struct cfg c2 = cfgs[some_cfgs[i]];
+				char text[512];
+
+				c2.frag = 0;
+				if (g_pro_overlap && c2.stages < 2)
+					continue;
+				snprintf(text, sizeof(text), "def p(%s, %s) -> (f16(M, "
+					"N) C) {\n  C(i, j) +=! relu(%s) * (%s * 2 - 1)"
+					"\n}\n", l & 2 ? "f16(K, M) A" : "f16(M, K) A",
+					l & 1 ? "f16(N, K) B" : "f16(K, N) B",
+					l & 2 ? "A(k, i)" : "A(i, k)",
+					l & 1 ? "B(j, k)" : "B(k, j)");
+				if (render_text(text, pm_test_layouts[l],
+						pm_test_layouts[l], &c2, 0, 2 * c2.bm,
+						c2.bn, 3 * c2.bk, "x > 0 ? x : 0",
+						"x * 2 - 1"))
+					fail_msg("pro-regs %s config %d overlap %d",
+						pm_test_layouts[l], some_cfgs[i],
+						g_pro_overlap);
+			}
+	g_pro_overlap = 0;
+	g_pro_regs = 0;
 }
 
 /* Epilogue chains, rendered on the host against a reference. */
@@ -594,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_two_contractions),
 		cmocka_unit_test(test_split_k),
 		cmocka_unit_test(test_pro_overlap),
+		cmocka_unit_test(test_pro_regs),
 		cmocka_unit_test(test_split_checker_catches_errors),
 	};
 

@@ -85,6 +85,26 @@ static inline void pm_host_mma_tile(int mm, int mn, int mk, float *acc,
 			}
 }
 
+/* pm_host_mma_tile with A's elements through f (a prologue applied on the
+ * way to the MMA, as pm_sm90_mma_tile_ra). */
+static inline void pm_host_mma_tile_ra(int mm, int mn, int mk, float *acc,
+	int a_kc, int pa, int swza, const float *As, int a_r0, int a_c0,
+	int b_nc, int pb, int swzb, const float *Bs, int b_r0, int b_c0,
+	float (*f)(float))
+{
+	for (int i = 0; i < mm; ++i)
+		for (int j = 0; j < mn; ++j)
+			for (int k = 0; k < mk; ++k) {
+				int ao = a_kc ?
+					pm_smem_off_h(pa, swza, a_r0 + i, a_c0 + k) :
+					pm_smem_off_h(pa, swza, a_r0 + k, a_c0 + i);
+				int bo = b_nc ?
+					pm_smem_off_h(pb, swzb, b_r0 + k, b_c0 + j) :
+					pm_smem_off_h(pb, swzb, b_r0 + j, b_c0 + k);
+				acc[i * mn + j] += f(As[ao]) * Bs[bo];
+			}
+}
+
 /* The fragment pipeline (as pm_sm80_ldf / pm_sm80_mma_frag): one k-step
  * of a warp's operands, fa = A(wm x mk) and fb = B(mk x wn), row-major, the
  * tile origins and layouts as in pm_host_mma_tile. */

@@ -167,6 +167,84 @@ __device__ __forceinline__ void pm_wgmma_m64n256k16(float *d, uint64_t da,
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }
 
+template <int TB>
+__device__ __forceinline__ void pm_wgmma_ra_m64n64k16(float *d,
+                                                      const uint32_t *a,
+                                                      uint64_t db) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1),
+        "n"(TB));
+}
+
+template <int TB>
+__device__ __forceinline__ void pm_wgmma_ra_m64n128k16(float *d,
+                                                      const uint32_t *a,
+                                                      uint64_t db) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{%64, %65, %66, %67}, %68, p, 1, 1, %70;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1),
+        "n"(TB));
+}
+
+template <int TB>
+__device__ __forceinline__ void pm_wgmma_ra_m64n256k16(float *d,
+                                                      const uint32_t *a,
+                                                      uint64_t db) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+      "{%128, %129, %130, %131}, %132, p, 1, 1, %134;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1),
+        "n"(TB));
+}
+
 // END generated by scripts/gen-wgmma.py
 
 template <int N, int TA, int TB>
@@ -179,6 +257,19 @@ __device__ __forceinline__ void pm_wgmma(float *d, uint64_t da, uint64_t db) {
     pm_wgmma_m64n128k16<TA, TB>(d, da, db);
   else
     pm_wgmma_m64n256k16<TA, TB>(d, da, db);
+}
+
+template <int N, int TB>
+__device__ __forceinline__ void pm_wgmma_ra(float *d, const uint32_t *a,
+                                            uint64_t db) {
+  static_assert(N == 64 || N == 128 || N == 256,
+                "pm_wgmma_ra: N must be 64, 128 or 256");
+  if constexpr (N == 64)
+    pm_wgmma_ra_m64n64k16<TB>(d, a, db);
+  else if constexpr (N == 128)
+    pm_wgmma_ra_m64n128k16<TB>(d, a, db);
+  else
+    pm_wgmma_ra_m64n256k16<TB>(d, a, db);
 }
 
 // Descriptor of the operand tile X (pitch P, swizzle SWZ, H rows) at
@@ -232,6 +323,62 @@ __device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const __half *As,
     else
       db = pm_sm90_operand<1, PB, SWZB, HB>(Bs, b_r0, b_c0 + kk);
     pm_wgmma<MN, A_KC ? 0 : 1, B_NC ? 1 : 0>(acc, da, db);
+  }
+  pm_wgmma_commit();
+}
+
+// pm_sm90_mma_tile with A from registers, through f: each thread's warp
+// loads its 16 rows of every k16 step of A with ldmatrix (.trans for an
+// [k][m] tile), f maps every .f16x2 register (a pointwise prologue on A),
+// then the wgmma read A from the registers and B through its descriptor.
+// The A fragment of warp w of the warpgroup (rows 16w .. 16w + 15) is the
+// mma.m16n8k16 one: a0 (row g, k 2q..), a1 (row g + 8), a2 (k + 8), a3.
+template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
+          int PB, int SWZB, int HA, int HB, typename F>
+__device__ __forceinline__ void pm_sm90_mma_tile_ra(float *acc,
+                                                    const __half *As,
+                                                    int a_r0, int a_c0,
+                                                    const __half *Bs, int b_r0,
+                                                    int b_c0, F f) {
+  static_assert(MM == 64 && MK % 16 == 0,
+                "pm_sm90_mma_tile_ra: MM must be 64, MK a multiple of 16");
+  const int w = pm_wg_thread() >> 5, l = pm_lane_id();
+  uint32_t a[MK / 16][4];
+#pragma unroll
+  for (int kk = 0; kk < MK; kk += 16) {
+    uint32_t *x = a[kk / 16];
+    if constexpr (A_KC) {
+      // lanes 0-15: rows 0-15 at k, lanes 16-31: rows 0-15 at k + 8
+      const int r = a_r0 + 16 * w + (l & 15);
+      const int c = a_c0 + kk + ((l >> 4) << 3);
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
+                   "{%0, %1, %2, %3}, [%4];\n"
+                   : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])
+                   : "r"(pm_smem_addr(As + pm_smem_off<PA, SWZA, HA>(r, c))));
+    } else {
+      // [k][m]: matrix j = lane / 8 holds k rows 8 (j / 2) .., m columns
+      // 8 (j % 2) .., transposed on the way
+      const int j = l >> 3;
+      const int r = a_r0 + kk + (l & 7) + ((j >> 1) << 3);
+      const int c = a_c0 + 16 * w + ((j & 1) << 3);
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
+                   "{%0, %1, %2, %3}, [%4];\n"
+                   : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])
+                   : "r"(pm_smem_addr(As + pm_smem_off<PA, SWZA, HA>(r, c))));
+    }
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      x[e] = f(x[e]);
+  }
+  pm_wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < MK; kk += 16) {
+    uint64_t db;
+    if constexpr (B_NC)
+      db = pm_sm90_operand<0, PB, SWZB, HB>(Bs, b_r0 + kk, b_c0);
+    else
+      db = pm_sm90_operand<1, PB, SWZB, HB>(Bs, b_r0, b_c0 + kk);
+    pm_wgmma_ra<MN, B_NC ? 1 : 0>(acc, a[kk / 16], db);
   }
   pm_wgmma_commit();
 }
