@@ -649,21 +649,26 @@ static __isl_give isl_schedule_node *below_kt(struct pm_kernel *k, int c)
 }
 
 /* A prologue on A applied to the MMA's register operand
- * (<mma_fn>_mma_tile_ra): the target reads A through registers and the
- * contraction does not load fragments itself (no fragment pipeline). Sets
- * buf_a's pro_regs; -1 with a diagnostic when required and impossible. */
+ * (<mma_fn>_mma_tile_ra): the target reads A through registers, the
+ * contraction does not load fragments itself (no fragment pipeline), and
+ * no MMA is still in flight when the next tile's fragments are loaded
+ * (not --mma-inflight: a wgmma reads its A registers until it completes;
+ * measured wrong results). Sets buf_a's pro_regs; -1 with a diagnostic
+ * when required and impossible. */
 static int pro_regs_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 {
 	struct pm_buffer *ba = &k->bufs[k->con[c].buf_a];
-	int ok = k->cfg->target->mma_ra && !k->frag[c];
+	int ok = k->cfg->target->mma_ra && !k->frag[c] &&
+		k->cfg->mma_inflight <= 0;
 
 	if (!ba->pro || !k->cfg->pro_regs)
 		return 0;
 	if (k->cfg->pro_regs > 0 && !ok) {
-		pm_diag_plain(d, "--pro-regs on: not possible here (target %s "
-			"%s)", k->cfg->target->name, k->cfg->target->mma_ra ?
-			"loads its own fragments here (--frag-pipeline off)" :
-			"has no macro-MMA with A in registers");
+		pm_diag_plain(d, "--pro-regs on: not possible here (%s)",
+			!k->cfg->target->mma_ra ? "the target has no macro-MMA "
+			"with A in registers" : k->frag[c] ? "the fragment "
+			"pipeline loads the fragments: --frag-pipeline off" :
+			"MMAs in flight across k tiles: --mma-inflight off");
 		return -1;
 	}
 	ba->pro_regs = ok;
