@@ -329,11 +329,20 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		pm_strbuf_add(b, tg->helpers[i]);
 	if (!host)
 		pm_strbuf_add(b, prelude);
-	/* split-K: the kernel launched unsplit leaves the fixup out (its
-	 * code slowed the k loops measurably: docs/PERF.md), _split has it */
+	/* split-K: the kernel launched unsplit is the unsplit variant (or
+	 * this one without the fixup: its code slowed the k loops measurably,
+	 * docs/PERF.md), _split has it */
 	k->emit_fixup = 0;
-	if (kernel_def(k, ast, "", b, d) < 0)
+	if (k->unsplit) {
+		isl_ast_node *u = pm_emit_ast(k->unsplit);
+		int r = u ? kernel_def(k->unsplit, u, "", b, d) : -1;
+
+		isl_ast_node_free(u);
+		if (r < 0)
+			return -1;
+	} else if (kernel_def(k, ast, "", b, d) < 0) {
 		return -1;
+	}
 	k->emit_fixup = 1;
 	if (!host && k->scop->nsplit &&
 	    kernel_def(k, ast, "_split", b, d) < 0)

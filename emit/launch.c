@@ -337,7 +337,7 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
 	launch(k, "_split", b, "\t\t");
 	pm_strbuf_add(b, "\t}\n");
-	launch(k, "", b, "\t");
+	launch(k->unsplit ? k->unsplit : k, "", b, "\t");
 	pm_strbuf_add(b, "}\n");
 	plain_entry(k, b);
 }

@@ -155,6 +155,9 @@ struct pm_kernel {
 	/* emit/: print the FIXUP op (the _split kernel) or leave it out
 	 * (the kernel launched unsplit, free of its code) */
 	int emit_fixup;
+	/* the same kernel without split-K, launched unsplit (api/; not
+	 * owned), or NULL: then this one, without its fixup */
+	struct pm_kernel *unsplit;
 	int nepi;
 	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];

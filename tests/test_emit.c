@@ -233,13 +233,15 @@ static void test_split_k(void **state)
 	const char *fix, *epi, *split;
 
 	(void) state;
-	/* two kernels: launched unsplit (no fixup code), and _split */
+	/* two kernels: the one launched unsplit is the --split-k 1 kernel
+	 * (no chunk parameters, no fixup code), and _split */
 	split = strstr(s, "__global__ void __launch_bounds__(128) "
 		"pm_kernel_gemm_nn_split(");
 	assert_non_null(split);
-	assert_non_null(strstr(s, "/* split-K fixup: in the _split kernel */;"));
-	assert_true(strstr(s, "/* split-K fixup: in the _split kernel */;") <
-		split);
+	assert_non_null(strstr(s, "pm_kernel_gemm_nn(const __half *__restrict__ "
+		"A, const __half *__restrict__ B, __half *__restrict__ C, int M, "
+		"int N, int K)\n"));
+	assert_true(strstr(s, "pm_k0_0") > split);
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_split<<<grid, 128, "));
 	assert_non_null(strstr(s, "cudaMallocFromPoolAsync("));
 	assert_non_null(strstr(s, "\tconst int pm_z = blockIdx.z, pm_nz = "
