@@ -77,6 +77,16 @@ static void dim_str(const struct pm_spec *spec, struct pm_dim d, char *buf,
 		snprintf(buf, size, "%ld", d.value);
 }
 
+/* Names starting with pm_ belong to generated code (its locals, helpers
+ * and the split-K parameters): refused in specs. */
+static void check_reserved(struct sema *S, const char *name,
+	struct pm_loc loc)
+{
+	if (!strncmp(name, "pm_", 3))
+		pm_diag_error(S->diags, loc, "'%s': names starting with 'pm_' "
+			"are reserved for generated code", name);
+}
+
 static int add_sym(struct sema *S, const char *name, struct pm_loc loc)
 {
 	struct pm_spec *spec = S->spec;
@@ -84,6 +94,7 @@ static int add_sym(struct sema *S, const char *name, struct pm_loc loc)
 
 	if (i >= 0)
 		return i;
+	check_reserved(S, name, loc);
 	/* syms is allocated for the worst case by check_decls */
 	spec->syms[spec->nsyms].name = dup(S, name);
 	spec->syms[spec->nsyms].loc = loc;
@@ -118,6 +129,7 @@ static void check_decls(struct sema *S)
 			pm_diag_error(S->diags, d->loc,
 				"'%s' is a function name and cannot name a tensor",
 				d->name);
+		check_reserved(S, d->name, d->loc);
 		prev = find_tensor(spec, d->name);
 		if (prev >= 0) {
 			pm_diag_error(S->diags, d->loc,
@@ -170,6 +182,7 @@ static int add_var(struct sema *S, const char *name, struct pm_loc loc)
 			PM_MAX_VARS);
 		return -1;
 	}
+	check_reserved(S, name, loc);
 	v = &S->vars[S->nvars];
 	memset(v, 0, sizeof(*v));
 	v->name = name;
@@ -410,6 +423,7 @@ static int new_temp(struct sema *S, const struct pm_ast_stmt *s, bool bad)
 	struct pm_tensor *t = &spec->tensors[spec->ntensors];
 	int i;
 
+	check_reserved(S, s->lhs->name, s->lhs->loc);
 	t->name = dup(S, s->lhs->name);
 	t->role = PM_TEMP;
 	t->type = S->has_int && !S->has_float ? PM_I32 : PM_F32;

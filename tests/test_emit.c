@@ -323,8 +323,9 @@ static void test_pro_overlap(void **state)
 {
 	const char *relu = "def r(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) "
 		"{\n  C(i, j) +=! relu(A(i, k)) * B(k, j)\n}\n";
-	const char *on[] = { "target", "sm_90a", NULL };
-	const char *off[] = { "target", "sm_90a", "pro-overlap", "off", NULL };
+	const char *on[] = { "target", "sm_90a", "pro-regs", "off", NULL };
+	const char *off[] = { "target", "sm_90a", "pro-overlap", "off",
+		"pro-regs", "off", NULL };
 	char *s = gen(relu, on, NULL, NULL);
 	const char *loop, *mma, *wait, *pro, *drain;
 
@@ -471,10 +472,30 @@ static void test_prologue_half2(void **state)
 {
 	const char *fmt = "def p(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
 		"    C(i, j) +=! %s * B(k, j)\n}\n";
-	const char *opts[] = { "target", "sm_90a", NULL };
+	const char *opts[] = { "target", "sm_90a", "pro-regs", "off", NULL };
+	const char *regs[] = { "target", "sm_90a", NULL };
 	char spec[256], *s;
 
 	(void) state;
+	/* sm_90a default: on A's registers, in a lambda the MMA applies */
+	snprintf(spec, sizeof(spec), fmt, "-max(abs(A(i, k)), 0.25)");
+	s = gen(spec, regs, NULL, NULL);
+	assert_non_null(strstr(s, "\tconst auto pm_pro0 = [](uint32_t pm_w) -> "
+		"uint32_t { const __half2 pm_x = *reinterpret_cast<const __half2 "
+		"*>(&pm_w); (void) pm_x; const __half2 pm_y = __hneg2(__hmax2("
+		"__habs2(pm_x), __float2half2_rn(0.25f))); return "
+		"*reinterpret_cast<const uint32_t *>(&pm_y); };\n"));
+	assert_non_null(strstr(s, "pm_sm90_mma_tile_ra<64, 128, 64, "));
+	assert_non_null(strstr(s, ", (0), (0), pm_pro0); pm_sm90_drain<64>("));
+	/* no shared-memory pass for A */
+	assert_null(strstr(s, "__half *pm_q = &A_shared["));
+	free(s);
+	snprintf(spec, sizeof(spec), fmt, "sigmoid(A(i, k))");
+	s = gen(spec, regs, NULL, NULL);
+	assert_non_null(strstr(s, "for (int pm_e = 0; pm_e < 2; ++pm_e) { const "
+		"float pm_v = pm_f(pm_h[pm_e]); pm_h[pm_e] = __float2half_rn("
+		"pm_sigmoid(pm_v)); } return pm_w; };"));
+	free(s);
 	snprintf(spec, sizeof(spec), fmt, "relu(A(i, k))");
 	s = gen(spec, NULL, NULL, NULL);
 	assert_non_null(strstr(s, "pm_h2[pm_e] = __hmax2(pm_x, "

@@ -218,6 +218,25 @@ static void test_err_duplicate_tensor(void **state)
 		"t.tc:1:28: error: ", "t.tc:1:14: note: previous declaration of 'x' is here");
 }
 
+/* pm_ names belong to generated code (locals, split-K parameters): a
+ * size symbol, tensor, temporary or index variable so named is an error,
+ * not an isl syntax error later; the def name (the launcher's) may. */
+static void test_err_reserved_names(void **state)
+{
+	(void)state;
+	parse_err("def g(f16(pm_k0_0, K) A, f16(K, N) B) -> (f16(pm_k0_0, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n}\n", "t.tc:1:11: error: ",
+		"'pm_k0_0': names starting with 'pm_' are reserved for generated "
+		"code");
+	parse_err("def g(f32(M) pm_x) -> (f32(M) y) {\n  y(i) = pm_x(i)\n}\n",
+		"t.tc:1:14: error: ", "'pm_x': names starting with 'pm_'");
+	parse_err("def g(f32(M) x) -> (f32(M) y) {\n  y(pm_i) = x(pm_i)\n}\n",
+		"t.tc:2:5: error: ", "'pm_i': names starting with 'pm_'");
+	parse_err("def g(f32(M) x) -> (f32(M) y) {\n  pm_t(i) = x(i)\n"
+		"  y(i) = pm_t(i)\n}\n", "t.tc:2:3: error: ",
+		"'pm_t': names starting with 'pm_'");
+}
+
 static void test_err_empty(void **state)
 {
 	(void)state;
@@ -370,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_err_syntax),
 		cmocka_unit_test(test_err_unterminated),
 		cmocka_unit_test(test_err_duplicate_tensor),
+		cmocka_unit_test(test_err_reserved_names),
 		cmocka_unit_test(test_err_empty),
 		cmocka_unit_test(test_err_misc),
 		cmocka_unit_test(test_null_args),
