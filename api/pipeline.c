@@ -244,17 +244,30 @@ void pm_pipeline_kernel_free(struct pm_kernel *k)
 	pm_scop_free(scop);
 }
 
+/* Another kernel of the same file, with configuration c (no dumps); its
+ * diagnostics are dropped: without it the file is still complete. */
+static struct pm_kernel *quiet_variant(isl_ctx *ctx,
+	const struct pm_spec *spec, struct pm_config *c)
+{
+	struct pm_diags d2;
+	struct pm_kernel *k;
+
+	c->dump_all = 0;
+	c->dump_pass[0] = '\0';
+	pm_diags_init(&d2, "", NULL);
+	k = pm_pipeline_until(ctx, spec, c, NULL, &d2);
+	pm_diags_clear(&d2);
+	return k;
+}
+
 /* The small-tile variant of a kernel built with the default block tile
  * (the target's small tiles, e.g. 64x64 blocks: four times the blocks of
- * 128x128, for grids smaller than the GPU), or NULL when there is none. Its own
- * diagnostics are dropped: without it the kernel is still complete. */
+ * 128x128, for grids smaller than the GPU), or NULL when there is none. */
 static struct pm_kernel *small_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
 	struct pm_config *small)
 {
 	const struct pm_target *t = cfg->target;
-	struct pm_diags d2;
-	struct pm_kernel *k;
 
 	/* none on sm_70 (emulated on the GPUs we measure; the small 16x16x8
 	 * variant was not free of stack use) */
@@ -277,12 +290,7 @@ static struct pm_kernel *small_variant(isl_ctx *ctx,
 		small->mm = small->mn = small->mk = 0;
 	/* the small variant serves grids split-K does not split */
 	small->split_k = 1;
-	small->dump_all = 0;
-	small->dump_pass[0] = '\0';
-	pm_diags_init(&d2, "", NULL);
-	k = pm_pipeline_until(ctx, spec, small, NULL, &d2);
-	pm_diags_clear(&d2);
-	return k;
+	return quiet_variant(ctx, spec, small);
 }
 
 /* The kernel launched unsplit, for a kernel that can split k: the same
@@ -293,19 +301,11 @@ static struct pm_kernel *unsplit_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
 	struct pm_config *c1, struct pm_kernel *k)
 {
-	struct pm_diags d2;
-	struct pm_kernel *u;
-
 	if (!k->scop->nsplit || !cfg->target->emits_cuda)
 		return NULL;
 	*c1 = *cfg;
 	c1->split_k = 1;
-	c1->dump_all = 0;
-	c1->dump_pass[0] = '\0';
-	pm_diags_init(&d2, "", NULL);
-	u = pm_pipeline_until(ctx, spec, c1, NULL, &d2);
-	pm_diags_clear(&d2);
-	return u;
+	return quiet_variant(ctx, spec, c1);
 }
 
 int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,

@@ -321,6 +321,17 @@ static void test_prologues(void **state)
 		}
 }
 
+/* relu(A) * (B * 2 - 1) in layout l (bit 1: A is K x M, bit 0: B is
+ * N x K). */
+static void relu_spec(char *text, size_t len, int l)
+{
+	snprintf(text, len, "def p(%s, %s) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! relu(%s) * (%s * 2 - 1)\n}\n",
+		l & 2 ? "f16(K, M) A" : "f16(M, K) A",
+		l & 1 ? "f16(N, K) B" : "f16(K, N) B",
+		l & 2 ? "A(k, i)" : "A(i, k)", l & 1 ? "B(j, k)" : "B(k, j)");
+}
+
 /* Overlapped prologues (promote.c, pipeline_late): PRO(0) before the
  * loop, PRO(kt + 1) after MMA(kt), every layout, 2 to 4 stages, with and
  * without split-K. */
@@ -338,12 +349,7 @@ static void test_pro_overlap(void **state)
 				char text[512];
 
 				c2.frag = 0;
-				snprintf(text, sizeof(text), "def p(%s, %s) -> (f16(M, "
-					"N) C) {\n  C(i, j) +=! relu(%s) * (%s * 2 - 1)"
-					"\n}\n", l & 2 ? "f16(K, M) A" : "f16(M, K) A",
-					l & 1 ? "f16(N, K) B" : "f16(K, N) B",
-					l & 2 ? "A(k, i)" : "A(i, k)",
-					l & 1 ? "B(j, k)" : "B(k, j)");
+				relu_spec(text, sizeof(text), l);
 				if (render_text(text, pm_test_layouts[l],
 						pm_test_layouts[l], &c2, 0, 2 * c2.bm,
 						c2.bn, 5 * c2.bk, "x > 0 ? x : 0",
@@ -370,12 +376,7 @@ static void test_pro_regs(void **state)
 				c2.frag = 0;
 				if (g_pro_overlap && c2.stages < 2)
 					continue;
-				snprintf(text, sizeof(text), "def p(%s, %s) -> (f16(M, "
-					"N) C) {\n  C(i, j) +=! relu(%s) * (%s * 2 - 1)"
-					"\n}\n", l & 2 ? "f16(K, M) A" : "f16(M, K) A",
-					l & 1 ? "f16(N, K) B" : "f16(K, N) B",
-					l & 2 ? "A(k, i)" : "A(i, k)",
-					l & 1 ? "B(j, k)" : "B(k, j)");
+				relu_spec(text, sizeof(text), l);
 				if (render_text(text, pm_test_layouts[l],
 						pm_test_layouts[l], &c2, 0, 2 * c2.bm,
 						c2.bn, 3 * c2.bk, "x > 0 ? x : 0",

@@ -62,31 +62,14 @@ static inline int pm_smem_off_h(int p, int swz, int r, int c)
 	return r * p + (((c >> 3) ^ x) << 3) + (c & 7);
 }
 
-/* acc (plain mm x mn row-major tile) += A(mm x mk) * B(mk x mn), operands in
- * shared tiles addressed through pm_smem_off_h, as pm_sm80_mma_tile:
+/* acc (plain mm x mn row-major tile) += f(A(mm x mk)) * B(mk x mn), operands
+ * in shared tiles addressed through pm_smem_off_h, as pm_sm80_mma_tile, A's
+ * elements through f (a prologue applied on the way to the MMA, as
+ * pm_sm90_mma_tile_ra; pm_host_mma_tile: the identity):
  *   A(i,k) = As[off(pa, swza, a_r0 + i, a_c0 + k)]  a_kc = 1 ([m][k])
  *          = As[off(pa, swza, a_r0 + k, a_c0 + i)]  a_kc = 0 ([k][m])
  *   B(k,j) = Bs[off(pb, swzb, b_r0 + k, b_c0 + j)]  b_nc = 1 ([k][n])
  *          = Bs[off(pb, swzb, b_r0 + j, b_c0 + k)]  b_nc = 0 ([n][k]) */
-static inline void pm_host_mma_tile(int mm, int mn, int mk, float *acc,
-	int a_kc, int pa, int swza, const float *As, int a_r0, int a_c0,
-	int b_nc, int pb, int swzb, const float *Bs, int b_r0, int b_c0)
-{
-	for (int i = 0; i < mm; ++i)
-		for (int j = 0; j < mn; ++j)
-			for (int k = 0; k < mk; ++k) {
-				int ao = a_kc ?
-					pm_smem_off_h(pa, swza, a_r0 + i, a_c0 + k) :
-					pm_smem_off_h(pa, swza, a_r0 + k, a_c0 + i);
-				int bo = b_nc ?
-					pm_smem_off_h(pb, swzb, b_r0 + k, b_c0 + j) :
-					pm_smem_off_h(pb, swzb, b_r0 + j, b_c0 + k);
-				acc[i * mn + j] += As[ao] * Bs[bo];
-			}
-}
-
-/* pm_host_mma_tile with A's elements through f (a prologue applied on the
- * way to the MMA, as pm_sm90_mma_tile_ra). */
 static inline void pm_host_mma_tile_ra(int mm, int mn, int mk, float *acc,
 	int a_kc, int pa, int swza, const float *As, int a_r0, int a_c0,
 	int b_nc, int pb, int swzb, const float *Bs, int b_r0, int b_c0,
@@ -103,6 +86,16 @@ static inline void pm_host_mma_tile_ra(int mm, int mn, int mk, float *acc,
 					pm_smem_off_h(pb, swzb, b_r0 + j, b_c0 + k);
 				acc[i * mn + j] += f(As[ao]) * Bs[bo];
 			}
+}
+
+static inline float pm_host_id(float x) { return x; }
+
+static inline void pm_host_mma_tile(int mm, int mn, int mk, float *acc,
+	int a_kc, int pa, int swza, const float *As, int a_r0, int a_c0,
+	int b_nc, int pb, int swzb, const float *Bs, int b_r0, int b_c0)
+{
+	pm_host_mma_tile_ra(mm, mn, mk, acc, a_kc, pa, swza, As, a_r0, a_c0,
+		b_nc, pb, swzb, Bs, b_r0, b_c0, pm_host_id);
 }
 
 /* The fragment pipeline (as pm_sm80_ldf / pm_sm80_mma_frag): one k-step
