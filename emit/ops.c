@@ -30,11 +30,11 @@ static void stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	pm_strbuf_printf(b, " * %ld", k->bufs[i].stage_elems);
 }
 
-/* The register accumulator of contraction c. */
-static const char *acc_name(const struct pm_kernel *k, int c)
+const char *pm_emit_acc_name(const struct pm_kernel *k, int c)
 {
 	return c && !k->acc_shared ? "pm_acc1" : "pm_acc";
 }
+
 
 /* The shared operand tiles of an MMA or LDF annotation and the end of the
  * call: "As + stage, a_r0, a_c0, [host: b layout,] Bs + stage, b_r0,
@@ -89,7 +89,7 @@ static void print_mma_frag(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
 	const struct pm_config *c = k->cfg;
-	const char *acc = acc_name(k, a->op->con);
+	const char *acc = pm_emit_acc_name(k, a->op->con);
 
 	if (host) {
 		pm_strbuf_printf(b, "pm_host_mma_frag(%d, %d, %d, %s[", c->mm,
@@ -167,7 +167,7 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
 	const struct pm_config *c = k->cfg;
-	const char *acc = acc_name(k, a->op->con);
+	const char *acc = pm_emit_acc_name(k, a->op->con);
 
 	const char *ra = k->bufs[k->con[a->op->con].buf_a].pro_regs ? "_ra" :
 		"";
@@ -405,7 +405,7 @@ static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
-	const char *acc = acc_name(k, a->op->con);
+	const char *acc = pm_emit_acc_name(k, a->op->con);
 	struct pm_strbuf frag, other;
 
 	/* "[W][F]" (host) or "[F]" (GPU): this macro tile's fragment */
@@ -423,7 +423,7 @@ static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	if (k->acc_shared)
 		pm_strbuf_add(&other, "0.0f");
 	else
-		pm_strbuf_printf(&other, "%s%s%s", acc_name(k, 0), frag.s,
+		pm_strbuf_printf(&other, "%s%s%s", pm_emit_acc_name(k, 0), frag.s,
 			host ? "" : "[pm_r]");
 	if (host && !k->acc_shared)
 		pm_strbuf_printf(&other, "[pm_m * %d + pm_n]", c->mn);
@@ -619,61 +619,7 @@ static void print_drain(struct pm_kernel *k, struct pm_strbuf *b,
 	for (int i = 0; i < (k->acc_shared ? 1 : k->ncon); ++i)
 		if (kind != PM_OP_FILL || i != op->con)
 			pm_strbuf_printf(b, "%s<%d>((float *) %s); ",
-				c->target->mma_drain, n, acc_name(k, i));
-}
-
-/* Split-K: the block's partial accumulators into its workspace slot; the
- * last block of the tile to arrive sums every slot (its own included) in
- * z order (the same rounding whichever block is last) and goes on, the
- * others stop; the arrival flag lives in the (then unused) shared memory:
- *   workspace = [tile][z][accumulator][register / 4][thread] float4
- * (host: [tile][z][accumulator][BM x BN]). */
-static void print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host)
-{
-	const struct pm_config *c = k->cfg;
-	int nacc = k->acc_shared ? 1 : k->ncon;
-	long n = host ? (long) c->bm * c->bn :
-		(long) (c->wm / c->mm) * (c->wn / c->mn) *
-		(c->mm * c->mn / pm_config_unit(c));
-	long nt = host ? 1 : pm_config_threads(c), pb = nacc * n * nt;
-	char ntx[64], tile[256];
-	struct pm_strbuf t;
-
-	pm_scop_dim_str(k->scop, k->con[0].out, 1, ntx, sizeof(ntx));
-	pm_strbuf_init(&t);
-	pm_strbuf_add(&t, "(int64_t) (");
-	pm_print_expr(&t, a->e[0]);
-	pm_strbuf_printf(&t, ") * ((%s + %d) / %d) + (", ntx, c->bn - 1, c->bn);
-	pm_print_expr(&t, a->e[1]);
-	pm_strbuf_add(&t, ")");
-	snprintf(tile, sizeof(tile), "(%s)", t.s ? t.s : "0");
-	pm_strbuf_free(&t);
-	pm_strbuf_add(b, "if (pm_nz > 1) {");
-	for (int i = 0; i < nacc; ++i) {
-		if (host)
-			pm_strbuf_printf(b, " pm_host_splitk_put(&%s[0][0][0], "
-				"%ld, ", acc_name(k, i), n);
-		else
-			pm_strbuf_printf(b, " pm_splitk_put<%ld, %ld>((const "
-				"float *) %s, ", n, nt, acc_name(k, i));
-		pm_strbuf_printf(b, "pm_ws + (%s * pm_nz + pm_z) * %ld + %ld);",
-			tile, pb, i * n * nt);
-	}
-	pm_strbuf_printf(b, " if (!pm_%ssplitk_arrive(pm_cnt + %s, pm_nz%s)) "
-		"%s;", host ? "host_" : "", tile, host ? "" : ", (int *) pm_smem",
-		host ? "continue" : "return");
-	for (int i = 0; i < nacc; ++i) {
-		if (host)
-			pm_strbuf_printf(b, " pm_host_splitk_sum(&%s[0][0][0], "
-				"%ld, ", acc_name(k, i), n);
-		else
-			pm_strbuf_printf(b, " pm_splitk_sum<%ld, %ld>((float *) "
-				"%s, ", n, nt, acc_name(k, i));
-		pm_strbuf_printf(b, "pm_ws + %s * pm_nz * %ld + %ld, %ld, "
-			"pm_nz);", tile, pb, i * n * nt, pb);
-	}
-	pm_strbuf_add(b, " }\n");
+				c->target->mma_drain, n, pm_emit_acc_name(k, i));
 }
 
 int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
@@ -692,14 +638,14 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		}
 		if (host) {
 			pm_strbuf_printf(b, "pm_host_fill(%s[",
-				acc_name(k, a->op->con));
+				pm_emit_acc_name(k, a->op->con));
 			pm_print_expr(b, a->e[1]);
 			pm_strbuf_add(b, "][");
 			pm_print_expr(b, a->e[0]);
 			pm_strbuf_printf(b, "], %d);\n", c->mm * c->mn);
 		} else {
 			pm_strbuf_printf(b, "pm_fill_zero(%s[",
-				acc_name(k, a->op->con));
+				pm_emit_acc_name(k, a->op->con));
 			pm_print_expr(b, a->e[0]);
 			pm_strbuf_printf(b, "], %d);\n",
 				c->mm * c->mn / pm_config_unit(c));
@@ -718,7 +664,7 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 				b->s[--b->len] = '\0';
 			pm_strbuf_printf(b, " %s<%d>(%s[", tg->mma_drain,
 				c->mm * c->mn / pm_config_unit(c),
-				acc_name(k, a->op->con));
+				pm_emit_acc_name(k, a->op->con));
 			pm_print_expr(b, a->e[0]);
 			pm_strbuf_add(b, "]);\n");
 		}
@@ -729,10 +675,10 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	case PM_OP_STORE:
 		if (host)
 			pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[",
-				c->mm, c->mn, acc_name(k, a->op->con));
+				c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
 		else
 			pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
-				tg->mma_fn, c->mm, c->mn, acc_name(k, a->op->con));
+				tg->mma_fn, c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
 		if (host) {
 			pm_print_expr(b, a->e[1]);
 			pm_strbuf_add(b, "][");
@@ -748,12 +694,12 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		/* the macro tile into the shared C tile, converted */
 		if (host) {
 			pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[", c->mm,
-				c->mn, acc_name(k, a->op->con));
+				c->mn, pm_emit_acc_name(k, a->op->con));
 			pm_print_expr(b, a->e[1]);
 			pm_strbuf_add(b, "][");
 		} else {
 			pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
-				tg->mma_fn, c->mm, c->mn, acc_name(k, a->op->con));
+				tg->mma_fn, c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
 		}
 		pm_print_expr(b, a->e[0]);
 		pm_strbuf_add(b, "], pm_cst + (");
@@ -795,11 +741,11 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		else
 			pm_strbuf_printf(b, "%s<%d>((float *) %s);\n",
 				tg->mma_drain, c->wm * c->wn / pm_config_unit(c),
-				acc_name(k, a->op->con));
+				pm_emit_acc_name(k, a->op->con));
 		return 0;
 	case PM_OP_FIXUP:
 		if (host || k->emit_fixup)
-			print_fixup(k, b, a, host);
+			pm_print_fixup(k, b, a, host);
 		else
 			pm_strbuf_add(b, "/* split-K fixup: in the _split kernel */;"
 				"\n");

@@ -26,6 +26,11 @@ void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d);
  * local, on .f16x2 registers) or, host, "static float pm_pro<i>(float)". */
 void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	int host);
+/* The register accumulator of contraction c: "pm_acc" or "pm_acc1". */
+const char *pm_emit_acc_name(const struct pm_kernel *k, int c);
+/* fixup.c: the FIXUP op (split-K) of annotation a. */
+void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host);
 /* file.c, for launch.c */
 const char *pm_emit_ctype(struct pm_kernel *k, int t, int host);
 /* runtime size symbols in the launcher's order; returns their number */

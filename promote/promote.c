@@ -431,6 +431,19 @@ static int pro_late_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 	return ok && (cfg->pro_overlap > 0 || cfg->target->mma_drain);
 }
 
+/* The shared-memory prologues of contraction c's buffers, of tile kt + 1
+ * (np = 3, in the loop) or tile 0 (np = 2, in front of it). */
+static void pro_exts(struct pm_kernel *k, int c, int np, isl_id **ids,
+	int *nd, isl_map **ext, int *n)
+{
+	for (int b = 0; b < k->nbufs; ++b) {
+		if (k->bufs[b].con != c || !pm_pr_smem_pro(&k->bufs[b]))
+			continue;
+		ids[*n] = k->bufs[b].pro_id, nd[*n] = 5;
+		ext[(*n)++] = pm_pr_copy_ext_id(k, b, np, 1, k->bufs[b].pro_id);
+	}
+}
+
 /* The pipeline with overlapped prologues (pro_late_decide):
  *   prologue q < S-1 { COPY(q); COMMIT }; WAIT; PRO(0)
  *   k loop { SYNC; COPY(kt + S - 1); COMMIT; MMA(kt) issued;
@@ -463,12 +476,7 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 	k->wait_id[c] = wait = pm_kernel_op(k, "WAIT", PM_OP_WAIT, 1);
 	ids[n] = wait, nd[n] = 3;
 	ext[n++] = pm_pr_step_ext(k, wait, 3, 0);
-	for (int b = 0; b < k->nbufs; ++b) {
-		if (k->bufs[b].con != c || !pm_pr_smem_pro(&k->bufs[b]))
-			continue;
-		ids[n] = k->bufs[b].pro_id, nd[n] = 5;
-		ext[n++] = pm_pr_copy_ext_id(k, b, 3, 1, k->bufs[b].pro_id);
-	}
+	pro_exts(k, c, 3, ids, nd, ext, &n);
 	drain = pm_kernel_op(k, "DRAIN", PM_OP_DRAIN, -1);
 	k->ops[k->nops - 1].con = c;
 	ids[n] = drain, nd[n] = 3;
@@ -499,12 +507,7 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 	k->wait_pro_id[c] = pm_kernel_op(k, "WAIT_PRO", PM_OP_WAIT, 1);
 	ids[n] = k->wait_pro_id[c], nd[n] = 3;
 	ext[n++] = pm_pr_step_ext(k, k->wait_pro_id[c], 2, 1);
-	for (int b = 0; b < k->nbufs; ++b) {
-		if (k->bufs[b].con != c || !pm_pr_smem_pro(&k->bufs[b]))
-			continue;
-		ids[n] = k->bufs[b].pro_id, nd[n] = 5;
-		ext[n++] = pm_pr_copy_ext_id(k, b, 2, 1, k->bufs[b].pro_id);
-	}
+	pro_exts(k, c, 2, ids, nd, ext, &n);
 	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
 	if (!g)
 		return -1;

@@ -7,7 +7,9 @@ import sys
 
 NS = (64, 128, 256)
 
-def wrapper(n):
+def acc_lists(n):
+    """The accumulator operands of m64nNk16: N/2 registers, as the PTX
+    list %0.. and the asm outputs d[0].., both wrapped."""
     r = n // 2
     regs = '"\n      "'.join(", ".join("%%%d" % j for j in range(i, min(i + 16, r)))
                              + (", " if i + 16 < r else "")
@@ -15,6 +17,10 @@ def wrapper(n):
     outs = ",\n        ".join(", ".join('"+f"(d[%d])' % j
                                       for j in range(i, min(i + 8, r)))
                              for i in range(0, r, 8))
+    return r, regs, outs
+
+def wrapper(n):
+    r, regs, outs = acc_lists(n)
     return f'''template <int TA, int TB>
 __device__ __forceinline__ void pm_wgmma_m64n{n}k16(float *d, uint64_t da,
                                                    uint64_t db) {{
@@ -31,13 +37,7 @@ __device__ __forceinline__ void pm_wgmma_m64n{n}k16(float *d, uint64_t da,
 def wrapper_ra(n):
     """A from registers (four .f16x2 per thread, the mma.m16n8k16 A
     fragment of the thread's warp), B through a descriptor."""
-    r = n // 2
-    regs = '"\n      "'.join(", ".join("%%%d" % j for j in range(i, min(i + 16, r)))
-                             + (", " if i + 16 < r else "")
-                             for i in range(0, r, 16))
-    outs = ",\n        ".join(", ".join('"+f"(d[%d])' % j
-                                      for j in range(i, min(i + 8, r)))
-                             for i in range(0, r, 8))
+    r, regs, outs = acc_lists(n)
     return f'''template <int TB>
 __device__ __forceinline__ void pm_wgmma_ra_m64n{n}k16(float *d,
                                                       const uint32_t *a,
