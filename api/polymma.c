@@ -329,6 +329,8 @@ int polymma_check(polymma_ctx *ctx, const char *text, const char *filename,
 		return POLYMMA_ERR_SPEC;
 	}
 	cfg = o->cfg;
+	/* the spec's program: split-K chunks belong to a generated kernel */
+	cfg.split_k = 1;
 	ictx = isl_ctx_alloc();
 	isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
 	scop = pm_scop_build(ictx, spec, &cfg, &d);

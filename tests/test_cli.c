@@ -612,6 +612,8 @@ static void test_check(void **state)
 		if (!strstr(r.out, "S_") && !strchr(r.out, '{'))
 			show(&r);
 		assert_true(strstr(r.out, "S_") || strchr(r.out, '{'));
+		/* the spec's program, not a split-K kernel's */
+		assert_null(strstr(r.out, "pm_k0_"));
 		run_free(&r);
 	}
 	/* The spec from standard input. */
