@@ -431,6 +431,37 @@ static int pro_late_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 	return ok && (cfg->pro_overlap > 0 || cfg->target->mma_drain);
 }
 
+/* In front of contraction c's k loop (node: inside it, moved up to the
+ * red mark): [SYNC_REUSE] COPY(q) COMMIT_PRO for tiles q < shift. A later
+ * contraction's tiles reuse the shared memory of the earlier ones (emit/):
+ * the barrier first, once. */
+static int prologue_copies(struct pm_kernel *k, int c, int shift,
+	isl_schedule_node **node, struct pm_diags *d)
+{
+	isl_id *ids[8];
+	int nd[8], n = 0;
+	isl_map *ext[8];
+	isl_schedule_node *g;
+
+	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
+		*node = isl_schedule_node_parent(*node);
+	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
+	if (c > 0) {
+		isl_id *sync = pm_kernel_op(k, "SYNC_REUSE", PM_OP_SYNC, -1);
+
+		ids[n] = sync, nd[n] = 3;
+		ext[n++] = pm_pr_step_ext(k, sync, 2, 1);
+		isl_id_free(sync);	/* the extension holds it */
+	}
+	copies_and_commit(k, c, 2, shift, k->commit_id[c][1], ids, nd, ext,
+		&n);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_before(*node, g);
+	return *node ? 0 : -1;
+}
+
 /* The shared-memory prologues of contraction c's buffers, of tile kt + 1
  * (np = 3, in the loop) or tile 0 (np = 2, in front of it). */
 static void pro_exts(struct pm_kernel *k, int c, int np, isl_id **ids,
@@ -456,7 +487,7 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d)
 {
 	int S = k->cfg->stages;
-	isl_id *ids[8], *sync, *wait, *drain;
+	isl_id *ids[8], *wait, *drain;
 	int nd[8], n = 0;
 	isl_map *ext[8];
 	isl_schedule_node *g;
@@ -487,22 +518,8 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 		return -1;
 	*node = isl_schedule_node_graft_after(*node, g);
 	/* in front of the k loop: the copies, then tile 0's prologues */
-	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
-		*node = isl_schedule_node_parent(*node);
-	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
-	n = 0;
-	if (c > 0) {
-		sync = pm_kernel_op(k, "SYNC_REUSE", PM_OP_SYNC, -1);
-		ids[n] = sync, nd[n] = 3;
-		ext[n++] = pm_pr_step_ext(k, sync, 2, 1);
-		isl_id_free(sync);
-	}
-	copies_and_commit(k, c, 2, S - 1, k->commit_id[c][1], ids, nd, ext,
-		&n);
-	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
-	if (!g)
+	if (prologue_copies(k, c, S - 1, node, d) < 0)
 		return -1;
-	*node = isl_schedule_node_graft_before(*node, g);
 	n = 0;
 	k->wait_pro_id[c] = pm_kernel_op(k, "WAIT_PRO", PM_OP_WAIT, 1);
 	ids[n] = k->wait_pro_id[c], nd[n] = 3;
@@ -593,25 +610,8 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		return *node ? 0 : -1;
 	}
 	/* the prologue, in front of the k loop */
-	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
-		*node = isl_schedule_node_parent(*node);
-	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
-	n = 0;
-	/* a later contraction's tiles reuse the shared memory of the
-	 * earlier ones (emit/): a barrier first, once */
-	if (c > 0) {
-		isl_id *sync = pm_kernel_op(k, "SYNC_REUSE", PM_OP_SYNC, -1);
-
-		ids[n] = sync, nd[n] = 3;
-		ext[n++] = pm_pr_step_ext(k, sync, 2, 1);
-		isl_id_free(sync);	/* the extension holds it */
-	}
-	copies_and_commit(k, c, 2, shift, k->commit_id[c][1], ids, nd, ext,
-		&n);
-	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
-	if (!g)
+	if (prologue_copies(k, c, shift, node, d) < 0)
 		return -1;
-	*node = isl_schedule_node_graft_before(*node, g);
 	if (fp)
 		*node = pm_frag_prologue(k, c, *node, d);
 	return *node ? 0 : -1;
