@@ -58,6 +58,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.mma_inflight = -1;
 	o->cfg.pro_overlap = -1;
 	o->cfg.pro_regs = -1;
+	o->cfg.tma = -1;
 	o->cfg.small_variant = -1;
 	o->cfg.reg_stage = -1;
 	return o;
@@ -201,10 +202,12 @@ int polymma_options_set(polymma_options *o, const char *key,
 	}
 	if (!strcmp(key, "frag-pipeline") || !strcmp(key, "staged-store") ||
 	    !strcmp(key, "reg-stage") || !strcmp(key, "mma-inflight") ||
-	    !strcmp(key, "pro-overlap") || !strcmp(key, "pro-regs")) {
+	    !strcmp(key, "pro-overlap") || !strcmp(key, "pro-regs") ||
+	    !strcmp(key, "tma")) {
 		int *f = key[0] == 'f' ? &c->frag_pipe : key[0] == 's' ?
 			&c->staged_store : key[0] == 'r' ? &c->reg_stage :
 			!strcmp(key, "pro-regs") ? &c->pro_regs :
+			key[0] == 't' ? &c->tma :
 			key[0] == 'p' ? &c->pro_overlap : &c->mma_inflight;
 
 		if (!strcmp(value, "on"))
@@ -218,6 +221,7 @@ int polymma_options_set(polymma_options *o, const char *key,
 				key[0] == 'r' ? "--reg-stage expects on or off" :
 				!strcmp(key, "pro-regs") ?
 				"--pro-regs expects on or off" :
+				key[0] == 't' ? "--tma expects on or off" :
 				key[0] == 'p' ? "--pro-overlap expects on or off" :
 				"--mma-inflight expects on or off");
 		return POLYMMA_OK;

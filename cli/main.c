@@ -61,6 +61,10 @@ static const char usage_text[] =
 "  --pro-regs on|off         a prologue on A applied to the MMA's register\n"
 "                            operand instead of in shared memory (default:\n"
 "                            on for sm_90a)\n"
+"  --tma on|off              sm_90a: copy the k tiles with the Tensor Memory\n"
+"                            Accelerator, one thread per block issuing them,\n"
+"                            mbarriers ordering the stages (default: on\n"
+"                            where the pipeline allows it)\n"
 "  --small-variant auto|off  with the default block tile, also generate a\n"
 "                            64x64-tile kernel that the launcher runs when\n"
 "                            the grid has fewer blocks than the GPU has SMs\n"
@@ -111,6 +115,7 @@ static const struct opt opts[] = {
 	{ "--mma-inflight", "mma-inflight", OPT_LIB, 0 },
 	{ "--pro-overlap", "pro-overlap", OPT_LIB, 0 },
 	{ "--pro-regs", "pro-regs", OPT_LIB, 0 },
+	{ "--tma", "tma", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

@@ -176,6 +176,11 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[3] = pa_str(k->ctx, vars, str, id);
 		snprintf(str, sizeof(str), "p2 mod %d", c->stages);
 		pa[4] = pa_str(k->ctx, vars, str, id);
+		if (op->kind == PM_OP_COPY) {
+			/* the k tile (TMA: its barriers' phases) */
+			pa[5] = pa_str(k->ctx, vars, "p2", id);
+			return 6;
+		}
 		if (op->kind != PM_OP_LDR && op->kind != PM_OP_STR)
 			return 5;
 		/* the thread's unit (its staging register), the thread */
@@ -186,10 +191,16 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[6] = pa_str(k->ctx, vars, str, id);
 		return 7;
 	}
+	case PM_OP_WAIT:
+	case PM_OP_RELEASE:
+		/* the k tile (TMA: the stage's barrier and phase) */
+		if (!k->tma[op->con])
+			return 0;
+		pa[0] = pa_str(k->ctx, "[p0, p1, p2]", "p2", id);
+		return 1;
 	case PM_OP_SYNC:
 	case PM_OP_DRAIN:
 	case PM_OP_COMMIT:
-	case PM_OP_WAIT:
 		return 0;
 	}
 	return 0;

@@ -153,14 +153,20 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			spec->syms[order[i]].name);
 	/* split-K: the workspace and the chunk length of each contraction
 	 * (the host rendering is called once per chunk z of nz) */
-	if (!k->scop->nsplit)
-		return;
-	pm_strbuf_printf(b, ", float *%spm_ws, unsigned *%spm_cnt",
-		host ? "" : "__restrict__ ", host ? "" : "__restrict__ ");
-	for (int r = 0; r < k->scop->nsplit; ++r)
-		pm_strbuf_printf(b, ", %s pm_kc%d", host ? "long" : "int", r);
-	if (host)
-		pm_strbuf_add(b, ", long pm_z, long pm_nz");
+	if (k->scop->nsplit) {
+		pm_strbuf_printf(b, ", float *%spm_ws, unsigned *%spm_cnt",
+			host ? "" : "__restrict__ ", host ? "" : "__restrict__ ");
+		for (int r = 0; r < k->scop->nsplit; ++r)
+			pm_strbuf_printf(b, ", %s pm_kc%d", host ? "long" : "int",
+				r);
+		if (host)
+			pm_strbuf_add(b, ", long pm_z, long pm_nz");
+	}
+	/* TMA: the tensor map of each buffer copied by boxes (launch.c) */
+	for (int i = 0; i < k->nbufs && !host; ++i)
+		if (k->bufs[i].tma)
+			pm_strbuf_printf(b, ", const __grid_constant__ "
+				"CUtensorMap pm_tm%d", i);
 }
 
 /* Split-K: this block's chunk of each contraction's k (the scop's
@@ -201,10 +207,39 @@ long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off)
 		bytes = *e > bytes ? *e : bytes;
 	}
 	/* the staged store's C tile reuses the operand buffers' memory */
-	if (!k->cst_pitch)
-		return bytes;
-	cst = (long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
-	return cst > bytes ? cst : bytes;
+	cst = !k->cst_pitch ? 0 :
+		(long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
+	bytes = cst > bytes ? cst : bytes;
+	/* TMA: the mbarriers after everything else (pm_emit_nbars) */
+	if (!host && pm_emit_nbars(k))
+		bytes = (bytes + 7) / 8 * 8 + 8 * pm_emit_nbars(k);
+	return bytes;
+}
+
+int pm_emit_nbars(struct pm_kernel *k)
+{
+	for (int c = 0; c < k->ncon; ++c)
+		if (k->tma[c])
+			return 2 * k->cfg->stages * k->ncon;
+	return 0;
+}
+
+/* TMA: pm_bar[2 S c + s] is contraction c's "full" barrier of stage s
+ * (count 1: the thread that arms it), pm_bar[2 S c + S + s] its "empty"
+ * barrier (count: the block's warps), initialised before the first
+ * barrier of the kernel. */
+static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
+{
+	int nb = pm_emit_nbars(k), S = k->cfg->stages;
+
+	if (!nb)
+		return;
+	pm_strbuf_printf(b, "\tuint64_t *pm_bar = (uint64_t *) (pm_smem + "
+		"%ld);\n\tif (threadIdx.x == 0) {\n\t\tfor (int pm_i = 0; "
+		"pm_i < %d; ++pm_i)\n\t\t\tpm_mbar_init(&pm_bar[pm_i], "
+		"pm_i %% %d < %d ? 1 : %d);\n\t\tpm_mbar_init_fence();\n\t}\n"
+		"\t__syncthreads();\n", total - 8L * nb, nb, 2 * S, S,
+		pm_config_threads(k->cfg) / 32);
 }
 
 static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
@@ -235,6 +270,8 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) %s;\n", t, t,
 			host ? "(char *) pm_smem" : "pm_smem");
 	}
+	if (!host)
+		tma_bars(k, b, total);
 	for (int n = 0; n < (k->acc_shared ? 1 : k->ncon); ++n)
 		if (host)
 			pm_strbuf_printf(b, "\tstatic float pm_acc%.0d[%d][%d][%d];"

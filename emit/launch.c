@@ -85,6 +85,29 @@ static void size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl)
 		pm_strbuf_add(b, "void");
 }
 
+/* TMA: the tensor map of each buffer copied by boxes, pm_tm<i>: the
+ * tensor (row-major, rows x cols) read in boxes of the tile's rows and up
+ * to 64 columns with the swizzle of the tile's rows (sm90.cuh). */
+static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *ind)
+{
+	for (int i = 0; i < k->nbufs; ++i) {
+		const struct pm_buffer *buf = &k->bufs[i];
+		const char *name = k->scop->spec->tensors[buf->tensor].name;
+		long w = buf->swz == 2 ? 64 : buf->size[1];
+		char d0[64], d1[64];
+
+		if (!buf->tma)
+			continue;
+		pm_scop_dim_str(k->scop, buf->tensor, 0, d0, sizeof(d0));
+		pm_scop_dim_str(k->scop, buf->tensor, 1, d1, sizeof(d1));
+		pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d("
+			"&pm_tm%d, %s, %s, %s, %s, %ld, %ld, %ld) != cudaSuccess)"
+			"\n%s\treturn cudaErrorInvalidValue;\n", ind, i, ind, i,
+			name, d0, d1, d1, buf->size[0], w, 2 * w, ind);
+	}
+}
+
 /* The grid of kernel pm_kernel_<name><suffix>, its shared memory and the
  * launch; split: grid.z and the workspace from the plan p. */
 static void launch(struct pm_kernel *k, const char *suffix,
@@ -108,6 +131,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
 			"cudaSuccess)\n%s\treturn cudaGetLastError();\n", ind,
 			spec->name, suffix, smem, ind);
+	tma_maps(k, b, ind);
 	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(",
 		ind, spec->name, suffix, pm_config_threads(c), smem);
 	tensor_args(k, b);
@@ -119,6 +143,9 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		for (int r = 0; r < k->scop->nsplit; ++r)
 			pm_strbuf_printf(b, ", (int) p.kc[%d]", r);
 	}
+	for (int i = 0; i < k->nbufs; ++i)
+		if (k->bufs[i].tma)
+			pm_strbuf_printf(b, ", pm_tm%d", i);
 	pm_strbuf_printf(b, ");\n%sreturn cudaGetLastError();\n", ind);
 }
 

@@ -44,6 +44,8 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 	enum pm_entry e);
 /* dynamic shared memory bytes; off[] the buffers' offsets (or NULL) */
 long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off);
+/* TMA: the number of mbarriers at the end of shared memory (0: none). */
+int pm_emit_nbars(struct pm_kernel *k);
 /* launch.c: the host entry points of k (and its small variant) */
 void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	struct pm_strbuf *b);

@@ -65,6 +65,9 @@ struct pm_target {
 	/* <mma_fn>_mma_tile_ra: the macro-MMA reading A through registers, a
 	 * functor applied to them on the way (a prologue on A, promote/) */
 	int mma_ra;
+	/* TMA copies (cp.async.bulk.tensor + mbarriers, promote/tma.c):
+	 * 0 none, 1 possible with --tma on, 2 the default */
+	int tma;
 };
 
 /* Known targets, by name; NULL when unknown. */

@@ -58,6 +58,8 @@ void polymma_options_free(polymma_options *o);
  *   "pro-overlap"   on|off (default: on for sm_90a where the pipeline allows)
  *   "pro-regs"      on|off (default: on for sm_90a: a prologue on A applied
  *                   to the MMA's register operand)
+ *   "tma"           on|off (default: on for sm_90a where the pipeline allows:
+ *                   k tiles copied by the Tensor Memory Accelerator)
  *   "small-variant" auto|off (default auto: with the default block tile,
  *                   also a 64x64 kernel for grids smaller than the GPU)
  *   "dump-schedule"  "" (after every pass) or a pass name

@@ -50,6 +50,11 @@ struct pm_config {
 	 * with <mma_fn>_mma_tile_ra): no shared-memory pass for it.
 	 * -1 = where possible, 0 = off, 1 = required */
 	int pro_regs;
+	/* the k tiles copied by the Tensor Memory Accelerator (targets with
+	 * TMA): one thread issues a tile's boxes, mbarriers order the stages.
+	 * -1 = where possible (default on targets where it is the default),
+	 * 0 = off (cp.async), 1 = required */
+	int tma;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

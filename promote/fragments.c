@@ -188,6 +188,7 @@ __isl_give isl_schedule_node *pm_frag_prologue(struct pm_kernel *k, int c,
 	for (int b = 0; b < k->nbufs; ++b)
 		pro |= k->bufs[b].con == c && pm_pr_smem_pro(&k->bufs[b]);
 	k->wait_pro_id[c] = pm_kernel_op(k, "WAIT_PRO", PM_OP_WAIT, pro);
+	k->ops[k->nops - 1].con = c;
 	k->ops[k->nops - 1].pending = k->cfg->stages - 1;
 	ids[n] = k->wait_pro_id[c], nd[n] = 3;
 	ext[n++] = pm_pr_step_ext(k, k->wait_pro_id[c], 2, 1);

@@ -85,6 +85,25 @@ void pm_rstage_loads(struct pm_kernel *k, int c, isl_id **ids, int *nd,
 __isl_give isl_schedule_node *pm_rstage_stores(struct pm_kernel *k, int c,
 	struct pm_diags *d);
 
+/* The TMA pipeline (tma.c), for targets with TMA copies.
+ * Does contraction c use it (1; sets its buffers' tma), not (0), or is it
+ * required (--tma on) and impossible (-1, diagnostic)? It needs S > 1, no
+ * --mma-inflight, no fragment pipeline or register staging, no prologue in
+ * shared memory, and 2-D tiles in a TMA swizzle layout. */
+int pm_tma_decide(struct pm_kernel *k, int c, struct pm_diags *d);
+/* Around the MMA subtree node (right below the [kt] band):
+ *   prologue q < S-1 { [SYNC_REUSE] COPY(q) [COMMIT_PRO] }
+ *   k loop { WAIT(kt); MMA(kt) issued; COPY(kt + S - 1); DRAIN;
+ *            RELEASE(kt) }
+ * with COPY_X[p0, p1, q, 0, 0] one instance per tile (emit/ prints the
+ * barrier waits, the arming and the boxes). */
+int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
+	struct pm_diags *d);
+/* [SYNC_REUSE] COPY(q) COMMIT_PRO for q < shift in front of contraction
+ * c's k loop (node moves up to the red mark; promote.c). */
+int pm_pr_prologue_copies(struct pm_kernel *k, int c, int shift,
+	isl_schedule_node **node, struct pm_diags *d);
+
 /* The store (store.c). Decides whether the block's output goes through
  * shared memory (sets k->cst_pitch, k->cst_vec; -1 with a diagnostic when
  * required and impossible), then builds the extension tree grafted after

@@ -166,14 +166,19 @@ __isl_give isl_map *pm_pr_copy_ext_id(struct pm_kernel *k, int b, int np,
 	isl_map *ext;
 	isl_set *t;
 
+	long rows = buf->size[0];
+
+	/* TMA: one instance per tile, the box at its origin */
+	if (buf->tma && id == buf->copy_id)
+		rows = r = 1;
 	if (np == 3)
 		snprintf(str, sizeof(str), "{ [p0, p1, kt] -> C[p0, p1, q, l0, v] "
 			": q = kt + %d and 0 <= l0 < %ld and 0 <= v < %ld }",
-			shift, buf->size[0], r);
+			shift, rows, r);
 	else
 		snprintf(str, sizeof(str), "{ [p0, p1] -> C[p0, p1, q, l0, v] : "
 			"0 <= q < %d and 0 <= l0 < %ld and 0 <= v < %ld }",
-			shift, buf->size[0], r);
+			shift, rows, r);
 	ext = isl_map_read_from_str(k->ctx, str);
 	ext = isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
 	t = pm_pr_valid_tiles(k, buf->con);
@@ -281,6 +286,8 @@ __isl_give isl_schedule_node *pm_pr_graft_tree(struct pm_kernel *k, int n,
 		if (!op || (op->kind != PM_OP_COPY && op->kind != PM_OP_PRO &&
 		    op->kind != PM_OP_LDR && op->kind != PM_OP_STR))
 			continue;
+		if (op->kind == PM_OP_COPY && k->bufs[op->buffer].tma)
+			continue;	/* one thread issues the boxes */
 		p = copy_rows(k, op->buffer, d);
 		k->bufs[op->buffer].pass_rows = p;
 		if (p < 0) {
@@ -390,6 +397,7 @@ static void wait_and_prologues(struct pm_kernel *k, int c, int shift,
 	for (int b = 0; b < k->nbufs; ++b)
 		pro |= k->bufs[b].con == c && pm_pr_smem_pro(&k->bufs[b]);
 	k->wait_id[c] = pm_kernel_op(k, "WAIT", PM_OP_WAIT, pro);
+	k->ops[k->nops - 1].con = c;
 	ids[*n] = k->wait_id[c], nd[*n] = 3;
 	ext[(*n)++] = pm_pr_step_ext(k, k->wait_id[c], 3, 0);
 	if (!pro)
@@ -435,7 +443,7 @@ static int pro_late_decide(struct pm_kernel *k, int c, struct pm_diags *d)
  * red mark): [SYNC_REUSE] COPY(q) COMMIT_PRO for tiles q < shift. A later
  * contraction's tiles reuse the shared memory of the earlier ones (emit/):
  * the barrier first, once. */
-static int prologue_copies(struct pm_kernel *k, int c, int shift,
+int pm_pr_prologue_copies(struct pm_kernel *k, int c, int shift,
 	isl_schedule_node **node, struct pm_diags *d)
 {
 	isl_id *ids[8];
@@ -446,6 +454,7 @@ static int prologue_copies(struct pm_kernel *k, int c, int shift,
 	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
 		*node = isl_schedule_node_parent(*node);
 	k->commit_id[c][1] = pm_kernel_op(k, "COMMIT_PRO", PM_OP_COMMIT, -1);
+	k->ops[k->nops - 1].con = c;
 	if (c > 0) {
 		isl_id *sync = pm_kernel_op(k, "SYNC_REUSE", PM_OP_SYNC, -1);
 
@@ -493,6 +502,7 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 	isl_schedule_node *g;
 
 	k->commit_id[c][0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
+	k->ops[k->nops - 1].con = c;
 	k->sync_id[c][0] = pm_kernel_op(k, "SYNC", PM_OP_SYNC, -1);
 	ids[n] = k->sync_id[c][0], nd[n] = 3;
 	ext[n++] = pm_pr_step_ext(k, k->sync_id[c][0], 3, 0);
@@ -505,6 +515,7 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 	/* after the MMAs: the next tile's prologues, then the wait */
 	n = 0;
 	k->wait_id[c] = wait = pm_kernel_op(k, "WAIT", PM_OP_WAIT, 1);
+	k->ops[k->nops - 1].con = c;
 	ids[n] = wait, nd[n] = 3;
 	ext[n++] = pm_pr_step_ext(k, wait, 3, 0);
 	pro_exts(k, c, 3, ids, nd, ext, &n);
@@ -518,10 +529,11 @@ static int pipeline_late(struct pm_kernel *k, int c, isl_schedule_node **node,
 		return -1;
 	*node = isl_schedule_node_graft_after(*node, g);
 	/* in front of the k loop: the copies, then tile 0's prologues */
-	if (prologue_copies(k, c, S - 1, node, d) < 0)
+	if (pm_pr_prologue_copies(k, c, S - 1, node, d) < 0)
 		return -1;
 	n = 0;
 	k->wait_pro_id[c] = pm_kernel_op(k, "WAIT_PRO", PM_OP_WAIT, 1);
+	k->ops[k->nops - 1].con = c;
 	ids[n] = k->wait_pro_id[c], nd[n] = 3;
 	ext[n++] = pm_pr_step_ext(k, k->wait_pro_id[c], 2, 1);
 	pro_exts(k, c, 2, ids, nd, ext, &n);
@@ -566,6 +578,11 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	int n = 0;
 	isl_schedule_node *g;
 
+	k->tma[c] = pm_tma_decide(k, c, d);
+	if (k->tma[c] < 0)
+		return -1;
+	if (k->tma[c])
+		return pm_tma_pipeline(k, c, node, d);
 	k->pro_late[c] = pro_late_decide(k, c, d);
 	if (k->pro_late[c] < 0)
 		return -1;
@@ -577,6 +594,7 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		return -1;
 	}
 	k->commit_id[c][0] = pm_kernel_op(k, "COMMIT", PM_OP_COMMIT, -1);
+	k->ops[k->nops - 1].con = c;
 	if (S > 1)
 		wait_and_prologues(k, c, fp, ids, nd, ext, &n);
 	if (async)	/* the loop's WAIT: S - 3 copy groups left pending */
@@ -610,7 +628,7 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		return *node ? 0 : -1;
 	}
 	/* the prologue, in front of the k loop */
-	if (prologue_copies(k, c, shift, node, d) < 0)
+	if (pm_pr_prologue_copies(k, c, shift, node, d) < 0)
 		return -1;
 	if (fp)
 		*node = pm_frag_prologue(k, c, *node, d);

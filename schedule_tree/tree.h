@@ -71,7 +71,9 @@ enum pm_op_kind {
 	PM_OP_STR,	/* shared tile <- staging registers */
 	PM_OP_FIXUP,	/* split-K: sum the chunks' accumulators; only the
 			 * block that sums goes on (epilogue, store) */
-	PM_OP_DRAIN	/* wait for the contraction's asynchronous MMAs */
+	PM_OP_DRAIN,	/* wait for the contraction's asynchronous MMAs */
+	PM_OP_RELEASE	/* TMA pipeline: the warp is done with stage kt mod S
+			 * (arrives on its "empty" barrier) */
 };
 
 struct pm_op {
@@ -118,6 +120,7 @@ struct pm_buffer {
 	 * registers -> shared (STR); rows per pass of the block's threads */
 	isl_id *ldr_id, *str_id;
 	long pass_rows;
+	int tma;			/* copied by TMA boxes (promote/tma.c) */
 };
 
 #define PM_MAX_MARKS 32
@@ -147,6 +150,10 @@ struct pm_kernel {
 	 * is not waited for right after issue, DRAIN does it later */
 	int pro_late[2];
 	int rstage[2];			/* 1: contraction c stages copies in registers */
+	/* contraction c's tiles arrive by TMA (promote/tma.c): one COPY
+	 * instance per tile and buffer, mbarriers instead of cp.async groups
+	 * and the loop's __syncthreads */
+	int tma[2];
 	/* the staged store (promote/store.c): pitch of the shared C tile in
 	 * elements (0: direct stores), elements per 16-byte unit */
 	int cst_pitch, cst_vec;

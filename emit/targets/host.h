@@ -62,6 +62,17 @@ static inline int pm_smem_off_h(int p, int swz, int r, int c)
 	return r * p + (((c >> 3) ^ x) << 3) + (c & 7);
 }
 
+/* A TMA box: the rows x cols tile at src (row pitch `pitch`) into a shared
+ * tile of pitch p and swizzle swz. */
+static inline void pm_host_tma(float *dst, const float *src, long rows,
+	long cols, long pitch, int p, int swz)
+{
+	for (long r = 0; r < rows; ++r)
+		for (long c = 0; c < cols; ++c)
+			dst[pm_smem_off_h(p, swz, (int) r, (int) c)] =
+				src[r * pitch + c];
+}
+
 /* acc (plain mm x mn row-major tile) += f(A(mm x mk)) * B(mk x mn), operands
  * in shared tiles addressed through pm_smem_off_h, as pm_sm80_mma_tile, A's
  * elements through f (a prologue applied on the way to the MMA, as

@@ -37,6 +37,7 @@
 #ifndef POLYMMA_TARGETS_SM90_CUH
 #define POLYMMA_TARGETS_SM90_CUH
 
+#include <cuda.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
 
@@ -415,6 +416,116 @@ __device__ __forceinline__ void pm_sm90_store(const float *acc, T *c,
                                               long long c_sm, long long c_sn) {
   pm_store_acc<MM * MN / 128, pm_sm90_acc<MM, MN>>(acc, pm_wg_thread(), c,
                                                    c_sm, c_sn);
+}
+
+// ---------------------------------------------------------------------------
+// TMA copies and mbarriers (the --copy tma pipeline, promote/ and emit/).
+//
+// One thread issues a k tile's copies: pm_mbar_arrive_tx arms the stage's
+// "full" barrier with the tile's bytes (all operands of the contraction),
+// each pm_tma_load_2d box completes its bytes on it, and every thread of the
+// block waits for the phase with pm_mbar_wait(bar, (kt / S) & 1).  The
+// barriers live in dynamic shared memory (8 bytes each, after the tiles),
+// initialised with a count of 1 by pm_mbar_init before the first barrier.
+// The boxes land in the layouts of pm_smem_off: a box of R rows x W halves
+// (W * 2 bytes = the swizzle span, 32, 64 or 128) with the matching
+// CU_TENSOR_MAP_SWIZZLE_* is exactly SWZ = 1 with P = W, and SWZ = 2 tiles
+// are one 64-wide box per column block.  Out-of-bounds boxes read zeros.
+// ---------------------------------------------------------------------------
+__device__ __forceinline__ void pm_mbar_init(uint64_t *bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(
+                   pm_smem_addr(bar)),
+               "r"(count)
+               : "memory");
+}
+
+// After the initialisations, before the barrier that publishes them.
+__device__ __forceinline__ void pm_mbar_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void pm_mbar_arrive_tx(uint64_t *bar,
+                                                  unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                   pm_smem_addr(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+// One arrival on bar (no transaction bytes).
+__device__ __forceinline__ void pm_mbar_arrive(uint64_t *bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(
+                   pm_smem_addr(bar))
+               : "memory");
+}
+
+// Wait until the phase of parity `parity` of bar has completed.
+__device__ __forceinline__ void pm_mbar_wait(uint64_t *bar, unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile("{\n\t.reg .pred p;\n\t"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done)
+                 : "r"(pm_smem_addr(bar)), "r"(parity)
+                 : "memory");
+  } while (!done);
+}
+
+// The box of map at (x = column, y = row) into dst, completing its bytes on
+// bar.
+__device__ __forceinline__ void pm_tma_load_2d(void *dst, const CUtensorMap *map,
+                                               uint64_t *bar, int x, int y) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+               ".mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];\n" ::"r"(
+                   pm_smem_addr(dst)),
+               "l"((uint64_t)map), "r"(pm_smem_addr(bar)), "r"(x), "r"(y)
+               : "memory");
+}
+
+// Host: the tensor map of a row-major f16 matrix of rows x cols (row pitch
+// `pitch` elements) read in boxes of box_rows x box_cols with a swizzle of
+// swb bytes (0: none).  The driver's encoder is found once, through the
+// runtime (no -lcuda).  cudaErrorInvalidValue when the driver refuses the
+// map (base not 16-byte aligned, pitch not a multiple of 8 elements, ...).
+typedef CUresult (*pm_tmap_encode_fn)(CUtensorMap *, CUtensorMapDataType,
+                                      cuuint32_t, void *, const cuuint64_t *,
+                                      const cuuint64_t *, const cuuint32_t *,
+                                      const cuuint32_t *, CUtensorMapInterleave,
+                                      CUtensorMapSwizzle,
+                                      CUtensorMapL2promotion,
+                                      CUtensorMapFloatOOBfill);
+
+static inline cudaError_t pm_tma_map_2d(CUtensorMap *m, const void *base,
+                                        uint64_t rows, uint64_t cols,
+                                        uint64_t pitch, unsigned box_rows,
+                                        unsigned box_cols, int swb) {
+  static pm_tmap_encode_fn fn;
+  if (!fn) {
+    void *p = NULL;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                         cudaEnableDefault,
+                                         &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess || !p)
+      return cudaErrorNotSupported;
+    fn = (pm_tmap_encode_fn)p;
+  }
+  const cuuint64_t dims[2] = {cols, rows};
+  const cuuint64_t strides[1] = {pitch * 2};
+  const cuuint32_t box[2] = {box_cols, box_rows};
+  const cuuint32_t estr[2] = {1, 1};
+  const CUtensorMapSwizzle sw =
+      swb == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+      : swb == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+      : swb == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                  : CU_TENSOR_MAP_SWIZZLE_NONE;
+  return fn(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)base, dims, strides,
+            box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
+            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
+             ? cudaSuccess
+             : cudaErrorInvalidValue;
 }
 
 #endif // POLYMMA_TARGETS_SM90_CUH

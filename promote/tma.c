@@ -1,0 +1,123 @@
+/* The TMA pipeline (promote/internal.h states the contract).
+ *
+ * Copies by the Tensor Memory Accelerator: one thread issues a k tile's
+ * boxes, COPY_X[p0, p1, q, 0, 0] (one instance per tile and buffer, no
+ * thread bands), after arming the stage's "full" barrier with the tile's
+ * bytes; the stage is reused once every warp has arrived on its "empty"
+ * barrier. No cp.async groups and no __syncthreads in the k loop:
+ *   prologue q < S-1 { [SYNC_REUSE] COPY(q) }
+ *   k loop { WAIT(kt): full[kt mod S]; MMA(kt) issued;
+ *            COPY(kt + S - 1): empty[(kt - 1) mod S], arm, boxes;
+ *            DRAIN; RELEASE(kt): empty[kt mod S] }
+ * The tile of the next copies is issued while the MMAs run. */
+#include "emit/target.h"
+#include "promote/internal.h"
+
+/* Why contraction c cannot use TMA copies, or NULL. */
+static const char *tma_obstacle(struct pm_kernel *k, int c)
+{
+	const struct pm_config *cfg = k->cfg;
+	int host = !cfg->target->emits_cuda;
+
+	if (!cfg->target->tma)
+		return "the target has no TMA";
+	if (cfg->stages < 2)
+		return "it needs --stages 2 or more";
+	if (cfg->mma_inflight > 0)
+		return "with --mma-inflight on the stages are freed by "
+			"barriers";
+	if (k->frag[c] || k->rstage[c])
+		return "the fragment pipeline or register staging copies "
+			"through the threads";
+	for (int b = 0; b < k->nbufs; ++b) {
+		const struct pm_buffer *buf = &k->bufs[b];
+		int p = buf->pitch;
+
+		if (buf->con != c)
+			continue;
+		if (pm_pr_smem_pro(buf))
+			return "a prologue applied in shared memory reads the "
+				"units each thread copied";
+		if (buf->rank != 2 || buf->vec != 8 || buf->size[0] > 256)
+			return "a tile is not a 2-D box of at most 256 rows";
+		if (!host && !(buf->swz == 1 && p == buf->size[1] &&
+		    (p == 16 || p == 32 || p == 64)) &&
+		    !(buf->swz == 2 && p == buf->size[1]))
+			return "a tile's shared layout is not a TMA swizzle "
+				"(--smem swizzle)";
+	}
+	return NULL;
+}
+
+int pm_tma_decide(struct pm_kernel *k, int c, struct pm_diags *d)
+{
+	const struct pm_config *cfg = k->cfg;
+	int want = cfg->tma < 0 ? cfg->target->tma == 2 : cfg->tma;
+	const char *why;
+
+	if (!want)
+		return 0;
+	why = tma_obstacle(k, c);
+	if (why && cfg->tma > 0) {
+		pm_diag_plain(d, "--tma on: not possible here (%s)", why);
+		return -1;
+	}
+	if (why)
+		return 0;
+	for (int b = 0; b < k->nbufs; ++b)
+		if (k->bufs[b].con == c)
+			k->bufs[b].tma = 1;
+	return 1;
+}
+
+/* A new op of contraction c. */
+static __isl_give isl_id *con_op(struct pm_kernel *k, const char *name,
+	enum pm_op_kind kind, int c)
+{
+	isl_id *id = pm_kernel_op(k, name, kind, -1);
+
+	k->ops[k->nops - 1].con = c;
+	return id;
+}
+
+int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
+	struct pm_diags *d)
+{
+	int S = k->cfg->stages;
+	isl_id *ids[8], *drain, *release;
+	int nd[8], n = 0;
+	isl_map *ext[8];
+	isl_schedule_node *g;
+
+	/* in front of the MMAs: wait for tile kt */
+	k->wait_id[c] = con_op(k, "WAIT", PM_OP_WAIT, c);
+	ids[n] = k->wait_id[c], nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, k->wait_id[c], 3, 0);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_before(*node, g);
+	/* after them: tile kt + S - 1's copies, the wait, the release */
+	n = 0;
+	for (int b = 0; b < k->nbufs; ++b) {
+		if (k->bufs[b].con != c)
+			continue;
+		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
+		ext[n++] = pm_pr_copy_ext_id(k, b, 3, S - 1,
+			k->bufs[b].copy_id);
+	}
+	drain = con_op(k, "DRAIN", PM_OP_DRAIN, c);
+	ids[n] = drain, nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, drain, 3, 0);
+	release = con_op(k, "RELEASE", PM_OP_RELEASE, c);
+	ids[n] = release, nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, release, 3, 0);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
+	isl_id_free(drain);		/* the extension holds them */
+	isl_id_free(release);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_after(*node, g);
+	/* in front of the k loop: tiles 0 .. S - 2 */
+	return pm_pr_prologue_copies(k, c, S - 1, node, d);
+}
