@@ -167,6 +167,31 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		if (k->bufs[i].tma)
 			pm_strbuf_printf(b, ", const __grid_constant__ "
 				"CUtensorMap pm_tm%d", i);
+	/* the launch's first tile (tile_map) */
+	if (!host)
+		pm_strbuf_add(b, ", int pm_t0");
+}
+
+/* The block's output tile (row pm_by, column pm_bx): a launch covers the
+ * tiles pm_t0 .. pm_t0 + gridDim.x - 1 of the raster order, which runs
+ * through groups of PM_RASTER tile rows column by column (the blocks
+ * resident at once share the A rows and B columns of a few tiles: fewer
+ * L2 misses than whole rows of tiles; measured in docs/PERF.md). */
+#define PM_RASTER 8
+static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_config *c = k->cfg;
+	char d0[64], d1[64];
+
+	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+	pm_strbuf_printf(b, "\tconst int pm_tx = (%s + %d) / %d, pm_ty = (%s + "
+		"%d) / %d, pm_gw = %d * pm_tx;\n\tconst int pm_t = pm_t0 + (int) "
+		"blockIdx.x, pm_r0 = pm_t / pm_gw * %d;\n\tconst int pm_gh = "
+		"min(pm_ty - pm_r0, %d), pm_ti = pm_t %% pm_gw;\n\tconst int "
+		"pm_by = pm_r0 + pm_ti %% pm_gh, pm_bx = pm_ti / pm_gh;\n",
+		d1, c->bn - 1, c->bn, d0, c->bm - 1, c->bm, PM_RASTER, PM_RASTER,
+		PM_RASTER);
 }
 
 /* Split-K: this block's chunk of each contraction's k (the scop's
@@ -248,6 +273,8 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	long off[PM_MAX_BUFS], total = pm_emit_smem_bytes(k, host, off);
 
 	split_locals(k, b, host);
+	if (!host)
+		tile_map(k, b);
 	for (int i = 0; i < k->nbufs && !host; ++i)
 		if (k->bufs[i].pro_regs)
 			pm_print_pro_fn(k, b, i, 0);

@@ -9,6 +9,7 @@
  * z order (the same rounding whichever block is last) and goes on, the
  * others stop; the arrival flag lives in the (then unused) shared memory:
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
+ * with the tiles of the launch (blockIdx.x; host: all tiles)
  * (host: [tile][z][accumulator][BM x BN]). */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
@@ -24,11 +25,17 @@ void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, ntx, sizeof(ntx));
 	pm_strbuf_init(&t);
-	pm_strbuf_add(&t, "(int64_t) (");
-	pm_print_expr(&t, a->e[0]);
-	pm_strbuf_printf(&t, ") * ((%s + %d) / %d) + (", ntx, c->bn - 1, c->bn);
-	pm_print_expr(&t, a->e[1]);
-	pm_strbuf_add(&t, ")");
+	if (host) {
+		pm_strbuf_add(&t, "(int64_t) (");
+		pm_print_expr(&t, a->e[0]);
+		pm_strbuf_printf(&t, ") * ((%s + %d) / %d) + (", ntx,
+			c->bn - 1, c->bn);
+		pm_print_expr(&t, a->e[1]);
+		pm_strbuf_add(&t, ")");
+	} else {
+		/* the tile's place in this launch (launch.c) */
+		pm_strbuf_add(&t, "(int64_t) blockIdx.x");
+	}
 	snprintf(tile, sizeof(tile), "(%s)", t.s ? t.s : "0");
 	pm_strbuf_free(&t);
 	pm_strbuf_add(b, "if (pm_nz > 1) {");

@@ -20,7 +20,9 @@ static __isl_give isl_schedule_node *split_hw(
 }
 
 /* mark out [i, j] -> tile by BM x BN; the tile band is split and mapped to
- * blockIdx.y / blockIdx.x; the point band sinks to the leaves. */
+ * the block's tile row and column pm_by / pm_bx (emit/file.c derives them
+ * from blockIdx.x: tiles in groups of rows); the point band sinks to the
+ * leaves. */
 int pm_tile_block(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_config *c = k->cfg;
@@ -34,8 +36,8 @@ int pm_tile_block(struct pm_kernel *k, struct pm_diags *d)
 	node = isl_schedule_node_parent(node);
 	node = isl_schedule_node_delete(node);		/* the "out" mark */
 	node = pm_node_tile(node, sizes);
-	by = pm_kernel_mark(k, "block_y", PM_MARK_HW, "blockIdx.y", 0, 0);
-	bx = pm_kernel_mark(k, "block_x", PM_MARK_HW, "blockIdx.x", 0, 1);
+	by = pm_kernel_mark(k, "block_y", PM_MARK_HW, "pm_by", 0, 0);
+	bx = pm_kernel_mark(k, "block_x", PM_MARK_HW, "pm_bx", 0, 1);
 	k->mark_block_x = bx;
 	node = split_hw(node, by, bx);
 	node = isl_schedule_node_child(node, 0);	/* point band */

@@ -13,7 +13,8 @@
 # /usr/local/cuda/bin/nvcc), ARCH (sm_90; sm_90a configurations always build
 # for sm_90a), JOBS (16), OUT (folder for the full log gpu-check.log; default
 # build/gpu), ONLY (a regex: only the configurations it matches: sm80, sm90a,
-# sm70_16x16x8, sm70_32x32x8, sm80_split3, sm90a_split5: k always in 3 / 5
+# sm70_16x16x8, sm70_32x32x8, sm80_split3, sm90a_split5, sm90a_cpasync (the
+# cp.async pipeline, --tma off): k always in 3 / 5
 # chunks where it has that many k tiles).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
@@ -24,9 +25,10 @@ POLYMMA=${POLYMMA:-build/polymma}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
 JOBS=${JOBS:-16}
-SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 2048x1536x1024 4096x4096x4096"
-# sm_90a's default block tile is 128x128x64: K a multiple of 64
-SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 2048x1536x1024 4096x4096x4096"
+SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 2048x1536x1024 2304x2304x1024 4096x4096x4096"
+# 2304x2304x1024: 324 tiles of 128x128, a last wave of 60 (split, the rest
+# not). sm_90a's default block tile is 128x128x64: K a multiple of 64
+SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 2048x1536x1024 2304x2304x1024 4096x4096x4096"
 FIXED_M=1024 FIXED_N=2048 FIXED_K=512
 TIME_SIZES="2048x2048x2048 4096x4096x4096"
 CONFIGS=("sm80|--target sm_80"
@@ -34,7 +36,8 @@ CONFIGS=("sm80|--target sm_80"
 	 "sm70_16x16x8|--target sm_70 --mma 16x16x8"
 	 "sm70_32x32x8|--target sm_70 --mma 32x32x8"
 	 "sm80_split3|--target sm_80 --split-k 3"
-	 "sm90a_split5|--target sm_90a --split-k 5")
+	 "sm90a_split5|--target sm_90a --split-k 5"
+	 "sm90a_cpasync|--target sm_90a --tma off")
 # ONLY=REGEX keeps the configurations whose name matches
 if [ -n "${ONLY:-}" ]; then
 	kept=()

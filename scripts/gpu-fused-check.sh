@@ -42,7 +42,7 @@ RUN_JOBS=${RUN_JOBS:-8}
 SIZES=${SIZES:-"256x384x160 512x256x1024"}
 # sm_90a: K a multiple of 64 (block tile 128x128x64); the small sizes run
 # the small-tile variant, 2048x2304 the 128x128 kernel
-SIZES_SM90A=${SIZES_SM90A:-"256x384x192 512x256x1024 2048x2304x256"}
+SIZES_SM90A=${SIZES_SM90A:-"256x384x192 512x256x1024 2048x2304x256 2304x2304x1024"}
 UNARY="relu sigmoid tanh gelu gelu_erf silu exp abs"
 BINARY="max min"
 LAYOUTS="nn nt tn tt"
@@ -54,6 +54,7 @@ cfg_args() {
 	sm70_16x16x8) echo "--target sm_70 --mma 16x16x8" ;;
 	sm90a) echo "--target sm_90a" ;;
 	sm90a_inflight) echo "--target sm_90a --mma-inflight on --stages 4" ;;
+	sm90a_cpasync) echo "--target sm_90a --tma off" ;;
 	*) return 1 ;;
 	esac
 }
@@ -74,6 +75,10 @@ job_list() {
 	for c in "epi_chain nn" "epi_chain tt" "pro_relu nt" "pro_epi tn"; do
 		set -- $c
 		echo "${1}_${2}_sm90a_inflight $1 $2 sm90a_inflight"
+	done
+	for c in "epi_chain nn" "pro_relu tt" "pro_b nt" "pro_epi tn"; do
+		set -- $c
+		echo "${1}_${2}_sm90a_cpasync $1 $2 sm90a_cpasync"
 	done
 	for c in "epi_chain nn" "epi_chain tt" "pro_relu nn" "pro_relu tt" \
 		 "epi_sigmoid nt" "pro_exp tn" "pro_epi nn"; do

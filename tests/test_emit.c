@@ -82,7 +82,14 @@ static void test_sm80_kernel(void **state)
 	assert_null(strstr(s, "pm_fa["));
 	assert_non_null(strstr(s, "pm_smem_off<32, 1>("));
 	assert_non_null(strstr(s, "<<<grid, 128, 49152, stream>>>"));
-	assert_non_null(strstr(s, "blockIdx.y"));
+	/* tile pm_t0 + blockIdx.x in groups of 8 tile rows */
+	assert_non_null(strstr(s, "\tconst int pm_tx = (N + 127) / 128, pm_ty = "
+		"(M + 127) / 128, pm_gw = 8 * pm_tx;\n\tconst int pm_t = pm_t0 + "
+		"(int) blockIdx.x, pm_r0 = pm_t / pm_gw * 8;\n"));
+	assert_non_null(strstr(s, "const int c0 = (0) + pm_by;"));
+	assert_non_null(strstr(s, "const int c1 = (0) + pm_bx;"));
+	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
+		"1) / 128) * ((N + 128 - 1) / 128)), 1);"));
 	assert_non_null(strstr(s, "M % 128"));
 	assert_non_null(strstr(s, "K % 32"));
 	assert_non_null(strstr(s, "cudaErrorMisalignedAddress"));
@@ -212,7 +219,7 @@ static void test_sm70_and_defines(void **state)
 		"0>(pm_acc") < strstr(s, "] = pm_rs0[(0)];"));
 	assert_non_null(strstr(s, "mma.sync.aligned.m8n8k4"));
 	assert_non_null(strstr(m, "\"defines\": {\"M\": 256, \"K\": 64}"));
-	assert_non_null(strstr(s, "__restrict__ C, int N)"));
+	assert_non_null(strstr(s, "__restrict__ C, int N, int pm_t0)"));
 	free(s);
 	free(h);
 	free(m);
@@ -240,7 +247,7 @@ static void test_split_k(void **state)
 	assert_non_null(split);
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn(const __half *__restrict__ "
 		"A, const __half *__restrict__ B, __half *__restrict__ C, int M, "
-		"int N, int K)\n"));
+		"int N, int K, int pm_t0)\n"));
 	assert_true(strstr(s, "pm_k0_0") > split);
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_split<<<grid, 128, "));
 	assert_non_null(strstr(s, "cudaMallocFromPoolAsync("));
@@ -251,9 +258,21 @@ static void test_split_k(void **state)
 	fix = strstr(s, "if (pm_nz > 1) { pm_splitk_put<128, 128>((const float *)"
 		" pm_acc, pm_ws + ");
 	assert_non_null(fix);
+	/* the workspace and counters of the launch's tiles */
 	assert_non_null(strstr(fix, "if (!pm_splitk_arrive(pm_cnt + "
-		"((int64_t) ((c0)) * ((N + 127) / 128) + ((c1))), pm_nz, (int *) "
-		"pm_smem)) return; pm_splitk_sum<128, 128>((float *) pm_acc, "));
+		"((int64_t) blockIdx.x), pm_nz, (int *) pm_smem)) return; "
+		"pm_splitk_sum<128, 128>((float *) pm_acc, "));
+	/* a last wave at most half full: its tiles split, the others not */
+	assert_non_null(strstr(s, "\telse if (tiles % ((int64_t) sms * occ) * 2 "
+		"<= (int64_t) sms * occ) {\n\t\tt0 = tiles - tiles % ((int64_t) "
+		"sms * occ);\n"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 128, 49152, "
+		"stream>>>((const __half *) A, (const __half *) B, (__half *) C, "
+		"(int) M, (int) N, (int) K, (int) (0));\n\t\t\tif "
+		"(cudaPeekAtLastError() != cudaSuccess)"));
+	assert_non_null(strstr(s, "dim3 grid((unsigned) ((p.tiles - p.t0)), 1, "
+		"(unsigned) p.s);"));
+	assert_non_null(strstr(s, ", (int) p.kc[0], (int) (p.t0));"));
 	/* after the loop, before the store */
 	assert_true(split < fix);
 	assert_true(strstr(split, "pm_sm80_mma_frag") < fix);
@@ -295,7 +314,8 @@ static void test_split_k(void **state)
 	/* K fixed: the chunk of k is still the kernel's */
 	s = gen("nn", fixk, NULL, NULL);
 	assert_non_null(strstr(s, "__restrict__ C, int M, int N, float "
-		"*__restrict__ pm_ws, unsigned *__restrict__ pm_cnt, int pm_kc0)"));
+		"*__restrict__ pm_ws, unsigned *__restrict__ pm_cnt, int pm_kc0, "
+		"int pm_t0)"));
 	assert_non_null(strstr(s, "pm_kn_0 = min(pm_kc0, 64 - pm_k0_0);"));
 	free(s);
 	/* an epilogue runs after the fixup, in the block that sums */
@@ -410,7 +430,7 @@ static void test_sm90a_tma(void **state)
 	(void) state;
 	k = main_kernel(s);
 	assert_non_null(strstr(k, "int K, const __grid_constant__ CUtensorMap "
-		"pm_tm0, const __grid_constant__ CUtensorMap pm_tm1)"));
+		"pm_tm0, const __grid_constant__ CUtensorMap pm_tm1, int pm_t0)"));
 	assert_null(strstr(k, "pm_cp_async"));
 	/* 2 prologue tiles and the loop's: A one box, B two 64-wide ones */
 	assert_int_equal(count(k, "pm_tma_load_2d("), 9);
@@ -448,7 +468,7 @@ static void test_sm90a_tma(void **state)
 		"128)"));
 	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm1, B, K, N, N, 64, 64, "
 		"128)"));
-	assert_non_null(strstr(s, ", (int) K, pm_tm0, pm_tm1);"));
+	assert_non_null(strstr(s, ", (int) K, pm_tm0, pm_tm1, (int) (0));"));
 	free(s);
 	/* A as [k][m]: two boxes per tile */
 	s = gen("tn", tn, NULL, NULL);
