@@ -251,8 +251,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\tif (tiles < (int64_t) sms * occ)\n"
 			"\t\ts = (int64_t) sms * occ / tiles;\n"
 			"\t/* a last wave at most half full: its tiles split */\n"
-			"\telse if (tiles %% ((int64_t) sms * occ) * 2 <= (int64_t) "
-			"sms * occ) {\n\t\tt0 = tiles - tiles %% ((int64_t) sms * "
+			"\telse if (tiles %% ((int64_t) sms * occ) && tiles %% "
+			"((int64_t) sms * occ) * 2 <= (int64_t) sms * occ) {\n\t\tt0 = tiles - tiles %% ((int64_t) sms * "
 			"occ);\n\t\ts = (int64_t) sms * occ / (tiles - t0);\n\t}\n"
 			"\tfor (int r = 0; r < %d; ++r)\n"
 			"\t\tif (s > kt[r] / %d)\n\t\t\ts = kt[r] / %d;\n%s",

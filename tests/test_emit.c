@@ -263,9 +263,9 @@ static void test_split_k(void **state)
 		"((int64_t) blockIdx.x), pm_nz, (int *) pm_smem)) return; "
 		"pm_splitk_sum<128, 128>((float *) pm_acc, "));
 	/* a last wave at most half full: its tiles split, the others not */
-	assert_non_null(strstr(s, "\telse if (tiles % ((int64_t) sms * occ) * 2 "
-		"<= (int64_t) sms * occ) {\n\t\tt0 = tiles - tiles % ((int64_t) "
-		"sms * occ);\n"));
+	assert_non_null(strstr(s, "\telse if (tiles % ((int64_t) sms * occ) && "
+		"tiles % ((int64_t) sms * occ) * 2 <= (int64_t) sms * occ) {\n\t\t"
+		"t0 = tiles - tiles % ((int64_t) sms * occ);\n"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 128, 49152, "
 		"stream>>>((const __half *) A, (const __half *) B, (__half *) C, "
 		"(int) M, (int) N, (int) K, (int) (0));\n\t\t\tif "
