@@ -167,16 +167,13 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		if (k->bufs[i].tma)
 			pm_strbuf_printf(b, ", const __grid_constant__ "
 				"CUtensorMap pm_tm%d", i);
-	/* the launch's first tile (tile_map) */
-	if (!host)
-		pm_strbuf_add(b, ", int pm_t0");
 }
 
-/* The block's output tile (row pm_by, column pm_bx): a launch covers the
- * tiles pm_t0 .. pm_t0 + gridDim.x - 1 of the raster order, which runs
- * through groups of PM_RASTER tile rows column by column (the blocks
- * resident at once share the A rows and B columns of a few tiles: fewer
- * L2 misses than whole rows of tiles; measured in docs/PERF.md). */
+/* The block's output tile (row pm_by, column pm_bx): block x runs tile x
+ * of the raster order, which goes through groups of PM_RASTER tile rows
+ * column by column (the blocks resident at once share the A rows and B
+ * columns of a few tiles: fewer L2 misses than whole rows of tiles;
+ * docs/PERF.md). */
 #define PM_RASTER 8
 static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 {
@@ -186,8 +183,8 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
 	pm_strbuf_printf(b, "\tconst int pm_tx = (%s + %d) / %d, pm_ty = (%s + "
-		"%d) / %d, pm_gw = %d * pm_tx;\n\tconst int pm_t = pm_t0 + (int) "
-		"blockIdx.x, pm_r0 = pm_t / pm_gw * %d;\n\tconst int pm_gh = "
+		"%d) / %d, pm_gw = %d * pm_tx;\n\tconst int pm_t = (int) blockIdx.x, "
+		"pm_r0 = pm_t / pm_gw * %d;\n\tconst int pm_gh = "
 		"min(pm_ty - pm_r0, %d), pm_ti = pm_t %% pm_gw;\n\tconst int "
 		"pm_by = pm_r0 + pm_ti %% pm_gh, pm_bx = pm_ti / pm_gh;\n",
 		d1, c->bn - 1, c->bn, d0, c->bm - 1, c->bm, PM_RASTER, PM_RASTER,

@@ -9,7 +9,7 @@
  * z order (the same rounding whichever block is last) and goes on, the
  * others stop; the arrival flag lives in the (then unused) shared memory:
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
- * with the tiles of the launch (blockIdx.x; host: all tiles)
+ * with the tiles in raster order (blockIdx.x; host: row-major)
  * (host: [tile][z][accumulator][BM x BN]). */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
@@ -33,7 +33,7 @@ void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(&t, a->e[1]);
 		pm_strbuf_add(&t, ")");
 	} else {
-		/* the tile's place in this launch (launch.c) */
+		/* the tile's place in the raster order (file.c) */
 		pm_strbuf_add(&t, "(int64_t) blockIdx.x");
 	}
 	snprintf(tile, sizeof(tile), "(%s)", t.s ? t.s : "0");

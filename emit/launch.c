@@ -108,33 +108,22 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 }
 
-/* The launch of kernel pm_kernel_<name><suffix> over the n tiles of the
- * raster order from tile t0 (C expressions; n NULL: all the kernel's
- * tiles, from 0): one block per tile in x, split: the plan p's chunks in z
- * and its workspace. ret: the launch's error is returned; else the launch
- * is a block of its own that returns only a failure. */
+/* The launch of kernel pm_kernel_<name><suffix>: one block per output
+ * tile in x (file.c maps it to the tile), split: the plan p's chunks in z
+ * and its workspace. */
 static void launch(struct pm_kernel *k, const char *suffix,
-	struct pm_strbuf *b, const char *ind0, const char *t0, const char *n,
-	int ret)
+	struct pm_strbuf *b, const char *ind)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_config *c = k->cfg;
 	int order[64], ns = pm_emit_size_order(k, order);
 	long smem = pm_emit_smem_bytes(k, 0, NULL);
-	char d0[64], d1[64], all[256], ind[16];
+	char d0[64], d1[64], n[256];
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
-	if (!n) {
-		snprintf(all, sizeof(all), "(int64_t) ((%s + %d - 1) / %d) * "
-			"((%s + %d - 1) / %d)", d0, c->bm, c->bm, d1, c->bn,
-			c->bn);
-		n = all;
-		t0 = "0";
-	}
-	snprintf(ind, sizeof(ind), "%s%s", ind0, ret ? "" : "\t");
-	if (!ret)
-		pm_strbuf_printf(b, "%s{\n", ind0);
+	snprintf(n, sizeof(n), "(int64_t) ((%s + %d - 1) / %d) * ((%s + %d - 1) "
+		"/ %d)", d0, c->bm, c->bm, d1, c->bn, c->bn);
 	pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
 		"cudaErrorInvalidValue;\n", ind, n, ind);
 	pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1%s);\n", ind, n,
@@ -159,12 +148,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)
 			pm_strbuf_printf(b, ", pm_tm%d", i);
-	pm_strbuf_printf(b, ", (int) (%s));\n", t0);
-	if (ret)
-		pm_strbuf_printf(b, "%sreturn cudaGetLastError();\n", ind);
-	else
-		pm_strbuf_printf(b, "%sif (cudaPeekAtLastError() != cudaSuccess)"
-			"\n%s\treturn cudaGetLastError();\n%s}\n", ind, ind, ind0);
+	pm_strbuf_printf(b, ");\n%sreturn cudaGetLastError();\n", ind);
 }
 
 /* Size and alignment checks (k's tiles: the small variant's divide them);
@@ -231,8 +215,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
 	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
 		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
-		"{\n\tint s, small, small1;\n\tint64_t kc[%d], tiles, t0;\n\tsize_t "
-		"cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
+		"{\n\tint s, small, small1;\n\tint64_t kc[%d];\n\tsize_t cnt_bytes, "
+		"bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
 	size_list(k, b, 1);
 	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, occ;\n"
 		"\tconst cudaError_t e = pm_device_%s(&sms, &occ);\n"
@@ -243,17 +227,14 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	for (int r = 0; r < ns; ++r)
 		pm_strbuf_printf(b, "%s(int64_t) (%s) / %d", r ? ", " : "",
 			k->scop->split_ext[r], c->bk);
-	pm_strbuf_add(b, " };\n\tint64_t s = 1, t0 = 0;\n\n\tif (e != "
-		"cudaSuccess)\n\t\treturn e;\n");
+	pm_strbuf_add(b, " };\n\tint64_t s = 1;\n\n\tif (e != cudaSuccess)\n"
+		"\t\treturn e;\n");
 	if (c->split_k > 1)
 		pm_strbuf_printf(b, "\ts = %d;\n", c->split_k);
 	else
 		pm_strbuf_printf(b, "\tif (tiles < (int64_t) sms * occ)\n"
 			"\t\ts = (int64_t) sms * occ / tiles;\n"
-			"\t/* a last wave at most half full: its tiles split */\n"
-			"\telse if (tiles %% ((int64_t) sms * occ) && tiles %% "
-			"((int64_t) sms * occ) * 2 <= (int64_t) sms * occ) {\n\t\tt0 = tiles - tiles %% ((int64_t) sms * "
-			"occ);\n\t\ts = (int64_t) sms * occ / (tiles - t0);\n\t}\n"
+
 			"\tfor (int r = 0; r < %d; ++r)\n"
 			"\t\tif (s > kt[r] / %d)\n\t\t\ts = kt[r] / %d;\n%s",
 			ns, PM_MIN_KT, PM_MIN_KT, small ?
@@ -268,13 +249,12 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\t\tfor (int r = 0; r < %d; ++r) {\n"
 		"\t\t\tconst int64_t ch = (kt[r] + s - 1) / s, s2 = (kt[r] + ch - "
 		"1) / ch;\n\t\t\tif (s2 < s)\n\t\t\t\ts = s2, again = 1;\n"
-		"\t\t}\n\t}\n\tif (s == 1)\n\t\tt0 = 0;\n\tp->s = (int) s;\n"
-		"\tp->tiles = tiles;\n\tp->t0 = t0;\n"
+		"\t\t}\n\t}\n\tp->s = (int) s;\n"
 		"\tfor (int r = 0; r < %d; ++r)\n"
 		"\t\tp->kc[r] = (kt[r] + s - 1) / s * %d;\n"
-		"\tp->cnt_bytes = s > 1 ? (size_t) ((tiles - t0) * 4 + 255) / 256 "
-		"* 256 : 0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) (tiles - "
-		"t0) * (size_t) s * %ld : 0;\n\tp->small1 = %s;\n\tp->small = s == 1 && "
+		"\tp->cnt_bytes = s > 1 ? (size_t) (tiles * 4 + 255) / 256 * 256 : "
+		"0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) tiles * (size_t) "
+		"s * %ld : 0;\n\tp->small1 = %s;\n\tp->small = s == 1 && "
 		"p->small1;\n\treturn cudaSuccess;\n}\n",
 		ns, ns, ns, c->bk, (long) nacc * c->bm * c->bn * 4,
 		small ? "tiles < sms" : "0");
@@ -372,7 +352,7 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		nsizes(k) ? ", " : "");
 	pm_strbuf_add(b, "\t/* no room for the split: one chunk */\n"
 		"\tif (p.s > 1 && (!workspace || workspace_bytes < p.bytes)) {\n"
-		"\t\tp.s = 1;\n\t\tp.t0 = 0;\n\t\tp.small = p.small1;\n");
+		"\t\tp.s = 1;\n\t\tp.small = p.small1;\n");
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\t\tp.kc[%d] = %s;\n", r,
 			k->scop->split_ext[r]);
@@ -381,15 +361,13 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\t/* unsplit and fewer %dx%d blocks than "
 			"SMs: the %dx%d variant */\n\tif (p.small) {\n",
 			k->cfg->bm, k->cfg->bn, small->cfg->bm, small->cfg->bn);
-		launch(small, "_small", b, "\t\t", NULL, NULL, 1);
+		launch(small, "_small", b, "\t\t");
 		pm_strbuf_add(b, "\t}\n");
 	}
-	pm_strbuf_add(b, "\tif (p.s > 1) {\n\t\t/* the whole waves unsplit, "
-		"the tiles of the last one split */\n\t\tif (p.t0 > 0)\n");
-	launch(k->unsplit ? k->unsplit : k, "", b, "\t\t", "0", "p.t0", 0);
-	launch(k, "_split", b, "\t\t", "p.t0", "(p.tiles - p.t0)", 1);
+	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
+	launch(k, "_split", b, "\t\t");
 	pm_strbuf_add(b, "\t}\n");
-	launch(k->unsplit ? k->unsplit : k, "", b, "\t", NULL, NULL, 1);
+	launch(k->unsplit ? k->unsplit : k, "", b, "\t");
 	pm_strbuf_add(b, "}\n");
 	plain_entry(k, b);
 }
@@ -424,9 +402,9 @@ void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\tif ((int64_t) ((%s + %d - 1) / %d) * "
 			"((%s + %d - 1) / %d) < pm_sms) {\n", d0, c->bm, c->bm,
 			d1, c->bn, c->bn);
-		launch(small, "_small", b, "\t\t", NULL, NULL, 1);
+		launch(small, "_small", b, "\t\t");
 		pm_strbuf_add(b, "\t}\n");
 	}
-	launch(k, "", b, "\t", NULL, NULL, 1);
+	launch(k, "", b, "\t");
 	pm_strbuf_add(b, "}\n");
 }

@@ -82,10 +82,10 @@ static void test_sm80_kernel(void **state)
 	assert_null(strstr(s, "pm_fa["));
 	assert_non_null(strstr(s, "pm_smem_off<32, 1>("));
 	assert_non_null(strstr(s, "<<<grid, 128, 49152, stream>>>"));
-	/* tile pm_t0 + blockIdx.x in groups of 8 tile rows */
+	/* tile blockIdx.x of the raster order: groups of 8 tile rows */
 	assert_non_null(strstr(s, "\tconst int pm_tx = (N + 127) / 128, pm_ty = "
-		"(M + 127) / 128, pm_gw = 8 * pm_tx;\n\tconst int pm_t = pm_t0 + "
-		"(int) blockIdx.x, pm_r0 = pm_t / pm_gw * 8;\n"));
+		"(M + 127) / 128, pm_gw = 8 * pm_tx;\n\tconst int pm_t = (int) "
+		"blockIdx.x, pm_r0 = pm_t / pm_gw * 8;\n"));
 	assert_non_null(strstr(s, "const int c0 = (0) + pm_by;"));
 	assert_non_null(strstr(s, "const int c1 = (0) + pm_bx;"));
 	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
@@ -219,7 +219,7 @@ static void test_sm70_and_defines(void **state)
 		"0>(pm_acc") < strstr(s, "] = pm_rs0[(0)];"));
 	assert_non_null(strstr(s, "mma.sync.aligned.m8n8k4"));
 	assert_non_null(strstr(m, "\"defines\": {\"M\": 256, \"K\": 64}"));
-	assert_non_null(strstr(s, "__restrict__ C, int N, int pm_t0)"));
+	assert_non_null(strstr(s, "__restrict__ C, int N)"));
 	free(s);
 	free(h);
 	free(m);
@@ -247,7 +247,7 @@ static void test_split_k(void **state)
 	assert_non_null(split);
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn(const __half *__restrict__ "
 		"A, const __half *__restrict__ B, __half *__restrict__ C, int M, "
-		"int N, int K, int pm_t0)\n"));
+		"int N, int K)\n"));
 	assert_true(strstr(s, "pm_k0_0") > split);
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_split<<<grid, 128, "));
 	assert_non_null(strstr(s, "cudaMallocFromPoolAsync("));
@@ -262,17 +262,8 @@ static void test_split_k(void **state)
 	assert_non_null(strstr(fix, "if (!pm_splitk_arrive(pm_cnt + "
 		"((int64_t) blockIdx.x), pm_nz, (int *) pm_smem)) return; "
 		"pm_splitk_sum<128, 128>((float *) pm_acc, "));
-	/* a last wave at most half full: its tiles split, the others not */
-	assert_non_null(strstr(s, "\telse if (tiles % ((int64_t) sms * occ) && "
-		"tiles % ((int64_t) sms * occ) * 2 <= (int64_t) sms * occ) {\n\t\t"
-		"t0 = tiles - tiles % ((int64_t) sms * occ);\n"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 128, 49152, "
-		"stream>>>((const __half *) A, (const __half *) B, (__half *) C, "
-		"(int) M, (int) N, (int) K, (int) (0));\n\t\t\tif "
-		"(cudaPeekAtLastError() != cudaSuccess)"));
-	assert_non_null(strstr(s, "dim3 grid((unsigned) ((p.tiles - p.t0)), 1, "
-		"(unsigned) p.s);"));
-	assert_non_null(strstr(s, ", (int) p.kc[0], (int) (p.t0));"));
+	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
+		"1) / 128) * ((N + 128 - 1) / 128)), 1, (unsigned) p.s);"));
 	/* after the loop, before the store */
 	assert_true(split < fix);
 	assert_true(strstr(split, "pm_sm80_mma_frag") < fix);
@@ -314,8 +305,7 @@ static void test_split_k(void **state)
 	/* K fixed: the chunk of k is still the kernel's */
 	s = gen("nn", fixk, NULL, NULL);
 	assert_non_null(strstr(s, "__restrict__ C, int M, int N, float "
-		"*__restrict__ pm_ws, unsigned *__restrict__ pm_cnt, int pm_kc0, "
-		"int pm_t0)"));
+		"*__restrict__ pm_ws, unsigned *__restrict__ pm_cnt, int pm_kc0"));
 	assert_non_null(strstr(s, "pm_kn_0 = min(pm_kc0, 64 - pm_k0_0);"));
 	free(s);
 	/* an epilogue runs after the fixup, in the block that sums */
@@ -430,7 +420,7 @@ static void test_sm90a_tma(void **state)
 	(void) state;
 	k = main_kernel(s);
 	assert_non_null(strstr(k, "int K, const __grid_constant__ CUtensorMap "
-		"pm_tm0, const __grid_constant__ CUtensorMap pm_tm1, int pm_t0)"));
+		"pm_tm0, const __grid_constant__ CUtensorMap pm_tm1)"));
 	assert_null(strstr(k, "pm_cp_async"));
 	/* 2 prologue tiles and the loop's: A one box, B two 64-wide ones */
 	assert_int_equal(count(k, "pm_tma_load_2d("), 9);
@@ -468,7 +458,7 @@ static void test_sm90a_tma(void **state)
 		"128)"));
 	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm1, B, K, N, N, 64, 64, "
 		"128)"));
-	assert_non_null(strstr(s, ", (int) K, pm_tm0, pm_tm1, (int) (0));"));
+	assert_non_null(strstr(s, ", (int) K, pm_tm0, pm_tm1);"));
 	free(s);
 	/* A as [k][m]: two boxes per tile */
 	s = gen("tn", tn, NULL, NULL);
