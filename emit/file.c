@@ -173,7 +173,7 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
  * of the raster order, which goes through groups of PM_RASTER tile rows
  * column by column (the blocks resident at once share the A rows and B
  * columns of a few tiles: fewer L2 misses than whole rows of tiles;
- * docs/PERF.md). */
+ * docs/PERF.md); k->raster == 1: row-major. */
 #define PM_RASTER 8
 static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 {
@@ -182,13 +182,22 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
-	pm_strbuf_printf(b, "\tconst int pm_tx = (%s + %d) / %d, pm_ty = (%s + "
-		"%d) / %d, pm_gw = %d * pm_tx;\n\tconst int pm_t = (int) blockIdx.x, "
-		"pm_r0 = pm_t / pm_gw * %d;\n\tconst int pm_gh = "
-		"min(pm_ty - pm_r0, %d), pm_ti = pm_t %% pm_gw;\n\tconst int "
-		"pm_by = pm_r0 + pm_ti %% pm_gh, pm_bx = pm_ti / pm_gh;\n",
-		d1, c->bn - 1, c->bn, d0, c->bm - 1, c->bm, PM_RASTER, PM_RASTER,
-		PM_RASTER);
+	/* unsigned: ptxas gave the sm_80 small kernel fewer registers and a
+	 * spill with the same mapping in int */
+	if (k->raster == 1) {
+		pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + "
+			"%du) / %du;\n\tconst int pm_by = (int) (blockIdx.x / pm_tx), "
+			"pm_bx = (int) (blockIdx.x %% pm_tx);\n", d1, c->bn - 1,
+			c->bn);
+		return;
+	}
+	pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + %du) / "
+		"%du, pm_ty = ((unsigned) %s + %du) / %du, pm_gw = %du * pm_tx;\n"
+		"\tconst unsigned pm_t = blockIdx.x, pm_r0 = pm_t / pm_gw * %du;\n"
+		"\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = pm_t %% "
+		"pm_gw;\n\tconst int pm_by = (int) (pm_r0 + pm_ti %% pm_gh), pm_bx "
+		"= (int) (pm_ti / pm_gh);\n", d1, c->bn - 1, c->bn, d0, c->bm - 1,
+		c->bm, PM_RASTER, PM_RASTER, PM_RASTER);
 }
 
 /* Split-K: this block's chunk of each contraction's k (the scop's

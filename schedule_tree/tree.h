@@ -162,6 +162,10 @@ struct pm_kernel {
 	/* emit/: print the FIXUP op (the _split kernel) or leave it out
 	 * (the kernel launched unsplit, free of its code) */
 	int emit_fixup;
+	/* tile rows per group of the blocks' raster order (emit/file.c);
+	 * 0: the default, 1: row-major (the small variant: its blocks are
+	 * all resident at once) */
+	int raster;
 	/* the same kernel without split-K, launched unsplit (api/; not
 	 * owned), or NULL: then this one, without its fixup */
 	struct pm_kernel *unsplit;

@@ -83,9 +83,10 @@ static void test_sm80_kernel(void **state)
 	assert_non_null(strstr(s, "pm_smem_off<32, 1>("));
 	assert_non_null(strstr(s, "<<<grid, 128, 49152, stream>>>"));
 	/* tile blockIdx.x of the raster order: groups of 8 tile rows */
-	assert_non_null(strstr(s, "\tconst int pm_tx = (N + 127) / 128, pm_ty = "
-		"(M + 127) / 128, pm_gw = 8 * pm_tx;\n\tconst int pm_t = (int) "
-		"blockIdx.x, pm_r0 = pm_t / pm_gw * 8;\n"));
+	assert_non_null(strstr(s, "\tconst unsigned pm_tx = ((unsigned) N + "
+		"127u) / 128u, pm_ty = ((unsigned) M + 127u) / 128u, pm_gw = 8u * "
+		"pm_tx;\n\tconst unsigned pm_t = blockIdx.x, pm_r0 = pm_t / pm_gw "
+		"* 8u;\n"));
 	assert_non_null(strstr(s, "const int c0 = (0) + pm_by;"));
 	assert_non_null(strstr(s, "const int c1 = (0) + pm_bx;"));
 	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "

@@ -82,6 +82,8 @@ static long g_split;
 static int g_pro_overlap;
 /* A's prologue applied to the MMA's operand (--pro-regs on). */
 static int g_pro_regs;
+/* TMA copies (--tma on): one COPY instance per tile, the whole box. */
+static int g_tma;
 
 /* "#define CALL ..." for kernel call `call` (ending in "M, N, K" or the
  * sizes), split in g_split chunks of the reductions ext0 (and ext1). */
@@ -163,6 +165,9 @@ static int render_text(const char *text, const char *layout,
 	cfg.pro_regs = g_pro_regs;
 	if (g_pro_regs)
 		cfg.frag_pipe = 0;
+	cfg.tma = g_tma;
+	if (g_tma)	/* the threads copy in those two */
+		cfg.frag_pipe = cfg.reg_stage = 0;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
@@ -555,6 +560,9 @@ static void test_two_contractions(void **state)
 		cfg.frag_pipe = cfgs[c].frag;
 		cfg.staged_store = cfgs[c].frag;
 		cfg.reg_stage = cfgs[c].stages == 2 && !cfgs[c].frag ? -1 : 0;
+		cfg.tma = g_tma;
+		if (g_tma)
+			cfg.frag_pipe = cfg.reg_stage = 0;
 		cfg.bm = cfgs[c].bm, cfg.bn = cfgs[c].bn, cfg.bk = cfgs[c].bk;
 		cfg.wm = cfgs[c].wm, cfg.wn = cfgs[c].wn;
 		cfg.mm = cfgs[c].mm, cfg.mn = cfgs[c].mn, cfg.mk = cfgs[c].mk;
@@ -610,6 +618,49 @@ static void test_split_k(void **state)
 	g_split = 0;
 }
 
+/* TMA copies (promote/tma.c; the host renders a box as the whole tile):
+ * every layout and configuration with 2 stages or more, 5 k tiles (the
+ * stages wrap), split in 3 chunks, A's prologue on the MMA's registers,
+ * both forms of two contractions. */
+static void test_tma(void **state)
+{
+	(void) state;
+	g_tma = 1;
+	for (int l = 0; l < 4; ++l)
+		for (int c = 0; c < NCFGS; ++c) {
+			const struct cfg *g = &cfgs[c];
+
+			if (g->stages < 2)
+				continue;
+			if (render_and_run(pm_test_layouts[l], g, 0, 2 * g->bm,
+					g->bn, 5 * g->bk))
+				fail_msg("tma %s config %d", pm_test_layouts[l], c);
+			g_split = 3;
+			if (render_and_run(pm_test_layouts[l], g, 0, g->bm,
+					2 * g->bn, 5 * g->bk))
+				fail_msg("tma split %s config %d",
+					pm_test_layouts[l], c);
+			g_split = 0;
+		}
+	g_pro_regs = 1;
+	for (int l = 0; l < 4; ++l) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "def p(%s, %s) -> (f16(M, N) C) {\n"
+			"  C(i, j) +=! relu(%s) * %s\n}\n",
+			l & 2 ? "f16(K, M) A" : "f16(M, K) A",
+			l & 1 ? "f16(N, K) B" : "f16(K, N) B",
+			l & 2 ? "A(k, i)" : "A(i, k)", l & 1 ? "B(j, k)" :
+			"B(k, j)");
+		if (render_text(text, pm_test_layouts[l], pm_test_layouts[l],
+				&cfgs[2], 0, 128, 64, 160, "x > 0 ? x : 0", "x"))
+			fail_msg("tma pro-regs %s", pm_test_layouts[l]);
+	}
+	g_pro_regs = 0;
+	test_two_contractions(state);
+	g_tma = 0;
+}
+
 /* The split driver's check is live: the nt kernel in 2 chunks, checked
  * as if B were K x N, fails. */
 static void test_split_checker_catches_errors(void **state)
@@ -634,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_split_k),
 		cmocka_unit_test(test_pro_overlap),
 		cmocka_unit_test(test_pro_regs),
+		cmocka_unit_test(test_tma),
 		cmocka_unit_test(test_split_checker_catches_errors),
 	};
 

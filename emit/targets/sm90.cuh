@@ -496,7 +496,7 @@ typedef CUresult (*pm_tmap_encode_fn)(CUtensorMap *, CUtensorMapDataType,
                                       CUtensorMapL2promotion,
                                       CUtensorMapFloatOOBfill);
 
-static inline cudaError_t pm_tma_map_2d(CUtensorMap *m, const void *base,
+static inline __attribute__((unused)) cudaError_t pm_tma_map_2d(CUtensorMap *m, const void *base,
                                         uint64_t rows, uint64_t cols,
                                         uint64_t pitch, unsigned box_rows,
                                         unsigned box_cols, int swb) {
