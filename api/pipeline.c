@@ -303,6 +303,30 @@ static struct pm_kernel *small_variant(isl_ctx *ctx,
 	return k;
 }
 
+/* The small variant's twin with TMA copies, when TMA is the target's
+ * default and not turned off or forced: the launcher runs it on grids of
+ * 3/2 blocks per SM or more, where it measured faster than cp.async
+ * (docs/PERF.md); NULL when there is none or it could not use TMA. */
+static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
+	const struct pm_spec *spec, const struct pm_config *cfg,
+	const struct pm_config *small, struct pm_config *c3)
+{
+	struct pm_kernel *k;
+
+	if (cfg->tma >= 0 || cfg->target->tma != 2)
+		return NULL;
+	*c3 = *small;
+	c3->tma = -1;
+	k = quiet_variant(ctx, spec, c3);
+	if (k && !k->tma[0]) {
+		pm_pipeline_kernel_free(k);
+		return NULL;
+	}
+	if (k)
+		k->raster = 1;
+	return k;
+}
+
 /* The kernel launched unsplit, for a kernel that can split k: the same
  * configuration without split-K, so that the split costs nothing when the
  * launcher does not split (the chunk parameters and the fixup code
@@ -322,8 +346,8 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	struct pm_output *out, struct pm_diags *d)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
-	struct pm_kernel *k, *small = NULL, *unsplit = NULL;
-	struct pm_config cfg2, cfg1;
+	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
+	struct pm_config cfg2, cfg1, cfg3;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -331,6 +355,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	k = pm_pipeline_until(ctx, spec, cfg, NULL, d);
 	if (k)
 		small = small_variant(ctx, spec, cfg, &cfg2);
+	if (small)
+		small->small_tma = stma = small_tma_variant(ctx, spec, cfg,
+			&cfg2, &cfg3);
 	if (k)
 		k->unsplit = unsplit = unsplit_variant(ctx, spec, cfg, &cfg1, k);
 	if (!k)
@@ -339,6 +366,7 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	else if (pm_emit_file(k, small, out, d) < 0)
 		rc = POLYMMA_ERR_INTERNAL;
 	pm_pipeline_kernel_free(small);
+	pm_pipeline_kernel_free(stma);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);

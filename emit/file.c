@@ -127,6 +127,9 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"than the GPU has SMs\n", small->cfg->bm, small->cfg->bn,
 			small->cfg->bk, small->cfg->wm, small->cfg->wn,
 			small->cfg->mm, small->cfg->mn, small->cfg->mk);
+	if (small && small->small_tma)
+		pm_strbuf_add(b, " *          (copies by TMA from 3/2 blocks per SM "
+			"on, by cp.async below)\n");
 	for (int i = 0; i < c->ndefines; ++i)
 		pm_strbuf_printf(b, " * -D       %s=%ld\n", c->defines[i].name,
 			c->defines[i].value);
@@ -419,6 +422,15 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	if (small && kernel_def(small, ast2, "_small", b, d) < 0)
 		return -1;
+	if (small && small->small_tma) {
+		isl_ast_node *t = pm_emit_ast(small->small_tma);
+		int r = t ? kernel_def(small->small_tma, t, "_small_tma", b,
+			d) : -1;
+
+		isl_ast_node_free(t);
+		if (r < 0)
+			return -1;
+	}
 	if (!host)
 		pm_emit_launcher(k, small, b);
 	return 0;

@@ -151,6 +151,30 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	pm_strbuf_printf(b, ");\n%sreturn cudaGetLastError();\n", ind);
 }
 
+/* The small variant: its twin with TMA copies (small->small_tma) when its
+ * grid has 3/2 blocks per SM or more, else the cp.async one (TMA's longer
+ * latency measured slower on grids below; docs/PERF.md). sms: the C
+ * expression of the device's SM count. */
+static void launch_small(struct pm_kernel *small, struct pm_strbuf *b,
+	const char *sms)
+{
+	const struct pm_config *c = small->cfg;
+	char d0[64], d1[64];
+
+	if (small->small_tma) {
+		pm_scop_dim_str(small->scop, small->con[0].out, 0, d0,
+			sizeof(d0));
+		pm_scop_dim_str(small->scop, small->con[0].out, 1, d1,
+			sizeof(d1));
+		pm_strbuf_printf(b, "\t\tif (2 * (int64_t) ((%s + %d - 1) / %d) "
+			"* ((%s + %d - 1) / %d) >= 3 * (int64_t) %s) {\n", d0,
+			c->bm, c->bm, d1, c->bn, c->bn, sms);
+		launch(small->small_tma, "_small_tma", b, "\t\t\t");
+		pm_strbuf_add(b, "\t\t}\n");
+	}
+	launch(small, "_small", b, "\t\t");
+}
+
 /* Size and alignment checks (k's tiles: the small variant's divide them);
  * sizes only when ptrs is 0. */
 static void checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
@@ -215,8 +239,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
 	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
 		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
-		"{\n\tint s, small, small1;\n\tint64_t kc[%d];\n\tsize_t cnt_bytes, "
-		"bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
+		"{\n\tint s, small, small1, sms;\n\tint64_t kc[%d];\n\tsize_t "
+		"cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
 	size_list(k, b, 1);
 	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, occ;\n"
 		"\tconst cudaError_t e = pm_device_%s(&sms, &occ);\n"
@@ -249,7 +273,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\t\tfor (int r = 0; r < %d; ++r) {\n"
 		"\t\t\tconst int64_t ch = (kt[r] + s - 1) / s, s2 = (kt[r] + ch - "
 		"1) / ch;\n\t\t\tif (s2 < s)\n\t\t\t\ts = s2, again = 1;\n"
-		"\t\t}\n\t}\n\tp->s = (int) s;\n"
+		"\t\t}\n\t}\n\tp->s = (int) s;\n\tp->sms = sms;\n"
 		"\tfor (int r = 0; r < %d; ++r)\n"
 		"\t\tp->kc[r] = (kt[r] + s - 1) / s * %d;\n"
 		"\tp->cnt_bytes = s > 1 ? (size_t) (tiles * 4 + 255) / 256 * 256 : "
@@ -361,7 +385,7 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\t/* unsplit and fewer %dx%d blocks than "
 			"SMs: the %dx%d variant */\n\tif (p.small) {\n",
 			k->cfg->bm, k->cfg->bn, small->cfg->bm, small->cfg->bn);
-		launch(small, "_small", b, "\t\t");
+		launch_small(small, b, "p.sms");
 		pm_strbuf_add(b, "\t}\n");
 	}
 	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
@@ -402,7 +426,7 @@ void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\tif ((int64_t) ((%s + %d - 1) / %d) * "
 			"((%s + %d - 1) / %d) < pm_sms) {\n", d0, c->bm, c->bm,
 			d1, c->bn, c->bn);
-		launch(small, "_small", b, "\t\t");
+		launch_small(small, b, "pm_sms");
 		pm_strbuf_add(b, "\t}\n");
 	}
 	launch(k, "", b, "\t");

@@ -169,6 +169,10 @@ struct pm_kernel {
 	/* the same kernel without split-K, launched unsplit (api/; not
 	 * owned), or NULL: then this one, without its fixup */
 	struct pm_kernel *unsplit;
+	/* a small variant's twin with TMA copies (api/; not owned), or
+	 * NULL: launched instead of it on grids of 3/2 blocks per SM or
+	 * more (emit/launch.c) */
+	struct pm_kernel *small_tma;
 	int nepi;
 	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];

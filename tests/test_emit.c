@@ -461,6 +461,38 @@ static void test_sm90a_tma(void **state)
 		"128)"));
 	assert_non_null(strstr(s, ", (int) K, pm_tm0, pm_tm1);"));
 	free(s);
+	/* the small variant: cp.async, and a TMA twin the launcher runs from
+	 * 3/2 blocks per SM on; none with --tma off, the small variant
+	 * itself with --tma on */
+	{
+		const char *sv[] = { "target", "sm_90a", "small-variant", "auto",
+			NULL };
+		const char *off[] = { "target", "sm_90a", "small-variant", "auto",
+			"tma", "off", NULL };
+		const char *on[] = { "target", "sm_90a", "small-variant", "auto",
+			"tma", "on", NULL };
+		char *t = gen("nn", sv, NULL, NULL);
+		const char *sm = strstr(t, "pm_kernel_gemm_nn_small("),
+			*tw = strstr(t, "pm_kernel_gemm_nn_small_tma(");
+
+		assert_true(sm && tw && sm < tw);
+		assert_non_null(strstr(sm, "pm_cp_async16"));
+		assert_true(strstr(sm, "pm_cp_async16") < tw);
+		assert_non_null(strstr(tw, "pm_tma_load_2d(&"));
+		assert_non_null(strstr(t, "\t\tif (2 * (int64_t) ((M + 64 - 1) / "
+			"64) * ((N + 64 - 1) / 64) >= 3 * (int64_t) pm_sms) {\n"));
+		free(t);
+		t = gen("nn", off, NULL, NULL);
+		assert_null(strstr(t, "_small_tma"));
+		assert_null(strstr(t, "pm_tma_load_2d(&"));
+		free(t);
+		t = gen("nn", on, NULL, NULL);
+		assert_null(strstr(t, "_small_tma"));
+		sm = strstr(t, "pm_kernel_gemm_nn_small(");
+		assert_non_null(sm);
+		assert_non_null(strstr(sm, "pm_tma_load_2d(&"));
+		free(t);
+	}
 	/* A as [k][m]: two boxes per tile */
 	s = gen("tn", tn, NULL, NULL);
 	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm0, A, K, M, M, 64, 64, "
