@@ -26,8 +26,8 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
 JOBS=${JOBS:-16}
 SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 2048x1536x1024 2304x2304x1024 2816x1536x512 4096x4096x4096"
-# 2304x2304x1024: 324 tiles of 128x128, a last wave of 60 (split, the rest
-# not); 2816x1536x512: 264 tiles, whole waves (no split).
+# 2304x2304x1024: 324 tiles of 128x128, more than a wave of 264 blocks;
+# 2816x1536x512: 264 tiles, exactly one.
 # sm_90a's default block tile is 128x128x64: K a multiple of 64;
 # 1024x1536x512: 96 tiles, the small variant's TMA twin (384 blocks)
 SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 1024x1536x512 2048x1536x1024 2304x2304x1024 2816x1536x512 4096x4096x4096"
