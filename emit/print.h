@@ -28,6 +28,15 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	int host);
 /* The register accumulator of contraction c: "pm_acc" or "pm_acc1". */
 const char *pm_emit_acc_name(const struct pm_kernel *k, int c);
+/* tma.c: a TMA buffer's COPY (thread 0 issues the tile's boxes; the
+ * contraction's first buffer also waits for the stage's release and arms
+ * its full barrier), the TMA WAIT and RELEASE ops. */
+void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred);
+void pm_print_tma_wait(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host);
+void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host);
 /* fixup.c: the FIXUP op (split-K) of annotation a. */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);

@@ -24,7 +24,10 @@
  *    fragment pipeline (fragments.c) S tiles, COPY(kt + S) and
  *    LDF[p0, p1, q, wy, wx, s] loading the warps' fragments one k-step
  *    ahead; without cp.async, LDR(kt + 1) before and STR(kt + 1) after the
- *    MMAs stage the next tile in registers (regstage.c).
+ *    MMAs stage the next tile in registers (regstage.c); with TMA
+ *    (tma.c), COPY_X[p0, p1, q, 0, 0]: one instance per tile, its box
+ *    issued by one thread, mbarriers in place of the copy groups and the
+ *    loop's barriers.
  * promote/internal.h states the pieces' contracts.
  */
 #ifndef PM_PROMOTE_H

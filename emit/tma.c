@@ -1,0 +1,120 @@
+/* Printing the TMA pipeline's ops (promote/tma.c): the copies of a tile
+ * by one thread, the waits on the stages' "full" mbarriers and the warps'
+ * releases on their "empty" ones. pm_bar (file.c) holds, per contraction c,
+ * S full barriers from 2 S c, then S empty ones. */
+#include <stdio.h>
+
+#include "emit/print.h"
+#include "emit/target.h"
+
+/* Index of contraction c's first "full" barrier in pm_bar (file.c): each
+ * contraction has S full barriers, then S empty ones. */
+static int bar_full(struct pm_kernel *k, int c)
+{
+	return 2 * k->cfg->stages * c;
+}
+
+/* The bytes of one k tile of contraction c (all its buffers). */
+static long tma_tile_bytes(struct pm_kernel *k, int c)
+{
+	long bytes = 0;
+
+	for (int i = 0; i < k->nbufs; ++i)
+		if (k->bufs[i].con == c)
+			bytes += k->bufs[i].size[0] * k->bufs[i].size[1] * 2;
+	return bytes;
+}
+
+/* A TMA copy: the whole tile q of a buffer (one instance per tile, slots
+ * 0, 1 its origin, 4 its stage, 5 q), issued by thread 0. The contraction's
+ * first buffer first waits until every warp released the stage (tile
+ * q - S's "empty" phase) and arms its "full" barrier with the tile's
+ * bytes; each box completes its bytes there. A tile wider than 64 columns
+ * (SWZ 2) is one box per 64-column block. Host: the tile copied in place. */
+void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+	int S = k->cfg->stages, f = bar_full(k, buf->con), lead = 1;
+	long w = buf->swz == 2 ? 64 : buf->size[1];
+
+	for (int i = 0; i < a->op->buffer; ++i)
+		lead &= k->bufs[i].con != buf->con;
+	if (host) {
+		if (pred)
+			pm_strbuf_printf(b, "if (%s) ", pred);
+		pm_strbuf_printf(b, "pm_host_tma(&%s_shared[", name);
+		pm_print_expr(b, a->e[4]);
+		pm_strbuf_printf(b, " * %ld], ", buf->stage_elems);
+		pm_strbuf_printf(b, "&%s[", name);
+		pm_print_linear(k, b, buf->tensor, a->e);
+		pm_strbuf_add(b, "]");
+		pm_strbuf_printf(b, ", %ld, %ld, ", buf->size[0], buf->size[1]);
+		pm_print_stride(k, b, buf->tensor, 0);
+		pm_strbuf_printf(b, ", %d, %d);\n", buf->pitch, buf->swz);
+		return;
+	}
+	pm_strbuf_printf(b, "if (threadIdx.x == 0%s%s) { ", pred ? " && " : "",
+		pred ? pred : "");
+	if (lead) {
+		pm_strbuf_add(b, "if (");
+		pm_print_expr(b, a->e[5]);
+		pm_strbuf_printf(b, " >= %d) pm_mbar_wait(&pm_bar[%d + ", S,
+			f + S);
+		pm_print_expr(b, a->e[4]);
+		pm_strbuf_add(b, "], ((");
+		pm_print_expr(b, a->e[5]);
+		pm_strbuf_printf(b, ") / %d + 1) & 1); pm_mbar_arrive_tx(&pm_bar"
+			"[%d + ", S, f);
+		pm_print_expr(b, a->e[4]);
+		pm_strbuf_printf(b, "], %ld); ", tma_tile_bytes(k, buf->con));
+	}
+	for (long j = 0; j < buf->size[1] / w; ++j) {
+		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[", name);
+		pm_print_expr(b, a->e[4]);
+		pm_strbuf_printf(b, " * %ld + %ld], &pm_tm%d, &pm_bar[%d + ",
+			buf->stage_elems, j * buf->size[0] * 64, a->op->buffer, f);
+		pm_print_expr(b, a->e[4]);
+		pm_strbuf_add(b, "], ");
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_printf(b, " + %ld, ", j * w);
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "); ");
+	}
+	pm_strbuf_add(b, "}\n");
+}
+
+/* WAIT: tile kt's boxes have landed (phase kt / S of full[kt mod S]). */
+void pm_print_tma_wait(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	int S = k->cfg->stages;
+
+	if (host) {
+		pm_strbuf_add(b, "/* wait for the tile's boxes */;\n");
+		return;
+	}
+	pm_strbuf_printf(b, "pm_mbar_wait(&pm_bar[%d + (",
+		bar_full(k, a->op->con));
+	pm_print_expr(b, a->e[0]);
+	pm_strbuf_printf(b, ") %% %d], ((", S);
+	pm_print_expr(b, a->e[0]);
+	pm_strbuf_printf(b, ") / %d) & 1);\n", S);
+}
+
+/* RELEASE: each warp, done with stage kt mod S (its MMAs drained). */
+void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	int S = k->cfg->stages;
+
+	if (host) {
+		pm_strbuf_add(b, "/* release the stage */;\n");
+		return;
+	}
+	pm_strbuf_printf(b, "if (pm_lane_id() == 0) pm_mbar_arrive(&pm_bar"
+		"[%d + (", bar_full(k, a->op->con) + S);
+	pm_print_expr(b, a->e[0]);
+	pm_strbuf_printf(b, ") %% %d]);\n", S);
+}

@@ -1,0 +1,53 @@
+/* Helpers of the tests that read generated files (header-only; include
+ * after cmocka.h, polymma.h and tests/util.h). */
+#ifndef PM_TEST_EMIT_UTIL_H
+#define PM_TEST_EMIT_UTIL_H
+
+/* layout "nn" .. "tt" (examples/gemm_<layout>.tc), or a spec text */
+static inline char *gen(const char *layout, const char *const *opts,
+	char **header, char **meta)
+{
+	char path[64], *text, *src;
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	int rc;
+
+	snprintf(path, sizeof(path), "examples/gemm_%s.tc", layout);
+	text = strlen(layout) > 2 ? strdup(layout) : pm_test_read(path);
+	assert_non_null(text);
+	/* one kernel per file unless a test asks for the small variant or
+	 * split-K (its own _split kernel) */
+	assert_int_equal(polymma_options_set(o, "small-variant", "off", NULL),
+		POLYMMA_OK);
+	assert_int_equal(polymma_options_set(o, "split-k", "1", NULL),
+		POLYMMA_OK);
+	for (int i = 0; opts && opts[i]; i += 2)
+		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
+			NULL), POLYMMA_OK);
+	rc = polymma_generate(ctx, text, path, o, &r);
+	if (rc)
+		fprintf(stderr, "%s", polymma_diagnostics(ctx));
+	assert_int_equal(rc, POLYMMA_OK);
+	src = strdup(polymma_result_source(r));
+	if (header)
+		*header = strdup(polymma_result_header(r));
+	if (meta)
+		*meta = strdup(polymma_result_meta(r));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+	return src;
+}
+
+static inline int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
+}
+
+#endif

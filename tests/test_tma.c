@@ -1,0 +1,175 @@
+#define _POSIX_C_SOURCE 200809L
+/* The TMA pipeline as generated for sm_90a (promote/tma.c, emit/tma.c):
+ * the k loop's structure, the tensor maps, the small variant's twin, the
+ * refusals of --tma on. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "polymma.h"
+#include "tests/util.h"
+#include "tests/emit_util.h"
+
+/* Main kernel of a generated file (up to the next kernel or the host
+ * code). */
+static char *main_kernel(const char *s)
+{
+	const char *a = strstr(s, "__global__"), *e;
+	char *k;
+
+	assert_non_null(a);
+	e = strstr(a + 1, "__global__");
+	if (!e)
+		e = a + strlen(a);
+	k = strndup(a, (size_t) (e - a));
+	assert_non_null(k);
+	return k;
+}
+
+/* sm_90a default: TMA copies. One thread issues a tile's boxes after
+ * arming the stage's full barrier; the k loop waits on mbarriers, has no
+ * __syncthreads and no cp.async; the warps release a stage after their
+ * MMAs drained; the launcher builds one tensor map per buffer. */
+static void test_sm90a_tma(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	const char *tn[] = { "target", "sm_90a", NULL };
+	const char *bpro = "def p(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		"    C(i, j) +=! A(i, k) * relu(B(k, j))\n}\n";
+	char *s = gen("nn", opts, NULL, NULL), *k, *loop;
+
+	(void) state;
+	k = main_kernel(s);
+	assert_non_null(strstr(k, "int K, const __grid_constant__ CUtensorMap "
+		"pm_tm0, const __grid_constant__ CUtensorMap pm_tm1)"));
+	assert_null(strstr(k, "pm_cp_async"));
+	/* 2 prologue tiles and the loop's: A one box, B two 64-wide ones */
+	assert_int_equal(count(k, "pm_tma_load_2d("), 9);
+	assert_int_equal(count(k, "pm_mbar_arrive_tx("), 3);
+	assert_non_null(strstr(k, "uint64_t *pm_bar = (uint64_t *) (pm_smem + "
+		"98304);"));
+	assert_non_null(strstr(k, "pm_mbar_init(&pm_bar[pm_i], pm_i % 6 < 3 ? "
+		"1 : 8);"));
+	loop = strstr(k, "// red");
+	assert_non_null(loop);
+	assert_null(strstr(loop, "__syncthreads();\n\t\t\t\t\t\t"));
+	/* wait, MMAs issued, next copies (stage of tile kt - 1 released),
+	 * drain, release: in this order */
+	{
+		const char *w = strstr(loop, "pm_mbar_wait(&pm_bar[0 + ((c2)) % "
+			"3], (((c2)) / 3) & 1);");
+		const char *m = strstr(loop, "pm_sm90_mma_tile<");
+		const char *c = strstr(loop, "if (threadIdx.x == 0 && pm_p1) { "
+			"if ((c2 + 2) >= 3) pm_mbar_wait(&pm_bar[3 + ((c2 + 2) % "
+			"3)], (((c2 + 2)) / 3 + 1) & 1); pm_mbar_arrive_tx(&pm_bar"
+			"[0 + ((c2 + 2) % 3)], 32768); pm_tma_load_2d(&A_shared["
+			"((c2 + 2) % 3) * 8192 + 0], &pm_tm0, &pm_bar[0 + ((c2 + 2) "
+			"% 3)], (64 * c2 + 128) + 0, (128 * c0)); }");
+		const char *dr = strstr(loop, "pm_sm90_drain<64>((float *) "
+			"pm_acc);");
+		const char *r = strstr(loop, "if (pm_lane_id() == 0) pm_mbar_"
+			"arrive(&pm_bar[3 + ((c2)) % 3]);");
+
+		assert_true(w && m && c && dr && r);
+		assert_true(w < m && m < c && c < dr && dr < r);
+	}
+	free(k);
+	/* the maps: A rows of 64 (128-byte swizzle), B 64-wide blocks */
+	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm0, A, M, K, K, 128, 64, "
+		"128)"));
+	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm1, B, K, N, N, 64, 64, "
+		"128)"));
+	assert_non_null(strstr(s, ", (int) K, pm_tm0, pm_tm1);"));
+	free(s);
+	/* the small variant: cp.async, and a TMA twin the launcher runs from
+	 * 3/2 blocks per SM on; none with --tma off, the small variant
+	 * itself with --tma on */
+	{
+		const char *sv[] = { "target", "sm_90a", "small-variant", "auto",
+			NULL };
+		const char *off[] = { "target", "sm_90a", "small-variant", "auto",
+			"tma", "off", NULL };
+		const char *on[] = { "target", "sm_90a", "small-variant", "auto",
+			"tma", "on", NULL };
+		char *t = gen("nn", sv, NULL, NULL);
+		const char *sm = strstr(t, "pm_kernel_gemm_nn_small("),
+			*tw = strstr(t, "pm_kernel_gemm_nn_small_tma(");
+
+		assert_true(sm && tw && sm < tw);
+		assert_non_null(strstr(sm, "pm_cp_async16"));
+		assert_true(strstr(sm, "pm_cp_async16") < tw);
+		assert_non_null(strstr(tw, "pm_tma_load_2d(&"));
+		assert_non_null(strstr(t, "\t\tif (2 * (int64_t) ((M + 64 - 1) / "
+			"64) * ((N + 64 - 1) / 64) >= 3 * (int64_t) pm_sms) {\n"));
+		free(t);
+		t = gen("nn", off, NULL, NULL);
+		assert_null(strstr(t, "_small_tma"));
+		assert_null(strstr(t, "pm_tma_load_2d(&"));
+		free(t);
+		t = gen("nn", on, NULL, NULL);
+		assert_null(strstr(t, "_small_tma"));
+		sm = strstr(t, "pm_kernel_gemm_nn_small(");
+		assert_non_null(sm);
+		assert_non_null(strstr(sm, "pm_tma_load_2d(&"));
+		free(t);
+	}
+	/* A as [k][m]: two boxes per tile */
+	s = gen("tn", tn, NULL, NULL);
+	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm0, A, K, M, M, 64, 64, "
+		"128)"));
+	free(s);
+	/* a prologue on B in shared memory: that contraction keeps cp.async */
+	s = gen(bpro, opts, NULL, NULL);
+	assert_null(strstr(s, "pm_tma_load_2d(&"));
+	assert_non_null(strstr(s, "pm_cp_async16"));
+	free(s);
+	/* --tma on where it cannot be */
+	{
+		static const char *const bad[][5] = {
+			{ "sm_80", "stages", "3", "the target has no TMA" },
+			{ "sm_90a", "mma-inflight", "on", "--mma-inflight on" },
+			{ "sm_90a", "stages", "1", "--stages 2 or more" },
+		};
+		char *text = pm_test_read("examples/gemm_nn.tc");
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+			polymma_ctx *ctx = polymma_ctx_alloc();
+			polymma_options *o = polymma_options_alloc();
+			polymma_result *r = NULL;
+
+			assert_int_equal(polymma_options_set(o, "target",
+				bad[i][0], NULL), POLYMMA_OK);
+			assert_int_equal(polymma_options_set(o, bad[i][1],
+				bad[i][2], NULL), POLYMMA_OK);
+			assert_int_equal(polymma_options_set(o, "tma", "on",
+				NULL), POLYMMA_OK);
+			assert_int_equal(polymma_generate(ctx, text, "g.tc", o,
+				&r), POLYMMA_ERR_SPEC);
+			assert_non_null(strstr(polymma_diagnostics(ctx),
+				"--tma on: not possible here"));
+			assert_non_null(strstr(polymma_diagnostics(ctx),
+				bad[i][3]));
+			polymma_options_free(o);
+			polymma_ctx_free(ctx);
+		}
+		free(text);
+	}
+	{
+		polymma_options *o = polymma_options_alloc();
+
+		assert_int_equal(polymma_options_set(o, "tma", "maybe", NULL),
+			POLYMMA_ERR_USAGE);
+		polymma_options_free(o);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sm90a_tma),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
