@@ -303,6 +303,30 @@ static struct pm_kernel *small_variant(isl_ctx *ctx,
 	return k;
 }
 
+/* The medium variant (the target's medium tiles, 64x128 on sm_90a: twice
+ * the blocks of 128x128, three per SM), launched unsplit when its grid
+ * fills the GPU's waves clearly better (emit/launch.c), or NULL. Like the
+ * small variant, only with the default block tile. */
+static struct pm_kernel *medium_variant(isl_ctx *ctx,
+	const struct pm_spec *spec, const struct pm_config *cfg,
+	struct pm_config *m)
+{
+	const struct pm_target *t = cfg->target;
+
+	if (cfg->small_variant == 0 || !cfg->auto_block || !t->emits_cuda ||
+	    !t->mbm || (cfg->bm == t->mbm && cfg->bn == t->mbn))
+		return NULL;
+	*m = *cfg;
+	m->bm = t->mbm;
+	m->bn = t->mbn;
+	m->wm = t->mwm;
+	m->wn = t->mwn;
+	if (m->wm % m->mm || m->wn % m->mn)
+		m->mm = m->mn = m->mk = 0;
+	m->split_k = 1;
+	return quiet_variant(ctx, spec, m);
+}
+
 /* The small variant's twin with TMA copies, when TMA is the target's
  * default and not turned off or forced: the launcher runs it on grids of
  * 3/2 blocks per SM or more, where it measured faster than cp.async
@@ -347,7 +371,8 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 {
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
-	struct pm_config cfg2, cfg1, cfg3;
+	struct pm_kernel *medium = NULL;
+	struct pm_config cfg2, cfg1, cfg3, cfg4;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -360,6 +385,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 			&cfg2, &cfg3);
 	if (k)
 		k->unsplit = unsplit = unsplit_variant(ctx, spec, cfg, &cfg1, k);
+	/* the launch plan that chooses it is split-K's (emit/launch.c) */
+	if (k && unsplit)
+		k->medium = medium = medium_variant(ctx, spec, cfg, &cfg4);
 	if (!k)
 		rc = strstr(d->buf ? d->buf : "", "internal error") ?
 			POLYMMA_ERR_INTERNAL : POLYMMA_ERR_SPEC;
@@ -367,6 +395,7 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		rc = POLYMMA_ERR_INTERNAL;
 	pm_pipeline_kernel_free(small);
 	pm_pipeline_kernel_free(stma);
+	pm_pipeline_kernel_free(medium);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);

@@ -130,6 +130,12 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 	if (small && small->small_tma)
 		pm_strbuf_add(b, " *          (copies by TMA from 3/2 blocks per SM "
 			"on, by cp.async below)\n");
+	if (k->medium)
+		pm_strbuf_printf(b, " * medium   %dx%dx%d, warp %dx%d: launched "
+			"unsplit when its grid fills the GPU's waves\n"
+			" *          at least 5/4 as well as the big kernel's\n",
+			k->medium->cfg->bm, k->medium->cfg->bn, k->medium->cfg->bk,
+			k->medium->cfg->wm, k->medium->cfg->wn);
 	for (int i = 0; i < c->ndefines; ++i)
 		pm_strbuf_printf(b, " * -D       %s=%ld\n", c->defines[i].name,
 			c->defines[i].value);
@@ -422,6 +428,14 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	if (small && kernel_def(small, ast2, "_small", b, d) < 0)
 		return -1;
+	if (k->medium) {
+		isl_ast_node *m = pm_emit_ast(k->medium);
+		int r = m ? kernel_def(k->medium, m, "_medium", b, d) : -1;
+
+		isl_ast_node_free(m);
+		if (r < 0)
+			return -1;
+	}
 	if (small && small->small_tma) {
 		isl_ast_node *t = pm_emit_ast(small->small_tma);
 		int r = t ? kernel_def(small->small_tma, t, "_small_tma", b,

@@ -199,31 +199,48 @@ static void checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
 				spec->tensors[t].name);
 }
 
-/* static cudaError_t pm_device_NAME(int *sms, int *occ): the GPU's SMs and
- * the kernel's blocks per SM, asked once per process. */
-static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
+/* "Blocks per SM of pm_kernel_NAME<suffix> into o" (occupancy API). */
+static void occupancy(struct pm_kernel *k, const char *suffix,
+	struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
 	long smem = pm_emit_smem_bytes(k, 0, NULL);
 
-	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernel's blocks per SM "
+	if (smem > 48 * 1024)
+		pm_strbuf_printf(b, "\t\tif (cudaFuncSetAttribute(pm_kernel_%s%s, "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
+			"cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name,
+			suffix, smem);
+	pm_strbuf_printf(b, "\t\tif (cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+		"(&o, pm_kernel_%s%s, %d, %ld) != cudaSuccess)\n\t\t\treturn "
+		"cudaGetLastError();\n", name, suffix,
+		pm_config_threads(k->cfg), smem);
+}
+
+/* static cudaError_t pm_device_NAME(int *sms, int *occ, int *occm): the
+ * GPU's SMs, the kernel's blocks per SM and the medium variant's (0: none),
+ * asked once per process. */
+static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const char *name = k->scop->spec->name;
+
+	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernels' blocks per SM "
 		"(asked once per process). */\nstatic cudaError_t "
-		"pm_device_%s(int *sms, int *occ)\n{\n\tstatic int pm_sms, "
-		"pm_occ;\n\tif (!pm_sms) {\n\t\tint dev, n, o;\n"
+		"pm_device_%s(int *sms, int *occ, int *occm)\n{\n\tstatic int "
+		"pm_sms, pm_occ, pm_occm;\n\tif (!pm_sms) {\n\t\tint dev, n, "
+		"o;\n"
 		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
 		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
 		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
-	if (smem > 48 * 1024)
-		pm_strbuf_printf(b, "\t\tif (cudaFuncSetAttribute(pm_kernel_%s, "
-			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
-			"cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name,
-			smem);
-	pm_strbuf_printf(b, "\t\tif (cudaOccupancyMaxActiveBlocksPerMultiprocessor"
-		"(&o, pm_kernel_%s, %d, %ld) != cudaSuccess)\n\t\t\treturn "
-		"cudaGetLastError();\n\t\tpm_occ = o > 0 ? o : 1;\n"
-		"\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\t*occ = pm_occ > 0 ? "
-		"pm_occ : 1;\n\treturn cudaSuccess;\n}\n", name,
-		pm_config_threads(k->cfg), smem);
+	occupancy(k, "", b);
+	pm_strbuf_add(b, "\t\tpm_occ = o > 0 ? o : 1;\n");
+	if (k->medium) {
+		occupancy(k->medium, "_medium", b);
+		pm_strbuf_add(b, "\t\tpm_occm = o > 0 ? o : 1;\n");
+	}
+	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\t*occ = "
+		"pm_occ > 0 ? pm_occ : 1;\n\t*occm = pm_occm;\n\treturn "
+		"cudaSuccess;\n}\n");
 }
 
 /* struct pm_plan_NAME and pm_plan_NAME(sizes, &p) (see the top). */
@@ -239,11 +256,11 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
 	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
 		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
-		"{\n\tint s, small, small1, sms;\n\tint64_t kc[%d];\n\tsize_t "
-		"cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
+		"{\n\tint s, small, small1, medium, medium1, sms;\n\tint64_t kc[%d];\n"
+		"\tsize_t cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
 	size_list(k, b, 1);
-	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, occ;\n"
-		"\tconst cudaError_t e = pm_device_%s(&sms, &occ);\n"
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, occ, occm;\n"
+		"\tconst cudaError_t e = pm_device_%s(&sms, &occ, &occm);\n"
 		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
 		"%d);\n", nsizes(k) ? ", " : "",
 		name, name, d0, c->bm, c->bm, d1, c->bn, c->bn);
@@ -279,9 +296,27 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\tp->cnt_bytes = s > 1 ? (size_t) (tiles * 4 + 255) / 256 * 256 : "
 		"0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) tiles * (size_t) "
 		"s * %ld : 0;\n\tp->small1 = %s;\n\tp->small = s == 1 && "
-		"p->small1;\n\treturn cudaSuccess;\n}\n",
+		"p->small1;\n",
 		ns, ns, ns, c->bk, (long) nacc * c->bm * c->bn * 4,
 		small ? "tiles < sms" : "0");
+	/* the medium variant: its grid's wave efficiency t / (waves x
+	 * blocks per wave) at least 5/4 of the big kernel's (measured: wins
+	 * of 5-11 % where it is, losses of up to 50 % where the big grid
+	 * fills its waves; docs/PERF.md) */
+	pm_strbuf_add(b, "\tp->medium1 = 0;\n");
+	if (k->medium) {
+		const struct pm_config *m = k->medium->cfg;
+
+		pm_strbuf_printf(b, "\tif (occm > 0 && !p->small1) {\n"
+			"\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d - "
+			"1) / %d);\n\t\tconst int64_t b1 = (int64_t) sms * occ, b2 = "
+			"(int64_t) sms * occm;\n\t\tconst int64_t w1 = (tiles + b1 - "
+			"1) / b1, w2 = (t2 + b2 - 1) / b2;\n"
+			"\t\tp->medium1 = t2 * w1 * b1 * 4 > tiles * w2 * b2 * 5;\n"
+			"\t}\n", d0, m->bm, m->bm, d1, m->bn, m->bn);
+	}
+	pm_strbuf_add(b, "\tp->medium = s == 1 && p->medium1;\n"
+		"\treturn cudaSuccess;\n}\n");
 }
 
 /* static cudaError_t pm_ws_alloc_NAME(void **p, size_t bytes, stream):
@@ -376,7 +411,8 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		nsizes(k) ? ", " : "");
 	pm_strbuf_add(b, "\t/* no room for the split: one chunk */\n"
 		"\tif (p.s > 1 && (!workspace || workspace_bytes < p.bytes)) {\n"
-		"\t\tp.s = 1;\n\t\tp.small = p.small1;\n");
+		"\t\tp.s = 1;\n\t\tp.small = p.small1;\n\t\tp.medium = "
+		"p.medium1;\n");
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\t\tp.kc[%d] = %s;\n", r,
 			k->scop->split_ext[r]);
@@ -386,6 +422,13 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 			"SMs: the %dx%d variant */\n\tif (p.small) {\n",
 			k->cfg->bm, k->cfg->bn, small->cfg->bm, small->cfg->bn);
 		launch_small(small, b, "p.sms");
+		pm_strbuf_add(b, "\t}\n");
+	}
+	if (k->medium) {
+		pm_strbuf_printf(b, "\t/* unsplit, a grid of %dx%d blocks that "
+			"fills the waves better */\n\tif (p.medium) {\n",
+			k->medium->cfg->bm, k->medium->cfg->bn);
+		launch(k->medium, "_medium", b, "\t\t");
 		pm_strbuf_add(b, "\t}\n");
 	}
 	pm_strbuf_add(b, "\tif (p.s > 1) {\n");

@@ -62,6 +62,10 @@ struct pm_target {
 	 * block sbm x sbn (k as the big kernel's), unit tile swm x swn,
 	 * sstages stages; sbm = 0: none */
 	int sbm, sbn, swm, swn, sstages;
+	/* The medium variant for one partial wave (api/, emit/launch.c):
+	 * block mbm x mbn, unit tile mwm x mwn, the big kernel's k and
+	 * stages; mbm = 0: none */
+	int mbm, mbn, mwm, mwn;
 	/* <mma_fn>_mma_tile_ra: the macro-MMA reading A through registers, a
 	 * functor applied to them on the way (a prologue on A, promote/) */
 	int mma_ra;

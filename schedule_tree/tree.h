@@ -169,6 +169,9 @@ struct pm_kernel {
 	/* the same kernel without split-K, launched unsplit (api/; not
 	 * owned), or NULL: then this one, without its fixup */
 	struct pm_kernel *unsplit;
+	/* the medium variant (api/; not owned), or NULL: launched unsplit
+	 * when its grid fills the waves clearly better (emit/launch.c) */
+	struct pm_kernel *medium;
 	/* a small variant's twin with TMA copies (api/; not owned), or
 	 * NULL: launched instead of it on grids of 3/2 blocks per SM or
 	 * more (emit/launch.c) */

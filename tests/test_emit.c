@@ -146,6 +146,10 @@ static void test_small_variant(void **state)
 	/* once in each entry point */
 	assert_int_equal(count(s, "M % 128"), 3);
 	assert_non_null(strstr(s, " * small    64x64x32, warp 32x32"));
+	/* sm_80 has no medium variant: the plan never picks one */
+	assert_null(strstr(s, "_medium"));
+	assert_non_null(strstr(s, "\tp->medium1 = 0;\n\tp->medium = s == 1 && "
+		"p->medium1;\n"));
 	free(s);
 	/* a block tile given by the user is the only one */
 	s = gen("nn", blk, NULL, NULL);

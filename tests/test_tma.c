@@ -89,6 +89,8 @@ static void test_sm90a_tma(void **state)
 	{
 		const char *sv[] = { "target", "sm_90a", "small-variant", "auto",
 			NULL };
+		const char *sva[] = { "target", "sm_90a", "small-variant", "auto",
+			"split-k", "auto", NULL };
 		const char *off[] = { "target", "sm_90a", "small-variant", "auto",
 			"tma", "off", NULL };
 		const char *on[] = { "target", "sm_90a", "small-variant", "auto",
@@ -103,6 +105,22 @@ static void test_sm90a_tma(void **state)
 		assert_non_null(strstr(tw, "pm_tma_load_2d(&"));
 		assert_non_null(strstr(t, "\t\tif (2 * (int64_t) ((M + 64 - 1) / "
 			"64) * ((N + 64 - 1) / 64) >= 3 * (int64_t) pm_sms) {\n"));
+		/* no split-K, no launch plan: no medium variant */
+		assert_null(strstr(t, "_medium"));
+		free(t);
+		/* the medium variant (64x128, one warpgroup), chosen by the
+		 * split-K launch plan when its grid fills the waves 5/4 as
+		 * well as the big kernel's */
+		t = gen("nn", sva, NULL, NULL);
+		assert_non_null(strstr(t, "__launch_bounds__(128) "
+			"pm_kernel_gemm_nn_medium("));
+		assert_non_null(strstr(t, "\t\tp->medium1 = t2 * w1 * b1 * 4 > "
+			"tiles * w2 * b2 * 5;\n"));
+		assert_non_null(strstr(t, "\tp->medium = s == 1 && p->medium1;"));
+		assert_non_null(strstr(t, "\tif (p.medium) {\n"));
+		assert_non_null(strstr(t, "pm_kernel_gemm_nn_medium<<<grid, 128, "));
+		assert_non_null(strstr(t, "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+			"(&o, pm_kernel_gemm_nn_medium, 128, "));
 		free(t);
 		t = gen("nn", off, NULL, NULL);
 		assert_null(strstr(t, "_small_tma"));
