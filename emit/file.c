@@ -132,8 +132,9 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"on, by cp.async below)\n");
 	if (k->medium)
 		pm_strbuf_printf(b, " * medium   %dx%dx%d, warp %dx%d: launched "
-			"unsplit when its grid fills the GPU's waves\n"
-			" *          at least 5/4 as well as the big kernel's\n",
+			"unsplit when the big grid is one partial\n"
+			" *          wave and its own fills the waves at least 5/4 as "
+			"well\n",
 			k->medium->cfg->bm, k->medium->cfg->bn, k->medium->cfg->bk,
 			k->medium->cfg->wm, k->medium->cfg->wn);
 	for (int i = 0; i < c->ndefines; ++i)

@@ -299,15 +299,17 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"p->small1;\n",
 		ns, ns, ns, c->bk, (long) nacc * c->bm * c->bn * 4,
 		small ? "tiles < sms" : "0");
-	/* the medium variant: its grid's wave efficiency t / (waves x
-	 * blocks per wave) at least 5/4 of the big kernel's (measured: wins
-	 * of 5-11 % where it is, losses of up to 50 % where the big grid
-	 * fills its waves; docs/PERF.md) */
+	/* the medium variant, for a big grid of one partial wave: when its
+	 * grid's wave efficiency t / (waves x blocks per wave) is at least
+	 * 5/4 of the big kernel's (measured: 5-11 % faster there; 5-18 %
+	 * slower on grids of several waves, where three medium blocks per
+	 * SM run less efficiently than two big ones; docs/PERF.md) */
 	pm_strbuf_add(b, "\tp->medium1 = 0;\n");
 	if (k->medium) {
 		const struct pm_config *m = k->medium->cfg;
 
-		pm_strbuf_printf(b, "\tif (occm > 0 && !p->small1) {\n"
+		pm_strbuf_printf(b, "\tif (occm > 0 && !p->small1 && tiles < "
+			"(int64_t) sms * occ) {\n"
 			"\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d - "
 			"1) / %d);\n\t\tconst int64_t b1 = (int64_t) sms * occ, b2 = "
 			"(int64_t) sms * occm;\n\t\tconst int64_t w1 = (tiles + b1 - "
