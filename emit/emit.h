@@ -15,16 +15,23 @@
  *   STORE: C[MM i0, MN j0] (the macro tile origin); STS: its origin in the
  *     shared C tile; STG[p0, p1, l0, v]: C[BM p0 + l0, BN p1 + vec v] and
  *     the C tile's (l0, vec v)
- *   COPY_X[p.., l0, v]: X[offset(p) + (l0, vec v)] and the shared offset
+ *   COPY_X[p.., l0, v]: X[offset(p) + (l0, vec v)] and the shared offset,
+ *     stage p2 mod S and the k tile p2 (TMA: one instance per tile, the
+ *     box origin; tma.c prints it)
+ *   WAIT, RELEASE[p0, p1, kt] of a TMA contraction: kt (its stage's
+ *     mbarriers and their phase)
  * Marks with a hardware mapping turn the loop right below them into
  *   { const int c = init + HW; if (cond) body }
- * on the GPU; the host rendering prints every loop.
+ * on the GPU (the block marks' HW: pm_by / pm_bx, the block's tile in
+ * raster order, file.c); the host rendering prints every loop.
  *
  * pm_emit_file(k, small) returns the whole self-contained .cu (or host .c):
  * a comment block with version, spec, target and tiles, the target's helper
- * code, the kernel, the small-tile variant when small is not NULL (same
- * spec and options but smaller tiles; launched when k's grid has fewer
- * blocks than the device has SMs) and the host launcher of SPEC.md §3.
+ * code, the kernel (and its variants: the unsplit and _split kernels of
+ * split-K, the medium variant k->medium), the small-tile variant when small
+ * is not NULL (same spec and options but smaller tiles; launched when k's
+ * grid has fewer blocks than the device has SMs; small->small_tma its twin
+ * with TMA copies) and the host launcher of SPEC.md §3 (launch.c).
  */
 #ifndef PM_EMIT_H
 #define PM_EMIT_H

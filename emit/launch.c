@@ -19,7 +19,14 @@
  *   --split-k N:    s = N;
  *   then s <= kt, chunks of whole k tiles, none empty (s shrinks until
  *   ceil(kt / ceil(kt / s)) == s for every contraction).
- *   Unsplit (s = 1) with a small variant and T < SMs: the small variant.
+ *   Unsplit (s = 1) with a small variant and T < SMs: the small variant
+ *   (its TMA twin when its own grid has 3/2 blocks per SM or more).
+ *   Unsplit, T < B and a medium variant whose grid's wave efficiency
+ *   t / (waves x blocks per wave) is at least 5/4 of this one's: the
+ *   medium variant.
+ * Every launch is a 1-D grid of tiles (file.c maps block x to its tile in
+ * raster order); sm_90a kernels with TMA copies get one tensor map per
+ * copied operand.
  * Workspace: [T] counters (padded to 256 bytes), then [T][s] slots of
  * (accumulators x BM x BN) floats. */
 #include <stdio.h>
