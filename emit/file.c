@@ -397,6 +397,17 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	return 0;
 }
 
+/* kernel_def of a variant kernel v, its AST built here. */
+static int variant_def(struct pm_kernel *v, const char *suffix,
+	struct pm_strbuf *b, struct pm_diags *d)
+{
+	isl_ast_node *ast = pm_emit_ast(v);
+	int r = ast ? kernel_def(v, ast, suffix, b, d) : -1;
+
+	isl_ast_node_free(ast);
+	return r;
+}
+
 static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_kernel *small, __isl_keep isl_ast_node *ast2,
 	struct pm_strbuf *b, struct pm_diags *d)
@@ -413,39 +424,20 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	 * this one without the fixup: its code slowed the k loops measurably,
 	 * docs/PERF.md), _split has it */
 	k->emit_fixup = 0;
-	if (k->unsplit) {
-		isl_ast_node *u = pm_emit_ast(k->unsplit);
-		int r = u ? kernel_def(k->unsplit, u, "", b, d) : -1;
-
-		isl_ast_node_free(u);
-		if (r < 0)
-			return -1;
-	} else if (kernel_def(k, ast, "", b, d) < 0) {
+	if (k->unsplit ? variant_def(k->unsplit, "", b, d) < 0 :
+	    kernel_def(k, ast, "", b, d) < 0)
 		return -1;
-	}
 	k->emit_fixup = 1;
 	if (!host && k->scop->nsplit &&
 	    kernel_def(k, ast, "_split", b, d) < 0)
 		return -1;
 	if (small && kernel_def(small, ast2, "_small", b, d) < 0)
 		return -1;
-	if (k->medium) {
-		isl_ast_node *m = pm_emit_ast(k->medium);
-		int r = m ? kernel_def(k->medium, m, "_medium", b, d) : -1;
-
-		isl_ast_node_free(m);
-		if (r < 0)
-			return -1;
-	}
-	if (small && small->small_tma) {
-		isl_ast_node *t = pm_emit_ast(small->small_tma);
-		int r = t ? kernel_def(small->small_tma, t, "_small_tma", b,
-			d) : -1;
-
-		isl_ast_node_free(t);
-		if (r < 0)
-			return -1;
-	}
+	if (k->medium && variant_def(k->medium, "_medium", b, d) < 0)
+		return -1;
+	if (small && small->small_tma &&
+	    variant_def(small->small_tma, "_small_tma", b, d) < 0)
+		return -1;
 	if (!host)
 		pm_emit_launcher(k, small, b);
 	return 0;

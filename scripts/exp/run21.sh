@@ -1,11 +1,3 @@
 #!/usr/bin/env bash
-# run21: TMA + raster order + last-wave split: gpu-check (every
-# configuration), fused checks (sm_90a, sm_90a --tma off, sm_80 nn), then the
-# nn kernel timed at paper sizes with a partial last wave.
-cd "$(dirname "$0")/../.."
-O=${OUT:-build}
-bash scripts/gpu-check.sh > "$O/gpu-check.txt" 2>&1
-tail -1 "$O/gpu-check.txt"; grep FAIL "$O/gpu-check.txt" | head -5
-cp build/gpu/gpu-check.log "$O/" 2>/dev/null
-bash scripts/gpu-fused-check.sh --only '_sm90a(_cpasync)?$|_nn_sm80$' > "$O/fused.txt" 2>&1
-tail -1 "$O/fused.txt"; grep FAIL "$O/fused.txt" | head -5
+# run21: TMA + raster order + last-wave split (dropped since): every gpu-check configuration, fused sm_90a, --tma off and sm_80 nn; no benchmark.
+NOBENCH=1 FUSED='_sm90a(_cpasync)?$|_nn_sm80$' exec bash "$(dirname "$0")/check-bench.sh"
