@@ -71,7 +71,11 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 			pm_config_threads(c));
 		return POLYMMA_ERR_SPEC;
 	}
-	c->stages = c->stages ? c->stages : t->stages;
+	/* persistent: the target's stages for it (sm_90a: 4; the C tile has
+	 * memory of its own, 4 x 32 KB and 34 KB, one block per SM; measured
+	 * faster than 3, PERF.md) */
+	c->stages = c->stages ? c->stages : c->persistent > 0 && t->pstages ?
+		t->pstages : t->stages;
 	if (c->mma_inflight > 0 && !t->mma_drain) {
 		pm_diag_plain(d, "--mma-inflight on: target %s has no "
 			"asynchronous MMAs (sm_90a has)", t->name);
@@ -89,6 +93,22 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 		pm_diag_plain(d, "--stages %d: at most 8 shared-memory stages",
 			c->stages);
 		return POLYMMA_ERR_SPEC;
+	}
+	if (c->persistent > 0 && (!t->tma || !t->emits_cuda || !c->tma)) {
+		pm_diag_plain(d, "--persistent on: it needs TMA copies "
+			"(--target sm_90a, --tma not off); target %s%s", t->name,
+			!c->tma ? " with --tma off" : "");
+		return POLYMMA_ERR_SPEC;
+	}
+	if (c->persistent > 0 && c->split_k > 1) {
+		pm_diag_plain(d, "--persistent on: the persistent kernel does "
+			"not split k (--split-k %d)", c->split_k);
+		return POLYMMA_ERR_SPEC;
+	}
+	/* the persistent kernel is the only one: no split, no variants */
+	if (c->persistent > 0) {
+		c->split_k = 1;
+		c->small_variant = 0;
 	}
 	return POLYMMA_OK;
 }
@@ -351,6 +371,46 @@ static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
 	return k;
 }
 
+/* The persistent warp-specialized variant (promote/tma.c), launched
+ * unsplit on grids of more than one wave of the big kernel, where it
+ * measured faster (the epilogue of one tile overlaps the copies of the
+ * next; docs/PERF.md); NULL when there is none or it cannot be built
+ * (no TMA, two contractions). Only with the default block tile. */
+static struct pm_kernel *persist_variant(isl_ctx *ctx,
+	const struct pm_spec *spec, const struct pm_config *cfg,
+	struct pm_config *c5, int wide)
+{
+	const struct pm_target *t = cfg->target;
+	struct pm_kernel *k;
+
+	if (cfg->persistent >= 0 || !cfg->auto_block || t->tma != 2 ||
+	    !t->pstages || (wide && !t->wbm) || !cfg->tma || !t->emits_cuda)
+		return NULL;
+	*c5 = *cfg;
+	c5->persistent = 1;
+	c5->stages = t->pstages;
+	if (wide) {
+		c5->bm = t->wbm;
+		c5->bn = t->wbn;
+		c5->wm = t->wwm;
+		c5->wn = t->wwn;
+		c5->stages = t->wstages;
+		if (c5->wm % c5->mm || c5->wn % c5->mn)
+			c5->mm = c5->mn = c5->mk = 0;
+	}
+	c5->split_k = 1;
+	c5->tma = -1;
+	k = quiet_variant(ctx, spec, c5);
+	/* not warp-specialized (no TMA here), or a prologue through the
+	 * MMA's registers: its ldmatrix latency measured exposed with the
+	 * persistent kernel's 8 warps per SM (PERF.md) */
+	if (k && (!k->ws || k->bufs[k->con[0].buf_a].pro_regs)) {
+		pm_pipeline_kernel_free(k);
+		return NULL;
+	}
+	return k;
+}
+
 /* The kernel launched unsplit, for a kernel that can split k: the same
  * configuration without split-K, so that the split costs nothing when the
  * launcher does not split (the chunk parameters and the fixup code
@@ -371,8 +431,8 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 {
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
-	struct pm_kernel *medium = NULL;
-	struct pm_config cfg2, cfg1, cfg3, cfg4;
+	struct pm_kernel *medium = NULL, *persist = NULL, *wide = NULL;
+	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -386,8 +446,14 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	if (k)
 		k->unsplit = unsplit = unsplit_variant(ctx, spec, cfg, &cfg1, k);
 	/* the launch plan that chooses it is split-K's (emit/launch.c) */
-	if (k && unsplit)
+	if (k && unsplit) {
 		k->medium = medium = medium_variant(ctx, spec, cfg, &cfg4);
+		k->persist = persist = persist_variant(ctx, spec, cfg, &cfg5,
+			0);
+		if (persist)
+			k->persist_wide = wide = persist_variant(ctx, spec, cfg,
+				&cfg6, 1);
+	}
 	if (!k)
 		rc = strstr(d->buf ? d->buf : "", "internal error") ?
 			POLYMMA_ERR_INTERNAL : POLYMMA_ERR_SPEC;
@@ -396,6 +462,8 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	pm_pipeline_kernel_free(small);
 	pm_pipeline_kernel_free(stma);
 	pm_pipeline_kernel_free(medium);
+	pm_pipeline_kernel_free(persist);
+	pm_pipeline_kernel_free(wide);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);

@@ -59,6 +59,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.pro_overlap = -1;
 	o->cfg.pro_regs = -1;
 	o->cfg.tma = -1;
+	o->cfg.persistent = -1;
 	o->cfg.small_variant = -1;
 	o->cfg.reg_stage = -1;
 	return o;
@@ -224,6 +225,18 @@ int polymma_options_set(polymma_options *o, const char *key,
 				key[0] == 't' ? "--tma expects on or off" :
 				key[0] == 'p' ? "--pro-overlap expects on or off" :
 				"--mma-inflight expects on or off");
+		return POLYMMA_OK;
+	}
+	if (!strcmp(key, "persistent")) {
+		if (!strcmp(value, "on"))
+			c->persistent = 1;
+		else if (!strcmp(value, "off"))
+			c->persistent = 0;
+		else if (!strcmp(value, "auto"))
+			c->persistent = -1;
+		else
+			return set_err(err, "--persistent expects auto, on or "
+				"off");
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "small-variant")) {

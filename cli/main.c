@@ -65,6 +65,12 @@ static const char usage_text[] =
 "                            Accelerator, one thread per block issuing them,\n"
 "                            mbarriers ordering the stages (default: on\n"
 "                            where the pipeline allows it)\n"
+"  --persistent auto|on|off  sm_90a with TMA: a persistent kernel whose\n"
+"                            producer warp issues the copies while the\n"
+"                            other warps compute, each block looping over\n"
+"                            output tiles (auto, the default: a variant\n"
+"                            the launcher runs on grids of more than one\n"
+"                            wave; on: the only kernel, no split-K)\n"
 "  --small-variant auto|off  with the default block tile, also generate a\n"
 "                            64x64-tile kernel that the launcher runs when\n"
 "                            the grid has fewer blocks than the GPU has SMs\n"
@@ -116,6 +122,7 @@ static const struct opt opts[] = {
 	{ "--pro-overlap", "pro-overlap", OPT_LIB, 0 },
 	{ "--pro-regs", "pro-regs", OPT_LIB, 0 },
 	{ "--tma", "tma", OPT_LIB, 0 },
+	{ "--persistent", "persistent", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

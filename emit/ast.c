@@ -77,8 +77,10 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[3] = isl_pw_multi_aff_get_pw_aff(la, 1);
 		pa[4] = isl_pw_multi_aff_get_pw_aff(lb, 0);
 		pa[5] = isl_pw_multi_aff_get_pw_aff(lb, 1);
-		pa[6] = isl_pw_aff_mod_val(kt, isl_val_int_from_si(k->ctx,
-			c->stages));
+		/* the stage (k->ws: the tile; emit/ adds the ring's
+		 * position, pm_print_ring) */
+		pa[6] = k->ws ? kt : isl_pw_aff_mod_val(kt,
+			isl_val_int_from_si(k->ctx, c->stages));
 		isl_pw_multi_aff_free(la);
 		isl_pw_multi_aff_free(lb);
 		if (!k->frag[op->con])

@@ -137,6 +137,20 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"well\n",
 			k->medium->cfg->bm, k->medium->cfg->bn, k->medium->cfg->bk,
 			k->medium->cfg->wm, k->medium->cfg->wn);
+	for (int w = 0; w < 2; ++w) {
+		const struct pm_kernel *v = w ? k->persist_wide : k->persist;
+
+		if (v)
+			pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, a "
+				"producer warp and a loop over tiles: launched\n"
+				" *          unsplit on grids of more than one wave "
+				"whose waves it fills %s\n", v->cfg->bm, v->cfg->bn,
+				v->cfg->bk, v->cfg->stages, w ? "to 85 % or more "
+				"(N a multiple of its tile)" : "better");
+	}
+	if (k->ws)
+		pm_strbuf_add(b, " * persistent: a producer warp issues the "
+			"copies, the block loops over output tiles\n");
 	for (int i = 0; i < c->ndefines; ++i)
 		pm_strbuf_printf(b, " * -D       %s=%ld\n", c->defines[i].name,
 			c->defines[i].value);
@@ -201,6 +215,15 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 			c->bn);
 		return;
 	}
+	/* persistent: the tile of each iteration of the loop over pm_t
+	 * (kernel_def) */
+	if (k->ws) {
+		pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + "
+			"%du) / %du, pm_ty = ((unsigned) %s + %du) / %du, pm_gw = "
+			"%du * pm_tx;\n", d1, c->bn - 1, c->bn, d0, c->bm - 1,
+			c->bm, PM_RASTER);
+		return;
+	}
 	pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + %du) / "
 		"%du, pm_ty = ((unsigned) %s + %du) / %du, pm_gw = %du * pm_tx;\n"
 		"\tconst unsigned pm_t = blockIdx.x, pm_r0 = pm_t / pm_gw * %du;\n"
@@ -247,10 +270,15 @@ long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off)
 		*e = (*e + align - 1) / align * align;
 		bytes = *e > bytes ? *e : bytes;
 	}
-	/* the staged store's C tile reuses the operand buffers' memory */
+	/* the staged store's C tile reuses the operand buffers' memory;
+	 * warp-specialized kernels: after them (the producer fills the
+	 * stages with the next tile's k tiles meanwhile) */
 	cst = !k->cst_pitch ? 0 :
 		(long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
-	bytes = cst > bytes ? cst : bytes;
+	if (k->ws)
+		bytes += cst;
+	else
+		bytes = cst > bytes ? cst : bytes;
 	/* TMA: the mbarriers after everything else (pm_emit_nbars) */
 	if (!host && pm_emit_nbars(k))
 		bytes = (bytes + 7) / 8 * 8 + 8 * pm_emit_nbars(k);
@@ -309,9 +337,19 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	}
 	if (k->cst_pitch) {
 		const char *t = pm_emit_ctype(k, k->con[0].out, host);
+		long end = 0;
 
-		pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) %s;\n", t, t,
-			host ? "(char *) pm_smem" : "pm_smem");
+		for (int i = 0; k->ws && i < k->nbufs; ++i) {
+			long e = off[i] + c->stages * k->bufs[i].stage_elems * 2;
+			end = e > end ? e : end;
+		}
+		end = (end + 1023) / 1024 * 1024;
+		if (end)
+			pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) (pm_smem + "
+				"%ld);\n", t, t, end);
+		else
+			pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) %s;\n", t, t,
+				host ? "(char *) pm_smem" : "pm_smem");
 	}
 	if (!host)
 		tma_bars(k, b, total);
@@ -372,6 +410,26 @@ static const char prelude[] =
 	"__device__ __forceinline__ float pm_max_f(float a, float b) { return fmaxf(a, b); }\n"
 	"__device__ __forceinline__ float pm_min_f(float a, float b) { return fminf(a, b); }\n";
 
+int pm_emit_threads(const struct pm_kernel *k)
+{
+	return pm_config_threads(k->cfg) + (k->ws ? 32 : 0);
+}
+
+/* A persistent kernel's loop over output tiles: block x runs tiles x,
+ * x + gridDim.x, ... of the raster order (tile_map); pm_qc counts the k
+ * tiles of the tiles before, the ring's position (pm_print_ring). */
+static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	pm_strbuf_printf(b, "\tunsigned pm_qc = 0;\n"
+		"\tfor (unsigned pm_t = blockIdx.x; pm_t < pm_tx * pm_ty; pm_t += "
+		"gridDim.x, pm_qc += ((unsigned) %s + %du) / %du) {\n"
+		"\t\tconst unsigned pm_r0 = pm_t / pm_gw * %du;\n"
+		"\t\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = "
+		"pm_t %% pm_gw;\n\t\tconst int pm_by = (int) (pm_r0 + pm_ti %% "
+		"pm_gh), pm_bx = (int) (pm_ti / pm_gh);\n", k->scop->red_ext,
+		k->cfg->bk - 1, k->cfg->bk, PM_RASTER, PM_RASTER);
+}
+
 /* One kernel definition, pm_kernel_<name><suffix> (host: <name>). */
 static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	const char *suffix, struct pm_strbuf *b, struct pm_diags *d)
@@ -384,16 +442,18 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	pm_strbuf_printf(b, "\n%s void ", host ? "static" :
 		"extern \"C\" __global__");
 	if (!host)
-		pm_strbuf_printf(b, "__launch_bounds__(%d) ",
-			pm_config_threads(k->cfg));
+		pm_strbuf_printf(b, k->ws ? "__launch_bounds__(%d, 1) " :
+			"__launch_bounds__(%d) ", pm_emit_threads(k));
 	pm_strbuf_printf(b, "%s%s%s(", host ? "" : "pm_kernel_",
 		k->scop->spec->name, suffix);
 	kernel_params(k, b, host);
 	pm_strbuf_add(b, ")\n{\n");
 	kernel_locals(k, b, host);
-	if (pm_emit_body(k, ast, b, 1, d) < 0)
+	if (k->ws)
+		persistent_loop(k, b);
+	if (pm_emit_body(k, ast, b, k->ws ? 2 : 1, d) < 0)
 		return -1;
-	pm_strbuf_add(b, "}\n");
+	pm_strbuf_add(b, k->ws ? "\t}\n}\n" : "}\n");
 	return 0;
 }
 
@@ -434,6 +494,11 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	if (small && kernel_def(small, ast2, "_small", b, d) < 0)
 		return -1;
 	if (k->medium && variant_def(k->medium, "_medium", b, d) < 0)
+		return -1;
+	if (k->persist && variant_def(k->persist, "_persist", b, d) < 0)
+		return -1;
+	if (k->persist_wide &&
+	    variant_def(k->persist_wide, "_persist_wide", b, d) < 0)
 		return -1;
 	if (small && small->small_tma &&
 	    variant_def(small->small_tma, "_small_tma", b, d) < 0)

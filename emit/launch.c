@@ -119,7 +119,7 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
  * tile in x (file.c maps it to the tile), split: the plan p's chunks in z
  * and its workspace. */
 static void launch(struct pm_kernel *k, const char *suffix,
-	struct pm_strbuf *b, const char *ind)
+	struct pm_strbuf *b, const char *ind, const char *pblocks)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_config *c = k->cfg;
@@ -133,8 +133,14 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		"/ %d)", d0, c->bm, c->bm, d1, c->bn, c->bn);
 	pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
 		"cudaErrorInvalidValue;\n", ind, n, ind);
-	pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1%s);\n", ind, n,
-		k->scop->nsplit ? ", (unsigned) p.s" : "");
+	/* persistent (k->ws): at most pblocks blocks, looping over tiles */
+	if (k->ws)
+		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
+			"? %s : (int64_t) (%s)), 1);\n", ind, n, pblocks, n,
+			pblocks);
+	else
+		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1%s);\n", ind,
+			n, k->scop->nsplit ? ", (unsigned) p.s" : "");
 	if (smem > 48 * 1024)
 		pm_strbuf_printf(b, "%sif (cudaFuncSetAttribute(pm_kernel_%s%s, "
 			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
@@ -142,7 +148,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 			spec->name, suffix, smem, ind);
 	tma_maps(k, b, ind);
 	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(",
-		ind, spec->name, suffix, pm_config_threads(c), smem);
+		ind, spec->name, suffix, pm_emit_threads(k), smem);
 	tensor_args(k, b);
 	for (int i = 0; i < ns; ++i)
 		pm_strbuf_printf(b, ", (int) %s", spec->syms[order[i]].name);
@@ -176,10 +182,10 @@ static void launch_small(struct pm_kernel *small, struct pm_strbuf *b,
 		pm_strbuf_printf(b, "\t\tif (2 * (int64_t) ((%s + %d - 1) / %d) "
 			"* ((%s + %d - 1) / %d) >= 3 * (int64_t) %s) {\n", d0,
 			c->bm, c->bm, d1, c->bn, c->bn, sms);
-		launch(small->small_tma, "_small_tma", b, "\t\t\t");
+		launch(small->small_tma, "_small_tma", b, "\t\t\t", NULL);
 		pm_strbuf_add(b, "\t\t}\n");
 	}
-	launch(small, "_small", b, "\t\t");
+	launch(small, "_small", b, "\t\t", NULL);
 }
 
 /* Size and alignment checks (k's tiles: the small variant's divide them);
@@ -221,32 +227,40 @@ static void occupancy(struct pm_kernel *k, const char *suffix,
 	pm_strbuf_printf(b, "\t\tif (cudaOccupancyMaxActiveBlocksPerMultiprocessor"
 		"(&o, pm_kernel_%s%s, %d, %ld) != cudaSuccess)\n\t\t\treturn "
 		"cudaGetLastError();\n", name, suffix,
-		pm_config_threads(k->cfg), smem);
+		pm_emit_threads(k), smem);
 }
 
-/* static cudaError_t pm_device_NAME(int *sms, int *occ, int *occm): the
- * GPU's SMs, the kernel's blocks per SM and the medium variant's (0: none),
- * asked once per process. */
+/* static cudaError_t pm_device_NAME(int *sms, int occ[4]): the GPU's SMs
+ * and the blocks per SM of the kernel, the medium, the persistent and the
+ * wide persistent variants (0: none), asked once per process. */
 static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
 
 	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernels' blocks per SM "
-		"(asked once per process). */\nstatic cudaError_t "
-		"pm_device_%s(int *sms, int *occ, int *occm)\n{\n\tstatic int "
-		"pm_sms, pm_occ, pm_occm;\n\tif (!pm_sms) {\n\t\tint dev, n, "
-		"o;\n"
+		"(asked once per process): occ[0] the\n * big kernel's, [1] the "
+		"medium, [2] the persistent and [3] the wide persistent\n * "
+		"variant's (0: none). */\nstatic cudaError_t pm_device_%s(int "
+		"*sms, int occ[4])\n{\n\tstatic int pm_sms, pm_occ[4];\n\tif "
+		"(!pm_sms) {\n\t\tint dev, n, o;\n"
 		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
 		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
 		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
-	occupancy(k, "", b);
-	pm_strbuf_add(b, "\t\tpm_occ = o > 0 ? o : 1;\n");
-	if (k->medium) {
-		occupancy(k->medium, "_medium", b);
-		pm_strbuf_add(b, "\t\tpm_occm = o > 0 ? o : 1;\n");
+	{
+		struct pm_kernel *v[4] = { k, k->medium, k->persist,
+			k->persist_wide };
+		const char *suf[4] = { "", "_medium", "_persist",
+			"_persist_wide" };
+
+		for (int i = 0; i < 4; ++i) {
+			if (!v[i])
+				continue;
+			occupancy(v[i], suf[i], b);
+			pm_strbuf_printf(b, "\t\tpm_occ[%d] = o > 0 ? o : 1;\n", i);
+		}
 	}
-	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\t*occ = "
-		"pm_occ > 0 ? pm_occ : 1;\n\t*occm = pm_occm;\n\treturn "
+	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\tfor (int "
+		"i = 0; i < 4; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
 		"cudaSuccess;\n}\n");
 }
 
@@ -263,11 +277,13 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
 	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
 		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
-		"{\n\tint s, small, small1, medium, medium1, sms;\n\tint64_t kc[%d];\n"
+		"{\n\tint s, small, small1, medium, medium1, persist, sms;\n"
+		"\tint64_t pblocks, kc[%d];\n"
 		"\tsize_t cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
 	size_list(k, b, 1);
-	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, occ, occm;\n"
-		"\tconst cudaError_t e = pm_device_%s(&sms, &occ, &occm);\n"
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[4];\n"
+		"\tconst cudaError_t e = pm_device_%s(&sms, oc);\n"
+		"\tconst int occ = oc[0], occm = oc[1];\n\t(void) occm;\n"
 		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
 		"%d);\n", nsizes(k) ? ", " : "",
 		name, name, d0, c->bm, c->bm, d1, c->bn, c->bn);
@@ -324,8 +340,36 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"\t\tp->medium1 = t2 * w1 * b1 * 4 > tiles * w2 * b2 * 5;\n"
 			"\t}\n", d0, m->bm, m->bm, d1, m->bn, m->bn);
 	}
-	pm_strbuf_add(b, "\tp->medium = s == 1 && p->medium1;\n"
-		"\treturn cudaSuccess;\n}\n");
+	pm_strbuf_add(b, "\tp->medium = s == 1 && p->medium1;\n");
+	/* the persistent variant, for grids of more than one wave: there
+	 * its producer warp and its loop over tiles (the epilogue of one
+	 * overlapping the copies of the next) measured faster; on one wave
+	 * the big kernel, two blocks per SM, was (docs/PERF.md) */
+	pm_strbuf_add(b, "\tp->persist = 0;\n");
+	if (k->persist) {
+		const struct pm_config *w = k->persist_wide ?
+			k->persist_wide->cfg : NULL;
+
+		pm_strbuf_add(b, "\tif (oc[2] > 0 && tiles > (int64_t) sms * "
+			"occ) {\n\t\tconst int64_t b1 = (int64_t) sms * occ, bp = "
+			"(int64_t) sms * oc[2];\n");
+		/* the wide blocks where they divide N and fill their waves to
+		 * 85 % (smem traffic per flop lower; measured 3-12 % faster
+		 * there, slower on poorly filled waves) */
+		if (w)
+			pm_strbuf_printf(b, "\t\tif (oc[3] > 0 && %s %% %d == 0 "
+				"&& %s %% %d == 0) {\n\t\t\tconst int64_t t2 = (%s / "
+				"%d) * (%s / %d), bw = (int64_t) sms * oc[3];\n"
+				"\t\t\tif (t2 * 100 >= 85 * ((t2 + bw - 1) / bw) * bw)"
+				"\n\t\t\t\tp->persist = 2, p->pblocks = bw;\n\t\t}\n",
+				d0, w->bm, d1, w->bn, d0, w->bm, d1, w->bn);
+		/* 128x128: where one block per SM looping over tiles fills the
+		 * waves better than two per SM do */
+		pm_strbuf_add(b, "\t\tif (!p->persist && (tiles + bp - 1) / bp "
+			"* bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\tp->persist = 1, "
+			"p->pblocks = bp;\n\t}\n");
+	}
+	pm_strbuf_add(b, "\treturn cudaSuccess;\n}\n");
 }
 
 /* static cudaError_t pm_ws_alloc_NAME(void **p, size_t bytes, stream):
@@ -437,13 +481,26 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\t/* unsplit, a grid of %dx%d blocks that "
 			"fills the waves better */\n\tif (p.medium) {\n",
 			k->medium->cfg->bm, k->medium->cfg->bn);
-		launch(k->medium, "_medium", b, "\t\t");
+		launch(k->medium, "_medium", b, "\t\t", NULL);
+		pm_strbuf_add(b, "\t}\n");
+	}
+	if (k->persist_wide) {
+		pm_strbuf_add(b, "\t/* several waves, filled by the wide "
+			"persistent kernel */\n\tif (p.persist == 2) {\n");
+		launch(k->persist_wide, "_persist_wide", b, "\t\t",
+			"p.pblocks");
+		pm_strbuf_add(b, "\t}\n");
+	}
+	if (k->persist) {
+		pm_strbuf_add(b, "\t/* several waves, filled better by the "
+			"persistent kernel */\n\tif (p.persist == 1) {\n");
+		launch(k->persist, "_persist", b, "\t\t", "p.pblocks");
 		pm_strbuf_add(b, "\t}\n");
 	}
 	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
-	launch(k, "_split", b, "\t\t");
+	launch(k, "_split", b, "\t\t", NULL);
 	pm_strbuf_add(b, "\t}\n");
-	launch(k->unsplit ? k->unsplit : k, "", b, "\t");
+	launch(k->unsplit ? k->unsplit : k, "", b, "\t", NULL);
 	pm_strbuf_add(b, "}\n");
 	plain_entry(k, b);
 }
@@ -481,6 +538,17 @@ void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		launch_small(small, b, "pm_sms");
 		pm_strbuf_add(b, "\t}\n");
 	}
-	launch(k, "", b, "\t");
+	if (k->ws) {
+		/* persistent: SMs x blocks per SM, asked once */
+		pm_strbuf_printf(b, "\tstatic int64_t pm_pblocks;\n"
+			"\tif (!pm_pblocks) {\n\t\tint dev, n, o;\n"
+			"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
+			"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, "
+			"dev) != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n");
+		occupancy(k, "", b);
+		pm_strbuf_add(b, "\t\tpm_pblocks = (int64_t) n * (o > 0 ? o : "
+			"1);\n\t}\n");
+	}
+	launch(k, "", b, "\t", "pm_pblocks");
 	pm_strbuf_add(b, "}\n");
 }

@@ -20,13 +20,17 @@ int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
 	return read_pos(r, var) == buf->rank - 1;
 }
 
-/* "A_shared + (stage) * 4096" */
+/* "A_shared + (stage) * 4096" (k->ws: the slot is the tile kt, the stage
+ * its position in the ring, pm_print_ring) */
 static void stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	__isl_keep isl_ast_expr *stage)
 {
 	pm_strbuf_printf(b, "%s_shared + ",
 		k->scop->spec->tensors[k->bufs[i].tensor].name);
-	pm_print_expr(b, stage);
+	if (k->ws)
+		pm_print_ring(k, b, stage, 0);
+	else
+		pm_print_expr(b, stage);
 	pm_strbuf_printf(b, " * %ld", k->bufs[i].stage_elems);
 }
 
@@ -755,9 +759,15 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 				"\n");
 		return 0;
 	case PM_OP_SYNC:
-		pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :
-			tg->desc_smem ? "pm_fence_proxy_async(); __syncthreads();\n" :
-			"__syncthreads();\n");
+		/* warp-specialized: the consumer warps only (the producer
+		 * warp is on its next tile's copies) */
+		if (!host && k->ws)
+			pm_strbuf_printf(b, "pm_fence_proxy_async(); "
+				"pm_bar_sync_n<%d>();\n", pm_config_threads(c));
+		else
+			pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :
+				tg->desc_smem ? "pm_fence_proxy_async(); "
+				"__syncthreads();\n" : "__syncthreads();\n");
 		return 0;
 	case PM_OP_COMMIT:
 		pm_strbuf_add(b, k->tma[a->op->con] ? "/* TMA: the boxes "

@@ -19,6 +19,10 @@ struct printer {
 	const char *pred;	/* the copies' predicate variable, or NULL */
 	int npred;
 	char pred_name[32];
+	/* warp-specialized kernels (k->ws): 1 prints the producer's subtree
+	 * and the nodes around it only, 2 everything but that subtree; 0
+	 * everything */
+	int role;
 };
 
 static void indent(struct printer *p, int n)
@@ -335,9 +339,75 @@ static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
 	isl_id_free(id);
 }
 
+/* Is node the producer's mark (k->ws)? */
+static int is_producer(struct printer *p, __isl_keep isl_ast_node *node)
+{
+	isl_id *id;
+	int r;
+
+	if (isl_ast_node_get_type(node) != isl_ast_node_mark)
+		return 0;
+	id = isl_ast_node_mark_get_id(node);
+	r = id && id == p->k->mark_producer;
+	isl_id_free(id);
+	return r;
+}
+
+/* Does node contain the producer's mark? */
+static int has_producer(struct printer *p, __isl_keep isl_ast_node *node)
+{
+	isl_ast_node *c = NULL;
+	int r = 0;
+
+	switch (isl_ast_node_get_type(node)) {
+	case isl_ast_node_block: {
+		isl_ast_node_list *l = isl_ast_node_block_get_children(node);
+		isl_size n = isl_ast_node_list_n_ast_node(l);
+
+		for (int i = 0; !r && i < n; ++i) {
+			c = isl_ast_node_list_get_ast_node(l, i);
+			r = has_producer(p, c);
+			isl_ast_node_free(c);
+		}
+		isl_ast_node_list_free(l);
+		return r;
+	}
+	case isl_ast_node_for:
+		c = isl_ast_node_for_get_body(node);
+		break;
+	case isl_ast_node_if:
+		c = isl_ast_node_if_get_then_node(node);
+		break;
+	case isl_ast_node_mark:
+		if (is_producer(p, node))
+			return 1;
+		c = isl_ast_node_mark_get_node(node);
+		break;
+	default:
+		return 0;
+	}
+	r = c && has_producer(p, c);
+	isl_ast_node_free(c);
+	return r;
+}
+
 static void print_node(struct printer *p, __isl_keep isl_ast_node *node,
 	int ind, const struct pm_mark *hw)
 {
+	if (p->role == 1 && is_producer(p, node)) {
+		isl_ast_node *c = isl_ast_node_mark_get_node(node);
+
+		indent(p, ind);
+		pm_strbuf_add(p->b, "// producer\n");
+		p->role = 0;
+		print_node(p, c, ind, NULL);
+		p->role = 1;
+		isl_ast_node_free(c);
+		return;
+	}
+	if ((p->role == 1 && !has_producer(p, node)) ||
+	    (p->role == 2 && is_producer(p, node)))
+		return;
 	switch (isl_ast_node_get_type(node)) {
 	case isl_ast_node_for:
 		print_for(p, node, ind, hw);
@@ -366,8 +436,28 @@ int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_strbuf *b, int ind, struct pm_diags *d)
 {
 	struct printer p = { k, b, d, !k->cfg->target->emits_cuda, 0, NULL, 0,
-		"" };
+		"", 0 };
 
+	/* warp-specialized: the producer warp's thread 0 runs the copies of
+	 * the block's tile and goes on to the next (file.c's persistent loop),
+	 * the consumer warps run the rest */
+	if (k->ws) {
+		int nt = pm_config_threads(k->cfg);
+
+		indent(&p, ind);
+		pm_strbuf_printf(b, "if (threadIdx.x >= %d) {\n", nt);
+		indent(&p, ind + 1);
+		pm_strbuf_printf(b, "if (threadIdx.x == %d) {\n", nt);
+		p.role = 1;
+		print_node(&p, ast, ind + 2, NULL);
+		indent(&p, ind + 1);
+		pm_strbuf_add(b, "}\n");
+		indent(&p, ind + 1);
+		pm_strbuf_add(b, "continue;\n");
+		indent(&p, ind);
+		pm_strbuf_add(b, "}\n");
+		p.role = 2;
+	}
 	print_node(&p, ast, ind, NULL);
 	if (p.failed && !d->nerrors)
 		pm_diag_plain(d, "internal error: printing the kernel failed");

@@ -37,10 +37,17 @@ void pm_print_tma_wait(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);
 void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);
+/* The stage (parity 0: "((q) % S)") or the phase parity (1: "((q) / S) &
+ * 1") of the ring position of k tile q (expression e); warp-specialized
+ * kernels (k->ws) count from the block's first tile: pm_qc + q. */
+void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
+	__isl_keep isl_ast_expr *e, int parity);
 /* fixup.c: the FIXUP op (split-K) of annotation a. */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);
 /* file.c, for launch.c */
+/* Threads of a block of k (warp-specialized: one producer warp more). */
+int pm_emit_threads(const struct pm_kernel *k);
 const char *pm_emit_ctype(struct pm_kernel *k, int t, int host);
 /* runtime size symbols in the launcher's order; returns their number */
 int pm_emit_size_order(struct pm_kernel *k, int *order);

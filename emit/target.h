@@ -72,6 +72,12 @@ struct pm_target {
 	/* TMA copies (cp.async.bulk.tensor + mbarriers, promote/tma.c):
 	 * 0 none, 1 possible with --tma on, 2 the default */
 	int tma;
+	/* Persistent warp-specialized kernels (promote/tma.c, api/): their
+	 * stages (pstages; 0: none); the wide variant for grids of several
+	 * waves whose N it divides: block wbm x wbn, unit tile wwm x wwn,
+	 * wstages stages (wbm = 0: none) */
+	int pstages;
+	int wbm, wbn, wwm, wwn, wstages;
 };
 
 /* Known targets, by name; NULL when unknown. */

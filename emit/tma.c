@@ -14,6 +14,26 @@ static int bar_full(struct pm_kernel *k, int c)
 	return 2 * k->cfg->stages * c;
 }
 
+/* The stage (parity 0) or the phase parity (parity 1) of k tile q, whose
+ * expression is e: stage q mod S, parity (q / S) & 1. Warp-specialized
+ * kernels (k->ws) count the ring's position from the block's first output
+ * tile: pm_qc + q. */
+void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
+	__isl_keep isl_ast_expr *e, int parity)
+{
+	int S = k->cfg->stages;
+
+	if (parity)
+		pm_strbuf_add(b, "(");
+	pm_strbuf_add(b, k->ws ? "((pm_qc + (" : "((");
+	pm_print_expr(b, e);
+	if (parity)
+		pm_strbuf_printf(b, k->ws ? ")) / %d) & 1)" : ") / %d) & 1)",
+			S);
+	else
+		pm_strbuf_printf(b, k->ws ? ")) %% %d)" : ") %% %d)", S);
+}
+
 /* The bytes of one k tile of contraction c (all its buffers). */
 static long tma_tile_bytes(struct pm_kernel *k, int c)
 {
@@ -23,6 +43,37 @@ static long tma_tile_bytes(struct pm_kernel *k, int c)
 		if (k->bufs[i].con == c)
 			bytes += k->bufs[i].size[0] * k->bufs[i].size[1] * 2;
 	return bytes;
+}
+
+/* pm_print_tma_copy of a warp-specialized kernel: on the producer's
+ * thread (emit/print.c guards the subtree), at ring position pm_qc + q. */
+static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, const char *pred, int lead)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+	int S = k->cfg->stages, f = bar_full(k, buf->con);
+	long w = buf->swz == 2 ? 64 : buf->size[1];
+
+	pm_strbuf_printf(b, "%s%s%s{ const unsigned pm_q = pm_qc + (",
+		pred ? "if (" : "", pred ? pred : "", pred ? ") " : "");
+	pm_print_expr(b, a->e[5]);
+	pm_strbuf_printf(b, "), pm_s = pm_q %% %d; ", S);
+	if (lead)
+		pm_strbuf_printf(b, "if (pm_q >= %d) pm_mbar_wait(&pm_bar[%d + "
+			"pm_s], (pm_q / %d + 1) & 1); pm_mbar_arrive_tx(&pm_bar"
+			"[%d + pm_s], %ld); ", S, f + S, S, f,
+			tma_tile_bytes(k, buf->con));
+	for (long j = 0; j < buf->size[1] / w; ++j) {
+		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[pm_s * %ld + "
+			"%ld], &pm_tm%d, &pm_bar[%d + pm_s], ", name,
+			buf->stage_elems, j * buf->size[0] * 64, a->op->buffer, f);
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_printf(b, " + %ld, ", j * w);
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "); ");
+	}
+	pm_strbuf_add(b, "}\n");
 }
 
 /* A TMA copy: the whole tile q of a buffer (one instance per tile, slots
@@ -53,6 +104,10 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, ", %ld, %ld, ", buf->size[0], buf->size[1]);
 		pm_print_stride(k, b, buf->tensor, 0);
 		pm_strbuf_printf(b, ", %d, %d);\n", buf->pitch, buf->swz);
+		return;
+	}
+	if (k->ws) {
+		ws_copy(k, b, a, pred, lead);
 		return;
 	}
 	pm_strbuf_printf(b, "if (threadIdx.x == 0%s%s) { ", pred ? " && " : "",
@@ -95,6 +150,15 @@ void pm_print_tma_wait(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, "/* wait for the tile's boxes */;\n");
 		return;
 	}
+	if (k->ws) {
+		pm_strbuf_printf(b, "pm_mbar_wait(&pm_bar[%d + ",
+			bar_full(k, a->op->con));
+		pm_print_ring(k, b, a->e[0], 0);
+		pm_strbuf_add(b, "], ");
+		pm_print_ring(k, b, a->e[0], 1);
+		pm_strbuf_add(b, ");\n");
+		return;
+	}
 	pm_strbuf_printf(b, "pm_mbar_wait(&pm_bar[%d + (",
 		bar_full(k, a->op->con));
 	pm_print_expr(b, a->e[0]);
@@ -111,6 +175,13 @@ void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
 
 	if (host) {
 		pm_strbuf_add(b, "/* release the stage */;\n");
+		return;
+	}
+	if (k->ws) {
+		pm_strbuf_printf(b, "if (pm_lane_id() == 0) pm_mbar_arrive("
+			"&pm_bar[%d + ", bar_full(k, a->op->con) + S);
+		pm_print_ring(k, b, a->e[0], 0);
+		pm_strbuf_add(b, "]);\n");
 		return;
 	}
 	pm_strbuf_printf(b, "if (pm_lane_id() == 0) pm_mbar_arrive(&pm_bar"

@@ -60,6 +60,10 @@ void polymma_options_free(polymma_options *o);
  *                   to the MMA's register operand)
  *   "tma"           on|off (default: on for sm_90a where the pipeline allows:
  *                   k tiles copied by the Tensor Memory Accelerator)
+ *   "persistent"    auto|on|off (sm_90a with TMA copies; default auto: also
+ *                   a persistent warp-specialized kernel, launched on grids
+ *                   of more than one wave; on: the kernel itself is, with
+ *                   no split-K and no variants)
  *   "small-variant" auto|off (default auto: with the default block tile,
  *                   also a 64x64 kernel for grids smaller than the GPU)
  *   "dump-schedule"  "" (after every pass) or a pass name

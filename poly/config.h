@@ -55,6 +55,11 @@ struct pm_config {
 	 * -1 = where possible (default on targets where it is the default),
 	 * 0 = off (cp.async), 1 = required */
 	int tma;
+	/* persistent warp-specialized kernels (sm_90a with TMA copies): a
+	 * producer warp issues the copies, the block loops over output tiles.
+	 * -1 = a variant launched on grids of more than one wave (default),
+	 * 0 = off, 1 = the kernel itself (no split-K, no variants) */
+	int persistent;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

@@ -393,6 +393,24 @@ static void find_splits(struct pm_scop *scop)
 	}
 }
 
+/* The extent of the first reduction's k (the persistent kernel's k tiles
+ * per output tile, emit/). */
+static void red_extent(struct pm_scop *scop)
+{
+	const struct pm_spec *spec = scop->spec;
+
+	snprintf(scop->red_ext, sizeof(scop->red_ext), "1");
+	for (int s = 0; s < spec->nstmts; ++s) {
+		const struct pm_stmt *st = &spec->stmts[s];
+
+		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1)
+			continue;
+		var_extent(scop, st, st->nlhs, scop->red_ext,
+			sizeof(scop->red_ext));
+		return;
+	}
+}
+
 static __isl_give isl_set *build_context(struct pm_scop *scop)
 {
 	struct pm_strbuf b;
@@ -453,6 +471,7 @@ __isl_give struct pm_scop *pm_scop_build(isl_ctx *ctx,
 	}
 	if (cfg->split_k != 1)
 		find_splits(scop);
+	red_extent(scop);
 	scop->mark_out = isl_id_alloc(ctx, "out", NULL);
 	scop->mark_red = isl_id_alloc(ctx, "red", NULL);
 	scop->context = build_context(scop);

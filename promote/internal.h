@@ -34,8 +34,8 @@ __isl_give isl_union_set *pm_pr_universe(isl_ctx *ctx, __isl_keep isl_id *id,
 /* The k tiles of contraction c that exist: { [p0, p1, kt] }. */
 __isl_give isl_set *pm_pr_valid_tiles(struct pm_kernel *k, int c);
 /* { [prefix] -> id[p0, p1, q, l0, v] } over buffer b's units with
- * q = kt + shift (loop, np = 3) or 0 <= q < shift (prologue, np = 2), q a
- * valid k tile. */
+ * q = kt + shift (loop, np = 3) or 0 <= q < shift (prologue, np = 2; every
+ * q when shift < 0), q a valid k tile. */
 __isl_give isl_map *pm_pr_copy_ext_id(struct pm_kernel *k, int b, int np,
 	int shift, __isl_keep isl_id *id);
 /* { [prefix] -> id[p0, p1, x] }: x = kt (np = 3) or 0 <= x < n (np = 2). */
@@ -98,6 +98,14 @@ int pm_tma_decide(struct pm_kernel *k, int c, struct pm_diags *d);
  * with COPY_X[p0, p1, q, 0, 0] one instance per tile (emit/ prints the
  * barrier waits, the arming and the boxes). */
 int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
+	struct pm_diags *d);
+/* The warp-specialized form (cfg->persistent == 1; sets k->ws):
+ *   producer mark { q loop { COPY(q) } }   (every tile, one thread)
+ *   k loop { WAIT(kt); MMA(kt) issued; DRAIN; RELEASE(kt) }
+ * The producer's subtree runs on a warp of its own, the rest on the
+ * consumer warps (emit/); the ring's position continues from one output
+ * tile to the next of the persistent block (emit/ adds pm_qc). */
+int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d);
 /* [SYNC_REUSE] COPY(q) COMMIT_PRO for q < shift in front of contraction
  * c's k loop (node moves up to the red mark; promote.c). */

@@ -175,6 +175,9 @@ __isl_give isl_map *pm_pr_copy_ext_id(struct pm_kernel *k, int b, int np,
 		snprintf(str, sizeof(str), "{ [p0, p1, kt] -> C[p0, p1, q, l0, v] "
 			": q = kt + %d and 0 <= l0 < %ld and 0 <= v < %ld }",
 			shift, rows, r);
+	else if (shift < 0)	/* every tile (the producer's loop) */
+		snprintf(str, sizeof(str), "{ [p0, p1] -> C[p0, p1, q, l0, v] : "
+			"q >= 0 and 0 <= l0 < %ld and 0 <= v < %ld }", rows, r);
 	else
 		snprintf(str, sizeof(str), "{ [p0, p1] -> C[p0, p1, q, l0, v] : "
 			"0 <= q < %d and 0 <= l0 < %ld and 0 <= v < %ld }",
@@ -581,8 +584,15 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	k->tma[c] = pm_tma_decide(k, c, d);
 	if (k->tma[c] < 0)
 		return -1;
+	if (k->tma[c] && k->cfg->persistent == 1)
+		return pm_tma_ws_pipeline(k, c, node, d);
 	if (k->tma[c])
 		return pm_tma_pipeline(k, c, node, d);
+	if (k->cfg->persistent == 1) {
+		pm_diag_plain(d, "--persistent on: not possible here (it needs "
+			"TMA copies: --target sm_90a, --tma not off)");
+		return -1;
+	}
 	k->pro_late[c] = pro_late_decide(k, c, d);
 	if (k->pro_late[c] < 0)
 		return -1;

@@ -121,3 +121,63 @@ int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	/* in front of the k loop: tiles 0 .. S - 2 */
 	return pm_pr_prologue_copies(k, c, S - 1, node, d);
 }
+
+int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
+	struct pm_diags *d)
+{
+	isl_id *ids[8], *drain, *release, *mark;
+	int nd[8], n = 0;
+	isl_map *ext[8];
+	isl_schedule_node *g;
+
+	if (k->ncon != 1 || k->scop->nsplit) {
+		pm_diag_plain(d, "--persistent on: not possible here (%s)",
+			k->ncon != 1 ? "the persistent kernel computes one "
+			"contraction, this spec has two" : "it does not split k");
+		return -1;
+	}
+	k->wait_id[c] = con_op(k, "WAIT", PM_OP_WAIT, c);
+	ids[n] = k->wait_id[c], nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, k->wait_id[c], 3, 0);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_before(*node, g);
+	n = 0;
+	drain = con_op(k, "DRAIN", PM_OP_DRAIN, c);
+	ids[n] = drain, nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, drain, 3, 0);
+	release = con_op(k, "RELEASE", PM_OP_RELEASE, c);
+	ids[n] = release, nd[n] = 3;
+	ext[n++] = pm_pr_step_ext(k, release, 3, 0);
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
+	isl_id_free(drain);		/* the extension holds them */
+	isl_id_free(release);
+	if (!g)
+		return -1;
+	*node = isl_schedule_node_graft_after(*node, g);
+	/* the producer: every tile's copies, in order, in front of the k
+	 * loop; its q loop is a loop (not unrolled) under the producer mark */
+	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
+		*node = isl_schedule_node_parent(*node);
+	n = 0;
+	for (int b = 0; b < k->nbufs; ++b) {
+		if (k->bufs[b].con != c)
+			continue;
+		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
+		ext[n++] = pm_pr_copy_ext_id(k, b, 2, -1, k->bufs[b].copy_id);
+	}
+	g = pm_pr_graft_tree(k, n, ids, nd, ext, 2, d);
+	if (!g)
+		return -1;
+	g = isl_schedule_node_child(g, 0);	/* the [q] band */
+	g = isl_schedule_node_band_member_set_ast_loop_type(g, 0,
+		isl_ast_loop_default);
+	mark = pm_kernel_mark(k, "producer", PM_MARK_PRODUCER, "", 1, -1);
+	k->mark_producer = mark;	/* an alias: k->mark_ids owns one */
+	g = isl_schedule_node_insert_mark(g, mark);
+	g = pm_pr_graft_root(g);
+	*node = isl_schedule_node_graft_before(*node, g);
+	k->ws = 1;
+	return *node ? 0 : -1;
+}

@@ -42,7 +42,9 @@
 /* Marks: the isl_id's user pointer is a struct pm_mark. */
 enum pm_mark_kind {
 	PM_MARK_HW,		/* the band below runs on hardware ids */
-	PM_MARK_INFO		/* a comment for readers of the tree */
+	PM_MARK_INFO,		/* a comment for readers of the tree */
+	PM_MARK_PRODUCER	/* the subtree below runs on the producer warp
+				 * of a warp-specialized kernel (k->ws) */
 };
 
 struct pm_mark {
@@ -182,7 +184,16 @@ struct pm_kernel {
 	int nmarks;
 	isl_id *mark_ids[PM_MAX_MARKS];
 	/* aliases into mark_ids (not owned) */
-	isl_id *mark_block_x, *mark_warp_y, *mark_warp_x;
+	isl_id *mark_block_x, *mark_warp_y, *mark_warp_x, *mark_producer;
+	/* warp-specialized and persistent (promote/tma.c, cfg->persistent
+	 * == 1): a producer warp issues every tile's copies, the consumer
+	 * warps run the rest; the block loops over output tiles */
+	int ws;
+	/* the persistent warp-specialized variants (api/; not owned), or
+	 * NULL: launched unsplit on grids of more than one wave whose waves
+	 * they fill better (emit/launch.c); persist_wide has wider blocks
+	 * (the target's wbm x wbn) */
+	struct pm_kernel *persist, *persist_wide;
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };

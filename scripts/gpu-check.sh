@@ -14,7 +14,7 @@
 # for sm_90a), JOBS (16), OUT (folder for the full log gpu-check.log; default
 # build/gpu), ONLY (a regex: only the configurations it matches: sm80, sm90a,
 # sm70_16x16x8, sm70_32x32x8, sm80_split3, sm90a_split5, sm90a_cpasync (the
-# cp.async pipeline, --tma off): k always in 3 / 5
+# cp.async pipeline, --tma off), sm90a_persist (--persistent on): k always in 3 / 5
 # chunks where it has that many k tiles).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
@@ -40,7 +40,8 @@ CONFIGS=("sm80|--target sm_80"
 	 "sm70_32x32x8|--target sm_70 --mma 32x32x8"
 	 "sm80_split3|--target sm_80 --split-k 3"
 	 "sm90a_split5|--target sm_90a --split-k 5"
-	 "sm90a_cpasync|--target sm_90a --tma off")
+	 "sm90a_cpasync|--target sm_90a --tma off"
+	 "sm90a_persist|--target sm_90a --persistent on")
 # ONLY=REGEX keeps the configurations whose name matches
 if [ -n "${ONLY:-}" ]; then
 	kept=()

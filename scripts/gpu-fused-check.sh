@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpu-fused-check.sh: generate polymma kernels with fused pointwise prologues
 # and epilogues (every function of the spec language in each position, 4
-# layouts, sm_80 and sm_90a, and a few on sm_70 and with --mma-inflight on),
+# layouts, sm_80 and sm_90a, and a few on sm_70, with --mma-inflight on,
+# --tma off and --persistent on),
 # build tests/gpu/check_fused.cu against
 # each and run them: PASS/FAIL per case, "N passed, M failed" last, exit 1 on
 # any failure.
@@ -55,6 +56,7 @@ cfg_args() {
 	sm90a) echo "--target sm_90a" ;;
 	sm90a_inflight) echo "--target sm_90a --mma-inflight on --stages 4" ;;
 	sm90a_cpasync) echo "--target sm_90a --tma off" ;;
+	sm90a_persist) echo "--target sm_90a --persistent on" ;;
 	*) return 1 ;;
 	esac
 }
@@ -79,6 +81,11 @@ job_list() {
 	for c in "epi_chain nn" "pro_relu tt" "pro_b nt" "pro_epi tn"; do
 		set -- $c
 		echo "${1}_${2}_sm90a_cpasync $1 $2 sm90a_cpasync"
+	done
+	for c in "epi_chain nn" "epi_chain tt" "epi_gelu nt" "epi_max tn" \
+		 "pro_relu nt" "pro_silu tt" "pro_epi nn" "pro_epi tn"; do
+		set -- $c
+		echo "${1}_${2}_sm90a_persist $1 $2 sm90a_persist"
 	done
 	for c in "epi_chain nn" "epi_chain tt" "pro_relu nn" "pro_relu tt" \
 		 "epi_sigmoid nt" "pro_exp tn" "pro_epi nn"; do

@@ -61,6 +61,12 @@ __device__ __forceinline__ void pm_fence_proxy_async() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
+// Named barrier 1 over the first N threads of the block: the consumer
+// warps of a warp-specialized kernel (the producer warp never joins it).
+template <int N> __device__ __forceinline__ void pm_bar_sync_n() {
+  asm volatile("bar.sync 1, %0;\n" ::"n"(N) : "memory");
+}
+
 __device__ __forceinline__ void pm_wgmma_fence() {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 }

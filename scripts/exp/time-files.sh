@@ -14,5 +14,5 @@ done
 wait
 for f in "$@"; do
 	n=$(basename "$f" .cu)
-	"build/var/$n" --time --tag "$n" $SIZES 2>&1 | grep -E "^(TIME|FAIL)|passed"
+	timeout ${TO:-120} "build/var/$n" --time --tag "$n" $SIZES 2>&1 | grep -E "^(TIME|FAIL)|passed"
 done

@@ -1,0 +1,295 @@
+#define _POSIX_C_SOURCE 200809L
+/* The persistent warp-specialized kernel (promote/tma.c
+ * pm_tma_ws_pipeline, emit/): its producer warp and its loop over tiles,
+ * the ring position carried across tiles, the consumers' named barriers,
+ * its own C tile, the launcher's grid and the variant's launch rule, and
+ * the refusals of --persistent on. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "polymma.h"
+#include "tests/util.h"
+#include "tests/emit_util.h"
+
+/* The text of kernel `name` (up to the next kernel or the host code). */
+static char *kernel_text(const char *s, const char *name)
+{
+	const char *a = strstr(s, name), *e;
+	char *k;
+
+	assert_non_null(a);
+	e = strstr(a, "\nextern \"C\"");
+	if (!e)
+		e = a + strlen(a);
+	k = strndup(a, (size_t) (e - a));
+	assert_non_null(k);
+	return k;
+}
+
+/* Generate spec text (or layout) with opts; NULL and the diagnostics in
+ * *diag when it fails. */
+static char *try_gen(const char *spec, const char *const *opts, char **diag)
+{
+	char path[64], *text, *src = NULL;
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+
+	snprintf(path, sizeof(path), "examples/%s.tc", spec);
+	text = pm_test_read(path);
+	assert_non_null(text);
+	for (int i = 0; opts && opts[i]; i += 2)
+		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
+			NULL), POLYMMA_OK);
+	if (polymma_generate(ctx, text, path, o, &r) == POLYMMA_OK)
+		src = strdup(polymma_result_source(r));
+	*diag = strdup(polymma_diagnostics(ctx));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+	return src;
+}
+
+/* --persistent on: one kernel of 288 threads (a producer warp after the 8
+ * consumer warps), one block per SM; the block loops over tiles and the
+ * ring position pm_qc advances by the k tiles of each. */
+static void test_structure(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", "persistent", "on", NULL };
+	char *s = gen("nn", opts, NULL, NULL), *k, *prod, *cons;
+
+	(void) state;
+	assert_int_equal(count(s, "__global__"), 1);
+	k = kernel_text(s, "__launch_bounds__(288, 1) pm_kernel_gemm_nn(");
+	assert_non_null(strstr(k, "unsigned pm_qc = 0;\n\tfor (unsigned pm_t = "
+		"blockIdx.x; pm_t < pm_tx * pm_ty; pm_t += gridDim.x, pm_qc += "
+		"((unsigned) K + 63u) / 64u) {"));
+	/* 4 stages of 32 KB, the C tile after them, then the barriers */
+	assert_non_null(strstr(k, "__half *pm_cst = (__half *) (pm_smem + "
+		"131072);"));
+	assert_non_null(strstr(k, "uint64_t *pm_bar = (uint64_t *) (pm_smem + "
+		"165888);"));
+	assert_non_null(strstr(k, "pm_mbar_init(&pm_bar[pm_i], pm_i % 8 < 4 ? "
+		"1 : 8);"));
+	/* the producer: thread 256 alone, every k tile's boxes, then on to
+	 * the next tile */
+	prod = strstr(k, "if (threadIdx.x >= 256) {");
+	assert_non_null(prod);
+	cons = strstr(prod, "continue;\n");
+	assert_non_null(cons);
+	assert_non_null(strstr(prod, "if (threadIdx.x == 256) {"));
+	assert_true(strstr(prod, "// producer") < cons);
+	assert_true(strstr(prod, "{ const unsigned pm_q = pm_qc + ((c2)), pm_s "
+		"= pm_q % 4; if (pm_q >= 4) pm_mbar_wait(&pm_bar[4 + pm_s], (pm_q "
+		"/ 4 + 1) & 1); pm_mbar_arrive_tx(&pm_bar[0 + pm_s], 32768); "
+		"pm_tma_load_2d(&A_shared[pm_s * 8192 + 0], &pm_tm0, &pm_bar[0 + "
+		"pm_s], (64 * c2) + 0, (128 * c0)); }") < cons);
+	/* all 3 boxes in the producer's loop, none in the consumers' */
+	assert_int_equal(count(k, "pm_tma_load_2d("), 3);
+	assert_null(strstr(cons, "pm_tma_load_2d("));
+	assert_null(strstr(cons, "pm_mbar_arrive_tx("));
+	/* the consumers: wait, MMA, drain, release at ring position pm_qc +
+	 * kt; barriers among themselves only */
+	{
+		const char *w = strstr(cons, "pm_mbar_wait(&pm_bar[0 + ((pm_qc + "
+			"((c2))) % 4)], (((pm_qc + ((c2))) / 4) & 1));");
+		const char *m = strstr(cons, "pm_sm90_mma_tile<64, 128, 64, 1, "
+			"64, 1, 1, 128, 2, 128, 64>(pm_acc[(0)], A_shared + ((pm_qc + "
+			"((c2))) % 4) * 8192,");
+		const char *dr = strstr(cons, "pm_sm90_drain<64>((float *) "
+			"pm_acc);");
+		const char *r = strstr(cons, "if (pm_lane_id() == 0) "
+			"pm_mbar_arrive(&pm_bar[4 + ((pm_qc + ((c2))) % 4)]);");
+
+		assert_true(w && m && dr && r);
+		assert_true(w < m && m < dr && dr < r);
+	}
+	assert_null(strstr(prod, "__syncthreads"));
+	assert_int_equal(count(k, "pm_bar_sync_n<256>();"), 2);
+	free(k);
+	/* the launcher: SMs x blocks per SM asked once, at most that many
+	 * blocks */
+	assert_non_null(strstr(s, "pm_pblocks = (int64_t) n * (o > 0 ? o : 1);"));
+	assert_non_null(strstr(s, "< (int64_t) (pm_pblocks) ? "));
+	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 288, 165952, "
+		"stream>>>("));
+	free(s);
+}
+
+/* A prologue on A through the MMA's registers and an epilogue chain: the
+ * persistent kernel is the same around them. */
+static void test_fused(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", "persistent", "on", NULL };
+	char *diag, *s = try_gen("relu_gemm", opts, &diag), *k;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(288, 1) pm_kernel_relu_gemm(");
+	assert_non_null(strstr(k, "pm_sm90_mma_tile_ra<"));
+	assert_non_null(strstr(k, "((pm_qc + ((c2))) % 4) * 8192"));
+	assert_int_equal(count(k, "continue;"), 1);
+	free(k);
+	free(s);
+	free(diag);
+	s = try_gen("gemm_epilogue_chain", opts, &diag);
+	assert_non_null(s);
+	assert_int_equal(count(s, "__launch_bounds__(288, 1)"), 1);
+	free(s);
+	free(diag);
+}
+
+/* The default: _persist and _persist_wide variants in files with the
+ * split-K launch plan, launched on grids of more than one wave of the big
+ * kernel whose waves they fill better; none for Add(GEMM, GEMM) (two
+ * contractions), a prologue on A's registers, sm_80 or off. */
+static void test_variant(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	const char *off[] = { "target", "sm_90a", "persistent", "off", NULL };
+	const char *sm80[] = { "target", "sm_80", NULL };
+	char *diag, *s = try_gen("gemm_bias_relu", opts, &diag), *k;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(288, 1) "
+		"pm_kernel_gemm_bias_relu_persist(");
+	assert_int_equal(count(k, "pm_tma_load_2d("), 3);
+	free(k);
+	/* the wide variant: 128x256 blocks, 3 stages of 48 KB and its own
+	 * 128 x 264 C tile */
+	k = kernel_text(s, "__launch_bounds__(288, 1) "
+		"pm_kernel_gemm_bias_relu_persist_wide(");
+	assert_int_equal(count(k, "pm_tma_load_2d("), 5);
+	assert_non_null(strstr(k, "__half *pm_cst = (__half *) (pm_smem + "
+		"147456);"));
+	free(k);
+	/* the plan: only on grids of more than one wave of the big kernel;
+	 * the wide kernel where it divides N and fills its waves to 85 %,
+	 * else the 128x128 one where its waves are fuller */
+	assert_non_null(strstr(s, "if (oc[2] > 0 && tiles > (int64_t) sms * "
+		"occ) {"));
+	assert_non_null(strstr(s, "if (oc[3] > 0 && M % 128 == 0 && N % 256 "
+		"== 0) {"));
+	assert_non_null(strstr(s, "if (t2 * 100 >= 85 * ((t2 + bw - 1) / bw) "
+		"* bw)\n\t\t\t\tp->persist = 2, p->pblocks = bw;"));
+	assert_non_null(strstr(s, "if (!p->persist && (tiles + bp - 1) / bp * "
+		"bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\tp->persist = 1, "
+		"p->pblocks = bp;"));
+	assert_non_null(strstr(s, "\tif (p.persist == 1) {\n"));
+	assert_non_null(strstr(s, "\tif (p.persist == 2) {\n"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist<<<grid, "
+		"288, 165952, stream>>>("));
+	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_wide<<<"
+		"grid, 288, 215088, stream>>>("));
+	assert_non_null(strstr(s, "pm_occ[2] = o > 0 ? o : 1;"));
+	assert_non_null(strstr(s, "pm_occ[3] = o > 0 ? o : 1;"));
+	free(s);
+	free(diag);
+	s = try_gen("add_gemm", opts, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "_persist"));
+	assert_non_null(strstr(s, "p->persist = 0;"));
+	free(s);
+	free(diag);
+	/* a prologue through the MMA's registers: none (measured slower) */
+	s = try_gen("relu_gemm", opts, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "_persist"));
+	free(s);
+	free(diag);
+	s = try_gen("gemm_bias_relu", off, &diag);
+	assert_null(strstr(s, "_persist"));
+	free(s);
+	free(diag);
+	s = try_gen("gemm_bias_relu", sm80, &diag);
+	assert_null(strstr(s, "_persist"));
+	free(s);
+	free(diag);
+}
+
+/* --persistent on where it cannot be: clear errors, no output. */
+static void test_refusals(void **state)
+{
+	static const struct {
+		const char *spec, *opt[8], *msg;
+	} cases[] = {
+		{ "add_gemm", { "target", "sm_90a", "persistent", "on" },
+		  "--persistent on: not possible here (the persistent kernel "
+		  "computes one contraction, this spec has two)" },
+		{ "gemm_nn", { "target", "sm_80", "persistent", "on" },
+		  "--persistent on: it needs TMA copies (--target sm_90a, --tma "
+		  "not off); target sm_80" },
+		{ "gemm_nn", { "target", "sm_90a", "persistent", "on", "tma",
+		  "off" }, "with --tma off" },
+		{ "gemm_nn", { "target", "sm_90a", "persistent", "on",
+		  "split-k", "2" }, "--persistent on: the persistent kernel does "
+		  "not split k (--split-k 2)" },
+	};
+	polymma_options *o = polymma_options_alloc();
+	const char *err = NULL;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+		char *diag, *s = try_gen(cases[i].spec, cases[i].opt, &diag);
+
+		assert_null(s);
+		if (!strstr(diag, cases[i].msg))
+			fprintf(stderr, "case %zu: %s\n", i, diag);
+		assert_non_null(strstr(diag, cases[i].msg));
+		free(diag);
+	}
+	assert_int_equal(polymma_options_set(o, "persistent", "yes", &err),
+		POLYMMA_ERR_USAGE);
+	assert_string_equal(err, "--persistent expects auto, on or off");
+	polymma_options_free(o);
+}
+
+/* --dump-schedule shows the producer's subtree under its mark, in front
+ * of the k loop. */
+static void test_dump(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", "persistent", "on",
+		"dump-schedule", "promote", NULL };
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	char *text = pm_test_read("examples/gemm_nn.tc"), *dump = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&dump, &len);
+
+	(void) state;
+	assert_non_null(f);
+	for (int i = 0; opts[i]; i += 2)
+		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
+			NULL), POLYMMA_OK);
+	polymma_options_set_dump_stream(o, f);
+	assert_int_equal(polymma_generate(ctx, text, "gemm_nn.tc", o, &r),
+		POLYMMA_OK);
+	fclose(f);
+	p = strstr(dump, "mark: \"producer\"");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "mark: \"red\""));
+	free(dump);
+	free(text);
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_structure),
+		cmocka_unit_test(test_fused),
+		cmocka_unit_test(test_variant),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_dump),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
