@@ -374,8 +374,8 @@ static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
 /* The persistent warp-specialized variant (promote/tma.c), launched
  * unsplit on grids of more than one wave of the big kernel, where it
  * measured faster (the epilogue of one tile overlaps the copies of the
- * next; docs/PERF.md); NULL when there is none or it cannot be built
- * (no TMA, two contractions). Only with the default block tile. */
+ * next; docs/PERF.md), and on 3/5 to 1 tile per SM; NULL when there is
+ * none or it cannot be built (no TMA). Only with the default block tile. */
 static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
 	struct pm_config *c5, int wide)
@@ -401,10 +401,9 @@ static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	c5->split_k = 1;
 	c5->tma = -1;
 	k = quiet_variant(ctx, spec, c5);
-	/* not warp-specialized (no TMA here), or a prologue through the
-	 * MMA's registers: its ldmatrix latency measured exposed with the
-	 * persistent kernel's 8 warps per SM (PERF.md) */
-	if (k && (!k->ws || k->bufs[k->con[0].buf_a].pro_regs)) {
+	/* not warp-specialized (no TMA here); the wide variant only where
+	 * the launcher runs it on grids of several waves (emit/launch.c) */
+	if (k && (!k->ws || (wide && pm_kernel_pro_regs(k)))) {
 		pm_pipeline_kernel_free(k);
 		return NULL;
 	}

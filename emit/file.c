@@ -288,8 +288,8 @@ long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off)
 int pm_emit_nbars(struct pm_kernel *k)
 {
 	for (int c = 0; c < k->ncon; ++c)
-		if (k->tma[c])
-			return 2 * k->cfg->stages * k->ncon;
+		if (k->tma[c])	/* warp-specialized: one ring for all */
+			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon);
 	return 0;
 }
 
@@ -420,14 +420,19 @@ int pm_emit_threads(const struct pm_kernel *k)
  * tiles of the tiles before, the ring's position (pm_print_ring). */
 static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 {
-	pm_strbuf_printf(b, "\tunsigned pm_qc = 0;\n"
+	pm_strbuf_add(b, "\tunsigned pm_qc = 0;\n"
 		"\tfor (unsigned pm_t = blockIdx.x; pm_t < pm_tx * pm_ty; pm_t += "
-		"gridDim.x, pm_qc += ((unsigned) %s + %du) / %du) {\n"
+		"gridDim.x, pm_qc += ");
+	for (int c = 0; c < k->ncon; ++c) {
+		if (c)
+			pm_strbuf_add(b, " + ");
+		pm_print_ktiles(k, b, c);
+	}
+	pm_strbuf_printf(b, ") {\n"
 		"\t\tconst unsigned pm_r0 = pm_t / pm_gw * %du;\n"
 		"\t\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = "
 		"pm_t %% pm_gw;\n\t\tconst int pm_by = (int) (pm_r0 + pm_ti %% "
-		"pm_gh), pm_bx = (int) (pm_ti / pm_gh);\n", k->scop->red_ext,
-		k->cfg->bk - 1, k->cfg->bk, PM_RASTER, PM_RASTER);
+		"pm_gh), pm_bx = (int) (pm_ti / pm_gh);\n", PM_RASTER, PM_RASTER);
 }
 
 /* One kernel definition, pm_kernel_<name><suffix> (host: <name>). */

@@ -305,6 +305,14 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"\t/* below 4/5 of a block per SM the small variant "
 			"measured faster */\n\tif (tiles * 5 < (int64_t) sms * 4)"
 			"\n\t\ts = 1;\n" : "");
+	/* 3/5 to 1 block per SM: one persistent block per SM (its producer
+	 * warp and 4 stages), no split (measured 1.2-2x faster there than
+	 * split-K, whose fp32 partial tiles cost more than they save, and
+	 * than the small variant; docs/PERF.md) */
+	if (k->persist && c->split_k <= 1)
+		pm_strbuf_add(b, "\tconst int pfew = oc[2] > 0 && tiles * 5 >= "
+			"(int64_t) sms * 3 && tiles <= sms;\n\tif (pfew)\n"
+			"\t\ts = 1;\n");
 	pm_strbuf_printf(b, "\tfor (int r = 0; r < %d; ++r)\n"
 		"\t\tif (s > kt[r])\n\t\t\ts = kt[r];\n"
 		"\tif (s < 1)\n\t\ts = 1;\n"
@@ -318,10 +326,11 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\t\tp->kc[r] = (kt[r] + s - 1) / s * %d;\n"
 		"\tp->cnt_bytes = s > 1 ? (size_t) (tiles * 4 + 255) / 256 * 256 : "
 		"0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) tiles * (size_t) "
-		"s * %ld : 0;\n\tp->small1 = %s;\n\tp->small = s == 1 && "
+		"s * %ld : 0;\n\tp->small1 = %s%s;\n\tp->small = s == 1 && "
 		"p->small1;\n",
 		ns, ns, ns, c->bk, (long) nacc * c->bm * c->bn * 4,
-		small ? "tiles < sms" : "0");
+		small ? "tiles < sms" : "0", small && k->persist &&
+		c->split_k <= 1 ? " && !pfew" : "");
 	/* the medium variant, for a big grid of one partial wave: when its
 	 * grid's wave efficiency t / (waves x blocks per wave) is at least
 	 * 5/4 of the big kernel's (measured: 5-11 % faster there; 5-18 %
@@ -332,13 +341,14 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		const struct pm_config *m = k->medium->cfg;
 
 		pm_strbuf_printf(b, "\tif (occm > 0 && !p->small1 && tiles < "
-			"(int64_t) sms * occ) {\n"
+			"(int64_t) sms * occ%s) {\n"
 			"\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d - "
 			"1) / %d);\n\t\tconst int64_t b1 = (int64_t) sms * occ, b2 = "
 			"(int64_t) sms * occm;\n\t\tconst int64_t w1 = (tiles + b1 - "
 			"1) / b1, w2 = (t2 + b2 - 1) / b2;\n"
 			"\t\tp->medium1 = t2 * w1 * b1 * 4 > tiles * w2 * b2 * 5;\n"
-			"\t}\n", d0, m->bm, m->bm, d1, m->bn, m->bn);
+			"\t}\n", k->persist && c->split_k <= 1 ? " && !pfew" : "",
+			d0, m->bm, m->bm, d1, m->bn, m->bn);
 	}
 	pm_strbuf_add(b, "\tp->medium = s == 1 && p->medium1;\n");
 	/* the persistent variant, for grids of more than one wave: there
@@ -347,6 +357,14 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * the big kernel, two blocks per SM, was (docs/PERF.md) */
 	pm_strbuf_add(b, "\tp->persist = 0;\n");
 	if (k->persist) {
+		if (c->split_k <= 1)
+			pm_strbuf_add(b, "\tif (pfew)\n\t\tp->persist = 1, "
+				"p->pblocks = (int64_t) sms * oc[2];\n");
+	}
+	/* grids of several waves; not with a prologue through the MMA's
+	 * registers (measured 6 % slower there: the ldmatrix latency shows
+	 * with 8 warps per SM; PERF.md) */
+	if (k->persist && !pm_kernel_pro_regs(k->persist)) {
 		const struct pm_config *w = k->persist_wide ?
 			k->persist_wide->cfg : NULL;
 

@@ -28,7 +28,7 @@ static void stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	pm_strbuf_printf(b, "%s_shared + ",
 		k->scop->spec->tensors[k->bufs[i].tensor].name);
 	if (k->ws)
-		pm_print_ring(k, b, stage, 0);
+		pm_print_ring(k, b, stage, 0, k->bufs[i].con);
 	else
 		pm_print_expr(b, stage);
 	pm_strbuf_printf(b, " * %ld", k->bufs[i].stage_elems);

@@ -38,10 +38,13 @@ void pm_print_tma_wait(struct pm_kernel *k, struct pm_strbuf *b,
 void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);
 /* The stage (parity 0: "((q) % S)") or the phase parity (1: "((q) / S) &
- * 1") of the ring position of k tile q (expression e); warp-specialized
- * kernels (k->ws) count from the block's first tile: pm_qc + q. */
+ * 1") of the ring position of k tile q (expression e) of contraction c;
+ * warp-specialized kernels (k->ws) count from the block's first tile:
+ * pm_qc + q, after contraction 0's tiles for contraction 1. */
 void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
-	__isl_keep isl_ast_expr *e, int parity);
+	__isl_keep isl_ast_expr *e, int parity, int c);
+/* The k tiles of contraction c: "((unsigned) K + 63u) / 64u". */
+void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c);
 /* fixup.c: the FIXUP op (split-K) of annotation a. */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);

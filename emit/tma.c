@@ -11,7 +11,14 @@
  * contraction has S full barriers, then S empty ones. */
 static int bar_full(struct pm_kernel *k, int c)
 {
-	return 2 * k->cfg->stages * c;
+	/* warp-specialized: the contractions' tiles share one ring */
+	return k->ws ? 0 : 2 * k->cfg->stages * c;
+}
+
+void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c)
+{
+	pm_strbuf_printf(b, "((unsigned) %s + %du) / %du",
+		k->scop->red_ext[c], k->cfg->bk - 1, k->cfg->bk);
 }
 
 /* The stage (parity 0) or the phase parity (parity 1) of k tile q, whose
@@ -19,13 +26,20 @@ static int bar_full(struct pm_kernel *k, int c)
  * kernels (k->ws) count the ring's position from the block's first output
  * tile: pm_qc + q. */
 void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
-	__isl_keep isl_ast_expr *e, int parity)
+	__isl_keep isl_ast_expr *e, int parity, int c)
 {
 	int S = k->cfg->stages;
 
 	if (parity)
 		pm_strbuf_add(b, "(");
-	pm_strbuf_add(b, k->ws ? "((pm_qc + (" : "((");
+	pm_strbuf_add(b, k->ws ? "((pm_qc + " : "((");
+	/* a later contraction's tiles follow the earlier one's in the ring */
+	if (k->ws && c > 0) {
+		pm_print_ktiles(k, b, 0);
+		pm_strbuf_add(b, " + ");
+	}
+	if (k->ws)
+		pm_strbuf_add(b, "(");
 	pm_print_expr(b, e);
 	if (parity)
 		pm_strbuf_printf(b, k->ws ? ")) / %d) & 1)" : ") / %d) & 1)",
@@ -55,8 +69,13 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	int S = k->cfg->stages, f = bar_full(k, buf->con);
 	long w = buf->swz == 2 ? 64 : buf->size[1];
 
-	pm_strbuf_printf(b, "%s%s%s{ const unsigned pm_q = pm_qc + (",
+	pm_strbuf_printf(b, "%s%s%s{ const unsigned pm_q = pm_qc + ",
 		pred ? "if (" : "", pred ? pred : "", pred ? ") " : "");
+	if (buf->con > 0) {
+		pm_print_ktiles(k, b, 0);
+		pm_strbuf_add(b, " + ");
+	}
+	pm_strbuf_add(b, "(");
 	pm_print_expr(b, a->e[5]);
 	pm_strbuf_printf(b, "), pm_s = pm_q %% %d; ", S);
 	if (lead)
@@ -153,9 +172,9 @@ void pm_print_tma_wait(struct pm_kernel *k, struct pm_strbuf *b,
 	if (k->ws) {
 		pm_strbuf_printf(b, "pm_mbar_wait(&pm_bar[%d + ",
 			bar_full(k, a->op->con));
-		pm_print_ring(k, b, a->e[0], 0);
+		pm_print_ring(k, b, a->e[0], 0, a->op->con);
 		pm_strbuf_add(b, "], ");
-		pm_print_ring(k, b, a->e[0], 1);
+		pm_print_ring(k, b, a->e[0], 1, a->op->con);
 		pm_strbuf_add(b, ");\n");
 		return;
 	}
@@ -180,7 +199,7 @@ void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
 	if (k->ws) {
 		pm_strbuf_printf(b, "if (pm_lane_id() == 0) pm_mbar_arrive("
 			"&pm_bar[%d + ", bar_full(k, a->op->con) + S);
-		pm_print_ring(k, b, a->e[0], 0);
+		pm_print_ring(k, b, a->e[0], 0, a->op->con);
 		pm_strbuf_add(b, "]);\n");
 		return;
 	}

@@ -90,7 +90,7 @@ struct pm_scop {
 	int nsplit;
 	int split_stmt[2];		/* their spec statements */
 	char split_ext[2][64];		/* the full extent of their k */
-	char red_ext[64];		/* the first reduction's k extent */
+	char red_ext[2][64];		/* the first two reductions' k extents */
 };
 
 /* Build the scop. Unsupported constructs or bad -D values are reported to

@@ -393,21 +393,23 @@ static void find_splits(struct pm_scop *scop)
 	}
 }
 
-/* The extent of the first reduction's k (the persistent kernel's k tiles
- * per output tile, emit/). */
+/* The extents of the first two reductions' k, in program order (the
+ * persistent kernel's k tiles per output tile, emit/). */
 static void red_extent(struct pm_scop *scop)
 {
 	const struct pm_spec *spec = scop->spec;
+	int n = 0;
 
-	snprintf(scop->red_ext, sizeof(scop->red_ext), "1");
-	for (int s = 0; s < spec->nstmts; ++s) {
+	snprintf(scop->red_ext[0], sizeof(scop->red_ext[0]), "1");
+	snprintf(scop->red_ext[1], sizeof(scop->red_ext[1]), "1");
+	for (int s = 0; s < spec->nstmts && n < 2; ++s) {
 		const struct pm_stmt *st = &spec->stmts[s];
 
 		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1)
 			continue;
-		var_extent(scop, st, st->nlhs, scop->red_ext,
-			sizeof(scop->red_ext));
-		return;
+		var_extent(scop, st, st->nlhs, scop->red_ext[n],
+			sizeof(scop->red_ext[n]));
+		n++;
 	}
 }
 

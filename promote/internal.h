@@ -104,7 +104,9 @@ int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
  *   k loop { WAIT(kt); MMA(kt) issued; DRAIN; RELEASE(kt) }
  * The producer's subtree runs on a warp of its own, the rest on the
  * consumer warps (emit/); the ring's position continues from one output
- * tile to the next of the persistent block (emit/ adds pm_qc). */
+ * tile to the next of the persistent block (emit/ adds pm_qc), and a
+ * second contraction's tiles follow the first's in the same ring (their
+ * buffers must have the same stages: one set of barriers). */
 int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d);
 /* [SYNC_REUSE] COPY(q) COMMIT_PRO for q < shift in front of contraction

@@ -130,10 +130,22 @@ int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	isl_map *ext[8];
 	isl_schedule_node *g;
 
-	if (k->ncon != 1 || k->scop->nsplit) {
-		pm_diag_plain(d, "--persistent on: not possible here (%s)",
-			k->ncon != 1 ? "the persistent kernel computes one "
-			"contraction, this spec has two" : "it does not split k");
+	if (k->scop->nsplit) {
+		pm_diag_plain(d, "--persistent on: not possible here (it does "
+			"not split k)");
+		return -1;
+	}
+	/* two contractions: one ring, the second's tiles after the first's
+	 * in the same stages (their buffers share the memory, emit/) */
+	if (c > 0 && (!k->tma[0] ||
+	    k->bufs[k->con[0].buf_a].stage_elems !=
+	    k->bufs[k->con[c].buf_a].stage_elems ||
+	    k->bufs[k->con[0].buf_b].stage_elems !=
+	    k->bufs[k->con[c].buf_b].stage_elems ||
+	    k->con[0].buf_a > k->con[0].buf_b ||
+	    k->con[c].buf_a > k->con[c].buf_b)) {
+		pm_diag_plain(d, "--persistent on: not possible here (the "
+			"contractions' shared tiles differ)");
 		return -1;
 	}
 	k->wait_id[c] = con_op(k, "WAIT", PM_OP_WAIT, c);
@@ -173,8 +185,12 @@ int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	g = isl_schedule_node_child(g, 0);	/* the [q] band */
 	g = isl_schedule_node_band_member_set_ast_loop_type(g, 0,
 		isl_ast_loop_default);
-	mark = pm_kernel_mark(k, "producer", PM_MARK_PRODUCER, "", 1, -1);
-	k->mark_producer = mark;	/* an alias: k->mark_ids owns one */
+	if (!k->mark_producer)	/* an alias: k->mark_ids owns one */
+		k->mark_producer = pm_kernel_mark(k, "producer",
+			PM_MARK_PRODUCER, "", 1, -1);
+	else
+		isl_id_copy(k->mark_producer);
+	mark = k->mark_producer;
 	g = isl_schedule_node_insert_mark(g, mark);
 	g = pm_pr_graft_root(g);
 	*node = isl_schedule_node_graft_before(*node, g);

@@ -428,3 +428,11 @@ int pm_kernel_require_multiples(struct pm_kernel *k)
 	k->scop->context = isl_set_intersect_params(k->scop->context, set);
 	return k->scop->context ? 0 : -1;
 }
+
+int pm_kernel_pro_regs(const struct pm_kernel *k)
+{
+	for (int b = 0; b < k->nbufs; ++b)
+		if (k->bufs[b].pro_regs)
+			return 1;
+	return 0;
+}

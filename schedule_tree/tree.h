@@ -217,6 +217,9 @@ __isl_give isl_id *pm_kernel_op(struct pm_kernel *k, const char *name,
 /* The op of a statement id created by pm_kernel_op, else NULL. */
 const struct pm_op *pm_kernel_op_of(const struct pm_kernel *k,
 	__isl_keep isl_id *id);
+/* Does a buffer of k have a prologue applied through the MMA's registers
+ * (pro_regs)? */
+int pm_kernel_pro_regs(const struct pm_kernel *k);
 /* The mark of a mark id created by pm_kernel_mark, else NULL. */
 const struct pm_mark *pm_kernel_mark_of(const struct pm_kernel *k,
 	__isl_keep isl_id *id);

@@ -39,7 +39,7 @@ static char *try_gen(const char *spec, const char *const *opts, char **diag)
 	polymma_result *r = NULL;
 
 	snprintf(path, sizeof(path), "examples/%s.tc", spec);
-	text = pm_test_read(path);
+	text = strchr(spec, '(') ? strdup(spec) : pm_test_read(path);
 	assert_non_null(text);
 	for (int i = 0; opts && opts[i]; i += 2)
 		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
@@ -145,8 +145,8 @@ static void test_fused(void **state)
 
 /* The default: _persist and _persist_wide variants in files with the
  * split-K launch plan, launched on grids of more than one wave of the big
- * kernel whose waves they fill better; none for Add(GEMM, GEMM) (two
- * contractions), a prologue on A's registers, sm_80 or off. */
+ * kernel whose waves they fill better, and on 3/5 to 1 tile per SM;
+ * none for sm_80 or off. */
 static void test_variant(void **state)
 {
 	const char *opts[] = { "target", "sm_90a", NULL };
@@ -180,6 +180,15 @@ static void test_variant(void **state)
 	assert_non_null(strstr(s, "if (!p->persist && (tiles + bp - 1) / bp * "
 		"bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\tp->persist = 1, "
 		"p->pblocks = bp;"));
+	/* 3/5 to 1 block per SM: the persistent kernel, unsplit, neither
+	 * the small nor the medium variant */
+	assert_non_null(strstr(s, "\tconst int pfew = oc[2] > 0 && tiles * 5 "
+		">= (int64_t) sms * 3 && tiles <= sms;\n\tif (pfew)\n\t\ts = "
+		"1;\n"));
+	assert_non_null(strstr(s, "p->small1 = tiles < sms && !pfew;"));
+	assert_non_null(strstr(s, "tiles < (int64_t) sms * occ && !pfew) {"));
+	assert_non_null(strstr(s, "\tif (pfew)\n\t\tp->persist = 1, "
+		"p->pblocks = (int64_t) sms * oc[2];\n"));
 	assert_non_null(strstr(s, "\tif (p.persist == 1) {\n"));
 	assert_non_null(strstr(s, "\tif (p.persist == 2) {\n"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist<<<grid, "
@@ -190,16 +199,37 @@ static void test_variant(void **state)
 	assert_non_null(strstr(s, "pm_occ[3] = o > 0 ? o : 1;"));
 	free(s);
 	free(diag);
+	/* Add(GEMM, GEMM): both contractions' tiles through one ring */
 	s = try_gen("add_gemm", opts, &diag);
 	assert_non_null(s);
-	assert_null(strstr(s, "_persist"));
-	assert_non_null(strstr(s, "p->persist = 0;"));
+	k = kernel_text(s, "__launch_bounds__(288, 1) "
+		"pm_kernel_add_gemm_persist(");
+	assert_int_equal(count(k, "// producer"), 2);
+	assert_non_null(strstr(k, "pm_qc += ((unsigned) K + 63u) / 64u + "
+		"((unsigned) K + 63u) / 64u) {"));
+	assert_non_null(strstr(k, "{ const unsigned pm_q = pm_qc + ((unsigned) "
+		"K + 63u) / 64u + ((c2)), pm_s = pm_q % 4; if (pm_q >= 4) "
+		"pm_mbar_wait(&pm_bar[4 + pm_s], (pm_q / 4 + 1) & 1); "
+		"pm_mbar_arrive_tx(&pm_bar[0 + pm_s], 32768); pm_tma_load_2d("
+		"&E_shared[pm_s * 8192 + 0]"));
+	assert_non_null(strstr(k, "pm_mbar_wait(&pm_bar[0 + ((pm_qc + "
+		"((unsigned) K + 63u) / 64u + ((c2))) % 4)], (((pm_qc + "
+		"((unsigned) K + 63u) / 64u + ((c2))) / 4) & 1));"));
+	assert_non_null(strstr(k, "pm_mbar_init(&pm_bar[pm_i], pm_i % 8 < 4 ? "
+		"1 : 8);"));
+	assert_null(strstr(k, "__syncthreads();\n\t\t"));
+	free(k);
 	free(s);
 	free(diag);
-	/* a prologue through the MMA's registers: none (measured slower) */
+	/* a prologue through the MMA's registers: the 128x128 variant for
+	 * 3/5 to 1 tile per SM only (measured slower on several waves) */
 	s = try_gen("relu_gemm", opts, &diag);
 	assert_non_null(s);
-	assert_null(strstr(s, "_persist"));
+	assert_non_null(strstr(s, "pm_kernel_relu_gemm_persist("));
+	assert_null(strstr(s, "_persist_wide"));
+	assert_non_null(strstr(s, "\tif (pfew)\n\t\tp->persist = 1, "));
+	assert_null(strstr(s, "if (oc[2] > 0 && tiles > (int64_t) sms * "
+		"occ) {"));
 	free(s);
 	free(diag);
 	s = try_gen("gemm_bias_relu", off, &diag);
@@ -218,9 +248,11 @@ static void test_refusals(void **state)
 	static const struct {
 		const char *spec, *opt[8], *msg;
 	} cases[] = {
-		{ "add_gemm", { "target", "sm_90a", "persistent", "on" },
-		  "--persistent on: not possible here (the persistent kernel "
-		  "computes one contraction, this spec has two)" },
+		{ "def p(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		  "    C(i, j) +=! A(i, k) * tanh(B(k, j))\n}\n",
+		  { "target", "sm_90a", "persistent", "on" },
+		  "--persistent on: not possible here (it needs TMA copies: "
+		  "--target sm_90a, --tma not off)" },
 		{ "gemm_nn", { "target", "sm_80", "persistent", "on" },
 		  "--persistent on: it needs TMA copies (--target sm_90a, --tma "
 		  "not off); target sm_80" },

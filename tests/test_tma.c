@@ -115,7 +115,7 @@ static void test_sm90a_tma(void **state)
 		assert_non_null(strstr(t, "__launch_bounds__(128) "
 			"pm_kernel_gemm_nn_medium("));
 		assert_non_null(strstr(t, "\tif (occm > 0 && !p->small1 && tiles < "
-			"(int64_t) sms * occ) {\n"));
+			"(int64_t) sms * occ && !pfew) {\n"));
 		assert_non_null(strstr(t, "\t\tp->medium1 = t2 * w1 * b1 * 4 > "
 			"tiles * w2 * b2 * 5;\n"));
 		assert_non_null(strstr(t, "\tp->medium = s == 1 && p->medium1;"));
