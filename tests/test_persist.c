@@ -165,6 +165,7 @@ static void test_variant(void **state)
 	k = kernel_text(s, "__launch_bounds__(288, 1) "
 		"pm_kernel_gemm_bias_relu_persist_wide(");
 	assert_int_equal(count(k, "pm_tma_load_2d("), 5);
+	assert_non_null(strstr(k, "pm_sm90_mma_tile<64, 256, 64,"));
 	assert_non_null(strstr(k, "__half *pm_cst = (__half *) (pm_smem + "
 		"147456);"));
 	free(k);
