@@ -80,8 +80,11 @@ static __isl_give isl_id *con_op(struct pm_kernel *k, const char *name,
 	return id;
 }
 
-int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
-	struct pm_diags *d)
+/* Around the MMA subtree node (right below the [kt] band): WAIT(kt) in
+ * front; after it, with copies, COPY(kt + S - 1), then DRAIN and
+ * RELEASE(kt). */
+static int k_loop(struct pm_kernel *k, int c, int copies,
+	isl_schedule_node **node, struct pm_diags *d)
 {
 	int S = k->cfg->stages;
 	isl_id *ids[8], *drain, *release;
@@ -99,7 +102,7 @@ int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	*node = isl_schedule_node_graft_before(*node, g);
 	/* after them: tile kt + S - 1's copies, the wait, the release */
 	n = 0;
-	for (int b = 0; b < k->nbufs; ++b) {
+	for (int b = 0; copies && b < k->nbufs; ++b) {
 		if (k->bufs[b].con != c)
 			continue;
 		ids[n] = k->bufs[b].copy_id, nd[n] = 5;
@@ -118,14 +121,22 @@ int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	if (!g)
 		return -1;
 	*node = isl_schedule_node_graft_after(*node, g);
+	return *node ? 0 : -1;
+}
+
+int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
+	struct pm_diags *d)
+{
+	if (k_loop(k, c, 1, node, d) < 0)
+		return -1;
 	/* in front of the k loop: tiles 0 .. S - 2 */
-	return pm_pr_prologue_copies(k, c, S - 1, node, d);
+	return pm_pr_prologue_copies(k, c, k->cfg->stages - 1, node, d);
 }
 
 int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d)
 {
-	isl_id *ids[8], *drain, *release, *mark;
+	isl_id *ids[8], *mark;
 	int nd[8], n = 0;
 	isl_map *ext[8];
 	isl_schedule_node *g;
@@ -148,26 +159,8 @@ int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 			"contractions' shared tiles differ)");
 		return -1;
 	}
-	k->wait_id[c] = con_op(k, "WAIT", PM_OP_WAIT, c);
-	ids[n] = k->wait_id[c], nd[n] = 3;
-	ext[n++] = pm_pr_step_ext(k, k->wait_id[c], 3, 0);
-	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
-	if (!g)
+	if (k_loop(k, c, 0, node, d) < 0)
 		return -1;
-	*node = isl_schedule_node_graft_before(*node, g);
-	n = 0;
-	drain = con_op(k, "DRAIN", PM_OP_DRAIN, c);
-	ids[n] = drain, nd[n] = 3;
-	ext[n++] = pm_pr_step_ext(k, drain, 3, 0);
-	release = con_op(k, "RELEASE", PM_OP_RELEASE, c);
-	ids[n] = release, nd[n] = 3;
-	ext[n++] = pm_pr_step_ext(k, release, 3, 0);
-	g = pm_pr_graft_tree(k, n, ids, nd, ext, 3, d);
-	isl_id_free(drain);		/* the extension holds them */
-	isl_id_free(release);
-	if (!g)
-		return -1;
-	*node = isl_schedule_node_graft_after(*node, g);
 	/* the producer: every tile's copies, in order, in front of the k
 	 * loop; its q loop is a loop (not unrolled) under the producer mark */
 	while (*node && !pm_node_is_mark(*node, k->scop->mark_red))
