@@ -24,6 +24,13 @@
  *   Unsplit, T < B and a medium variant whose grid's wave efficiency
  *   t / (waves x blocks per wave) is at least 5/4 of this one's: the
  *   medium variant.
+ *   With persistent variants (sm_90a, --persistent auto; PB = SMs x its
+ *   blocks per SM): 3/5 SMs <= T <= SMs (--split-k auto): _persist,
+ *   unsplit, before split-K, the small and the medium variant; T > B
+ *   (not with a prologue through the MMA's registers): _persist_wide
+ *   where its tile divides M and N and its grid fills its waves to 85 %,
+ *   else _persist where ceil(T / PB) PB < ceil(T / B) B. A persistent
+ *   launch has min(T, PB) blocks, each looping over tiles.
  * Every launch is a 1-D grid of tiles (file.c maps block x to its tile in
  * raster order); sm_90a kernels with TMA copies get one tensor map per
  * copied operand.

@@ -27,7 +27,9 @@
  *    MMAs stage the next tile in registers (regstage.c); with TMA
  *    (tma.c), COPY_X[p0, p1, q, 0, 0]: one instance per tile, its box
  *    issued by one thread, mbarriers in place of the copy groups and the
- *    loop's barriers.
+ *    loop's barriers; warp-specialized (--persistent on, k->ws), every
+ *    tile's COPY_X[p0, p1, q, 0, 0] in a q loop under a "producer" mark in
+ *    front of the k loop, which keeps WAIT, the MMAs, DRAIN and RELEASE.
  * promote/internal.h states the pieces' contracts.
  */
 #ifndef PM_PROMOTE_H
