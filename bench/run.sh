@@ -70,7 +70,7 @@ build_kernel() {
 	fi
 	cfg=$(tr -d '\n' <"$meta" | sed 's/  */ /g' | awk '{
 		t = $0
-		n = split("target block warp mma threads stages split_k smem", k, " ")
+		n = split("target block warp mma threads stages split_k smem persistent", k, " ")
 		out = ""
 		for (i = 1; i <= n; i++) {
 			re = "\"" k[i] "\": *(\\[[^]]*\\]|\"[^\"]*\"|[0-9]+)"

@@ -553,10 +553,12 @@ static char *meta(struct pm_kernel *k)
 		"  \"target\": \"%s\",\n  \"block\": [%d, %d, %d],\n"
 		"  \"warp\": [%d, %d],\n  \"mma\": [%d, %d, %d],\n"
 		"  \"threads\": %d,\n  \"split_k\": %s,\n  \"stages\": %d,\n"
-		"  \"smem\": \"%s\",\n  \"sizes\": [", POLYMMA_VERSION,
+		"  \"smem\": \"%s\",\n  \"persistent\": \"%s\",\n"
+		"  \"sizes\": [", POLYMMA_VERSION,
 		spec->name, c->target->name, c->bm, c->bn, c->bk, c->wm, c->wn,
-		c->mm, c->mn, c->mk, pm_config_threads(c), split_str(k, sk),
-		c->stages, smem_names[c->smem]);
+		c->mm, c->mn, c->mk, pm_emit_threads(k), split_str(k, sk),
+		c->stages, smem_names[c->smem], k->ws ? "on" : k->persist ?
+		"auto" : "off");
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(&b, "%s\"%s\"", i ? ", " : "",
 			spec->syms[order[i]].name);

@@ -60,9 +60,13 @@ static char *try_gen(const char *spec, const char *const *opts, char **diag)
 static void test_structure(void **state)
 {
 	const char *opts[] = { "target", "sm_90a", "persistent", "on", NULL };
-	char *s = gen("nn", opts, NULL, NULL), *k, *prod, *cons;
+	char *meta, *s = gen("nn", opts, NULL, &meta), *k, *prod, *cons;
 
 	(void) state;
+	assert_non_null(strstr(meta, "\"threads\": 288,"));
+	assert_non_null(strstr(meta, "\"stages\": 4,"));
+	assert_non_null(strstr(meta, "\"persistent\": \"on\","));
+	free(meta);
 	assert_int_equal(count(s, "__global__"), 1);
 	k = kernel_text(s, "__launch_bounds__(288, 1) pm_kernel_gemm_nn(");
 	assert_non_null(strstr(k, "unsigned pm_qc = 0;\n\tfor (unsigned pm_t = "
