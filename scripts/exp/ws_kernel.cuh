@@ -38,6 +38,32 @@ __device__ __forceinline__ void ws_tile(unsigned t, unsigned tx, unsigned ty,
   *bx = (int)(ti / gh);
 }
 
+// The producer's loop: every k tile of the block's tiles into the ring.
+__device__ __forceinline__ void ws_produce(unsigned t0, unsigned ts,
+                                           unsigned nt, unsigned tx,
+                                           unsigned ty, int KT,
+                                           __half *A_shared, __half *B_shared,
+                                           uint64_t *full, uint64_t *empty,
+                                           const CUtensorMap *tm0,
+                                           const CUtensorMap *tm1) {
+  int q = 0;
+  for (unsigned t = t0; t < nt; t += ts) {
+    int by, bx;
+    ws_tile(t, tx, ty, &by, &bx);
+    for (int kt = 0; kt < KT; ++kt, ++q) {
+      const int s = q % WS_ST;
+      if (q >= WS_ST)
+        pm_mbar_wait(&empty[s], ((q / WS_ST) + 1) & 1);
+      pm_mbar_arrive_tx(&full[s], WS_STAGE_B);
+      __half *as = A_shared + s * (WS_STAGE_B / 2),
+             *bs = B_shared + s * (WS_STAGE_B / 2);
+      pm_tma_load_2d(as, tm0, &full[s], 64 * kt, 128 * by);
+      pm_tma_load_2d(bs, tm1, &full[s], 128 * bx, 64 * kt);
+      pm_tma_load_2d(bs + 4096, tm1, &full[s], 128 * bx + 64, 64 * kt);
+    }
+  }
+}
+
 #if WS_PP
 // Ping-pong: each consumer warpgroup computes whole 128x128 tiles (two
 // 64x128 halves, 128 accumulators per thread), the two alternating over the
@@ -71,21 +97,8 @@ pm_kernel_gemm_nn(const __half *__restrict__ A, const __half *__restrict__ B,
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (threadIdx.x != 256)
       return;
-    int q = 0;
-    for (unsigned t = t0; t < nt; t += ts) {
-      int by, bx;
-      ws_tile(t, tx, ty, &by, &bx);
-      for (int kt = 0; kt < KT; ++kt, ++q) {
-        const int s = q % WS_ST;
-        if (q >= WS_ST)
-          pm_mbar_wait(&empty[s], ((q / WS_ST) + 1) & 1);
-        pm_mbar_arrive_tx(&full[s], WS_STAGE_B);
-        __half *as = A_shared + s * (WS_STAGE_B / 2), *bs = B_shared + s * (WS_STAGE_B / 2);
-        pm_tma_load_2d(as, &pm_tm0, &full[s], 64 * kt, 128 * by);
-        pm_tma_load_2d(bs, &pm_tm1, &full[s], 128 * bx, 64 * kt);
-        pm_tma_load_2d(bs + 4096, &pm_tm1, &full[s], 128 * bx + 64, 64 * kt);
-      }
-    }
+    ws_produce(t0, ts, nt, tx, ty, KT, A_shared, B_shared, full, empty,
+               &pm_tm0, &pm_tm1);
     return;
   }
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
@@ -184,21 +197,8 @@ pm_kernel_gemm_nn(const __half *__restrict__ A, const __half *__restrict__ B,
 #endif
     if (threadIdx.x != 256)
       return;
-    int q = 0;
-    for (unsigned t = t0; t < nt; t += ts) {
-      int by, bx;
-      ws_tile(t, tx, ty, &by, &bx);
-      for (int kt = 0; kt < KT; ++kt, ++q) {
-        const int s = q % WS_ST;
-        if (q >= WS_ST)
-          pm_mbar_wait(&empty[s], ((q / WS_ST) + 1) & 1);
-        pm_mbar_arrive_tx(&full[s], WS_STAGE_B);
-        __half *as = A_shared + s * (WS_STAGE_B / 2), *bs = B_shared + s * (WS_STAGE_B / 2);
-        pm_tma_load_2d(as, &pm_tm0, &full[s], 64 * kt, 128 * by);
-        pm_tma_load_2d(bs, &pm_tm1, &full[s], 128 * bx, 64 * kt);
-        pm_tma_load_2d(bs + 4096, &pm_tm1, &full[s], 128 * bx + 64, 64 * kt);
-      }
-    }
+    ws_produce(t0, ts, nt, tx, ty, KT, A_shared, B_shared, full, empty,
+               &pm_tm0, &pm_tm1);
     return;
   }
 #if WS_THREADS == 384
