@@ -275,6 +275,8 @@ long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off)
 	 * stages with the next tile's k tiles meanwhile) */
 	cst = !k->cst_pitch ? 0 :
 		(long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
+	if (off)
+		off[k->nbufs] = k->ws ? bytes : 0;
 	if (k->ws)
 		bytes += cst;
 	else
@@ -314,7 +316,7 @@ static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 {
 	const struct pm_config *c = k->cfg;
-	long off[PM_MAX_BUFS], total = pm_emit_smem_bytes(k, host, off);
+	long off[PM_MAX_BUFS + 1], total = pm_emit_smem_bytes(k, host, off);
 
 	split_locals(k, b, host);
 	if (!host)
@@ -337,16 +339,10 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	}
 	if (k->cst_pitch) {
 		const char *t = pm_emit_ctype(k, k->con[0].out, host);
-		long end = 0;
 
-		for (int i = 0; k->ws && i < k->nbufs; ++i) {
-			long e = off[i] + c->stages * k->bufs[i].stage_elems * 2;
-			end = e > end ? e : end;
-		}
-		end = (end + 1023) / 1024 * 1024;
-		if (end)
+		if (off[k->nbufs])
 			pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) (pm_smem + "
-				"%ld);\n", t, t, end);
+				"%ld);\n", t, t, off[k->nbufs]);
 		else
 			pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) %s;\n", t, t,
 				host ? "(char *) pm_smem" : "pm_smem");

@@ -61,7 +61,9 @@ enum pm_entry {
 };
 void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 	enum pm_entry e);
-/* dynamic shared memory bytes; off[] the buffers' offsets (or NULL) */
+/* dynamic shared memory bytes; off[] the buffers' offsets and, at
+ * off[k->nbufs], the staged store's C tile's (0: it reuses the operand
+ * buffers' memory) (or NULL) */
 long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off);
 /* TMA: the number of mbarriers at the end of shared memory (0: none). */
 int pm_emit_nbars(struct pm_kernel *k);
