@@ -38,6 +38,19 @@ __device__ __forceinline__ void ws_tile(unsigned t, unsigned tx, unsigned ty,
   *bx = (int)(ti / gh);
 }
 
+// The kernel's parameters and the locals both kernels start with.
+#define WS_KERNEL_HEAD                                                       \
+  pm_kernel_gemm_nn(const __half *__restrict__ A,                            \
+                    const __half *__restrict__ B, __half *__restrict__ C,    \
+                    int M, int N, int K,                                     \
+                    const __grid_constant__ CUtensorMap pm_tm0,              \
+                    const __grid_constant__ CUtensorMap pm_tm1) {            \
+    const unsigned tx = ((unsigned)N + 127u) / 128u,                         \
+                   ty = ((unsigned)M + 127u) / 128u, nt = tx * ty;           \
+    extern __shared__ __align__(1024) unsigned char pm_smem[];               \
+    __half *A_shared = (__half *)(pm_smem + 0);                              \
+    __half *B_shared = (__half *)(pm_smem + 16384);
+
 // The producer's loop: every k tile of the block's tiles into the ring.
 __device__ __forceinline__ void ws_produce(unsigned t0, unsigned ts,
                                            unsigned nt, unsigned tx,
@@ -70,15 +83,7 @@ __device__ __forceinline__ void ws_produce(unsigned t0, unsigned ts,
 // block's tiles; the producer fills the ring in tile order.  C is staged in
 // each warpgroup's own buffer (WS_PP_DIRECT: stored from registers).
 extern "C" __global__ void __launch_bounds__(384, 1)
-pm_kernel_gemm_nn(const __half *__restrict__ A, const __half *__restrict__ B,
-                  __half *__restrict__ C, int M, int N, int K,
-                  const __grid_constant__ CUtensorMap pm_tm0,
-                  const __grid_constant__ CUtensorMap pm_tm1) {
-  const unsigned tx = ((unsigned)N + 127u) / 128u,
-                 ty = ((unsigned)M + 127u) / 128u, nt = tx * ty;
-  extern __shared__ __align__(1024) unsigned char pm_smem[];
-  __half *A_shared = (__half *)(pm_smem + 0);
-  __half *B_shared = (__half *)(pm_smem + 16384);
+WS_KERNEL_HEAD
   uint64_t *full = (uint64_t *)(pm_smem + WS_BAR_OFF);
   uint64_t *empty = full + WS_ST, *order = empty + WS_ST;
   if (threadIdx.x == 0) {
@@ -169,15 +174,7 @@ pm_kernel_gemm_nn(const __half *__restrict__ A, const __half *__restrict__ B,
 }
 #else
 extern "C" __global__ void __launch_bounds__(WS_THREADS, WS_MINB)
-pm_kernel_gemm_nn(const __half *__restrict__ A, const __half *__restrict__ B,
-                  __half *__restrict__ C, int M, int N, int K,
-                  const __grid_constant__ CUtensorMap pm_tm0,
-                  const __grid_constant__ CUtensorMap pm_tm1) {
-  const unsigned tx = ((unsigned)N + 127u) / 128u,
-                 ty = ((unsigned)M + 127u) / 128u, nt = tx * ty;
-  extern __shared__ __align__(1024) unsigned char pm_smem[];
-  __half *A_shared = (__half *)(pm_smem + 0);
-  __half *B_shared = (__half *)(pm_smem + 16384);
+WS_KERNEL_HEAD
   __half *pm_cst = (__half *)(pm_smem + WS_CST_OFF);
   uint64_t *full = (uint64_t *)(pm_smem + WS_BAR_OFF);
   uint64_t *empty = full + WS_ST;
