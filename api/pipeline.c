@@ -105,8 +105,9 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 			"not split k (--split-k %d)", c->split_k);
 		return POLYMMA_ERR_SPEC;
 	}
-	/* the persistent kernel is the only one: no split, no variants */
-	if (c->persistent > 0) {
+	/* the persistent kernel is the only one: no split, no variants
+	 * (persistent 2: api/'s split variant keeps split-K) */
+	if (c->persistent == 1) {
 		c->split_k = 1;
 		c->small_variant = 0;
 	}
@@ -375,19 +376,23 @@ static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
  * unsplit on grids of more than one wave of the big kernel, where it
  * measured faster (the epilogue of one tile overlaps the copies of the
  * next; docs/PERF.md), and on 3/5 to 1 tile per SM; NULL when there is
- * none or it cannot be built (no TMA). Only with the default block tile. */
+ * none or it cannot be built (no TMA). Only with the default block tile.
+ * mode 1: the wide variant; mode 2: the split variant (split-K in the
+ * persistent kernel, for grids under 3/5 tile per SM; --split-k auto). */
 static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
-	struct pm_config *c5, int wide)
+	struct pm_config *c5, int mode)
 {
 	const struct pm_target *t = cfg->target;
+	int wide = mode == 1;
 	struct pm_kernel *k;
 
 	if (cfg->persistent >= 0 || !cfg->auto_block || t->tma != 2 ||
-	    !t->pstages || (wide && !t->wbm) || !cfg->tma || !t->emits_cuda)
+	    !t->pstages || (wide && !t->wbm) || !cfg->tma || !t->emits_cuda ||
+	    (mode == 2 && cfg->split_k != 0))
 		return NULL;
 	*c5 = *cfg;
-	c5->persistent = 1;
+	c5->persistent = mode == 2 ? 2 : 1;
 	c5->stages = t->pstages;
 	if (wide) {
 		c5->bm = t->wbm;
@@ -406,12 +411,16 @@ static struct pm_kernel *persist_variant(isl_ctx *ctx,
 			c5->mm = c5->mn = c5->mk = 0;
 		}
 	}
-	c5->split_k = 1;
+	c5->split_k = mode == 2 ? 0 : 1;
 	c5->tma = -1;
 	k = quiet_variant(ctx, spec, c5);
 	/* not warp-specialized (no TMA here); the wide variant only where
 	 * the launcher runs it on grids of several waves (emit/launch.c) */
-	if (k && (!k->ws || (wide && pm_kernel_pro_regs(k)))) {
+	/* split: its strips of rows need the staged store and the warp
+	 * tiles stacked along m, 16 rows per warp (emit/fixup.c) */
+	if (k && (!k->ws || (wide && pm_kernel_pro_regs(k)) ||
+	    (mode == 2 && (!k->scop->nsplit || !k->cst_pitch ||
+	    c5->wm != 64 || c5->wn != c5->bn || !t->desc_smem)))) {
 		pm_pipeline_kernel_free(k);
 		return NULL;
 	}
@@ -439,7 +448,8 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
 	struct pm_kernel *medium = NULL, *persist = NULL, *wide = NULL;
-	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6;
+	struct pm_kernel *psplit = NULL;
+	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6, cfg7;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -460,6 +470,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		if (persist)
 			k->persist_wide = wide = persist_variant(ctx, spec, cfg,
 				&cfg6, 1);
+		if (persist)
+			k->persist_split = psplit = persist_variant(ctx, spec,
+				cfg, &cfg7, 2);
 	}
 	if (!k)
 		rc = strstr(d->buf ? d->buf : "", "internal error") ?
@@ -471,6 +484,7 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	pm_pipeline_kernel_free(medium);
 	pm_pipeline_kernel_free(persist);
 	pm_pipeline_kernel_free(wide);
+	pm_pipeline_kernel_free(psplit);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);

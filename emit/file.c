@@ -148,6 +148,13 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 				v->cfg->bk, v->cfg->stages, w ? "to 85 % or more "
 				"(N a multiple of its tile)" : "better");
 	}
+	if (k->persist_split)
+		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, split-K: "
+			"launched on grids under 3/5 tile per SM,\n"
+			" *          one block per SM, each running a chunk of k "
+			"of a tile\n", k->persist_split->cfg->bm,
+			k->persist_split->cfg->bn, k->persist_split->cfg->bk,
+			k->persist_split->cfg->stages);
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "
 			"copies, the block loops over output tiles\n");
@@ -235,20 +242,29 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 
 /* Split-K: this block's chunk of each contraction's k (the scop's
  * parameters pm_k0_<r>, pm_kn_<r>). */
-static void split_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
+static void split_chunks(struct pm_kernel *k, struct pm_strbuf *b, int host)
 {
 	const char *t = host ? "long" : "int";
+	const char *ind = k->ws && !host ? "\t\t" : "\t";
 
+	for (int r = 0; r < k->scop->nsplit; ++r)
+		pm_strbuf_printf(b, "%sconst %s pm_k0_%d = pm_z * pm_kc%d, "
+			"pm_kn_%d = min(pm_kc%d, %s - pm_k0_%d);\n"
+			"%s(void) pm_k0_%d;\n%s(void) pm_kn_%d;\n", ind, t, r, r,
+			r, r, k->scop->split_ext[r], r, ind, r, ind, r);
+}
+
+static void split_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
+{
 	if (!k->scop->nsplit)
+		return;
+	/* persistent: per unit of work (split_loop) */
+	if (k->ws && !host)
 		return;
 	if (!host)
 		pm_strbuf_add(b, "\tconst int pm_z = blockIdx.z, pm_nz = "
 			"gridDim.z;\n\t(void) pm_nz;\n");
-	for (int r = 0; r < k->scop->nsplit; ++r)
-		pm_strbuf_printf(b, "\tconst %s pm_k0_%d = pm_z * pm_kc%d, "
-			"pm_kn_%d = min(pm_kc%d, %s - pm_k0_%d);\n"
-			"\t(void) pm_k0_%d;\n\t(void) pm_kn_%d;\n", t, r, r, r, r,
-			k->scop->split_ext[r], r, r, r);
+	split_chunks(k, b, host);
 }
 
 /* Bytes of dynamic shared memory (all stages of the buffers of the
@@ -411,11 +427,51 @@ int pm_emit_threads(const struct pm_kernel *k)
 	return pm_config_threads(k->cfg) + (k->ws ? 32 : 0);
 }
 
+/* Split-K in a persistent kernel: the loop runs over units of work
+ * pm_u = (chunk pm_z, tile pm_t), the chunks of a tile pm_nz tiles apart
+ * (units of one chunk in raster order run side by side); pm_qn: the
+ * unit's k tiles (every contraction's chunk), added to the ring position
+ * pm_qc at the loop's step; each unit stores its strip of the tile
+ * (emit/fixup.c). The plan keeps the units at most the blocks resident at
+ * once: the units of a tile wait for each other. */
+static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	pm_strbuf_printf(b, "\tconst unsigned pm_nt = pm_tx * pm_ty;\n"
+		"\tconst int pm_nz = (%s + pm_kc0 - 1) / pm_kc0;\n"
+		"\tunsigned pm_qc = 0, pm_qn = 0;\n"
+		"\tfor (unsigned pm_u = blockIdx.x; pm_u < pm_nt * (unsigned) "
+		"pm_nz; pm_u += gridDim.x, pm_qc += pm_qn) {\n"
+		"\t\tconst unsigned pm_t = pm_u %% pm_nt;\n"
+		"\t\tconst int pm_z = (int) (pm_u / pm_nt);\n",
+		k->scop->split_ext[0]);
+	split_chunks(k, b, 0);
+	/* the unit's strip: the rows of consumer warps [pm_w0, pm_w1)
+	 * (fixup.c) */
+	pm_strbuf_printf(b, "\t\tconst int pm_w0 = %d * pm_z / pm_nz, pm_w1 = "
+		"%d * (pm_z + 1) / pm_nz;\n", pm_config_threads(k->cfg) / 32,
+		pm_config_threads(k->cfg) / 32);
+	pm_strbuf_add(b, "\t\tpm_qn = ");
+	for (int c = 0; c < k->ncon; ++c) {
+		if (c)
+			pm_strbuf_add(b, " + ");
+		pm_print_ktiles(k, b, c);
+	}
+	pm_strbuf_printf(b, ";\n"
+		"\t\tconst unsigned pm_r0 = pm_t / pm_gw * %du;\n"
+		"\t\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = "
+		"pm_t %% pm_gw;\n\t\tconst int pm_by = (int) (pm_r0 + pm_ti %% "
+		"pm_gh), pm_bx = (int) (pm_ti / pm_gh);\n", PM_RASTER, PM_RASTER);
+}
+
 /* A persistent kernel's loop over output tiles: block x runs tiles x,
  * x + gridDim.x, ... of the raster order (tile_map); pm_qc counts the k
  * tiles of the tiles before, the ring's position (pm_print_ring). */
 static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 {
+	if (k->scop->nsplit) {
+		split_loop(k, b);
+		return;
+	}
 	pm_strbuf_add(b, "\tunsigned pm_qc = 0;\n"
 		"\tfor (unsigned pm_t = blockIdx.x; pm_t < pm_tx * pm_ty; pm_t += "
 		"gridDim.x, pm_qc += ");
@@ -501,6 +557,11 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	if (k->persist_wide &&
 	    variant_def(k->persist_wide, "_persist_wide", b, d) < 0)
 		return -1;
+	if (k->persist_split) {
+		k->persist_split->emit_fixup = 1;
+		if (variant_def(k->persist_split, "_persist_split", b, d) < 0)
+			return -1;
+	}
 	if (small && small->small_tma &&
 	    variant_def(small->small_tma, "_small_tma", b, d) < 0)
 		return -1;

@@ -11,6 +11,50 @@
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
  * with the tiles in raster order (blockIdx.x; host: row-major)
  * (host: [tile][z][accumulator][BM x BN]). */
+/* Persistent (k->ws; sm90.cuh's pm_rs_*), reduce-scatter: every unit of
+ * the tile puts the accumulators of the warps outside its strip [pm_w0,
+ * pm_w1) (file.c), waits for the tile's other units and adds their
+ * partials of its strip, in z order; the STG ops store the strip's rows
+ * only (pm_print_strip_pred):
+ *   workspace = [tile][z][accumulator][register / 4][thread] float4
+ * with the tiles in raster order (pm_t). */
+static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
+	int nacc)
+{
+	long nt = pm_config_threads(k->cfg), pb = nacc * n * nt;
+
+	pm_strbuf_add(b, "if (pm_nz > 1) {");
+	for (int i = 0; i < nacc; ++i)
+		pm_strbuf_printf(b, " pm_rs_put<%ld, %ld>((const float *) %s, "
+			"pm_ws + ((int64_t) pm_t * pm_nz + pm_z) * %ld + %ld, "
+			"pm_w0, pm_w1);", n, nt, pm_emit_acc_name(k, i), pb,
+			i * n * nt);
+	pm_strbuf_printf(b, " pm_rs_sync<%ld>(pm_cnt + pm_t, (unsigned) pm_nz);"
+		" for (int pm_q = 0; pm_q < pm_nz; ++pm_q) if (pm_q != pm_z) {",
+		nt);
+	for (int i = 0; i < nacc; ++i)
+		pm_strbuf_printf(b, " pm_rs_add<%ld, %ld>((float *) %s, pm_ws + "
+			"((int64_t) pm_t * pm_nz + pm_q) * %ld + %ld, pm_w0, "
+			"pm_w1);", n, nt, pm_emit_acc_name(k, i), pb, i * n * nt);
+	pm_strbuf_add(b, " } }\n");
+}
+
+/* The split persistent kernel: the STG of the C tile's unit at row e
+ * stores only in the unit's strip (warp w holds rows 16w .. 16w + 15 on
+ * the wgmma layout; api/ builds the variant only where the warpgroups
+ * are stacked along m, each over the tile's columns). */
+void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
+	__isl_keep isl_ast_expr *e)
+{
+	if (!k->ws || !k->scop->nsplit || !k->emit_fixup)
+		return;
+	pm_strbuf_add(b, "if (pm_nz == 1 || (");
+	pm_print_expr(b, e);
+	pm_strbuf_add(b, " / 16 >= pm_w0 && ");
+	pm_print_expr(b, e);
+	pm_strbuf_add(b, " / 16 < pm_w1)) ");
+}
+
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
@@ -38,6 +82,10 @@ void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 	snprintf(tile, sizeof(tile), "(%s)", t.s ? t.s : "0");
 	pm_strbuf_free(&t);
+	if (k->ws) {
+		ws_fixup(k, b, n, nacc);
+		return;
+	}
 	pm_strbuf_add(b, "if (pm_nz > 1) {");
 	for (int i = 0; i < nacc; ++i) {
 		if (host)

@@ -31,18 +31,32 @@
  *   where its tile divides M and N and its grid fills its waves to 85 %,
  *   else _persist where ceil(T / PB) PB < ceil(T / B) B. A persistent
  *   launch has min(T, PB) blocks, each looping over tiles.
+ *   With the split persistent variant (--split-k auto): T < 3/5 SMs:
+ *   _persist_split with s = min(PS / T, kt / PM_MIN_PKT) chunks (PS = SMs
+ *   x its blocks per SM), min(T s, PS) blocks looping over the units
+ *   (chunk, tile); s = 1: as without it.
  * Every launch is a 1-D grid of tiles (file.c maps block x to its tile in
  * raster order); sm_90a kernels with TMA copies get one tensor map per
  * copied operand.
- * Workspace: [T] counters (padded to 256 bytes), then [T][s] slots of
- * (accumulators x BM x BN) floats. */
+ * Workspace: PM_CNT_BYTES of counters (one per tile, T <= PM_CNT_BYTES /
+ * 4 when split), then [T][s] slots of (accumulators x BM x BN) floats.
+ * The plain entry keeps one workspace per device and stream (pm_ws_get). */
 #include <stdio.h>
+#include <string.h>
 
 #include "emit/print.h"
 #include "emit/target.h"
 
-/* Fewest k tiles per chunk the automatic split makes. */
+/* Fewest k tiles per chunk the automatic split makes (PKT: in the split
+ * persistent kernel). */
 #define PM_MIN_KT 4
+#define PM_MIN_PKT 16
+
+/* The workspace's counters: a fixed area in front of the slots, so that
+ * one workspace serves launches of any size (each leaves its counters 0;
+ * the slots' contents do not matter); a plan splits at most
+ * PM_CNT_BYTES / 4 tiles. */
+#define PM_CNT_BYTES 4096
 
 static int nsizes(struct pm_kernel *k)
 {
@@ -141,6 +155,9 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
 		"cudaErrorInvalidValue;\n", ind, n, ind);
 	/* persistent (k->ws): at most pblocks blocks, looping over tiles */
+	/* split: p.s units of work per tile */
+	if (k->ws && k->scop->nsplit)
+		strncat(n, " * p.s", sizeof(n) - strlen(n) - 1);
 	if (k->ws)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
 			"? %s : (int64_t) (%s)), 1);\n", ind, n, pblocks, n,
@@ -237,29 +254,31 @@ static void occupancy(struct pm_kernel *k, const char *suffix,
 		pm_emit_threads(k), smem);
 }
 
-/* static cudaError_t pm_device_NAME(int *sms, int occ[4]): the GPU's SMs
- * and the blocks per SM of the kernel, the medium, the persistent and the
- * wide persistent variants (0: none), asked once per process. */
+/* static cudaError_t pm_device_NAME(int *sms, int occ[5]): the GPU's SMs
+ * and the blocks per SM of the kernel, the medium, the persistent, the
+ * wide and the split persistent variants (0: none), asked once per
+ * process. */
 static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
 
 	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernels' blocks per SM "
 		"(asked once per process): occ[0] the\n * big kernel's, [1] the "
-		"medium, [2] the persistent and [3] the wide persistent\n * "
-		"variant's (0: none). */\nstatic cudaError_t pm_device_%s(int "
-		"*sms, int occ[4])\n{\n\tstatic int pm_sms, pm_occ[4];\n\tif "
+		"medium, [2] the persistent, [3] the wide and [4] the split\n"
+		" * persistent variant's (0: none). */\nstatic cudaError_t "
+		"pm_device_%s(int *sms, int occ[5])\n{\n\tstatic int pm_sms, "
+		"pm_occ[5];\n\tif "
 		"(!pm_sms) {\n\t\tint dev, n, o;\n"
 		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
 		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
 		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
 	{
-		struct pm_kernel *v[4] = { k, k->medium, k->persist,
-			k->persist_wide };
-		const char *suf[4] = { "", "_medium", "_persist",
-			"_persist_wide" };
+		struct pm_kernel *v[5] = { k, k->medium, k->persist,
+			k->persist_wide, k->persist_split };
+		const char *suf[5] = { "", "_medium", "_persist",
+			"_persist_wide", "_persist_split" };
 
-		for (int i = 0; i < 4; ++i) {
+		for (int i = 0; i < 5; ++i) {
 			if (!v[i])
 				continue;
 			occupancy(v[i], suf[i], b);
@@ -267,7 +286,7 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		}
 	}
 	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\tfor (int "
-		"i = 0; i < 4; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
+		"i = 0; i < 5; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
 		"cudaSuccess;\n}\n");
 }
 
@@ -288,7 +307,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\tint64_t pblocks, kc[%d];\n"
 		"\tsize_t cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
 	size_list(k, b, 1);
-	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[4];\n"
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[5];\n"
 		"\tconst cudaError_t e = pm_device_%s(&sms, oc);\n"
 		"\tconst int occ = oc[0], occm = oc[1];\n\t(void) occm;\n"
 		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
@@ -320,6 +339,21 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_add(b, "\tconst int pfew = oc[2] > 0 && tiles * 5 >= "
 			"(int64_t) sms * 3 && tiles <= sms;\n\tif (pfew)\n"
 			"\t\ts = 1;\n");
+	/* under 3/5 tile per SM: split-K in the persistent kernel, one
+	 * chunk of a tile per block (its fixup sums in the block of chunk
+	 * 0, which waits for the others' partials; PERF.md) */
+	if (k->persist_split)
+		pm_strbuf_printf(b, "\tconst int psplit = oc[4] > 0 && tiles * "
+			"5 < (int64_t) sms * 3;\n\tif (psplit) {\n"
+			"\t\ts = (int64_t) sms * oc[4] / tiles;\n"
+			"\t\tfor (int r = 0; r < %d; ++r)\n"
+			"\t\t\tif (s > kt[r] / %d)\n\t\t\t\ts = kt[r] / %d;\n"
+			"\t\tif (s > %d)\n\t\t\ts = %d;\n"
+			"\t}\n", ns, PM_MIN_PKT, PM_MIN_PKT,
+			pm_config_threads(k->persist_split->cfg) / 32,
+			pm_config_threads(k->persist_split->cfg) / 32);
+	/* the counters' fixed area: at most PM_CNT_BYTES / 4 split tiles */
+	pm_strbuf_printf(b, "\tif (tiles > %d)\n\t\ts = 1;\n", PM_CNT_BYTES / 4);
 	pm_strbuf_printf(b, "\tfor (int r = 0; r < %d; ++r)\n"
 		"\t\tif (s > kt[r])\n\t\t\ts = kt[r];\n"
 		"\tif (s < 1)\n\t\ts = 1;\n"
@@ -328,14 +362,17 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\t\tfor (int r = 0; r < %d; ++r) {\n"
 		"\t\t\tconst int64_t ch = (kt[r] + s - 1) / s, s2 = (kt[r] + ch - "
 		"1) / ch;\n\t\t\tif (s2 < s)\n\t\t\t\ts = s2, again = 1;\n"
-		"\t\t}\n\t}\n\tp->s = (int) s;\n\tp->sms = sms;\n"
+		"\t\t}\n\t}\n%s\tp->s = (int) s;\n\tp->sms = sms;\n"
 		"\tfor (int r = 0; r < %d; ++r)\n"
 		"\t\tp->kc[r] = (kt[r] + s - 1) / s * %d;\n"
-		"\tp->cnt_bytes = s > 1 ? (size_t) (tiles * 4 + 255) / 256 * 256 : "
-		"0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) tiles * (size_t) "
+		"\tp->cnt_bytes = s > 1 ? %d : 0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) tiles * (size_t) "
 		"s * %ld : 0;\n\tp->small1 = %s%s;\n\tp->small = s == 1 && "
 		"p->small1;\n",
-		ns, ns, ns, c->bk, (long) nacc * c->bm * c->bn * 4,
+		ns, ns, k->persist_split ? "\t/* the split persistent kernel "
+		"where its units fill half the SMs or more (fewer: the\n\t * "
+		"small variant's 4x more blocks measured faster; PERF.md) */\n"
+		"\tif (psplit && tiles * s * 2 < (int64_t) sms)\n\t\ts = 1;\n" :
+		"", ns, c->bk, PM_CNT_BYTES, (long) nacc * c->bm * c->bn * 4,
 		small ? "tiles < sms" : "0", small && k->persist &&
 		c->split_k <= 1 ? " && !pfew" : "");
 	/* the medium variant, for a big grid of one partial wave: when its
@@ -363,6 +400,9 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * overlapping the copies of the next) measured faster; on one wave
 	 * the big kernel, two blocks per SM, was (docs/PERF.md) */
 	pm_strbuf_add(b, "\tp->persist = 0;\n");
+	if (k->persist_split)
+		pm_strbuf_add(b, "\tif (psplit && s > 1)\n\t\tp->persist = 3, "
+			"p->pblocks = (int64_t) sms * oc[4];\n");
 	if (k->persist) {
 		if (c->split_k <= 1)
 			pm_strbuf_add(b, "\tif (pfew)\n\t\tp->persist = 1, "
@@ -433,12 +473,56 @@ static void alloc_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		"\n}\n", k->scop->spec->name);
 }
 
-/* The plain entry of a splitting kernel: a stream-ordered workspace. */
+/* static cudaError_t pm_ws_get_NAME(void **p, size_t bytes, stream): the
+ * workspace kept for the current device and this stream (cudaStreamGetId:
+ * an id no other stream gets), grown stream-ordered when too small, zero
+ * when allocated; launches on one stream run one after the other, and each
+ * leaves the counters 0. At most PM_WS_KEPT streams; then an error (the
+ * caller takes a workspace for the launch alone). */
+#define PM_WS_KEPT 32
+static void get_fn(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	pm_strbuf_printf(b, "\n/* The workspace kept for the current device and "
+		"this stream (zero when allocated,\n * every launch leaves its "
+		"counters 0; grown stream-ordered); an error when\n * %d "
+		"streams have one. */\nstatic cudaError_t pm_ws_get_%s(void **p, "
+		"size_t bytes, cudaStream_t stream)\n{\n"
+		"\tstatic struct { int dev; unsigned long long id; void *p; "
+		"size_t n; } kept[%d];\n\tstatic int lock;\n"
+		"\tunsigned long long id;\n\tint dev, i, slot = -1;\n"
+		"\tcudaError_t e = cudaSuccess;\n\tvoid *q = 0;\n\n"
+		"\tif (cudaGetDevice(&dev) != cudaSuccess || cudaStreamGetId("
+		"stream, &id) != cudaSuccess)\n\t\treturn cudaGetLastError();\n"
+		"\twhile (__sync_lock_test_and_set(&lock, 1))\n\t\t;\n"
+		"\tfor (i = 0; i < %d; ++i) {\n"
+		"\t\tif (kept[i].p && kept[i].dev == dev && kept[i].id == id) "
+		"{\n\t\t\tslot = i;\n\t\t\tbreak;\n\t\t}\n"
+		"\t\tif (!kept[i].p && slot < 0)\n\t\t\tslot = i;\n\t}\n"
+		"\tif (slot >= 0 && kept[slot].p && kept[slot].n >= bytes) {\n"
+		"\t\t*p = kept[slot].p;\n\t\t__sync_lock_release(&lock);\n"
+		"\t\treturn cudaSuccess;\n\t}\n"
+		"\tif (slot < 0)\n\t\te = cudaErrorMemoryAllocation;\n"
+		"\tif (e == cudaSuccess)\n\t\te = pm_ws_alloc_%s(&q, bytes, "
+		"stream);\n"
+		"\tif (e == cudaSuccess && (e = cudaMemsetAsync(q, 0, bytes, "
+		"stream)) != cudaSuccess)\n\t\t(void) cudaFreeAsync(q, stream);"
+		"\n\tif (e == cudaSuccess) {\n\t\tif (kept[slot].p)\n"
+		"\t\t\t(void) cudaFreeAsync(kept[slot].p, stream);\n"
+		"\t\tkept[slot].dev = dev;\n\t\tkept[slot].id = id;\n"
+		"\t\tkept[slot].p = *p = q;\n\t\tkept[slot].n = bytes;\n\t}\n"
+		"\t__sync_lock_release(&lock);\n\treturn e;\n}\n", PM_WS_KEPT,
+		k->scop->spec->name, PM_WS_KEPT, PM_WS_KEPT,
+		k->scop->spec->name);
+}
+
+/* The plain entry of a splitting kernel: the stream's kept workspace, or
+ * one of its own (stream-ordered). */
 static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
 
 	alloc_fn(k, b);
+	get_fn(k, b);
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
 	pm_strbuf_printf(b, "\n{\n\tstruct pm_plan_%s p;\n\tvoid *ws = 0;\n"
@@ -447,11 +531,17 @@ static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
 	size_list(k, b, 0);
 	pm_strbuf_printf(b, "%s&p)) != cudaSuccess)\n\t\treturn e;\n"
+		"\t/* the stream's kept workspace */\n"
+		"\tif (p.s > 1 && pm_ws_get_%s(&ws, p.bytes, stream) == "
+		"cudaSuccess)\n\t\treturn %s_ws(", nsizes(k) ? ", " : "", name,
+		name);
+	entry_args(k, b);
+	pm_strbuf_printf(b, ", ws, p.bytes, stream);\n"
+		"\tif (p.s > 1)\n\t\t(void) cudaGetLastError();\n"
 		"\t/* no split, or no memory for its workspace: unsplit */\n"
 		"\tif (p.s == 1 || pm_ws_alloc_%s(&ws, p.bytes, stream) != "
 		"cudaSuccess) {\n\t\tif (p.s > 1)\n\t\t\t(void) "
-		"cudaGetLastError();\n\t\treturn %s_ws(",
-		nsizes(k) ? ", " : "", name, name);
+		"cudaGetLastError();\n\t\treturn %s_ws(", name, name);
 	entry_args(k, b);
 	pm_strbuf_printf(b, ", 0, 0, stream);\n\t}\n"
 		"\te = cudaMemsetAsync(ws, 0, p.cnt_bytes, stream);\n"
@@ -490,7 +580,7 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	pm_strbuf_add(b, "\t/* no room for the split: one chunk */\n"
 		"\tif (p.s > 1 && (!workspace || workspace_bytes < p.bytes)) {\n"
 		"\t\tp.s = 1;\n\t\tp.small = p.small1;\n\t\tp.medium = "
-		"p.medium1;\n");
+		"p.medium1;\n\t\tif (p.persist == 3)\n\t\t\tp.persist = 0;\n");
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\t\tp.kc[%d] = %s;\n", r,
 			k->scop->split_ext[r]);
@@ -520,6 +610,13 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_add(b, "\t/* several waves, filled better by the "
 			"persistent kernel */\n\tif (p.persist == 1) {\n");
 		launch(k->persist, "_persist", b, "\t\t", "p.pblocks");
+		pm_strbuf_add(b, "\t}\n");
+	}
+	if (k->persist_split) {
+		pm_strbuf_add(b, "\t/* under 3/5 tile per SM: split-K in the "
+			"persistent kernel */\n\tif (p.persist == 3) {\n");
+		launch(k->persist_split, "_persist_split", b, "\t\t",
+			"p.pblocks");
 		pm_strbuf_add(b, "\t}\n");
 	}
 	pm_strbuf_add(b, "\tif (p.s > 1) {\n");

@@ -718,6 +718,7 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		return 0;
 	case PM_OP_STG:
 		/* one 16-byte unit of the C tile to global memory */
+		pm_print_strip_pred(k, b, a->e[2]);
 		if (host)
 			pm_strbuf_printf(b, "pm_host_copy(%d, ", k->cst_vec);
 		else

@@ -45,6 +45,10 @@ void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e, int parity, int c);
 /* The k tiles of contraction c: "((unsigned) K + 63u) / 64u". */
 void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c);
+/* fixup.c: the predicate of the split persistent kernel's STG at tile
+ * row e ("if (...) "; nothing elsewhere). */
+void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
+	__isl_keep isl_ast_expr *e);
 /* fixup.c: the FIXUP op (split-K) of annotation a. */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);

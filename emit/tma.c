@@ -17,8 +17,13 @@ static int bar_full(struct pm_kernel *k, int c)
 
 void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c)
 {
+	char kn[32];
+
+	/* split-K: the unit's chunk (file.c's pm_kn_<c>) */
+	snprintf(kn, sizeof(kn), "pm_kn_%d", c);
 	pm_strbuf_printf(b, "((unsigned) %s + %du) / %du",
-		k->scop->red_ext[c], k->cfg->bk - 1, k->cfg->bk);
+		k->scop->nsplit ? kn : k->scop->red_ext[c], k->cfg->bk - 1,
+		k->cfg->bk);
 }
 
 /* The stage (parity 0) or the phase parity (parity 1) of k tile q, whose

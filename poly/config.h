@@ -58,7 +58,8 @@ struct pm_config {
 	/* persistent warp-specialized kernels (sm_90a with TMA copies): a
 	 * producer warp issues the copies, the block loops over output tiles.
 	 * -1 = a variant launched on grids of more than one wave (default),
-	 * 0 = off, 1 = the kernel itself (no split-K, no variants) */
+	 * 0 = off, 1 = the kernel itself (no split-K, no variants),
+	 * 2 = the kernel itself, split-K kept (api/'s split variant) */
 	int persistent;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];

@@ -584,11 +584,11 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	k->tma[c] = pm_tma_decide(k, c, d);
 	if (k->tma[c] < 0)
 		return -1;
-	if (k->tma[c] && k->cfg->persistent == 1)
+	if (k->tma[c] && k->cfg->persistent > 0)
 		return pm_tma_ws_pipeline(k, c, node, d);
 	if (k->tma[c])
 		return pm_tma_pipeline(k, c, node, d);
-	if (k->cfg->persistent == 1) {
+	if (k->cfg->persistent > 0) {
 		pm_diag_plain(d, "--persistent on: not possible here (it needs "
 			"TMA copies: --target sm_90a, --tma not off)");
 		return -1;

@@ -141,7 +141,8 @@ int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	isl_map *ext[8];
 	isl_schedule_node *g;
 
-	if (k->scop->nsplit) {
+	/* split-K only in api/'s split variant (persistent 2) */
+	if (k->scop->nsplit && k->cfg->persistent != 2) {
 		pm_diag_plain(d, "--persistent on: not possible here (it does "
 			"not split k)");
 		return -1;

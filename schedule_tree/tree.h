@@ -192,8 +192,9 @@ struct pm_kernel {
 	/* the persistent warp-specialized variants (api/; not owned), or
 	 * NULL: launched unsplit on grids of more than one wave whose waves
 	 * they fill better (emit/launch.c); persist_wide has wider blocks
-	 * (the target's wbm x wbn) */
-	struct pm_kernel *persist, *persist_wide;
+	 * (the target's wbm x wbn); persist_split splits k (its loop runs
+	 * over chunks of tiles) for grids under 3/5 tile per SM */
+	struct pm_kernel *persist, *persist_wide, *persist_split;
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };

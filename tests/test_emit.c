@@ -236,6 +236,13 @@ static void test_split_k(void **state)
 		"K, void *workspace, size_t workspace_bytes, cudaStream_t "
 		"stream)"));
 	assert_non_null(strstr(s, "pm_ws_alloc_gemm_nn(&ws, p.bytes, stream)"));
+	/* the plain entry: the stream's kept workspace first; the counters'
+	 * area is fixed (one workspace serves every size) */
+	assert_non_null(strstr(s, "pm_ws_get_gemm_nn(&ws, p.bytes, stream) == "
+		"cudaSuccess)\n\t\treturn gemm_nn_ws("));
+	assert_non_null(strstr(s, "cudaStreamGetId(stream, &id)"));
+	assert_non_null(strstr(s, "p->cnt_bytes = s > 1 ? 4096 : 0;"));
+	assert_non_null(strstr(s, "if (tiles > 1024)\n\t\ts = 1;"));
 	assert_non_null(strstr(s, "cudaFreeAsync(ws, stream)"));
 	assert_non_null(strstr(s, "(unsigned) p.s);"));
 	assert_non_null(strstr(s, "s = (int64_t) sms * occ / tiles;"));

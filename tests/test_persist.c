@@ -2,8 +2,9 @@
 /* The persistent warp-specialized kernel (promote/tma.c
  * pm_tma_ws_pipeline, emit/): its producer warp and its loop over tiles,
  * the ring position carried across tiles, the consumers' named barriers,
- * its own C tile, the launcher's grid and the variant's launch rule, and
- * the refusals of --persistent on. */
+ * its own C tile, the launcher's grid and the variant's launch rule, the
+ * split variant (reduce-scatter of a tile's chunks), and the refusals of
+ * --persistent on. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -247,6 +248,107 @@ static void test_variant(void **state)
 	free(diag);
 }
 
+/* Grids under 3/5 tile per SM: split-K in the persistent kernel. Its loop
+ * runs over units (chunk pm_z, tile pm_t), the ring advancing by the
+ * unit's chunk; the units of a tile reduce-scatter their partials (each
+ * puts the other warps' rows, waits for the tile's units, adds its own
+ * rows' partials and stores only them); the plan's rule and the launch. */
+static void test_split(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	const char *fixed[] = { "target", "sm_90a", "split-k", "3", NULL };
+	const char *never[] = { "target", "sm_90a", "split-k", "1", NULL };
+	char *diag, *s = try_gen("gemm_nn", opts, &diag), *k;
+	const char *fix, *st;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(288, 1) "
+		"pm_kernel_gemm_nn_persist_split(");
+	assert_non_null(strstr(k, "int K, float *__restrict__ pm_ws, unsigned "
+		"*__restrict__ pm_cnt, int pm_kc0, const __grid_constant__"));
+	assert_non_null(strstr(k, "\tconst int pm_nz = (K + pm_kc0 - 1) / "
+		"pm_kc0;\n"));
+	assert_non_null(strstr(k, "for (unsigned pm_u = blockIdx.x; pm_u < "
+		"pm_nt * (unsigned) pm_nz; pm_u += gridDim.x, pm_qc += pm_qn) {"));
+	assert_non_null(strstr(k, "const int pm_k0_0 = pm_z * pm_kc0, pm_kn_0 "
+		"= min(pm_kc0, K - pm_k0_0);"));
+	assert_non_null(strstr(k, "pm_qn = ((unsigned) pm_kn_0 + 63u) / 64u;"));
+	assert_non_null(strstr(k, "const int pm_w0 = 8 * pm_z / pm_nz, pm_w1 = "
+		"8 * (pm_z + 1) / pm_nz;"));
+	/* the producer's and the consumers' k loops: the chunk */
+	assert_int_equal(count(k, "c2 < pm_kn_0 / 64); c2 += (1)) {"), 2);
+	assert_non_null(strstr(k, "(pm_k0_0 + 64 * c2) + 0, (128 * c0));"));
+	fix = strstr(k, "if (pm_nz > 1) { pm_rs_put<64, 256>((const float *) "
+		"pm_acc, pm_ws + ((int64_t) pm_t * pm_nz + pm_z) * 16384 + 0, "
+		"pm_w0, pm_w1); pm_rs_sync<256>(pm_cnt + pm_t, (unsigned) pm_nz);"
+		" for (int pm_q = 0; pm_q < pm_nz; ++pm_q) if (pm_q != pm_z) { "
+		"pm_rs_add<64, 256>((float *) pm_acc, pm_ws + ((int64_t) pm_t * "
+		"pm_nz + pm_q) * 16384 + 0, pm_w0, pm_w1); } }");
+	assert_non_null(fix);
+	st = strstr(k, "pm_sm90_store<64, 128>(");
+	assert_non_null(st);
+	assert_true(strstr(k, "pm_sm90_drain<64>") < fix);
+	assert_true(fix < st);
+	/* every row of C stored under the strip's predicate */
+	assert_int_equal(count(k, "if (pm_nz == 1 || ("), 8);
+	assert_non_null(strstr(k, "if (pm_nz == 1 || ((c2 + 16) / 16 >= pm_w0 "
+		"&& (c2 + 16) / 16 < pm_w1)) pm_copy16_s2g(&C["));
+	free(k);
+	/* the others do not reduce-scatter */
+	assert_int_equal(count(s, "pm_rs_sync<256>(pm_cnt"), 1);
+	/* the plan: under 3/5 tile per SM, chunks of 16 k tiles or more, at
+	 * most 8 (one strip per consumer warp), units filling half the SMs */
+	assert_non_null(strstr(s, "\tconst int psplit = oc[4] > 0 && tiles * 5 "
+		"< (int64_t) sms * 3;\n\tif (psplit) {\n\t\ts = (int64_t) sms * "
+		"oc[4] / tiles;\n\t\tfor (int r = 0; r < 1; ++r)\n\t\t\tif (s > "
+		"kt[r] / 16)\n\t\t\t\ts = kt[r] / 16;\n\t\tif (s > 8)\n\t\t\t"
+		"s = 8;\n\t}\n"));
+	assert_non_null(strstr(s, "\tif (psplit && tiles * s * 2 < (int64_t) "
+		"sms)\n\t\ts = 1;\n\tp->s = (int) s;"));
+	assert_non_null(strstr(s, "\tif (psplit && s > 1)\n\t\tp->persist = "
+		"3, p->pblocks = (int64_t) sms * oc[4];\n"));
+	/* no workspace: unsplit, not this kernel */
+	assert_non_null(strstr(s, "\t\tp.s = 1;\n\t\tp.small = p.small1;\n"
+		"\t\tp.medium = p.medium1;\n\t\tif (p.persist == 3)\n\t\t\t"
+		"p.persist = 0;\n"));
+	assert_non_null(strstr(s, "\tif (p.persist == 3) {\n"));
+	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
+		"1) / 128) * ((N + 128 - 1) / 128) * p.s < (int64_t) (p.pblocks) ? "));
+	assert_non_null(strstr(s, "pm_kernel_gemm_nn_persist_split<<<grid, 288, "
+		"165952, stream>>>("));
+	assert_non_null(strstr(s, "pm_occ[4] = o > 0 ? o : 1;"));
+	free(s);
+	free(diag);
+	/* Add(GEMM, GEMM): the unit's chunks of both contractions */
+	s = try_gen("add_gemm", opts, &diag);
+	assert_non_null(s);
+	k = kernel_text(s, "pm_kernel_add_gemm_persist_split(");
+	assert_non_null(strstr(k, "pm_qn = ((unsigned) pm_kn_0 + 63u) / 64u + "
+		"((unsigned) pm_kn_1 + 63u) / 64u;"));
+	assert_non_null(strstr(k, "const unsigned pm_q = pm_qc + ((unsigned) "
+		"pm_kn_0 + 63u) / 64u + ((c2))"));
+	free(k);
+	free(s);
+	free(diag);
+	/* a prologue through the MMA's registers has it too */
+	s = try_gen("relu_gemm", opts, &diag);
+	assert_non_null(strstr(s, "pm_kernel_relu_gemm_persist_split("));
+	free(s);
+	free(diag);
+	/* only with --split-k auto */
+	s = try_gen("gemm_nn", fixed, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "_persist_split"));
+	free(s);
+	free(diag);
+	s = try_gen("gemm_nn", never, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "_persist_split"));
+	free(s);
+	free(diag);
+}
+
 /* --persistent on where it cannot be: clear errors, no output. */
 static void test_refusals(void **state)
 {
@@ -324,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_structure),
 		cmocka_unit_test(test_fused),
 		cmocka_unit_test(test_variant),
+		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_dump),
 	};

@@ -534,4 +534,80 @@ static inline __attribute__((unused)) cudaError_t pm_tma_map_2d(CUtensorMap *m, 
              : cudaErrorInvalidValue;
 }
 
+// ---------------------------------------------------------------------------
+// Split-K in a persistent kernel (emit/fixup.c), reduce-scatter: the nz
+// units of a tile (its chunks of k, all resident at once: the grid is
+// persistent) each finish one strip of the tile's rows, the rows of the
+// consumer warps [w0, w1) = [W z / nz, W (z + 1) / nz) (on the wgmma
+// layout with the warpgroups stacked along m, warp w holds rows 16w ..
+// 16w + 15).  Each unit puts the other warps' accumulators to its
+// workspace slot, waits for every unit of the tile, adds the others'
+// partials of its strip (in z order: (p0 + p1) + p2 ...), and stores its
+// strip's rows (the epilogue runs on every register; only the strip is
+// stored).  The consumer warps only: NT threads, named barrier 1.
+//   pm_rs_put<R, NT>(acc, slot, w0, w1)   warps outside [w0, w1): R floats
+//                                         as float4 [R / 4][NT], L2 only
+//   pm_rs_sync<NT>(cnt, nz)   every unit's partial is out (release /
+//                             acquire); the counter counts 2 nz arrivals
+//                             (put, then past the wait) and the last resets
+//                             it to 0 for the next launch
+//   pm_rs_add<R, NT>(acc, slot, w0, w1)   warps in [w0, w1): acc += a
+//                                         partial (all its loads first)
+// ---------------------------------------------------------------------------
+__device__ __forceinline__ bool pm_rs_mine(int w0, int w1) {
+  const int w = (int)(threadIdx.x >> 5);
+  return w >= w0 && w < w1;
+}
+
+template <int R, int NT>
+__device__ __forceinline__ void pm_rs_put(const float *acc, float *slot,
+                                          int w0, int w1) {
+  if (!pm_rs_mine(w0, w1))
+    pm_splitk_put<R, NT>(acc, slot);
+}
+
+template <int NT>
+__device__ __forceinline__ void pm_rs_sync(unsigned *cnt, unsigned nz) {
+  __threadfence();
+  pm_bar_sync_n<NT>();
+  if (threadIdx.x == 0) {
+    unsigned v;
+    asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(cnt)
+                 : "memory");
+    for (;;) {
+      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n"
+                   : "=r"(v)
+                   : "l"(cnt)
+                   : "memory");
+      if (v >= nz)
+        break;
+      __nanosleep(32);
+    }
+    if (atomicAdd(cnt, 1u) == 2 * nz - 1)
+      *cnt = 0;
+  }
+  pm_bar_sync_n<NT>();
+  __threadfence();
+}
+
+template <int R, int NT>
+__device__ __forceinline__ void pm_rs_add(float *acc, const float *slot,
+                                          int w0, int w1) {
+  static_assert(R % 4 == 0, "pm_rs_add: R must be a multiple of 4");
+  if (!pm_rs_mine(w0, w1))
+    return;
+  const float4 *s = reinterpret_cast<const float4 *>(slot) + threadIdx.x;
+  float4 v[R / 4];
+#pragma unroll
+  for (int r = 0; r < R; r += 4)
+    v[r / 4] = __ldcg(s + (r / 4) * NT);
+#pragma unroll
+  for (int r = 0; r < R; r += 4) {
+    acc[r] += v[r / 4].x;
+    acc[r + 1] += v[r / 4].y;
+    acc[r + 2] += v[r / 4].z;
+    acc[r + 3] += v[r / 4].w;
+  }
+}
+
 #endif // POLYMMA_TARGETS_SM90_CUH

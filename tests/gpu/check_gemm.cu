@@ -251,7 +251,9 @@ template <class F> static double time_median(F f) {
 #ifdef CG_WS
 // The split-K entry with the caller's workspace (zero-filled once): two
 // launches in a row (the first must leave the counters at zero), then one
-// with a workspace one byte too small (the launcher runs unsplit).
+// with a workspace one byte too small (the launcher runs unsplit), then one
+// with a 64 MB workspace shared by every size of the run (zero-filled at
+// the first: the launches of other sizes before must leave it usable).
 #define CG_CAT2(a, b) a##b
 #define CG_CAT(a, b) CG_CAT2(a, b)
 static void check_ws(const __half *A, const __half *B, __half *C,
@@ -289,6 +291,31 @@ static void check_ws(const __half *A, const __half *B, __half *C,
 		result(ok(e), tag2, M, N, K, fmt_err(e) + " ws=" + std::to_string(bytes));
 	}
 	CG_CK(cudaFree(ws));
+	static char *shared = nullptr;
+	const size_t shared_bytes = (size_t)64 << 20;
+	if (bytes > shared_bytes)
+		return;
+	if (!shared) {
+		CG_CK(cudaMalloc(&shared, shared_bytes));
+		CG_CK(cudaMemset(shared, 0, shared_bytes));
+	}
+	poison(C, M * N);
+#ifdef CG_FIXED
+	cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, shared, shared_bytes, st);
+#else
+	cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, M, N, K, shared, shared_bytes, st);
+#endif
+	cudaError_t l = cudaGetLastError();
+	cudaError_t sy = cudaStreamSynchronize(st);
+	if (sy != cudaSuccess)
+		die("kernel execution", cudaGetErrorString(sy));
+	if (r != cudaSuccess || l != cudaSuccess) {
+		result(false, "/ws-shared", M, N, K, std::string("launch error ") +
+			cudaGetErrorName(r != cudaSuccess ? r : l));
+		return;
+	}
+	Err e = compare(C, R, M * N);
+	result(ok(e), "/ws-shared", M, N, K, fmt_err(e));
 }
 #endif
 
