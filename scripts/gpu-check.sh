@@ -31,13 +31,14 @@ SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 
 # sm_90a's default block tile is 128x128x64: K a multiple of 64;
 # 1024x1024x448: 64 tiles, 7 k tiles (too few to split), the small
 # variant's TMA twin (256 blocks)
-# 128x128x4096, 1024x512x2048, 896x768x4096, 640x384x1472: under 3/5 tile
-# per SM, the split persistent variant (16, 4, 3 and 5 chunks; 640x384x1472:
-# 23 k tiles in chunks of 5, the last of 3)
+# 896x768x4096 (42 tiles, 3 chunks of 22, 22, 20 k tiles), 1024x768x2048
+# (48 tiles, 2 chunks): under 3/5 tile per SM, the split persistent variant;
+# 128x128x4096, 1024x512x2048, 640x384x1472: too few units to fill half the
+# SMs, the small variant
 # 1024x1536x512: 96 tiles (3/5 to 1 per SM), the persistent variant
 # 2304x1408x896: 198 tiles, the medium variant (64x128 blocks)
 # 2304x2304x1024: the persistent variant; 4096^3: the wide persistent one
-SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 896x768x4096 640x384x1472 1024x1024x448 1024x1536x512 2048x1536x1024 2304x1408x896 2304x2304x1024 2816x1536x512 4096x4096x4096"
+SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 896x768x4096 1024x768x2048 640x384x1472 1024x1024x448 1024x1536x512 2048x1536x1024 2304x1408x896 2304x2304x1024 2816x1536x512 4096x4096x4096"
 FIXED_M=1024 FIXED_N=2048 FIXED_K=512
 TIME_SIZES="2048x2048x2048 4096x4096x4096"
 CONFIGS=("sm80|--target sm_80"

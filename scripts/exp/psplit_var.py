@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """psplit_var.py IN.cu OUTDIR: variants of a generated file's split
-persistent kernel for timing (results wrong on purpose where the fixup is
+persistent kernel for timing -- of its first version (commit afdc057's
+parent work: the unit of chunk 0 summed every partial after pm_ws_wait;
+run43); the reduce-scatter that replaced it has no such text (results wrong on purpose where the fixup is
 cut): v0 as generated; v1 no fixup (every unit stores its own tile);
 v2 partials put and signalled, the z = 0 unit neither waits nor sums;
 v3 the z = 0 unit waits but does not sum; v4 the sum's loads only (no
