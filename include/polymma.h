@@ -61,9 +61,11 @@ void polymma_options_free(polymma_options *o);
  *   "tma"           on|off (default: on for sm_90a where the pipeline allows:
  *                   k tiles copied by the Tensor Memory Accelerator)
  *   "persistent"    auto|on|off (sm_90a with TMA copies; default auto: also
- *                   a persistent warp-specialized kernel, launched on grids
- *                   of more than one wave; on: the kernel itself is, with
- *                   no split-K and no variants)
+ *                   persistent warp-specialized kernels, launched on grids
+ *                   of more than one wave, of 3/5 to 1 tile per SM and,
+ *                   splitting k inside the kernel, under 3/5 tile per SM;
+ *                   on: the kernel itself is, with no split-K and no
+ *                   variants)
  *   "small-variant" auto|off (default auto: with the default block tile,
  *                   also a 64x64 kernel for grids smaller than the GPU)
  *   "dump-schedule"  "" (after every pass) or a pass name
