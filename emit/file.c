@@ -190,6 +190,9 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		for (int r = 0; r < k->scop->nsplit; ++r)
 			pm_strbuf_printf(b, ", %s pm_kc%d", host ? "long" : "int",
 				r);
+		/* persistent: the whole tiles before the split ones */
+		if (k->ws && !host)
+			pm_strbuf_add(b, ", unsigned pm_tdp");
 		if (host)
 			pm_strbuf_add(b, ", long pm_z, long pm_nz");
 	}
@@ -427,29 +430,43 @@ int pm_emit_threads(const struct pm_kernel *k)
 	return pm_config_threads(k->cfg) + (k->ws ? 32 : 0);
 }
 
-/* Split-K in a persistent kernel: the loop runs over units of work
- * pm_u = (chunk pm_z, tile pm_t), the chunks of a tile pm_nz tiles apart
- * (units of one chunk in raster order run side by side); pm_qn: the
- * unit's k tiles (every contraction's chunk), added to the ring position
- * pm_qc at the loop's step; each unit stores its strip of the tile
- * (emit/fixup.c). The plan keeps the units at most the blocks resident at
- * once: the units of a tile wait for each other. */
+/* Split-K in a persistent kernel: the loop runs over units of work, the
+ * first pm_tdp whole tiles (the full waves of a grid of several, none on
+ * a small one), then the pm_nt - pm_tdp tiles of the tail in pm_ns chunks
+ * each, unit (chunk pm_z, tile pm_t) the chunks of a tile pm_nt - pm_tdp
+ * units apart (units of one chunk in raster order run side by side);
+ * pm_ts: the tile's place in the tail (its counter and workspace slots);
+ * pm_qn: the unit's k tiles (every contraction's chunk), added to the ring
+ * position pm_qc at the loop's step; each unit stores its strip of the
+ * tile (emit/fixup.c). The plan keeps the tail's units at most the blocks
+ * resident at once and pm_tdp a multiple of the grid: the units of a tile
+ * run in the same round and wait for each other. */
 static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 {
-	pm_strbuf_printf(b, "\tconst unsigned pm_nt = pm_tx * pm_ty;\n"
-		"\tconst int pm_nz = (%s + pm_kc0 - 1) / pm_kc0;\n"
+	int w = pm_config_threads(k->cfg) / 32;
+
+	pm_strbuf_printf(b, "\tconst unsigned pm_nt = pm_tx * pm_ty, pm_nr = "
+		"pm_nt - pm_tdp;\n"
+		"\tconst int pm_ns = (%s + pm_kc0 - 1) / pm_kc0;\n"
 		"\tunsigned pm_qc = 0, pm_qn = 0;\n"
-		"\tfor (unsigned pm_u = blockIdx.x; pm_u < pm_nt * (unsigned) "
-		"pm_nz; pm_u += gridDim.x, pm_qc += pm_qn) {\n"
-		"\t\tconst unsigned pm_t = pm_u %% pm_nt;\n"
-		"\t\tconst int pm_z = (int) (pm_u / pm_nt);\n",
+		"\tfor (unsigned pm_u = blockIdx.x; pm_u < pm_tdp + pm_nr * "
+		"(unsigned) pm_ns; pm_u += gridDim.x, pm_qc += pm_qn) {\n"
+		"\t\tconst int pm_whole = pm_u < pm_tdp;\n"
+		"\t\tconst unsigned pm_ts = pm_whole ? 0u : (pm_u - pm_tdp) %% "
+		"pm_nr;\n"
+		"\t\tconst unsigned pm_t = pm_whole ? pm_u : pm_tdp + pm_ts;\n"
+		"\t\tconst int pm_z = pm_whole ? 0 : (int) ((pm_u - pm_tdp) / "
+		"pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n",
 		k->scop->split_ext[0]);
-	split_chunks(k, b, 0);
+	for (int r = 0; r < k->scop->nsplit; ++r)
+		pm_strbuf_printf(b, "\t\tconst int pm_k0_%d = pm_z * pm_kc%d, "
+			"pm_kn_%d = pm_whole ? %s : min(pm_kc%d, %s - pm_k0_%d);\n"
+			"\t\t(void) pm_k0_%d;\n\t\t(void) pm_kn_%d;\n", r, r, r,
+			k->scop->split_ext[r], r, k->scop->split_ext[r], r, r, r);
 	/* the unit's strip: the rows of consumer warps [pm_w0, pm_w1)
 	 * (fixup.c) */
 	pm_strbuf_printf(b, "\t\tconst int pm_w0 = %d * pm_z / pm_nz, pm_w1 = "
-		"%d * (pm_z + 1) / pm_nz;\n", pm_config_threads(k->cfg) / 32,
-		pm_config_threads(k->cfg) / 32);
+		"%d * (pm_z + 1) / pm_nz;\n", w, w);
 	pm_strbuf_add(b, "\t\tpm_qn = ");
 	for (int c = 0; c < k->ncon; ++c) {
 		if (c)

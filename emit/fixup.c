@@ -17,7 +17,7 @@
  * partials of its strip, in z order; the STG ops store the strip's rows
  * only (pm_print_strip_pred):
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
- * with the tiles in raster order (pm_t). */
+ * with the split tiles in raster order (pm_ts, file.c). */
 static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	int nacc)
 {
@@ -26,15 +26,15 @@ static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	pm_strbuf_add(b, "if (pm_nz > 1) {");
 	for (int i = 0; i < nacc; ++i)
 		pm_strbuf_printf(b, " pm_rs_put<%ld, %ld>((const float *) %s, "
-			"pm_ws + ((int64_t) pm_t * pm_nz + pm_z) * %ld + %ld, "
+			"pm_ws + ((int64_t) pm_ts * pm_nz + pm_z) * %ld + %ld, "
 			"pm_w0, pm_w1);", n, nt, pm_emit_acc_name(k, i), pb,
 			i * n * nt);
-	pm_strbuf_printf(b, " pm_rs_sync<%ld>(pm_cnt + pm_t, (unsigned) pm_nz);"
+	pm_strbuf_printf(b, " pm_rs_sync<%ld>(pm_cnt + pm_ts, (unsigned) pm_nz);"
 		" for (int pm_q = 0; pm_q < pm_nz; ++pm_q) if (pm_q != pm_z) {",
 		nt);
 	for (int i = 0; i < nacc; ++i)
 		pm_strbuf_printf(b, " pm_rs_add<%ld, %ld>((float *) %s, pm_ws + "
-			"((int64_t) pm_t * pm_nz + pm_q) * %ld + %ld, pm_w0, "
+			"((int64_t) pm_ts * pm_nz + pm_q) * %ld + %ld, pm_w0, "
 			"pm_w1);", n, nt, pm_emit_acc_name(k, i), pb, i * n * nt);
 	pm_strbuf_add(b, " } }\n");
 }

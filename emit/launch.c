@@ -51,6 +51,8 @@
  * persistent kernel). */
 #define PM_MIN_KT 4
 #define PM_MIN_PKT 16
+/* ... in the tail of a grid of several waves */
+#define PM_MIN_TKT 4
 
 /* The workspace's counters: a fixed area in front of the slots, so that
  * one workspace serves launches of any size (each leaves its counters 0;
@@ -146,7 +148,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	const struct pm_config *c = k->cfg;
 	int order[64], ns = pm_emit_size_order(k, order);
 	long smem = pm_emit_smem_bytes(k, 0, NULL);
-	char d0[64], d1[64], n[256];
+	char d0[64], d1[64], n[256], nu[400];
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
@@ -155,13 +157,13 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
 		"cudaErrorInvalidValue;\n", ind, n, ind);
 	/* persistent (k->ws): at most pblocks blocks, looping over tiles */
-	/* split: p.s units of work per tile */
-	if (k->ws && k->scop->nsplit)
-		strncat(n, " * p.s", sizeof(n) - strlen(n) - 1);
+	/* split: p.tdp whole tiles, then p.s units per tile of the tail */
+	snprintf(nu, sizeof(nu), "(p.tdp + (%s - p.tdp) * p.s)", n);
 	if (k->ws)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
-			"? %s : (int64_t) (%s)), 1);\n", ind, n, pblocks, n,
-			pblocks);
+			"? %s : (int64_t) (%s)), 1);\n", ind,
+			k->scop->nsplit ? nu : n, pblocks,
+			k->scop->nsplit ? nu : n, pblocks);
 	else
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1%s);\n", ind,
 			n, k->scop->nsplit ? ", (unsigned) p.s" : "");
@@ -181,6 +183,8 @@ static void launch(struct pm_kernel *k, const char *suffix,
 			"p.cnt_bytes) : (float *) 0, (unsigned *) workspace");
 		for (int r = 0; r < k->scop->nsplit; ++r)
 			pm_strbuf_printf(b, ", (int) p.kc[%d]", r);
+		if (k->ws)
+			pm_strbuf_add(b, ", (unsigned) p.tdp");
 	}
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)
@@ -304,7 +308,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
 		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
 		"{\n\tint s, small, small1, medium, medium1, persist, sms;\n"
-		"\tint64_t pblocks, kc[%d];\n"
+		"\tint64_t pblocks, tdp, kc[%d];\n"
 		"\tsize_t cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
 	size_list(k, b, 1);
 	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[5];\n"
@@ -433,6 +437,42 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_add(b, "\t\tif (!p->persist && (tiles + bp - 1) / bp "
 			"* bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\tp->persist = 1, "
 			"p->pblocks = bp;\n\t}\n");
+	}
+	/* several waves of the 128x128 persistent kernel whose last is at
+	 * most half full: the split kernel runs the full waves' tiles whole
+	 * and splits the tail's (chunks of 4 k tiles or more, at most 8; k
+	 * of 16 tiles or more: a shorter tile saves less than the fixup
+	 * costs; PERF.md) */
+	pm_strbuf_add(b, "\tp->tdp = 0;\n");
+	if (k->persist_split && c->split_k <= 1 &&
+	    !pm_kernel_pro_regs(k->persist_split)) {
+		pm_strbuf_printf(b, "\tif (oc[4] > 0 && p->persist != 2 && tiles "
+			"> (int64_t) sms * oc[4]) {\n"
+			"\t\tconst int64_t pb = (int64_t) sms * oc[4], rt = tiles "
+			"%% pb;\n\t\tint64_t s3 = rt > 0 && 2 * rt <= pb ? pb / "
+			"rt : 1;\n"
+			"\t\tfor (int r = 0; r < %d; ++r)\n"
+			"\t\t\tif (kt[r] < 16 || s3 > kt[r] / %d)\n"
+			"\t\t\t\ts3 = kt[r] < 16 ? 1 : kt[r] / %d;\n"
+			"\t\tif (s3 > %d)\n\t\t\ts3 = %d;\n"
+			"\t\tfor (int again = 1; again && s3 > 1;) {\n"
+			"\t\t\tagain = 0;\n"
+			"\t\t\tfor (int r = 0; r < %d; ++r) {\n"
+			"\t\t\t\tconst int64_t ch = (kt[r] + s3 - 1) / s3, s2 = "
+			"(kt[r] + ch - 1) / ch;\n"
+			"\t\t\t\tif (s2 < s3)\n\t\t\t\t\ts3 = s2, again = 1;\n"
+			"\t\t\t}\n\t\t}\n"
+			"\t\tif (s3 > 1) {\n"
+			"\t\t\tp->persist = 3, p->pblocks = pb, p->tdp = tiles - rt, "
+			"p->s = (int) s3;\n"
+			"\t\t\tfor (int r = 0; r < %d; ++r)\n"
+			"\t\t\t\tp->kc[r] = (kt[r] + s3 - 1) / s3 * %d;\n"
+			"\t\t\tp->cnt_bytes = %d;\n"
+			"\t\t\tp->bytes = p->cnt_bytes + (size_t) rt * (size_t) s3 "
+			"* %ld;\n\t\t}\n\t}\n", ns, PM_MIN_TKT, PM_MIN_TKT,
+			pm_config_threads(k->persist_split->cfg) / 32,
+			pm_config_threads(k->persist_split->cfg) / 32, ns, ns,
+			c->bk, PM_CNT_BYTES, (long) nacc * c->bm * c->bn * 4);
 	}
 	pm_strbuf_add(b, "\treturn cudaSuccess;\n}\n");
 }
@@ -580,7 +620,8 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	pm_strbuf_add(b, "\t/* no room for the split: one chunk */\n"
 		"\tif (p.s > 1 && (!workspace || workspace_bytes < p.bytes)) {\n"
 		"\t\tp.s = 1;\n\t\tp.small = p.small1;\n\t\tp.medium = "
-		"p.medium1;\n\t\tif (p.persist == 3)\n\t\t\tp.persist = 0;\n");
+		"p.medium1;\n\t\tif (p.persist == 3)\n\t\t\tp.persist = p.tdp ? "
+		"1 : 0;\n");
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\t\tp.kc[%d] = %s;\n", r,
 			k->scop->split_ext[r]);

@@ -252,7 +252,9 @@ static void test_variant(void **state)
  * runs over units (chunk pm_z, tile pm_t), the ring advancing by the
  * unit's chunk; the units of a tile reduce-scatter their partials (each
  * puts the other warps' rows, waits for the tile's units, adds its own
- * rows' partials and stores only them); the plan's rule and the launch. */
+ * rows' partials and stores only them); grids of several waves run the
+ * full waves' tiles whole and split the tail's; the plan's rules and the
+ * launch. */
 static void test_split(void **state)
 {
 	const char *opts[] = { "target", "sm_90a", NULL };
@@ -266,13 +268,21 @@ static void test_split(void **state)
 	k = kernel_text(s, "__launch_bounds__(288, 1) "
 		"pm_kernel_gemm_nn_persist_split(");
 	assert_non_null(strstr(k, "int K, float *__restrict__ pm_ws, unsigned "
-		"*__restrict__ pm_cnt, int pm_kc0, const __grid_constant__"));
-	assert_non_null(strstr(k, "\tconst int pm_nz = (K + pm_kc0 - 1) / "
+		"*__restrict__ pm_cnt, int pm_kc0, unsigned pm_tdp, const "
+		"__grid_constant__"));
+	/* the whole tiles first, then the tail's in chunks */
+	assert_non_null(strstr(k, "\tconst unsigned pm_nt = pm_tx * pm_ty, "
+		"pm_nr = pm_nt - pm_tdp;\n\tconst int pm_ns = (K + pm_kc0 - 1) / "
 		"pm_kc0;\n"));
 	assert_non_null(strstr(k, "for (unsigned pm_u = blockIdx.x; pm_u < "
-		"pm_nt * (unsigned) pm_nz; pm_u += gridDim.x, pm_qc += pm_qn) {"));
+		"pm_tdp + pm_nr * (unsigned) pm_ns; pm_u += gridDim.x, pm_qc += "
+		"pm_qn) {"));
+	assert_non_null(strstr(k, "const unsigned pm_ts = pm_whole ? 0u : "
+		"(pm_u - pm_tdp) % pm_nr;"));
+	assert_non_null(strstr(k, "const int pm_z = pm_whole ? 0 : (int) "
+		"((pm_u - pm_tdp) / pm_nr), pm_nz = pm_whole ? 1 : pm_ns;"));
 	assert_non_null(strstr(k, "const int pm_k0_0 = pm_z * pm_kc0, pm_kn_0 "
-		"= min(pm_kc0, K - pm_k0_0);"));
+		"= pm_whole ? K : min(pm_kc0, K - pm_k0_0);"));
 	assert_non_null(strstr(k, "pm_qn = ((unsigned) pm_kn_0 + 63u) / 64u;"));
 	assert_non_null(strstr(k, "const int pm_w0 = 8 * pm_z / pm_nz, pm_w1 = "
 		"8 * (pm_z + 1) / pm_nz;"));
@@ -280,10 +290,10 @@ static void test_split(void **state)
 	assert_int_equal(count(k, "c2 < pm_kn_0 / 64); c2 += (1)) {"), 2);
 	assert_non_null(strstr(k, "(pm_k0_0 + 64 * c2) + 0, (128 * c0));"));
 	fix = strstr(k, "if (pm_nz > 1) { pm_rs_put<64, 256>((const float *) "
-		"pm_acc, pm_ws + ((int64_t) pm_t * pm_nz + pm_z) * 16384 + 0, "
-		"pm_w0, pm_w1); pm_rs_sync<256>(pm_cnt + pm_t, (unsigned) pm_nz);"
+		"pm_acc, pm_ws + ((int64_t) pm_ts * pm_nz + pm_z) * 16384 + 0, "
+		"pm_w0, pm_w1); pm_rs_sync<256>(pm_cnt + pm_ts, (unsigned) pm_nz);"
 		" for (int pm_q = 0; pm_q < pm_nz; ++pm_q) if (pm_q != pm_z) { "
-		"pm_rs_add<64, 256>((float *) pm_acc, pm_ws + ((int64_t) pm_t * "
+		"pm_rs_add<64, 256>((float *) pm_acc, pm_ws + ((int64_t) pm_ts * "
 		"pm_nz + pm_q) * 16384 + 0, pm_w0, pm_w1); } }");
 	assert_non_null(fix);
 	st = strstr(k, "pm_sm90_store<64, 128>(");
@@ -311,10 +321,25 @@ static void test_split(void **state)
 	/* no workspace: unsplit, not this kernel */
 	assert_non_null(strstr(s, "\t\tp.s = 1;\n\t\tp.small = p.small1;\n"
 		"\t\tp.medium = p.medium1;\n\t\tif (p.persist == 3)\n\t\t\t"
-		"p.persist = 0;\n"));
+		"p.persist = p.tdp ? 1 : 0;\n"));
 	assert_non_null(strstr(s, "\tif (p.persist == 3) {\n"));
-	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
-		"1) / 128) * ((N + 128 - 1) / 128) * p.s < (int64_t) (p.pblocks) ? "));
+	assert_non_null(strstr(s, "dim3 grid((unsigned) ((p.tdp + ((int64_t) "
+		"((M + 128 - 1) / 128) * ((N + 128 - 1) / 128) - p.tdp) * p.s) < "
+		"(int64_t) (p.pblocks) ? "));
+	assert_non_null(strstr(s, ", (int) p.kc[0], (unsigned) p.tdp, pm_tm0, "
+		"pm_tm1);"));
+	/* several waves whose last is at most half full: the full waves'
+	 * tiles whole, the tail's split */
+	assert_non_null(strstr(s, "\tp->tdp = 0;\n\tif (oc[4] > 0 && "
+		"p->persist != 2 && tiles > (int64_t) sms * oc[4]) {\n\t\tconst "
+		"int64_t pb = (int64_t) sms * oc[4], rt = tiles % pb;\n\t\t"
+		"int64_t s3 = rt > 0 && 2 * rt <= pb ? pb / rt : 1;\n"));
+	assert_non_null(strstr(s, "\t\t\tif (kt[r] < 16 || s3 > kt[r] / 4)\n"
+		"\t\t\t\ts3 = kt[r] < 16 ? 1 : kt[r] / 4;\n"));
+	assert_non_null(strstr(s, "p->persist = 3, p->pblocks = pb, p->tdp = "
+		"tiles - rt, p->s = (int) s3;"));
+	assert_non_null(strstr(s, "p->bytes = p->cnt_bytes + (size_t) rt * "
+		"(size_t) s3 * 65536;"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_persist_split<<<grid, 288, "
 		"165952, stream>>>("));
 	assert_non_null(strstr(s, "pm_occ[4] = o > 0 ? o : 1;"));
@@ -331,9 +356,12 @@ static void test_split(void **state)
 	free(k);
 	free(s);
 	free(diag);
-	/* a prologue through the MMA's registers has it too */
+	/* a prologue through the MMA's registers has it too, for small grids
+	 * only (no tail rule: its persistent kernels lose on several waves) */
 	s = try_gen("relu_gemm", opts, &diag);
 	assert_non_null(strstr(s, "pm_kernel_relu_gemm_persist_split("));
+	assert_non_null(strstr(s, "\tif (psplit && s > 1)\n\t\tp->persist = 3"));
+	assert_null(strstr(s, "p->tdp = tiles - rt"));
 	free(s);
 	free(diag);
 	/* only with --split-k auto */
