@@ -34,7 +34,11 @@
  *   With the split persistent variant (--split-k auto): T < 3/5 SMs:
  *   _persist_split with s = min(PS / T, kt / PM_MIN_PKT) chunks (PS = SMs
  *   x its blocks per SM), min(T s, PS) blocks looping over the units
- *   (chunk, tile); s = 1: as without it.
+ *   (chunk, tile); s = 1: as without it. T > PS, not chosen for the wide
+ *   variant, R = T mod PS <= PS / 2, k tiles >= 16 (not with a prologue
+ *   through the MMA's registers): _persist_split with the T - R tiles of
+ *   the full waves whole (p.tdp) and the R of the tail in s = min(PS / R,
+ *   kt / PM_MIN_TKT, 8) chunks.
  * Every launch is a 1-D grid of tiles (file.c maps block x to its tile in
  * raster order); sm_90a kernels with TMA copies get one tensor map per
  * copied operand.
