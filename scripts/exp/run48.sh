@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run48 (the generator change it measured: scripts/exp/run48-rap.diff,
-# applied to commit 3b1c1b5 and reverted): a prologue through the MMA's registers in the persistent kernels
+# applied to commit a3e4d5f and reverted): a prologue through the MMA's registers in the persistent kernels
 # with the next k tile's A fragments loaded while this tile's wgmma run
 # (pm_sm90_mma_tile_rap). PART=1: the fused checks of the prologues on
 # sm_90a (default and --persistent on) at 1024x1536x512 (_persist),
