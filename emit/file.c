@@ -430,6 +430,27 @@ int pm_emit_threads(const struct pm_kernel *k)
 	return pm_config_threads(k->cfg) + (k->ws ? 32 : 0);
 }
 
+/* The k tiles of a persistent kernel's unit of work (every contraction's;
+ * split: its chunks). */
+static void unit_ktiles(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	for (int c = 0; c < k->ncon; ++c) {
+		if (c)
+			pm_strbuf_add(b, " + ");
+		pm_print_ktiles(k, b, c);
+	}
+}
+
+/* The output tile (pm_by, pm_bx) of tile pm_t of the raster order, in a
+ * persistent kernel's loop (tile_map). */
+static void unit_tile(struct pm_strbuf *b)
+{
+	pm_strbuf_printf(b, "\t\tconst unsigned pm_r0 = pm_t / pm_gw * %du;\n"
+		"\t\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = "
+		"pm_t %% pm_gw;\n\t\tconst int pm_by = (int) (pm_r0 + pm_ti %% "
+		"pm_gh), pm_bx = (int) (pm_ti / pm_gh);\n", PM_RASTER, PM_RASTER);
+}
+
 /* Split-K in a persistent kernel: the loop runs over units of work, the
  * first pm_tdp whole tiles (the full waves of a grid of several, none on
  * a small one), then the pm_nt - pm_tdp tiles of the tail in pm_ns chunks
@@ -468,16 +489,9 @@ static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_printf(b, "\t\tconst int pm_w0 = %d * pm_z / pm_nz, pm_w1 = "
 		"%d * (pm_z + 1) / pm_nz;\n", w, w);
 	pm_strbuf_add(b, "\t\tpm_qn = ");
-	for (int c = 0; c < k->ncon; ++c) {
-		if (c)
-			pm_strbuf_add(b, " + ");
-		pm_print_ktiles(k, b, c);
-	}
-	pm_strbuf_printf(b, ";\n"
-		"\t\tconst unsigned pm_r0 = pm_t / pm_gw * %du;\n"
-		"\t\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = "
-		"pm_t %% pm_gw;\n\t\tconst int pm_by = (int) (pm_r0 + pm_ti %% "
-		"pm_gh), pm_bx = (int) (pm_ti / pm_gh);\n", PM_RASTER, PM_RASTER);
+	unit_ktiles(k, b);
+	pm_strbuf_add(b, ";\n");
+	unit_tile(b);
 }
 
 /* A persistent kernel's loop over output tiles: block x runs tiles x,
@@ -492,16 +506,9 @@ static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_add(b, "\tunsigned pm_qc = 0;\n"
 		"\tfor (unsigned pm_t = blockIdx.x; pm_t < pm_tx * pm_ty; pm_t += "
 		"gridDim.x, pm_qc += ");
-	for (int c = 0; c < k->ncon; ++c) {
-		if (c)
-			pm_strbuf_add(b, " + ");
-		pm_print_ktiles(k, b, c);
-	}
-	pm_strbuf_printf(b, ") {\n"
-		"\t\tconst unsigned pm_r0 = pm_t / pm_gw * %du;\n"
-		"\t\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = "
-		"pm_t %% pm_gw;\n\t\tconst int pm_by = (int) (pm_r0 + pm_ti %% "
-		"pm_gh), pm_bx = (int) (pm_ti / pm_gh);\n", PM_RASTER, PM_RASTER);
+	unit_ktiles(k, b);
+	pm_strbuf_add(b, ") {\n");
+	unit_tile(b);
 }
 
 /* One kernel definition, pm_kernel_<name><suffix> (host: <name>). */

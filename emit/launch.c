@@ -309,6 +309,18 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+	pm_strbuf_printf(b, "\n/* The most chunks, at most s and max_s, of at "
+		"least min_kt k tiles each, in\n * which every contraction's k "
+		"tiles split into whole chunks, none empty\n * (at least 1). */"
+		"\nstatic int64_t pm_fit_%s(const int64_t *kt, int64_t s, int64_t "
+		"min_kt, int64_t max_s)\n{\n\tif (s > max_s)\n\t\ts = max_s;\n"
+		"\tfor (int r = 0; r < %d; ++r)\n\t\tif (s > kt[r] / min_kt)\n"
+		"\t\t\ts = kt[r] / min_kt;\n\tif (s < 1)\n\t\ts = 1;\n"
+		"\tfor (int again = 1; again && s > 1;) {\n\t\tagain = 0;\n"
+		"\t\tfor (int r = 0; r < %d; ++r) {\n"
+		"\t\t\tconst int64_t ch = (kt[r] + s - 1) / s, s2 = (kt[r] + ch - "
+		"1) / ch;\n\t\t\tif (s2 < s)\n\t\t\t\ts = s2, again = 1;\n"
+		"\t\t}\n\t}\n\treturn s;\n}\n", name, ns, ns);
 	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
 		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
 		"{\n\tint s, small, small1, medium, medium1, persist, sms;\n"
@@ -348,35 +360,25 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"(int64_t) sms * 3 && tiles <= sms;\n\tif (pfew)\n"
 			"\t\ts = 1;\n");
 	/* under 3/5 tile per SM: split-K in the persistent kernel, one
-	 * chunk of a tile per block (its fixup sums in the block of chunk
-	 * 0, which waits for the others' partials; PERF.md) */
+	 * chunk of a tile per block (the tile's blocks reduce-scatter their
+	 * partials; PERF.md) */
 	if (k->persist_split)
 		pm_strbuf_printf(b, "\tconst int psplit = oc[4] > 0 && tiles * "
-			"5 < (int64_t) sms * 3;\n\tif (psplit) {\n"
-			"\t\ts = (int64_t) sms * oc[4] / tiles;\n"
-			"\t\tfor (int r = 0; r < %d; ++r)\n"
-			"\t\t\tif (s > kt[r] / %d)\n\t\t\t\ts = kt[r] / %d;\n"
-			"\t\tif (s > %d)\n\t\t\ts = %d;\n"
-			"\t}\n", ns, PM_MIN_PKT, PM_MIN_PKT,
-			pm_config_threads(k->persist_split->cfg) / 32,
+			"5 < (int64_t) sms * 3;\n\tif (psplit)\n"
+			"\t\ts = pm_fit_%s(kt, (int64_t) sms * oc[4] / tiles, %d, "
+			"%d);\n", name, PM_MIN_PKT,
 			pm_config_threads(k->persist_split->cfg) / 32);
 	/* the counters' fixed area: at most PM_CNT_BYTES / 4 split tiles */
 	pm_strbuf_printf(b, "\tif (tiles > %d)\n\t\ts = 1;\n", PM_CNT_BYTES / 4);
-	pm_strbuf_printf(b, "\tfor (int r = 0; r < %d; ++r)\n"
-		"\t\tif (s > kt[r])\n\t\t\ts = kt[r];\n"
-		"\tif (s < 1)\n\t\ts = 1;\n"
-		"\t/* chunks of whole k tiles, none empty */\n"
-		"\tfor (int again = 1; again;) {\n\t\tagain = 0;\n"
-		"\t\tfor (int r = 0; r < %d; ++r) {\n"
-		"\t\t\tconst int64_t ch = (kt[r] + s - 1) / s, s2 = (kt[r] + ch - "
-		"1) / ch;\n\t\t\tif (s2 < s)\n\t\t\t\ts = s2, again = 1;\n"
-		"\t\t}\n\t}\n%s\tp->s = (int) s;\n\tp->sms = sms;\n"
+	pm_strbuf_printf(b, "\t/* chunks of whole k tiles, none empty */\n"
+		"\ts = pm_fit_%s(kt, s, 1, s);\n%s\tp->s = (int) s;\n"
+		"\tp->sms = sms;\n"
 		"\tfor (int r = 0; r < %d; ++r)\n"
 		"\t\tp->kc[r] = (kt[r] + s - 1) / s * %d;\n"
 		"\tp->cnt_bytes = s > 1 ? %d : 0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) tiles * (size_t) "
 		"s * %ld : 0;\n\tp->small1 = %s%s;\n\tp->small = s == 1 && "
 		"p->small1;\n",
-		ns, ns, k->persist_split ? "\t/* the split persistent kernel "
+		name, k->persist_split ? "\t/* the split persistent kernel "
 		"where its units fill half the SMs or more (fewer: the\n\t * "
 		"small variant's 4x more blocks measured faster; PERF.md) */\n"
 		"\tif (psplit && tiles * s * 2 < (int64_t) sms)\n\t\ts = 1;\n" :
@@ -453,19 +455,10 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\tif (oc[4] > 0 && p->persist != 2 && tiles "
 			"> (int64_t) sms * oc[4]) {\n"
 			"\t\tconst int64_t pb = (int64_t) sms * oc[4], rt = tiles "
-			"%% pb;\n\t\tint64_t s3 = rt > 0 && 2 * rt <= pb ? pb / "
-			"rt : 1;\n"
+			"%% pb;\n\t\tint64_t s3 = rt > 0 && 2 * rt <= pb ? pm_fit_%s("
+			"kt, pb / rt, %d, %d) : 1;\n"
 			"\t\tfor (int r = 0; r < %d; ++r)\n"
-			"\t\t\tif (kt[r] < 16 || s3 > kt[r] / %d)\n"
-			"\t\t\t\ts3 = kt[r] < 16 ? 1 : kt[r] / %d;\n"
-			"\t\tif (s3 > %d)\n\t\t\ts3 = %d;\n"
-			"\t\tfor (int again = 1; again && s3 > 1;) {\n"
-			"\t\t\tagain = 0;\n"
-			"\t\t\tfor (int r = 0; r < %d; ++r) {\n"
-			"\t\t\t\tconst int64_t ch = (kt[r] + s3 - 1) / s3, s2 = "
-			"(kt[r] + ch - 1) / ch;\n"
-			"\t\t\t\tif (s2 < s3)\n\t\t\t\t\ts3 = s2, again = 1;\n"
-			"\t\t\t}\n\t\t}\n"
+			"\t\t\tif (kt[r] < 16)\n\t\t\t\ts3 = 1;\n"
 			"\t\tif (s3 > 1) {\n"
 			"\t\t\tp->persist = 3, p->pblocks = pb, p->tdp = tiles - rt, "
 			"p->s = (int) s3;\n"
@@ -473,10 +466,10 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"\t\t\t\tp->kc[r] = (kt[r] + s3 - 1) / s3 * %d;\n"
 			"\t\t\tp->cnt_bytes = %d;\n"
 			"\t\t\tp->bytes = p->cnt_bytes + (size_t) rt * (size_t) s3 "
-			"* %ld;\n\t\t}\n\t}\n", ns, PM_MIN_TKT, PM_MIN_TKT,
-			pm_config_threads(k->persist_split->cfg) / 32,
+			"* %ld;\n\t\t}\n\t}\n", name, PM_MIN_TKT,
 			pm_config_threads(k->persist_split->cfg) / 32, ns, ns,
-			c->bk, PM_CNT_BYTES, (long) nacc * c->bm * c->bn * 4);
+			c->bk, PM_CNT_BYTES,
+			(long) nacc * c->bm * c->bn * 4);
 	}
 	pm_strbuf_add(b, "\treturn cudaSuccess;\n}\n");
 }

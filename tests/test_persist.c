@@ -310,10 +310,16 @@ static void test_split(void **state)
 	/* the plan: under 3/5 tile per SM, chunks of 16 k tiles or more, at
 	 * most 8 (one strip per consumer warp), units filling half the SMs */
 	assert_non_null(strstr(s, "\tconst int psplit = oc[4] > 0 && tiles * 5 "
-		"< (int64_t) sms * 3;\n\tif (psplit) {\n\t\ts = (int64_t) sms * "
-		"oc[4] / tiles;\n\t\tfor (int r = 0; r < 1; ++r)\n\t\t\tif (s > "
-		"kt[r] / 16)\n\t\t\t\ts = kt[r] / 16;\n\t\tif (s > 8)\n\t\t\t"
-		"s = 8;\n\t}\n"));
+		"< (int64_t) sms * 3;\n\tif (psplit)\n\t\ts = pm_fit_gemm_nn(kt, "
+		"(int64_t) sms * oc[4] / tiles, 16, 8);\n"));
+	/* the chunks: at most s and max_s, min_kt k tiles or more each, whole
+	 * and none empty */
+	assert_non_null(strstr(s, "static int64_t pm_fit_gemm_nn(const int64_t "
+		"*kt, int64_t s, int64_t min_kt, int64_t max_s)\n{\n\tif (s > "
+		"max_s)\n\t\ts = max_s;\n\tfor (int r = 0; r < 1; ++r)\n\t\tif "
+		"(s > kt[r] / min_kt)\n\t\t\ts = kt[r] / min_kt;\n\tif (s < 1)\n"
+		"\t\ts = 1;\n"));
+	assert_non_null(strstr(s, "\ts = pm_fit_gemm_nn(kt, s, 1, s);\n"));
 	assert_non_null(strstr(s, "\tif (psplit && tiles * s * 2 < (int64_t) "
 		"sms)\n\t\ts = 1;\n\tp->s = (int) s;"));
 	assert_non_null(strstr(s, "\tif (psplit && s > 1)\n\t\tp->persist = "
@@ -333,9 +339,10 @@ static void test_split(void **state)
 	assert_non_null(strstr(s, "\tp->tdp = 0;\n\tif (oc[4] > 0 && "
 		"p->persist != 2 && tiles > (int64_t) sms * oc[4]) {\n\t\tconst "
 		"int64_t pb = (int64_t) sms * oc[4], rt = tiles % pb;\n\t\t"
-		"int64_t s3 = rt > 0 && 2 * rt <= pb ? pb / rt : 1;\n"));
-	assert_non_null(strstr(s, "\t\t\tif (kt[r] < 16 || s3 > kt[r] / 4)\n"
-		"\t\t\t\ts3 = kt[r] < 16 ? 1 : kt[r] / 4;\n"));
+		"int64_t s3 = rt > 0 && 2 * rt <= pb ? pm_fit_gemm_nn(kt, pb / rt, "
+		"4, 8) : 1;\n"));
+	assert_non_null(strstr(s, "\t\t\tif (kt[r] < 16)\n\t\t\t\ts3 = "
+		"1;\n"));
 	assert_non_null(strstr(s, "p->persist = 3, p->pblocks = pb, p->tdp = "
 		"tiles - rt, p->s = (int) s3;"));
 	assert_non_null(strstr(s, "p->bytes = p->cnt_bytes + (size_t) rt * "

@@ -256,6 +256,30 @@ template <class F> static double time_median(F f) {
 // the first: the launches of other sizes before must leave it usable).
 #define CG_CAT2(a, b) a##b
 #define CG_CAT(a, b) CG_CAT2(a, b)
+// One launch through KFN_ws with `give` bytes of workspace ws, checked
+// against R and reported under tag (note: what to add to the line).
+static void ws_run(const __half *A, const __half *B, __half *C,
+	const double *R, int64_t M, int64_t N, int64_t K, void *ws, size_t give,
+	const char *tag, const std::string &note) {
+	poison(C, M * N);
+#ifdef CG_FIXED
+	cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, ws, give, st);
+#else
+	cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, M, N, K, ws, give, st);
+#endif
+	cudaError_t l = cudaGetLastError();
+	cudaError_t sy = cudaStreamSynchronize(st);
+	if (sy != cudaSuccess)
+		die("kernel execution", cudaGetErrorString(sy));
+	if (r != cudaSuccess || l != cudaSuccess) {
+		result(false, tag, M, N, K, std::string("launch error ") +
+			cudaGetErrorName(r != cudaSuccess ? r : l));
+		return;
+	}
+	Err e = compare(C, R, M * N);
+	result(ok(e), tag, M, N, K, fmt_err(e) + note);
+}
+
 static void check_ws(const __half *A, const __half *B, __half *C,
 	const double *R, int64_t M, int64_t N, int64_t K) {
 #ifdef CG_FIXED
@@ -270,25 +294,9 @@ static void check_ws(const __half *A, const __half *B, __half *C,
 	CG_CK(cudaMalloc(&ws, bytes));
 	CG_CK(cudaMemset(ws, 0, bytes));
 	for (int run = 0; run < 3; ++run) {
-		size_t give = run < 2 ? bytes : bytes - 1;
-		poison(C, M * N);
-#ifdef CG_FIXED
-		cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, ws, give, st);
-#else
-		cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, M, N, K, ws, give, st);
-#endif
-		cudaError_t l = cudaGetLastError();
-		cudaError_t sy = cudaStreamSynchronize(st);
-		if (sy != cudaSuccess)
-			die("kernel execution", cudaGetErrorString(sy));
 		snprintf(tag2, sizeof tag2, "/ws%d%s", run, run == 2 ? "-small" : "");
-		if (r != cudaSuccess || l != cudaSuccess) {
-			result(false, tag2, M, N, K, std::string("launch error ") +
-				cudaGetErrorName(r != cudaSuccess ? r : l));
-			continue;
-		}
-		Err e = compare(C, R, M * N);
-		result(ok(e), tag2, M, N, K, fmt_err(e) + " ws=" + std::to_string(bytes));
+		ws_run(A, B, C, R, M, N, K, ws, run < 2 ? bytes : bytes - 1, tag2,
+			" ws=" + std::to_string(bytes));
 	}
 	CG_CK(cudaFree(ws));
 	static char *shared = nullptr;
@@ -299,23 +307,7 @@ static void check_ws(const __half *A, const __half *B, __half *C,
 		CG_CK(cudaMalloc(&shared, shared_bytes));
 		CG_CK(cudaMemset(shared, 0, shared_bytes));
 	}
-	poison(C, M * N);
-#ifdef CG_FIXED
-	cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, shared, shared_bytes, st);
-#else
-	cudaError_t r = CG_CAT(KFN, _ws)(A, B, C, M, N, K, shared, shared_bytes, st);
-#endif
-	cudaError_t l = cudaGetLastError();
-	cudaError_t sy = cudaStreamSynchronize(st);
-	if (sy != cudaSuccess)
-		die("kernel execution", cudaGetErrorString(sy));
-	if (r != cudaSuccess || l != cudaSuccess) {
-		result(false, "/ws-shared", M, N, K, std::string("launch error ") +
-			cudaGetErrorName(r != cudaSuccess ? r : l));
-		return;
-	}
-	Err e = compare(C, R, M * N);
-	result(ok(e), "/ws-shared", M, N, K, fmt_err(e));
+	ws_run(A, B, C, R, M, N, K, shared, shared_bytes, "/ws-shared", "");
 }
 #endif
 
