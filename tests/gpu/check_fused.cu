@@ -196,6 +196,11 @@ static Inputs make_inputs(int64_t M, int64_t N, int64_t K, uint64_t seed, size_t
 	in.d.C = (__half *)c;
 	poison(in.d.C, M * N + (int64_t)extra);
 	CF_CK(cudaStreamSynchronize(st));
+	// the uploads ran on the legacy stream, which st (non-blocking) does
+	// not wait for, and cudaMemcpy from pageable memory may return before
+	// its DMA lands: without this the kernel could read inputs not yet
+	// there (a rare all-zero C, seen twice: sessions 5 and 7)
+	CF_CK(cudaDeviceSynchronize());
 	return in;
 }
 
