@@ -542,7 +542,8 @@ static inline __attribute__((unused)) cudaError_t pm_tma_map_2d(CUtensorMap *m, 
 // layout with the warpgroups stacked along m, warp w holds rows 16w ..
 // 16w + 15).  Each unit puts the other warps' accumulators to its
 // workspace slot, waits for every unit of the tile, adds the others'
-// partials of its strip (in z order: (p0 + p1) + p2 ...), and stores its
+// partials of its strip (its own first, then the others' in z order: a
+// fixed order per strip, so every run rounds the same), and stores its
 // strip's rows (the epilogue runs on every register; only the strip is
 // stored).  The consumer warps only: NT threads, named barrier 1.
 //   pm_rs_put<R, NT>(acc, slot, w0, w1)   warps outside [w0, w1): R floats
