@@ -5,7 +5,8 @@ examples/SPEC_NAME.tc for sm_90a, their pm_fit_/pm_plan_ functions are
 compiled side by side with a stub pm_device (three SM counts and
 occupancies) and run over M, N in 128..8192, K in 64..8192; prints
 "N plans, D differ" (exit 1 if D > 0). Used for commit 85d3362 (the plan's
-chunk rules moved into pm_fit_NAME)."""
+chunk rules moved into pm_fit_NAME) against 0077af8: gemm_nn, add_gemm and
+relu_gemm, 181632 plans each, 0 differ."""
 import os, re, subprocess, sys, tempfile
 
 old, new, spec = sys.argv[1:4]
