@@ -637,25 +637,26 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		launch(k->medium, "_medium", b, "\t\t", NULL);
 		pm_strbuf_add(b, "\t}\n");
 	}
-	if (k->persist_wide) {
-		pm_strbuf_add(b, "\t/* several waves, filled by the wide "
-			"persistent kernel */\n\tif (p.persist == 2) {\n");
-		launch(k->persist_wide, "_persist_wide", b, "\t\t",
-			"p.pblocks");
-		pm_strbuf_add(b, "\t}\n");
-	}
-	if (k->persist) {
-		pm_strbuf_add(b, "\t/* several waves, filled better by the "
-			"persistent kernel */\n\tif (p.persist == 1) {\n");
-		launch(k->persist, "_persist", b, "\t\t", "p.pblocks");
-		pm_strbuf_add(b, "\t}\n");
-	}
-	if (k->persist_split) {
-		pm_strbuf_add(b, "\t/* under 3/5 tile per SM: split-K in the "
-			"persistent kernel */\n\tif (p.persist == 3) {\n");
-		launch(k->persist_split, "_persist_split", b, "\t\t",
-			"p.pblocks");
-		pm_strbuf_add(b, "\t}\n");
+	/* the persistent variants, p.persist 2, 1 and 3 */
+	{
+		struct pm_kernel *pv[3] = { k->persist_wide, k->persist,
+			k->persist_split };
+		const char *suf[3] = { "_persist_wide", "_persist",
+			"_persist_split" };
+		const char *why[3] = { "several waves, filled by the wide "
+			"persistent kernel", "several waves, filled better by the "
+			"persistent kernel", "under 3/5 tile per SM, or the tail of "
+			"several waves: split-K in the\n\t * persistent kernel" };
+		const int id[3] = { 2, 1, 3 };
+
+		for (int i = 0; i < 3; ++i) {
+			if (!pv[i])
+				continue;
+			pm_strbuf_printf(b, "\t/* %s */\n\tif (p.persist == %d) "
+				"{\n", why[i], id[i]);
+			launch(pv[i], suf[i], b, "\t\t", "p.pblocks");
+			pm_strbuf_add(b, "\t}\n");
+		}
 	}
 	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
 	launch(k, "_split", b, "\t\t", NULL);
