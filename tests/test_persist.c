@@ -366,22 +366,20 @@ static void test_split(void **state)
 	/* a prologue through the MMA's registers has it too, for small grids
 	 * only (no tail rule: its persistent kernels lose on several waves) */
 	s = try_gen("relu_gemm", opts, &diag);
+	assert_non_null(s);
 	assert_non_null(strstr(s, "pm_kernel_relu_gemm_persist_split("));
 	assert_non_null(strstr(s, "\tif (psplit && s > 1)\n\t\tp->persist = 3"));
 	assert_null(strstr(s, "p->tdp = tiles - rt"));
 	free(s);
 	free(diag);
 	/* only with --split-k auto */
-	s = try_gen("gemm_nn", fixed, &diag);
-	assert_non_null(s);
-	assert_null(strstr(s, "_persist_split"));
-	free(s);
-	free(diag);
-	s = try_gen("gemm_nn", never, &diag);
-	assert_non_null(s);
-	assert_null(strstr(s, "_persist_split"));
-	free(s);
-	free(diag);
+	for (int i = 0; i < 2; ++i) {
+		s = try_gen("gemm_nn", i ? never : fixed, &diag);
+		assert_non_null(s);
+		assert_null(strstr(s, "_persist_split"));
+		free(s);
+		free(diag);
+	}
 }
 
 /* --persistent on where it cannot be: clear errors, no output. */
