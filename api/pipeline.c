@@ -378,21 +378,23 @@ static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
  * next; docs/PERF.md), and on 3/5 to 1 tile per SM; NULL when there is
  * none or it cannot be built (no TMA). Only with the default block tile.
  * mode 1: the wide variant; mode 2: the split variant (split-K in the
- * persistent kernel, for grids under 3/5 tile per SM; --split-k auto). */
+ * persistent kernel, for grids under 3/5 tile per SM; --split-k auto);
+ * mode 3: the tall variant. */
 static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
 	struct pm_config *c5, int mode)
 {
 	const struct pm_target *t = cfg->target;
-	int wide = mode == 1;
+	int wide = mode == 1, tall = mode == 3, split = mode == 2;
 	struct pm_kernel *k;
 
 	if (cfg->persistent >= 0 || !cfg->auto_block || t->tma != 2 ||
-	    !t->pstages || (wide && !t->wbm) || !cfg->tma || !t->emits_cuda ||
-	    (mode == 2 && cfg->split_k != 0))
+	    !t->pstages || (wide && !t->wbm) || (tall && !t->tbm) ||
+	    !cfg->tma || !t->emits_cuda ||
+	    (split && cfg->split_k != 0))
 		return NULL;
 	*c5 = *cfg;
-	c5->persistent = mode == 2 ? 2 : 1;
+	c5->persistent = split ? 2 : 1;
 	c5->stages = t->pstages;
 	if (wide) {
 		c5->bm = t->wbm;
@@ -411,15 +413,25 @@ static struct pm_kernel *persist_variant(isl_ctx *ctx,
 			c5->mm = c5->mn = c5->mk = 0;
 		}
 	}
-	c5->split_k = mode == 2 ? 0 : 1;
+	/* two warpgroups of 128x128, each two 64x128 wgmma per k step (B
+	 * read twice, but the copies a third fewer per flop than 128x128
+	 * blocks': 256x128 measured 8-13 % faster there; PERF.md) */
+	if (tall) {
+		c5->bm = t->tbm;
+		c5->bn = t->tbn;
+		c5->wm = t->twm;
+		c5->wn = t->twn;
+		c5->stages = t->tstages;
+	}
+	c5->split_k = split ? 0 : 1;
 	c5->tma = -1;
 	k = quiet_variant(ctx, spec, c5);
 	/* not warp-specialized (no TMA here); the wide variant only where
 	 * the launcher runs it on grids of several waves (emit/launch.c) */
 	/* split: its strips of rows need the staged store and the warp
 	 * tiles stacked along m, 16 rows per warp (emit/fixup.c) */
-	if (k && (!k->ws || (wide && pm_kernel_pro_regs(k)) ||
-	    (mode == 2 && (!k->scop->nsplit || !k->cst_pitch ||
+	if (k && (!k->ws ||
+	    (split && (!k->scop->nsplit || !k->cst_pitch ||
 	    c5->wm != 64 || c5->wn != c5->bn || !t->desc_smem)))) {
 		pm_pipeline_kernel_free(k);
 		return NULL;
@@ -448,8 +460,8 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
 	struct pm_kernel *medium = NULL, *persist = NULL, *wide = NULL;
-	struct pm_kernel *psplit = NULL;
-	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6, cfg7;
+	struct pm_kernel *psplit = NULL, *tall = NULL;
+	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6, cfg7, cfg8;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -473,6 +485,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		if (persist)
 			k->persist_split = psplit = persist_variant(ctx, spec,
 				cfg, &cfg7, 2);
+		if (persist)
+			k->persist_tall = tall = persist_variant(ctx, spec, cfg,
+				&cfg8, 3);
 	}
 	if (!k)
 		rc = strstr(d->buf ? d->buf : "", "internal error") ?
@@ -485,6 +500,7 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	pm_pipeline_kernel_free(persist);
 	pm_pipeline_kernel_free(wide);
 	pm_pipeline_kernel_free(psplit);
+	pm_pipeline_kernel_free(tall);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);

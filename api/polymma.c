@@ -60,6 +60,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.pro_regs = -1;
 	o->cfg.tma = -1;
 	o->cfg.persistent = -1;
+	o->cfg.cluster = -1;
 	o->cfg.small_variant = -1;
 	o->cfg.reg_stage = -1;
 	return o;
@@ -237,6 +238,17 @@ int polymma_options_set(polymma_options *o, const char *key,
 		else
 			return set_err(err, "--persistent expects auto, on or "
 				"off");
+		return POLYMMA_OK;
+	}
+	if (!strcmp(key, "cluster")) {
+		if (!strcmp(value, "auto"))
+			c->cluster = -1;
+		else if (!strcmp(value, "1") || !strcmp(value, "off"))
+			c->cluster = 1;
+		else if (!strcmp(value, "2"))
+			c->cluster = 2;
+		else
+			return set_err(err, "--cluster expects auto, 1 or 2");
 		return POLYMMA_OK;
 	}
 	if (!strcmp(key, "small-variant")) {

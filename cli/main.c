@@ -73,6 +73,10 @@ static const char usage_text[] =
 "                            wave, of 3/5 to 1 tile per SM and, splitting\n"
 "                            k, under 3/5; on: the only kernel, no\n"
 "                            split-K)\n"
+"  --cluster auto|1|2        sm_90a persistent kernels: clusters of 2 blocks\n"
+"                            on vertically adjacent tiles, each copying half\n"
+"                            of B's k tile into both by TMA multicast (auto,\n"
+"                            the default: 2 where possible; 1: none)\n"
 "  --small-variant auto|off  with the default block tile, also generate a\n"
 "                            64x64-tile kernel that the launcher runs when\n"
 "                            the grid has fewer blocks than the GPU has SMs\n"
@@ -125,6 +129,7 @@ static const struct opt opts[] = {
 	{ "--pro-regs", "pro-regs", OPT_LIB, 0 },
 	{ "--tma", "tma", OPT_LIB, 0 },
 	{ "--persistent", "persistent", OPT_LIB, 0 },
+	{ "--cluster", "cluster", OPT_LIB, 0 },
 	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
 };
 

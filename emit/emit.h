@@ -56,9 +56,11 @@ struct pm_annot {
 
 __isl_give isl_ast_node *pm_emit_ast(struct pm_kernel *k);
 /* Print the kernel body (AST) into b. Returns -1 on an internal error
- * (message in d). */
+ * (message in d). Warp-specialized kernels (k->ws): role 0 prints the
+ * producer's path guarded by its thread (then "continue;") and the rest
+ * for the consumers, 1 the producer's path only, 2 the rest only. */
 int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
-	struct pm_strbuf *b, int indent, struct pm_diags *d);
+	struct pm_strbuf *b, int indent, int role, struct pm_diags *d);
 
 struct pm_output {
 	char *source;

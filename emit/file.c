@@ -137,15 +137,18 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"well\n",
 			k->medium->cfg->bm, k->medium->cfg->bn, k->medium->cfg->bk,
 			k->medium->cfg->wm, k->medium->cfg->wn);
-	for (int w = 0; w < 2; ++w) {
-		const struct pm_kernel *v = w ? k->persist_wide : k->persist;
+	for (int w = 0; w < 3; ++w) {
+		const struct pm_kernel *v = w == 2 ? k->persist_tall : w ?
+			k->persist_wide : k->persist;
 
 		if (v)
 			pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, a "
 				"producer warp and a loop over tiles: launched\n"
 				" *          unsplit on grids of more than one wave "
 				"whose waves it fills %s\n", v->cfg->bm, v->cfg->bn,
-				v->cfg->bk, v->cfg->stages, w ? "to 85 % or more "
+				v->cfg->bk, v->cfg->stages, w == 2 ? "to 85 % or "
+				"more\n *          (M a multiple of its tile, N not "
+				"the wide one's)" : w ? "to 85 % or more "
 				"(N a multiple of its tile)" : "better");
 	}
 	if (k->persist_split)
@@ -208,7 +211,6 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
  * column by column (the blocks resident at once share the A rows and B
  * columns of a few tiles: fewer L2 misses than whole rows of tiles;
  * docs/PERF.md); k->raster == 1: row-major. */
-#define PM_RASTER 8
 static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_config *c = k->cfg;
@@ -228,10 +230,16 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 	/* persistent: the tile of each iteration of the loop over pm_t
 	 * (kernel_def) */
 	if (k->ws) {
+		int mc = pm_emit_mc(k);
+
+		/* a cluster of two: groups of PM_RASTER / 2 pairs of rows */
 		pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + "
 			"%du) / %du, pm_ty = ((unsigned) %s + %du) / %du, pm_gw = "
 			"%du * pm_tx;\n", d1, c->bn - 1, c->bn, d0, c->bm - 1,
-			c->bm, PM_RASTER);
+			c->bm, mc ? PM_RASTER / 2 : PM_RASTER);
+		if (mc)
+			pm_strbuf_add(b, "\tconst unsigned pm_rk = "
+				"pm_cluster_rank(), pm_ty2 = (pm_ty + 1u) / 2u;\n");
 		return;
 	}
 	pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + %du) / "
@@ -316,8 +324,9 @@ int pm_emit_nbars(struct pm_kernel *k)
 
 /* TMA: pm_bar[2 S c + s] is contraction c's "full" barrier of stage s
  * (count 1: the thread that arms it), pm_bar[2 S c + S + s] its "empty"
- * barrier (count: the block's warps), initialised before the first
- * barrier of the kernel. */
+ * barrier (count: the block's warps; a cluster of two: both blocks'),
+ * initialised before the first barrier of the kernel (a cluster's:
+ * before both blocks' first copies). */
 static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 {
 	int nb = pm_emit_nbars(k), S = k->cfg->stages;
@@ -328,8 +337,9 @@ static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 		"%ld);\n\tif (threadIdx.x == 0) {\n\t\tfor (int pm_i = 0; "
 		"pm_i < %d; ++pm_i)\n\t\t\tpm_mbar_init(&pm_bar[pm_i], "
 		"pm_i %% %d < %d ? 1 : %d);\n\t\tpm_mbar_init_fence();\n\t}\n"
-		"\t__syncthreads();\n", total - 8L * nb, nb, 2 * S, S,
-		pm_config_threads(k->cfg) / 32);
+		"\t%s;\n", total - 8L * nb, nb, 2 * S, S,
+		pm_config_threads(k->cfg) / 32 * (pm_emit_mc(k) ? 2 : 1),
+		pm_emit_mc(k) ? "pm_cluster_sync()" : "__syncthreads()");
 }
 
 static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
@@ -427,88 +437,8 @@ static const char prelude[] =
 
 int pm_emit_threads(const struct pm_kernel *k)
 {
-	return pm_config_threads(k->cfg) + (k->ws ? 32 : 0);
-}
-
-/* The k tiles of a persistent kernel's unit of work (every contraction's;
- * split: its chunks). */
-static void unit_ktiles(struct pm_kernel *k, struct pm_strbuf *b)
-{
-	for (int c = 0; c < k->ncon; ++c) {
-		if (c)
-			pm_strbuf_add(b, " + ");
-		pm_print_ktiles(k, b, c);
-	}
-}
-
-/* The output tile (pm_by, pm_bx) of tile pm_t of the raster order, in a
- * persistent kernel's loop (tile_map). */
-static void unit_tile(struct pm_strbuf *b)
-{
-	pm_strbuf_printf(b, "\t\tconst unsigned pm_r0 = pm_t / pm_gw * %du;\n"
-		"\t\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = "
-		"pm_t %% pm_gw;\n\t\tconst int pm_by = (int) (pm_r0 + pm_ti %% "
-		"pm_gh), pm_bx = (int) (pm_ti / pm_gh);\n", PM_RASTER, PM_RASTER);
-}
-
-/* Split-K in a persistent kernel: the loop runs over units of work, the
- * first pm_tdp whole tiles (the full waves of a grid of several, none on
- * a small one), then the pm_nt - pm_tdp tiles of the tail in pm_ns chunks
- * each, unit (chunk pm_z, tile pm_t) the chunks of a tile pm_nt - pm_tdp
- * units apart (units of one chunk in raster order run side by side);
- * pm_ts: the tile's place in the tail (its counter and workspace slots);
- * pm_qn: the unit's k tiles (every contraction's chunk), added to the ring
- * position pm_qc at the loop's step; each unit stores its strip of the
- * tile (emit/fixup.c). The plan keeps the tail's units at most the blocks
- * resident at once and pm_tdp a multiple of the grid: the units of a tile
- * run in the same round and wait for each other. */
-static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
-{
-	int w = pm_config_threads(k->cfg) / 32;
-
-	pm_strbuf_printf(b, "\tconst unsigned pm_nt = pm_tx * pm_ty, pm_nr = "
-		"pm_nt - pm_tdp;\n"
-		"\tconst int pm_ns = (%s + pm_kc0 - 1) / pm_kc0;\n"
-		"\tunsigned pm_qc = 0, pm_qn = 0;\n"
-		"\tfor (unsigned pm_u = blockIdx.x; pm_u < pm_tdp + pm_nr * "
-		"(unsigned) pm_ns; pm_u += gridDim.x, pm_qc += pm_qn) {\n"
-		"\t\tconst int pm_whole = pm_u < pm_tdp;\n"
-		"\t\tconst unsigned pm_ts = pm_whole ? 0u : (pm_u - pm_tdp) %% "
-		"pm_nr;\n"
-		"\t\tconst unsigned pm_t = pm_whole ? pm_u : pm_tdp + pm_ts;\n"
-		"\t\tconst int pm_z = pm_whole ? 0 : (int) ((pm_u - pm_tdp) / "
-		"pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n",
-		k->scop->split_ext[0]);
-	for (int r = 0; r < k->scop->nsplit; ++r)
-		pm_strbuf_printf(b, "\t\tconst int pm_k0_%d = pm_z * pm_kc%d, "
-			"pm_kn_%d = pm_whole ? %s : min(pm_kc%d, %s - pm_k0_%d);\n"
-			"\t\t(void) pm_k0_%d;\n\t\t(void) pm_kn_%d;\n", r, r, r,
-			k->scop->split_ext[r], r, k->scop->split_ext[r], r, r, r);
-	/* the unit's strip: the rows of consumer warps [pm_w0, pm_w1)
-	 * (fixup.c) */
-	pm_strbuf_printf(b, "\t\tconst int pm_w0 = %d * pm_z / pm_nz, pm_w1 = "
-		"%d * (pm_z + 1) / pm_nz;\n", w, w);
-	pm_strbuf_add(b, "\t\tpm_qn = ");
-	unit_ktiles(k, b);
-	pm_strbuf_add(b, ";\n");
-	unit_tile(b);
-}
-
-/* A persistent kernel's loop over output tiles: block x runs tiles x,
- * x + gridDim.x, ... of the raster order (tile_map); pm_qc counts the k
- * tiles of the tiles before, the ring's position (pm_print_ring). */
-static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
-{
-	if (k->scop->nsplit) {
-		split_loop(k, b);
-		return;
-	}
-	pm_strbuf_add(b, "\tunsigned pm_qc = 0;\n"
-		"\tfor (unsigned pm_t = blockIdx.x; pm_t < pm_tx * pm_ty; pm_t += "
-		"gridDim.x, pm_qc += ");
-	unit_ktiles(k, b);
-	pm_strbuf_add(b, ") {\n");
-	unit_tile(b);
+	return pm_config_threads(k->cfg) + (!k->ws ? 0 : pm_emit_wg(k) ? 128 :
+		32);
 }
 
 /* One kernel definition, pm_kernel_<name><suffix> (host: <name>). */
@@ -525,16 +455,18 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	if (!host)
 		pm_strbuf_printf(b, k->ws ? "__launch_bounds__(%d, 1) " :
 			"__launch_bounds__(%d) ", pm_emit_threads(k));
+	if (!host && pm_emit_mc(k))
+		pm_strbuf_add(b, "__cluster_dims__(2, 1, 1) ");
 	pm_strbuf_printf(b, "%s%s%s(", host ? "" : "pm_kernel_",
 		k->scop->spec->name, suffix);
 	kernel_params(k, b, host);
 	pm_strbuf_add(b, ")\n{\n");
 	kernel_locals(k, b, host);
 	if (k->ws)
-		persistent_loop(k, b);
-	if (pm_emit_body(k, ast, b, k->ws ? 2 : 1, d) < 0)
+		return pm_emit_ws_body(k, ast, b, d);
+	if (pm_emit_body(k, ast, b, 1, 0, d) < 0)
 		return -1;
-	pm_strbuf_add(b, k->ws ? "\t}\n}\n" : "}\n");
+	pm_strbuf_add(b, "}\n");
 	return 0;
 }
 
@@ -580,6 +512,9 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	if (k->persist_wide &&
 	    variant_def(k->persist_wide, "_persist_wide", b, d) < 0)
+		return -1;
+	if (k->persist_tall &&
+	    variant_def(k->persist_tall, "_persist_tall", b, d) < 0)
 		return -1;
 	if (k->persist_split) {
 		k->persist_split->emit_fixup = 1;

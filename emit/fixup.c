@@ -47,6 +47,11 @@ static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e)
 {
+	/* a cluster's block past the last tile row (file.c's mc_loop) */
+	if (pm_emit_mc(k)) {
+		pm_strbuf_add(b, "if (pm_own) ");
+		return;
+	}
 	if (!k->ws || !k->scop->nsplit || !k->emit_fixup)
 		return;
 	pm_strbuf_add(b, "if (pm_nz == 1 || (");

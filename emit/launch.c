@@ -29,7 +29,9 @@
  *   unsplit, before split-K, the small and the medium variant; T > B
  *   (not with a prologue through the MMA's registers): _persist_wide
  *   where its tile divides M and N and its grid fills its waves to 85 %,
- *   else _persist where ceil(T / PB) PB < ceil(T / B) B. A persistent
+ *   else _persist_tall where its tile divides M and N (N not the wide
+ *   one's) on the same terms, else _persist where ceil(T / PB) PB <
+ *   ceil(T / B) B. A persistent
  *   launch has min(T, PB) blocks, each looping over tiles.
  *   With the split persistent variant (--split-k auto): T < 3/5 SMs:
  *   _persist_split with s = min(PS / T, kt / PM_MIN_PKT) chunks (PS = SMs
@@ -121,7 +123,8 @@ static void size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl)
 
 /* TMA: the tensor map of each buffer copied by boxes, pm_tm<i>: the
  * tensor (row-major, rows x cols) read in boxes of the tile's rows and up
- * to 64 columns with the swizzle of the tile's rows (sm90.cuh). */
+ * to 64 columns with the swizzle of the tile's rows (sm90.cuh); a B tile
+ * of one box that a cluster of two copies by halves: half its rows. */
 static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 	const char *ind)
 {
@@ -138,8 +141,39 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d("
 			"&pm_tm%d, %s, %s, %s, %s, %ld, %ld, %ld) != cudaSuccess)"
 			"\n%s\treturn cudaErrorInvalidValue;\n", ind, i, ind, i,
-			name, d0, d1, d1, buf->size[0], w, 2 * w, ind);
+			name, d0, d1, d1, buf->size[0] /
+			(pm_emit_mc_rows(k, i) ? 2 : 1), w, 2 * w, ind);
 	}
+}
+
+/* A cluster of two (pm_emit_mc): "dim3 grid" of 2 min(pairs, pblocks / 2,
+ * the clusters resident at once) blocks; the last asked once per process
+ * (the occupancy API), so that one round of clusters runs every block. */
+static void mc_grid(struct pm_kernel *k, const char *suffix,
+	struct pm_strbuf *b, const char *ind, const char *pblocks, long smem)
+{
+	const struct pm_config *c = k->cfg;
+	char d0[64], d1[64];
+
+	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+	pm_strbuf_printf(b, "%sstatic int pm_nc%s;\n%sif (!pm_nc%s) {\n"
+		"%s\tcudaLaunchConfig_t pm_lc = {};\n%s\tint pm_n = 0;\n"
+		"%s\tpm_lc.gridDim = dim3(2, 1, 1);\n%s\tpm_lc.blockDim = "
+		"dim3(%d, 1, 1);\n%s\tpm_lc.dynamicSmemBytes = %ld;\n"
+		"%s\tif (cudaOccupancyMaxActiveClusters(&pm_n, pm_kernel_%s%s, "
+		"&pm_lc) != cudaSuccess || pm_n < 1) {\n%s\t\t(void) "
+		"cudaGetLastError();\n%s\t\tpm_n = 1 << 30;\n%s\t}\n"
+		"%s\tpm_nc%s = pm_n;\n%s}\n", ind, suffix, ind, suffix, ind,
+		ind, ind, ind, pm_emit_threads(k), ind, smem, ind,
+		k->scop->spec->name, suffix, ind, ind, ind, ind, suffix, ind);
+	pm_strbuf_printf(b, "%sint64_t pm_g = (int64_t) ((%s + %d - 1) / %d) * "
+		"((((%s + %d - 1) / %d) + 1) / 2);\n%sif (pm_g > (int64_t) (%s) / "
+		"2)\n%s\tpm_g = (int64_t) (%s) / 2;\n%sif (pm_g > pm_nc%s)\n"
+		"%s\tpm_g = pm_nc%s;\n%sif (pm_g < 1)\n%s\tpm_g = 1;\n"
+		"%sdim3 grid((unsigned) (2 * pm_g), 1);\n", ind, d1, c->bn,
+		c->bn, d0, c->bm, c->bm, ind, pblocks, ind, pblocks, ind, suffix,
+		ind, suffix, ind, ind, ind);
 }
 
 /* The launch of kernel pm_kernel_<name><suffix>: one block per output
@@ -163,7 +197,15 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	/* persistent (k->ws): at most pblocks blocks, looping over tiles */
 	/* split: p.tdp whole tiles, then p.s units per tile of the tail */
 	snprintf(nu, sizeof(nu), "(p.tdp + (%s - p.tdp) * p.s)", n);
-	if (k->ws)
+	/* before a cluster's occupancy is asked */
+	if (smem > 48 * 1024)
+		pm_strbuf_printf(b, "%sif (cudaFuncSetAttribute(pm_kernel_%s%s, "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
+			"cudaSuccess)\n%s\treturn cudaGetLastError();\n", ind,
+			spec->name, suffix, smem, ind);
+	if (pm_emit_mc(k))
+		mc_grid(k, suffix, b, ind, pblocks, smem);
+	else if (k->ws)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
 			"? %s : (int64_t) (%s)), 1);\n", ind,
 			k->scop->nsplit ? nu : n, pblocks,
@@ -171,11 +213,6 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	else
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1%s);\n", ind,
 			n, k->scop->nsplit ? ", (unsigned) p.s" : "");
-	if (smem > 48 * 1024)
-		pm_strbuf_printf(b, "%sif (cudaFuncSetAttribute(pm_kernel_%s%s, "
-			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
-			"cudaSuccess)\n%s\treturn cudaGetLastError();\n", ind,
-			spec->name, suffix, smem, ind);
 	tma_maps(k, b, ind);
 	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(",
 		ind, spec->name, suffix, pm_emit_threads(k), smem);
@@ -262,31 +299,31 @@ static void occupancy(struct pm_kernel *k, const char *suffix,
 		pm_emit_threads(k), smem);
 }
 
-/* static cudaError_t pm_device_NAME(int *sms, int occ[5]): the GPU's SMs
+/* static cudaError_t pm_device_NAME(int *sms, int occ[6]): the GPU's SMs
  * and the blocks per SM of the kernel, the medium, the persistent, the
- * wide and the split persistent variants (0: none), asked once per
- * process. */
+ * wide, the split persistent and the tall variants (0: none), asked once
+ * per process. */
 static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
 
 	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernels' blocks per SM "
 		"(asked once per process): occ[0] the\n * big kernel's, [1] the "
-		"medium, [2] the persistent, [3] the wide and [4] the split\n"
-		" * persistent variant's (0: none). */\nstatic cudaError_t "
-		"pm_device_%s(int *sms, int occ[5])\n{\n\tstatic int pm_sms, "
-		"pm_occ[5];\n\tif "
+		"medium, [2] the persistent, [3] the wide, [4] the split\n"
+		" * persistent and [5] the tall variant's (0: none). */\n"
+		"static cudaError_t pm_device_%s(int *sms, int occ[6])\n{\n"
+		"\tstatic int pm_sms, pm_occ[6];\n\tif "
 		"(!pm_sms) {\n\t\tint dev, n, o;\n"
 		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
 		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
 		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
 	{
-		struct pm_kernel *v[5] = { k, k->medium, k->persist,
-			k->persist_wide, k->persist_split };
-		const char *suf[5] = { "", "_medium", "_persist",
-			"_persist_wide", "_persist_split" };
+		struct pm_kernel *v[6] = { k, k->medium, k->persist,
+			k->persist_wide, k->persist_split, k->persist_tall };
+		const char *suf[6] = { "", "_medium", "_persist",
+			"_persist_wide", "_persist_split", "_persist_tall" };
 
-		for (int i = 0; i < 5; ++i) {
+		for (int i = 0; i < 6; ++i) {
 			if (!v[i])
 				continue;
 			occupancy(v[i], suf[i], b);
@@ -294,7 +331,7 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		}
 	}
 	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\tfor (int "
-		"i = 0; i < 5; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
+		"i = 0; i < 6; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
 		"cudaSuccess;\n}\n");
 }
 
@@ -327,7 +364,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\tint64_t pblocks, tdp, kc[%d];\n"
 		"\tsize_t cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
 	size_list(k, b, 1);
-	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[5];\n"
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[6];\n"
 		"\tconst cudaError_t e = pm_device_%s(&sms, oc);\n"
 		"\tconst int occ = oc[0], occm = oc[1];\n\t(void) occm;\n"
 		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
@@ -418,16 +455,21 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			pm_strbuf_add(b, "\tif (pfew)\n\t\tp->persist = 1, "
 				"p->pblocks = (int64_t) sms * oc[2];\n");
 	}
-	/* grids of several waves; not with a prologue through the MMA's
-	 * registers (measured 6 % slower there: the ldmatrix latency shows
-	 * with 8 warps per SM; PERF.md) */
-	if (k->persist && !pm_kernel_pro_regs(k->persist)) {
+	/* grids of several waves; with a prologue through the MMA's
+	 * registers the wide and tall blocks only (their producer warpgroup
+	 * gives its registers to the consumers: 8-15 % faster there than two
+	 * 128x128 blocks per SM; the 128x128 persistent kernel measured 6 %
+	 * slower: the ldmatrix latency shows with 8 warps per SM; PERF.md) */
+	if (k->persist && (!pm_kernel_pro_regs(k->persist) ||
+	    k->persist_wide || k->persist_tall)) {
 		const struct pm_config *w = k->persist_wide ?
 			k->persist_wide->cfg : NULL;
+		const struct pm_config *t = k->persist_tall ?
+			k->persist_tall->cfg : NULL;
 
 		pm_strbuf_add(b, "\tif (oc[2] > 0 && tiles > (int64_t) sms * "
 			"occ) {\n\t\tconst int64_t b1 = (int64_t) sms * occ, bp = "
-			"(int64_t) sms * oc[2];\n");
+			"(int64_t) sms * oc[2];\n\t\t(void) b1;\n\t\t(void) bp;\n");
 		/* the wide blocks where they divide N and fill their waves to
 		 * 85 % (smem traffic per flop lower; measured 3-12 % faster
 		 * there, slower on poorly filled waves) */
@@ -438,11 +480,24 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 				"\t\t\tif (t2 * 100 >= 85 * ((t2 + bw - 1) / bw) * bw)"
 				"\n\t\t\t\tp->persist = 2, p->pblocks = bw;\n\t\t}\n",
 				d0, w->bm, d1, w->bn, d0, w->bm, d1, w->bn);
+		/* else the tall blocks where they divide M, on the same terms
+		 * (their copies a third fewer per flop than 128x128 blocks';
+		 * measured 8-13 % faster on full waves; PERF.md) */
+		if (t)
+			pm_strbuf_printf(b, "\t\tif (!p->persist && oc[5] > 0 && "
+				"%s %% %d == 0 && %s %% %d == 0) {\n\t\t\tconst "
+				"int64_t t2 = (%s / %d) * (%s / %d), bw = (int64_t) "
+				"sms * oc[5];\n\t\t\tif (t2 * 100 >= 85 * ((t2 + bw "
+				"- 1) / bw) * bw)\n\t\t\t\tp->persist = 4, "
+				"p->pblocks = bw;\n\t\t}\n", d0, t->bm, d1, t->bn,
+				d0, t->bm, d1, t->bn);
 		/* 128x128: where one block per SM looping over tiles fills the
 		 * waves better than two per SM do */
-		pm_strbuf_add(b, "\t\tif (!p->persist && (tiles + bp - 1) / bp "
-			"* bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\tp->persist = 1, "
-			"p->pblocks = bp;\n\t}\n");
+		if (!pm_kernel_pro_regs(k->persist))
+			pm_strbuf_add(b, "\t\tif (!p->persist && (tiles + bp - 1) "
+				"/ bp * bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\t"
+				"p->persist = 1, p->pblocks = bp;\n");
+		pm_strbuf_add(b, "\t}\n");
 	}
 	/* several waves of the 128x128 persistent kernel whose last is at
 	 * most half full: the split kernel runs the full waves' tiles whole
@@ -452,7 +507,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	pm_strbuf_add(b, "\tp->tdp = 0;\n");
 	if (k->persist_split && c->split_k <= 1 &&
 	    !pm_kernel_pro_regs(k->persist_split)) {
-		pm_strbuf_printf(b, "\tif (oc[4] > 0 && p->persist != 2 && tiles "
+		pm_strbuf_printf(b, "\tif (oc[4] > 0 && p->persist != 2 && "
+			"p->persist != 4 && tiles "
 			"> (int64_t) sms * oc[4]) {\n"
 			"\t\tconst int64_t pb = (int64_t) sms * oc[4], rt = tiles "
 			"%% pb;\n\t\tint64_t s3 = rt > 0 && 2 * rt <= pb ? pm_fit_%s("
@@ -639,17 +695,18 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	}
 	/* the persistent variants, p.persist 2, 1 and 3 */
 	{
-		struct pm_kernel *pv[3] = { k->persist_wide, k->persist,
-			k->persist_split };
-		const char *suf[3] = { "_persist_wide", "_persist",
-			"_persist_split" };
-		const char *why[3] = { "several waves, filled by the wide "
+		struct pm_kernel *pv[4] = { k->persist_wide, k->persist_tall,
+			k->persist, k->persist_split };
+		const char *suf[4] = { "_persist_wide", "_persist_tall",
+			"_persist", "_persist_split" };
+		const char *why[4] = { "several waves, filled by the wide "
+			"persistent kernel", "several waves, filled by the tall "
 			"persistent kernel", "several waves, filled better by the "
 			"persistent kernel", "under 3/5 tile per SM, or the tail of "
 			"several waves: split-K in the\n\t * persistent kernel" };
-		const int id[3] = { 2, 1, 3 };
+		const int id[4] = { 2, 4, 1, 3 };
 
-		for (int i = 0; i < 3; ++i) {
+		for (int i = 0; i < 4; ++i) {
 			if (!pv[i])
 				continue;
 			pm_strbuf_printf(b, "\t/* %s */\n\tif (p.persist == %d) "

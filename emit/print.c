@@ -433,15 +433,15 @@ static void print_node(struct printer *p, __isl_keep isl_ast_node *node,
 }
 
 int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
-	struct pm_strbuf *b, int ind, struct pm_diags *d)
+	struct pm_strbuf *b, int ind, int role, struct pm_diags *d)
 {
 	struct printer p = { k, b, d, !k->cfg->target->emits_cuda, 0, NULL, 0,
-		"", 0 };
+		"", k->ws ? role : 0 };
 
 	/* warp-specialized: the producer warp's thread 0 runs the copies of
-	 * the block's tile and goes on to the next (file.c's persistent loop),
-	 * the consumer warps run the rest */
-	if (k->ws) {
+	 * the block's tile and goes on to the next (persist.c's loop), the
+	 * consumer warps run the rest */
+	if (k->ws && !role) {
 		int nt = pm_config_threads(k->cfg);
 
 		indent(&p, ind);

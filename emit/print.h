@@ -43,10 +43,32 @@ void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
  * pm_qc + q, after contraction 0's tiles for contraction 1. */
 void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e, int parity, int c);
+/* The persistent kernels' raster order: groups of PM_RASTER tile rows
+ * (file.c's tile_map, persist.c's loops). */
+#define PM_RASTER 8
+/* persist.c: the body of a warp-specialized kernel (k->ws) after its
+ * locals: the loop over tiles and the roles' code, closing the kernel. */
+int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
+	struct pm_strbuf *b, struct pm_diags *d);
+/* persist.c: 1 when k's producer is a warpgroup that gives its registers
+ * to the consumers (setmaxnreg): a prologue through the MMA's registers
+ * (128 accumulators and the A fragments do not fit in 224 registers
+ * beside a producer warp). */
+int pm_emit_wg(const struct pm_kernel *k);
+/* Clusters of two blocks (cfg->cluster; tma.c): 1 when k's blocks run in
+ * pairs on vertically adjacent output tiles (rank pm_rk, tile row 2 y +
+ * pm_rk), each copying half of every contraction's B tile into both by
+ * multicast: persistent, not split, a staged store, every tile by TMA and
+ * each B tile of whole boxes in pairs, or of one box of 16 k rows or more
+ * (its halves by rows). pm_emit_mc_rows: 1 when buffer i is a B tile of
+ * one box, multicast by halves of its rows (the tensor map's box too). */
+int pm_emit_mc(const struct pm_kernel *k);
+int pm_emit_mc_rows(const struct pm_kernel *k, int i);
 /* The k tiles of contraction c: "((unsigned) K + 63u) / 64u". */
 void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c);
 /* fixup.c: the predicate of the split persistent kernel's STG at tile
- * row e ("if (...) "; nothing elsewhere). */
+ * row e ("if (...) "), of a cluster's ("if (pm_own) "; nothing
+ * elsewhere). */
 void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e);
 /* fixup.c: the FIXUP op (split-K) of annotation a. */

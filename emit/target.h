@@ -78,6 +78,10 @@ struct pm_target {
 	 * wstages stages (wbm = 0: none) */
 	int pstages;
 	int wbm, wbn, wwm, wwn, wstages;
+	/* ... the tall variant for those whose M it divides (and N not the
+	 * wide one's): block tbm x tbn, unit tile twm x twn, tstages stages
+	 * (tbm = 0: none) */
+	int tbm, tbn, twm, twn, tstages;
 };
 
 /* Known targets, by name; NULL when unknown. */

@@ -53,6 +53,44 @@ void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, k->ws ? ")) %% %d)" : ") %% %d)", S);
 }
 
+/* Boxes of buffer b per k tile: 64-column blocks (SWZ 2), else one. */
+static long nboxes(const struct pm_buffer *b)
+{
+	return b->swz == 2 ? b->size[1] / 64 : 1;
+}
+
+int pm_emit_mc(const struct pm_kernel *k)
+{
+	if (!k->ws || k->cfg->cluster != 2 || k->scop->nsplit ||
+	    !k->cst_pitch || !k->cfg->target->emits_cuda || pm_emit_wg(k))
+		return 0;
+	for (int i = 0; i < k->nbufs; ++i)
+		if (!k->bufs[i].tma)
+			return 0;
+	for (int c = 0; c < k->ncon; ++c) {
+		const struct pm_buffer *b = &k->bufs[k->con[c].buf_b];
+		long n = nboxes(b);
+
+		if (n % 2 && (n != 1 || b->size[0] % 16))
+			return 0;
+	}
+	return 1;
+}
+
+/* Is buffer i a contraction's B tile? */
+static int is_b(const struct pm_kernel *k, int i)
+{
+	for (int c = 0; c < k->ncon; ++c)
+		if (k->con[c].buf_b == i)
+			return 1;
+	return 0;
+}
+
+int pm_emit_mc_rows(const struct pm_kernel *k, int i)
+{
+	return pm_emit_mc(k) && is_b(k, i) && nboxes(&k->bufs[i]) == 1;
+}
+
 /* The bytes of one k tile of contraction c (all its buffers). */
 static long tma_tile_bytes(struct pm_kernel *k, int c)
 {
@@ -62,6 +100,43 @@ static long tma_tile_bytes(struct pm_kernel *k, int c)
 		if (k->bufs[i].con == c)
 			bytes += k->bufs[i].size[0] * k->bufs[i].size[1] * 2;
 	return bytes;
+}
+
+/* The B tile's boxes in a cluster of two blocks (pm_emit_mc): block
+ * pm_rk copies boxes 2 jj + pm_rk (a tile of one box: rows pm_rk R / 2 ..
+ * of its R, the tensor map's box half as tall) into both blocks, each
+ * completing the bytes on its own full barrier f + pm_s. The rest of
+ * ws_copy's braces ({ const unsigned pm_q ..) is open. */
+static void mc_copy(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int f)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+	long n = nboxes(buf), w = buf->swz == 2 ? 64 : buf->size[1];
+	long h = buf->size[0] / 2;
+
+	for (long jj = 0; jj < (n > 1 ? n / 2 : 1); ++jj) {
+		pm_strbuf_printf(b, "pm_tma_load_2d_mc(&%s_shared[pm_s * %ld + ",
+			name, buf->stage_elems);
+		if (n > 1)
+			pm_strbuf_printf(b, "(%ld + pm_rk) * %ld", 2 * jj,
+				buf->size[0] * 64);
+		else
+			pm_strbuf_printf(b, "pm_rk * %ld", h * w);
+		pm_strbuf_printf(b, "], &pm_tm%d, &pm_bar[%d + pm_s], ",
+			a->op->buffer, f);
+		pm_print_expr(b, a->e[1]);
+		if (n > 1)
+			pm_strbuf_printf(b, " + (%ld + (int) pm_rk) * %ld, ",
+				2 * jj, w);
+		else
+			pm_strbuf_add(b, ", ");
+		pm_print_expr(b, a->e[0]);
+		if (n == 1)
+			pm_strbuf_printf(b, " + (int) pm_rk * %ld", h);
+		pm_strbuf_add(b, ", 3); ");
+	}
+	pm_strbuf_add(b, "}\n");
 }
 
 /* pm_print_tma_copy of a warp-specialized kernel: on the producer's
@@ -88,6 +163,10 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 			"pm_s], (pm_q / %d + 1) & 1); pm_mbar_arrive_tx(&pm_bar"
 			"[%d + pm_s], %ld); ", S, f + S, S, f,
 			tma_tile_bytes(k, buf->con));
+	if (pm_emit_mc(k) && is_b(k, a->op->buffer)) {
+		mc_copy(k, b, a, f);
+		return;
+	}
 	for (long j = 0; j < buf->size[1] / w; ++j) {
 		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[pm_s * %ld + "
 			"%ld], &pm_tm%d, &pm_bar[%d + pm_s], ", name,
@@ -201,11 +280,22 @@ void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, "/* release the stage */;\n");
 		return;
 	}
+	/* a cluster of two (pm_emit_mc): on both blocks' barriers */
 	if (k->ws) {
-		pm_strbuf_printf(b, "if (pm_lane_id() == 0) pm_mbar_arrive("
-			"&pm_bar[%d + ", bar_full(k, a->op->con) + S);
+		int mc = pm_emit_mc(k);
+
+		pm_strbuf_printf(b, "if (pm_lane_id() == 0) %spm_mbar_arrive("
+			"&pm_bar[%d + ", mc ? "{ " : "",
+			bar_full(k, a->op->con) + S);
 		pm_print_ring(k, b, a->e[0], 0, a->op->con);
-		pm_strbuf_add(b, "]);\n");
+		pm_strbuf_add(b, "]);");
+		if (mc) {
+			pm_strbuf_printf(b, " pm_mbar_arrive_peer(&pm_bar[%d + ",
+				bar_full(k, a->op->con) + S);
+			pm_print_ring(k, b, a->e[0], 0, a->op->con);
+			pm_strbuf_add(b, "], pm_rk ^ 1u); }");
+		}
+		pm_strbuf_add(b, "\n");
 		return;
 	}
 	pm_strbuf_printf(b, "if (pm_lane_id() == 0) pm_mbar_arrive(&pm_bar"

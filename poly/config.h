@@ -61,6 +61,12 @@ struct pm_config {
 	 * 0 = off, 1 = the kernel itself (no split-K, no variants),
 	 * 2 = the kernel itself, split-K kept (api/'s split variant) */
 	int persistent;
+	/* clusters of the persistent kernels (sm_90a, not split): 2 = pairs
+	 * of blocks on vertically adjacent output tiles, each copying half of
+	 * the B operand's k tile into both by TMA multicast (half the L2
+	 * reads of B; emit/); 1 = none; -1 = auto: none (2 measured 6 %
+	 * slower, docs/PERF.md) */
+	int cluster;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

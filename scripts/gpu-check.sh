@@ -15,7 +15,9 @@
 # build/gpu), ONLY (a regex: only the configurations it matches: sm80, sm90a,
 # sm70_16x16x8, sm70_32x32x8, sm80_split3, sm90a_split5, sm90a_cpasync (the
 # cp.async pipeline, --tma off), sm90a_persist (--persistent on): k always in 3 / 5
-# chunks where it has that many k tiles).
+# chunks where it has that many k tiles), sm90a_cluster (--persistent on
+# --cluster 2: pairs of blocks sharing B by multicast; an odd number of
+# tile rows at 384x128x192, 640x384x1472, 1024x1536x512 ...).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.."
@@ -37,8 +39,10 @@ SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 
 # SMs, the small variant
 # 1024x1536x512: 96 tiles (3/5 to 1 per SM), the persistent variant
 # 2304x1408x896: 198 tiles, the medium variant (64x128 blocks)
-# 2304x2304x1024: the persistent variant; 4096^3: the wide persistent one
-SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 896x768x4096 1024x768x2048 640x384x1472 1024x1024x448 1024x1536x512 2048x1536x1024 2304x1408x896 2304x2304x1024 2816x1536x512 4096x4096x4096"
+# 2304x2304x1024: the split persistent one (324 tiles, a tail of 60 in
+# chunks); 4096^3: the wide persistent one; 2560x2944x512: the tall one
+# (M a multiple of 256, N not; 230 tiles of 256x128, 87 % of two waves)
+SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 896x768x4096 1024x768x2048 640x384x1472 1024x1024x448 1024x1536x512 2048x1536x1024 2304x1408x896 2304x2304x1024 2560x2944x512 2816x1536x512 4096x4096x4096"
 FIXED_M=1024 FIXED_N=2048 FIXED_K=512
 TIME_SIZES="2048x2048x2048 4096x4096x4096"
 CONFIGS=("sm80|--target sm_80"
@@ -48,7 +52,8 @@ CONFIGS=("sm80|--target sm_80"
 	 "sm80_split3|--target sm_80 --split-k 3"
 	 "sm90a_split5|--target sm_90a --split-k 5"
 	 "sm90a_cpasync|--target sm_90a --tma off"
-	 "sm90a_persist|--target sm_90a --persistent on")
+	 "sm90a_persist|--target sm_90a --persistent on"
+	 "sm90a_cluster|--target sm_90a --persistent on --cluster 2")
 # ONLY=REGEX keeps the configurations whose name matches
 if [ -n "${ONLY:-}" ]; then
 	kept=()

@@ -43,10 +43,12 @@ RUN_JOBS=${RUN_JOBS:-8}
 SIZES=${SIZES:-"256x384x160 512x256x1024"}
 # sm_90a: K a multiple of 64 (block tile 128x128x64); the small sizes run
 # the small-tile variant (1024x1024 its TMA twin), 2048x2304 the 128x128
-# kernel, 2304x1408 the medium one, 1024x1536 and 2304x2304 the persistent
+# kernel, 2304x1408 the medium one, 1024x1536 the persistent
 # one, 2048x4096 the wide persistent one and 640x896x3072 (35 tiles, 48 k
-# tiles) the split persistent one, 3 chunks (where the spec has them)
-SIZES_SM90A=${SIZES_SM90A:-"256x384x192 512x256x1024 1024x1024x512 1024x1536x512 2048x2304x256 2304x1408x512 2304x2304x1024 2048x4096x256 640x896x3072"}
+# tiles) the split persistent one, 3 chunks (where the spec has them),
+# 2560x2944x512 the tall persistent one (M a multiple of 256, N not) and
+# 2304x2304x1024 the split persistent one on the tail of several waves
+SIZES_SM90A=${SIZES_SM90A:-"256x384x192 512x256x1024 1024x1024x512 1024x1536x512 2048x2304x256 2304x1408x512 2304x2304x1024 2048x4096x256 640x896x3072 2560x2944x512"}
 UNARY="relu sigmoid tanh gelu gelu_erf silu exp abs"
 BINARY="max min"
 LAYOUTS="nn nt tn tt"

@@ -125,20 +125,38 @@ static void test_structure(void **state)
 	free(s);
 }
 
-/* A prologue on A through the MMA's registers and an epilogue chain: the
- * persistent kernel is the same around them. */
+/* A prologue on A through the MMA's registers: the producer is a
+ * warpgroup that gives its registers to the consumers (384 threads, the
+ * roles in the two branches of one if/else, each with its own loop over
+ * the tiles: setmaxnreg needs that shape); an epilogue chain: the
+ * persistent kernel is the same around it. */
 static void test_fused(void **state)
 {
 	const char *opts[] = { "target", "sm_90a", "persistent", "on", NULL };
 	char *diag, *s = try_gen("relu_gemm", opts, &diag), *k;
+	const char *dec, *inc, *prod, *mma;
 
 	(void) state;
 	assert_non_null(s);
-	k = kernel_text(s, "__launch_bounds__(288, 1) pm_kernel_relu_gemm(");
+	k = kernel_text(s, "__launch_bounds__(384, 1) pm_kernel_relu_gemm(");
 	assert_non_null(strstr(k, "pm_sm90_mma_tile_ra<"));
 	assert_non_null(strstr(k, "((pm_qc + ((c2))) % 4) * 8192"));
-	assert_int_equal(count(k, "continue;"), 1);
+	assert_int_equal(count(k, "continue;"), 0);
+	assert_int_equal(count(k, "for (unsigned pm_t = blockIdx.x;"), 2);
+	dec = strstr(k, "\tif (threadIdx.x >= 256) {\n\t\tpm_setmaxnreg_dec<40>"
+		"();\n\t\tif (threadIdx.x == 256) {\n\t\t\tunsigned pm_qc = 0;\n");
+	inc = strstr(k, "\t} else {\n\t\tpm_setmaxnreg_inc<232>();\n\t\t"
+		"unsigned pm_qc = 0;\n");
+	prod = strstr(k, "// producer");
+	mma = strstr(k, "pm_sm90_mma_tile_ra<");
+	assert_non_null(dec);
+	assert_non_null(inc);
+	assert_true(dec < prod && prod < inc && inc < mma);
+	assert_int_equal(count(k, "// producer"), 1);
+	assert_int_equal(count(k, "pm_tma_load_2d("), 3);
 	free(k);
+	assert_non_null(strstr(s, "pm_kernel_relu_gemm<<<grid, 384, "));
+	assert_non_null(strstr(s, "(&o, pm_kernel_relu_gemm, 384, "));
 	free(s);
 	free(diag);
 	s = try_gen("gemm_epilogue_chain", opts, &diag);
@@ -228,14 +246,21 @@ static void test_variant(void **state)
 	free(s);
 	free(diag);
 	/* a prologue through the MMA's registers: the 128x128 variant for
-	 * 3/5 to 1 tile per SM only (measured slower on several waves) */
+	 * 3/5 to 1 tile per SM only (measured slower on several waves), the
+	 * wide and tall ones on several waves (a producer warpgroup) */
 	s = try_gen("relu_gemm", opts, &diag);
 	assert_non_null(s);
-	assert_non_null(strstr(s, "pm_kernel_relu_gemm_persist("));
-	assert_null(strstr(s, "_persist_wide"));
+	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
+		"pm_kernel_relu_gemm_persist("));
+	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
+		"pm_kernel_relu_gemm_persist_wide("));
 	assert_non_null(strstr(s, "\tif (pfew)\n\t\tp->persist = 1, "));
-	assert_null(strstr(s, "if (oc[2] > 0 && tiles > (int64_t) sms * "
+	assert_non_null(strstr(s, "if (oc[2] > 0 && tiles > (int64_t) sms * "
 		"occ) {"));
+	assert_non_null(strstr(s, "p->persist = 2, p->pblocks = bw;"));
+	assert_null(strstr(s, "p->persist = 1, p->pblocks = bp;"));
+	assert_null(strstr(s, "p->persist != 4 && tiles > (int64_t) sms * "
+		"oc[4]) {"));
 	free(s);
 	free(diag);
 	s = try_gen("gemm_bias_relu", off, &diag);
@@ -337,7 +362,8 @@ static void test_split(void **state)
 	/* several waves whose last is at most half full: the full waves'
 	 * tiles whole, the tail's split */
 	assert_non_null(strstr(s, "\tp->tdp = 0;\n\tif (oc[4] > 0 && "
-		"p->persist != 2 && tiles > (int64_t) sms * oc[4]) {\n\t\tconst "
+		"p->persist != 2 && p->persist != 4 && tiles > (int64_t) sms * "
+		"oc[4]) {\n\t\tconst "
 		"int64_t pb = (int64_t) sms * oc[4], rt = tiles % pb;\n\t\t"
 		"int64_t s3 = rt > 0 && 2 * rt <= pb ? pm_fit_gemm_nn(kt, pb / rt, "
 		"4, 8) : 1;\n"));
@@ -453,6 +479,144 @@ static void test_dump(void **state)
 	polymma_ctx_free(ctx);
 }
 
+/* The tall variant: 256x128 blocks (two warpgroups of 128x128, two
+ * 64x128 wgmma each per k step), 3 stages of 48 KB and its own 256 x 136
+ * C tile; launched on grids of several waves whose M it divides and N not
+ * the wide variant's, where it fills its waves to 85 %; the tail rule
+ * leaves it alone. */
+static void test_tall(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	char *diag, *s = try_gen("gemm_bias_relu", opts, &diag), *k;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(288, 1) "
+		"pm_kernel_gemm_bias_relu_persist_tall(");
+	assert_int_equal(count(k, "pm_tma_load_2d("), 3);
+	assert_int_equal(count(k, "pm_sm90_mma_tile<64, 128, 64, 1, 64, 1, 1, "
+		"128, 2, 256, 64>("), 2);
+	assert_non_null(strstr(k, "float pm_acc[2][64];"));
+	assert_non_null(strstr(k, "pm_mbar_arrive_tx(&pm_bar[0 + pm_s], "
+		"49152);"));
+	assert_non_null(strstr(k, "__half *pm_cst = (__half *) (pm_smem + "
+		"147456);"));
+	assert_null(strstr(k, "__cluster_dims__"));
+	free(k);
+	/* the plan: after the wide rule, on its terms */
+	assert_non_null(strstr(s, "\t\tif (!p->persist && oc[5] > 0 && M % 256 "
+		"== 0 && N % 128 == 0) {\n\t\t\tconst int64_t t2 = (M / 256) * "
+		"(N / 128), bw = (int64_t) sms * oc[5];\n\t\t\tif (t2 * 100 >= 85 "
+		"* ((t2 + bw - 1) / bw) * bw)\n\t\t\t\tp->persist = 4, p->pblocks "
+		"= bw;\n"));
+	assert_true(strstr(s, "p->persist = 4") > strstr(s, "p->persist = 2"));
+	assert_true(strstr(s, "p->persist = 4") < strstr(s, "p->persist = 1, "
+		"p->pblocks = bp;"));
+	assert_non_null(strstr(s, "if (oc[4] > 0 && p->persist != 2 && "
+		"p->persist != 4 && tiles > (int64_t) sms * oc[4]) {"));
+	assert_non_null(strstr(s, "pm_occ[5] = o > 0 ? o : 1;"));
+	assert_non_null(strstr(s, "\tif (p.persist == 4) {\n"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_tall<<<"
+		"grid, 288, 217136, stream>>>("));
+	free(s);
+	free(diag);
+	/* a register prologue: a producer warpgroup (test_fused) */
+	s = try_gen("relu_gemm", opts, &diag);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
+		"pm_kernel_relu_gemm_persist_tall("));
+	assert_non_null(strstr(s, "p->persist = 4, p->pblocks = bw;"));
+	free(s);
+	free(diag);
+}
+
+/* --cluster 2 (only asked for: measured slower): pairs of blocks on
+ * vertically adjacent tiles (cluster dims 2; rank pm_rk, the pairs of tile
+ * rows in raster groups of 4), each copying half of the B tile into both
+ * by multicast, the stage released by both blocks' warps (16 arrivals),
+ * the cluster synchronized after the barriers' initialisation and before
+ * exit, a block past the last tile row storing nothing; a B tile of one
+ * box by halves of its rows (the tensor map's box too); the launch's grid
+ * from the clusters resident at once. */
+static void test_cluster(void **state)
+{
+	const char *on[] = { "target", "sm_90a", "persistent", "on",
+		"cluster", "2", NULL };
+	const char *def[] = { "target", "sm_90a", NULL };
+	char *diag, *s = try_gen("gemm_nn", on, &diag), *k;
+	polymma_options *o = polymma_options_alloc();
+	const char *err = NULL;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(288, 1) __cluster_dims__(2, 1, 1) "
+		"pm_kernel_gemm_nn(");
+	assert_non_null(strstr(k, "const unsigned pm_rk = pm_cluster_rank(), "
+		"pm_ty2 = (pm_ty + 1u) / 2u;"));
+	assert_non_null(strstr(k, "for (unsigned pm_t = blockIdx.x / 2u; pm_t "
+		"< pm_tx * pm_ty2; pm_t += gridDim.x / 2u,"));
+	assert_non_null(strstr(k, "const int pm_own = pm_y < pm_ty;"));
+	assert_non_null(strstr(k, "pm_by = (int) min(pm_y, pm_ty - 1u)"));
+	assert_non_null(strstr(k, "pm_mbar_init(&pm_bar[pm_i], pm_i % 8 < 4 ? "
+		"1 : 16);"));
+	assert_int_equal(count(k, "pm_cluster_sync();"), 2);
+	assert_null(strstr(k, "__syncthreads()"));
+	/* A whole by each block, B by halves to both */
+	assert_int_equal(count(k, "pm_tma_load_2d("), 1);
+	assert_non_null(strstr(k, "pm_tma_load_2d_mc(&B_shared[pm_s * 8192 + "
+		"(0 + pm_rk) * 4096], &pm_tm1, &pm_bar[0 + pm_s], (128 * c1) + "
+		"(0 + (int) pm_rk) * 64, (64 * c2), 3);"));
+	assert_non_null(strstr(k, "pm_mbar_arrive_peer(&pm_bar[4 + ((pm_qc + "
+		"((c2))) % 4)], pm_rk ^ 1u); }"));
+	assert_int_equal(count(k, "if (pm_own) pm_copy16_s2g("), 8);
+	free(k);
+	assert_non_null(strstr(s, "cudaOccupancyMaxActiveClusters(&pm_n, "
+		"pm_kernel_gemm_nn, &pm_lc)"));
+	assert_non_null(strstr(s, "dim3 grid((unsigned) (2 * pm_g), 1);"));
+	free(s);
+	free(diag);
+	/* B as N x K: one box of 128 rows, halves of 64 */
+	s = try_gen("gemm_nt", on, &diag);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "pm_tma_load_2d_mc(&B_shared[pm_s * 8192 + "
+		"pm_rk * 4096], &pm_tm1, &pm_bar[0 + pm_s], (64 * c2), (128 * c1) "
+		"+ (int) pm_rk * 64, 3);"));
+	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm1, B, N, K, K, 64, 64, "
+		"128)"));
+	free(s);
+	free(diag);
+	/* by default: none; the split variant never */
+	s = try_gen("gemm_nn", def, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "__cluster_dims__"));
+	free(s);
+	free(diag);
+	{
+		const char *v2[] = { "target", "sm_90a", "cluster", "2", NULL };
+
+		s = try_gen("gemm_nn", v2, &diag);
+		assert_non_null(s);
+		k = kernel_text(s, "pm_kernel_gemm_nn_persist_split(");
+		assert_null(strstr(k, "pm_tma_load_2d_mc("));
+		free(k);
+		k = kernel_text(s, "__cluster_dims__(2, 1, 1) "
+			"pm_kernel_gemm_nn_persist(");
+		free(k);
+		free(s);
+		free(diag);
+	}
+	/* not with a producer warpgroup (a register prologue) */
+	s = try_gen("relu_gemm", on, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "__cluster_dims__"));
+	free(s);
+	free(diag);
+	assert_int_equal(polymma_options_set(o, "cluster", "3", &err),
+		POLYMMA_ERR_USAGE);
+	assert_string_equal(err, "--cluster expects auto, 1 or 2");
+	polymma_options_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +624,8 @@ int main(void)
 		cmocka_unit_test(test_fused),
 		cmocka_unit_test(test_variant),
 		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_tall),
+		cmocka_unit_test(test_cluster),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_dump),
 	};

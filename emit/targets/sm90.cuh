@@ -489,6 +489,65 @@ __device__ __forceinline__ void pm_tma_load_2d(void *dst, const CUtensorMap *map
                : "memory");
 }
 
+// The registers of this warpgroup's threads, down to N (a producer that
+// gives them away) or up to N: the roles of a persistent kernel with a
+// producer warpgroup (emit/persist.c), each one branch of one if/else.
+template <int N> __device__ __forceinline__ void pm_setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+template <int N> __device__ __forceinline__ void pm_setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+
+// ---------------------------------------------------------------------------
+// Clusters of two blocks (the persistent kernels' --cluster 2, emit/): the
+// blocks of a cluster run vertically adjacent output tiles, and each copies
+// half of the shared B tile into both blocks' shared memory by multicast.
+// A stage is free for a copy when both blocks' consumer warps released it:
+// each warp arrives on its own block's "empty" barrier and on the other's.
+// ---------------------------------------------------------------------------
+// This block's rank in its cluster.
+__device__ __forceinline__ unsigned pm_cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+
+// Every thread of both blocks: the barriers' initialisation published
+// before the first copy (start), no block gone while the other may still
+// copy into its shared memory or arrive on its barriers (end).
+__device__ __forceinline__ void pm_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n"
+               "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+// One arrival on the barrier at bar's offset in block `rank` of the cluster
+// (the default .release.cta: the stage's reads, by wgmma, are complete; a
+// .release.cluster arrival measured 2.5x slower kernels, docs/PERF.md).
+__device__ __forceinline__ void pm_mbar_arrive_peer(uint64_t *bar,
+                                                    unsigned rank) {
+  unsigned a;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n"
+               : "=r"(a)
+               : "r"(pm_smem_addr(bar)), "r"(rank));
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(a)
+               : "memory");
+}
+
+// pm_tma_load_2d into dst of every block of the cluster in mask, each
+// completing the box's bytes on its own barrier at bar's offset.
+__device__ __forceinline__ void pm_tma_load_2d_mc(void *dst,
+                                                  const CUtensorMap *map,
+                                                  uint64_t *bar, int x, int y,
+                                                  unsigned short mask) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+               ".mbarrier::complete_tx::bytes.multicast::cluster"
+               " [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(pm_smem_addr(dst)),
+               "l"((uint64_t)map), "r"(pm_smem_addr(bar)), "r"(x), "r"(y),
+               "h"(mask)
+               : "memory");
+}
+
 // Host: the tensor map of a row-major f16 matrix of rows x cols (row pitch
 // `pitch` elements) read in boxes of box_rows x box_cols with a swizzle of
 // swb bytes (0: none).  The driver's encoder is found once, through the
