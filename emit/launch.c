@@ -472,14 +472,22 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"(int64_t) sms * oc[2];\n\t\t(void) b1;\n\t\t(void) bp;\n");
 		/* the wide blocks where they divide N and fill their waves to
 		 * 85 % (smem traffic per flop lower; measured 3-12 % faster
-		 * there, slower on poorly filled waves) */
+		 * there, slower on poorly filled waves). With a register
+		 * prologue, whose alternative is two 128x128 blocks per SM (a
+		 * partial wave of them runs its lone blocks faster), to 70 % at
+		 * k of 16 tiles or more (measured 3-15 % faster from 72 %, 7-14 %
+		 * slower under 67 %; PERF.md) */
+		const char *fill = pm_kernel_pro_regs(k->persist) ?
+			"(kt[0] >= 16 ? 70 : 85)" : "85";
+
 		if (w)
 			pm_strbuf_printf(b, "\t\tif (oc[3] > 0 && %s %% %d == 0 "
 				"&& %s %% %d == 0) {\n\t\t\tconst int64_t t2 = (%s / "
 				"%d) * (%s / %d), bw = (int64_t) sms * oc[3];\n"
-				"\t\t\tif (t2 * 100 >= 85 * ((t2 + bw - 1) / bw) * bw)"
-				"\n\t\t\t\tp->persist = 2, p->pblocks = bw;\n\t\t}\n",
-				d0, w->bm, d1, w->bn, d0, w->bm, d1, w->bn);
+				"\t\t\tif (t2 * 100 >= %s * ((t2 + bw - 1) / bw) * "
+				"bw)\n\t\t\t\tp->persist = 2, p->pblocks = bw;\n"
+				"\t\t}\n", d0, w->bm, d1, w->bn, d0, w->bm, d1, w->bn,
+				fill);
 		/* else the tall blocks where they divide M, on the same terms
 		 * (their copies a third fewer per flop than 128x128 blocks';
 		 * measured 8-13 % faster on full waves; PERF.md) */
@@ -487,10 +495,10 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			pm_strbuf_printf(b, "\t\tif (!p->persist && oc[5] > 0 && "
 				"%s %% %d == 0 && %s %% %d == 0) {\n\t\t\tconst "
 				"int64_t t2 = (%s / %d) * (%s / %d), bw = (int64_t) "
-				"sms * oc[5];\n\t\t\tif (t2 * 100 >= 85 * ((t2 + bw "
-				"- 1) / bw) * bw)\n\t\t\t\tp->persist = 4, "
+				"sms * oc[5];\n\t\t\tif (t2 * 100 >= %s * ((t2 + "
+				"bw - 1) / bw) * bw)\n\t\t\t\tp->persist = 4, "
 				"p->pblocks = bw;\n\t\t}\n", d0, t->bm, d1, t->bn,
-				d0, t->bm, d1, t->bn);
+				d0, t->bm, d1, t->bn, fill);
 		/* 128x128: where one block per SM looping over tiles fills the
 		 * waves better than two per SM do */
 		if (!pm_kernel_pro_regs(k->persist))

@@ -257,7 +257,9 @@ static void test_variant(void **state)
 	assert_non_null(strstr(s, "\tif (pfew)\n\t\tp->persist = 1, "));
 	assert_non_null(strstr(s, "if (oc[2] > 0 && tiles > (int64_t) sms * "
 		"occ) {"));
-	assert_non_null(strstr(s, "p->persist = 2, p->pblocks = bw;"));
+	assert_non_null(strstr(s, "if (t2 * 100 >= (kt[0] >= 16 ? 70 : 85) * "
+		"((t2 + bw - 1) / bw) * bw)\n\t\t\t\tp->persist = 2, p->pblocks "
+		"= bw;"));
 	assert_null(strstr(s, "p->persist = 1, p->pblocks = bp;"));
 	assert_null(strstr(s, "p->persist != 4 && tiles > (int64_t) sms * "
 		"oc[4]) {"));
