@@ -386,22 +386,29 @@ static struct pm_kernel *persist_variant(isl_ctx *ctx,
 {
 	const struct pm_target *t = cfg->target;
 	int wide = mode == 1, tall = mode == 3, split = mode == 2;
+	const struct pm_block_shape *blk = wide ? &t->wide : tall ? &t->tall :
+		NULL;
 	struct pm_kernel *k;
 
 	if (cfg->persistent >= 0 || !cfg->auto_block || t->tma != 2 ||
-	    !t->pstages || (wide && !t->wbm) || (tall && !t->tbm) ||
+	    !t->pstages || (blk && !blk->bm) ||
 	    !cfg->tma || !t->emits_cuda ||
 	    (split && cfg->split_k != 0))
 		return NULL;
 	*c5 = *cfg;
 	c5->persistent = split ? 2 : 1;
 	c5->stages = t->pstages;
+	/* tall: two warpgroups of 128x128, each two 64x128 wgmma per k step
+	 * (B read twice, but the copies a third fewer per flop than 128x128
+	 * blocks': 256x128 measured 8-13 % faster there; PERF.md) */
+	if (blk) {
+		c5->bm = blk->bm;
+		c5->bn = blk->bn;
+		c5->wm = blk->wm;
+		c5->wn = blk->wn;
+		c5->stages = blk->stages;
+	}
 	if (wide) {
-		c5->bm = t->wbm;
-		c5->bn = t->wbn;
-		c5->wm = t->wwm;
-		c5->wn = t->wwn;
-		c5->stages = t->wstages;
 		/* one macro-MMA per warp tile where the target has it
 		 * (64x256: measured 3-4 % faster than two 64x128, which
 		 * read A twice; PERF.md) */
@@ -412,16 +419,6 @@ static struct pm_kernel *persist_variant(isl_ctx *ctx,
 		} else if (c5->wm % c5->mm || c5->wn % c5->mn) {
 			c5->mm = c5->mn = c5->mk = 0;
 		}
-	}
-	/* two warpgroups of 128x128, each two 64x128 wgmma per k step (B
-	 * read twice, but the copies a third fewer per flop than 128x128
-	 * blocks': 256x128 measured 8-13 % faster there; PERF.md) */
-	if (tall) {
-		c5->bm = t->tbm;
-		c5->bn = t->tbn;
-		c5->wm = t->twm;
-		c5->wn = t->twn;
-		c5->stages = t->tstages;
 	}
 	c5->split_k = split ? 0 : 1;
 	c5->tma = -1;

@@ -21,6 +21,12 @@ struct pm_macro {
 	int m, n, k;
 };
 
+/* A block tile bm x bn, its unit (warp or warpgroup) tiles wm x wn, its
+ * shared-memory stages. */
+struct pm_block_shape {
+	int bm, bn, wm, wn, stages;
+};
+
 struct pm_target {
 	const char *name;		/* "sm_80" */
 	const char *nvcc_arch;		/* what to pass to nvcc -arch */
@@ -73,15 +79,11 @@ struct pm_target {
 	 * 0 none, 1 possible with --tma on, 2 the default */
 	int tma;
 	/* Persistent warp-specialized kernels (promote/tma.c, api/): their
-	 * stages (pstages; 0: none); the wide variant for grids of several
-	 * waves whose N it divides: block wbm x wbn, unit tile wwm x wwn,
-	 * wstages stages (wbm = 0: none) */
+	 * stages (pstages; 0: none); the wide variant's blocks for grids of
+	 * several waves whose N they divide, the tall variant's for those
+	 * whose M they divide (bm = 0: none) */
 	int pstages;
-	int wbm, wbn, wwm, wwn, wstages;
-	/* ... the tall variant for those whose M it divides (and N not the
-	 * wide one's): block tbm x tbn, unit tile twm x twn, tstages stages
-	 * (tbm = 0: none) */
-	int tbm, tbn, twm, twn, tstages;
+	struct pm_block_shape wide, tall;
 };
 
 /* Known targets, by name; NULL when unknown. */

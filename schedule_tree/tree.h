@@ -192,9 +192,9 @@ struct pm_kernel {
 	/* the persistent warp-specialized variants (api/; not owned), or
 	 * NULL: launched unsplit on grids of more than one wave whose waves
 	 * they fill better (emit/launch.c); persist_wide has wider blocks
-	 * (the target's wbm x wbn); persist_split splits k (its loop runs
+	 * (the target's wide blocks); persist_split splits k (its loop runs
 	 * over chunks of tiles) for grids under 3/5 tile per SM;
-	 * persist_tall has taller blocks (the target's tbm x tbn) for grids
+	 * persist_tall has taller blocks (the target's tall blocks) for grids
 	 * whose M they divide and N not the wide ones */
 	struct pm_kernel *persist, *persist_wide, *persist_split;
 	struct pm_kernel *persist_tall;
