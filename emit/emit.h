@@ -20,10 +20,12 @@
  *     box origin; tma.c prints it)
  *   WAIT, RELEASE[p0, p1, kt] of a TMA contraction: kt (its stage's
  *     mbarriers and their phase)
- * Warp-specialized kernels (k->ws): the producer mark's subtree is
- * printed for thread 0 of the extra warp (then `continue` to the block's
- * next tile), the rest for the consumer warps, inside file.c's loop over
- * the block's tiles; stages and phases count from pm_qc (pm_print_ring).
+ * Warp-specialized kernels (k->ws; persist.c): the producer mark's
+ * subtree is printed for thread 0 of the extra warp (then `continue` to
+ * the block's next tile), the rest for the consumer warps, inside the loop
+ * over the block's tiles; with a producer warpgroup (a register prologue:
+ * setmaxnreg) each role in its own branch with its own loop; stages and
+ * phases count from pm_qc (pm_print_ring).
  * Marks with a hardware mapping turn the loop right below them into
  *   { const int c = init + HW; if (cond) body }
  * on the GPU (the block marks' HW: pm_by / pm_bx, the block's tile in
@@ -32,8 +34,9 @@
  * pm_emit_file(k, small) returns the whole self-contained .cu (or host .c):
  * a comment block with version, spec, target and tiles, the target's helper
  * code, the kernel (and its variants: the unsplit and _split kernels of
- * split-K, the medium variant k->medium, the persistent ones k->persist
- * and k->persist_wide), the small-tile variant when small
+ * split-K, the medium variant k->medium, the persistent ones k->persist,
+ * k->persist_wide, k->persist_tall and k->persist_split), the small-tile
+ * variant when small
  * is not NULL (same spec and options but smaller tiles; launched when k's
  * grid has fewer blocks than the device has SMs; small->small_tma its twin
  * with TMA copies) and the host launcher of SPEC.md §3 (launch.c).
