@@ -131,7 +131,7 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 	for (int i = 0; i < k->nbufs; ++i) {
 		const struct pm_buffer *buf = &k->bufs[i];
 		const char *name = k->scop->spec->tensors[buf->tensor].name;
-		long w = buf->swz == 2 ? 64 : buf->size[1];
+		long w = pm_emit_box_cols(buf);
 		char d0[64], d1[64];
 
 		if (!buf->tma)

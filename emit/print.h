@@ -63,6 +63,9 @@ int pm_emit_wg(const struct pm_kernel *k);
  * (its halves by rows). pm_emit_mc_rows: 1 when buffer i is a B tile of
  * one box, multicast by halves of its rows (the tensor map's box too). */
 int pm_emit_mc(const struct pm_kernel *k);
+/* The columns of buffer b's TMA box: 64 for a tile of 64-column blocks
+ * (SWZ 2), else the tile's. */
+long pm_emit_box_cols(const struct pm_buffer *b);
 int pm_emit_mc_rows(const struct pm_kernel *k, int i);
 /* The k tiles of contraction c: "((unsigned) K + 63u) / 64u". */
 void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c);

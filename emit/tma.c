@@ -53,10 +53,15 @@ void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, k->ws ? ")) %% %d)" : ") %% %d)", S);
 }
 
+long pm_emit_box_cols(const struct pm_buffer *b)
+{
+	return b->swz == 2 ? 64 : b->size[1];
+}
+
 /* Boxes of buffer b per k tile: 64-column blocks (SWZ 2), else one. */
 static long nboxes(const struct pm_buffer *b)
 {
-	return b->swz == 2 ? b->size[1] / 64 : 1;
+	return b->size[1] / pm_emit_box_cols(b);
 }
 
 int pm_emit_mc(const struct pm_kernel *k)
@@ -112,7 +117,7 @@ static void mc_copy(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
-	long n = nboxes(buf), w = buf->swz == 2 ? 64 : buf->size[1];
+	long n = nboxes(buf), w = pm_emit_box_cols(buf);
 	long h = buf->size[0] / 2;
 
 	for (long jj = 0; jj < (n > 1 ? n / 2 : 1); ++jj) {
@@ -147,7 +152,7 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int S = k->cfg->stages, f = bar_full(k, buf->con);
-	long w = buf->swz == 2 ? 64 : buf->size[1];
+	long w = pm_emit_box_cols(buf);
 
 	pm_strbuf_printf(b, "%s%s%s{ const unsigned pm_q = pm_qc + ",
 		pred ? "if (" : "", pred ? pred : "", pred ? ") " : "");
@@ -191,7 +196,7 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int S = k->cfg->stages, f = bar_full(k, buf->con), lead = 1;
-	long w = buf->swz == 2 ? 64 : buf->size[1];
+	long w = pm_emit_box_cols(buf);
 
 	for (int i = 0; i < a->op->buffer; ++i)
 		lead &= k->bufs[i].con != buf->con;
