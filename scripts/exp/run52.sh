@@ -6,9 +6,7 @@ O=${OUT:-build}
 mkdir -p build/var
 if [ ! -x build/var/p ]; then
 	build/polymma gen examples/gemm_nn.tc --target sm_90a --persistent on -o build/var/p.cu
-	nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 -DKERNEL_FILE="\"$PWD/build/var/p.cu\"" \
-		-DKFN=gemm_nn -DA_KM=0 -DB_NK=0 -DBLOCK_M=128 -DBLOCK_N=128 -DBLOCK_K=64 \
-		tests/gpu/check_gemm.cu -lcublas -o build/var/p
+	bash scripts/exp/build-check.sh build/var/p.cu
 fi
 for s in ${SIZES:-4096x4096x4096 3840x3456x2816 1792x2816x1920 768x3456x1280 2048x2048x1024}; do
 	timeout 120 ncu --clock-control none -k regex:'^[^pcr]' --launch-count 1 --section LaunchStats --section SpeedOfLight \

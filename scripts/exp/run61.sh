@@ -7,9 +7,5 @@
 cd "$(dirname "$0")/../.."
 O=${OUT:-build}
 SZ=${SZ:-"--size 2560x3840x3968 --size 1664x2816x2432 --size 1792x3072x1024 --size 2816x3328x1280 --size 4096x1280x3456 --size 3584x3840x1920 --size 1664x3328x3200 --size 2816x2304x1024 --size 3456x2816x3840 --size 1792x3072x1664 --size 2944x3584x2304 --size 3072x3840x3072 --size 2048x1408x3968"}
-for v in old new; do
-	P=build/polymma; [ $v = old ] && P=build-old/polymma
-	# shellcheck disable=SC2086
-	POLYMMA=$P OUT=$O/b-$v GEN_ARGS="--target sm_90a" POLYMMA_DESC="run61 $v" bash bench/run.sh $SZ > "$O/bench-$v.txt" 2>&1
-	echo "$v rc=$?"; cp "$O/b-$v/bench.csv" "$O/bench-$v.csv"; rm -rf "$O/b-$v"
-done
+# shellcheck disable=SC2086
+OUT=$O bash scripts/exp/ab-bench.sh run61 $SZ

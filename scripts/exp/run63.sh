@@ -20,9 +20,7 @@ for v in rd rw rt gd gw gw0; do
 	kf=relu_gemm; case $v in g*) kf=gemm_nn;; esac
 	bn=128; case $v in rw|gw|gw0) bn=256;; esac
 	bm=128; [ $v = rt ] && bm=256
-	nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 -DKERNEL_FILE="\"$PWD/build/var/$v.cu\"" \
-		-DKFN=$kf -DA_KM=0 -DB_NK=0 -DBLOCK_M=$bm -DBLOCK_N=$bn -DBLOCK_K=64 \
-		tests/gpu/check_gemm.cu -lcublas -o build/var/$v 2>&1 | grep -E "C75|error" &
+	bash scripts/exp/build-check.sh build/var/$v.cu $kf $bm $bn &
 done
 wait
 for v in rd rw gd gw gw0; do build/var/$v --time --tag $v $W 2>&1 | grep -E "^TIME"; done

@@ -17,10 +17,6 @@ if [ "${PART:-1}" = 1 ]; then
 	tail -1 "$O/fused.txt"; grep FAIL "$O/fused.txt" | head -10
 else
 	SZ=${SZ:-"--size 1920x3840x1664 --size 2944x3840x2944 --size 4096x2816x2560 --size 2560x3072x1536 --size 3840x3072x3072 --size 3072x3712x640 --size 2304x3200x2176 --size 4096x3712x3328 --size 3840x1920x640 --size 1664x2816x2432 --size 2048x1408x3968"}
-	for v in old new; do
-		P=build/polymma; [ $v = old ] && P=build-old/polymma
-		# shellcheck disable=SC2086
-		POLYMMA=$P OUT=$O/b-$v GEN_ARGS="--target sm_90a" POLYMMA_DESC="run64 $v" bash bench/run.sh $SZ > "$O/bench-$v.txt" 2>&1
-		echo "$v rc=$?"; cp "$O/b-$v/bench.csv" "$O/bench-$v.csv"; rm -rf "$O/b-$v"
-	done
+	# shellcheck disable=SC2086
+	OUT=$O bash scripts/exp/ab-bench.sh run64 $SZ
 fi

@@ -15,9 +15,7 @@ build/polymma gen examples/gemm_nn.tc --target sm_90a -o build/var/gd.cu
 S="1664x2816x2432 3968x1152x1408 3456x1920x3072 2688x2432x4096 2816x1920x1792 2048x3328x1664 3584x1920x2688 2304x2304x1024 1792x2816x1920"
 for v in rd rp gd; do
 	kf=relu_gemm; [ $v = gd ] && kf=gemm_nn
-	nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 -DKERNEL_FILE="\"$PWD/build/var/$v.cu\"" \
-		-DKFN=$kf -DA_KM=0 -DB_NK=0 -DBLOCK_M=128 -DBLOCK_N=128 -DBLOCK_K=64 \
-		tests/gpu/check_gemm.cu -lcublas -o build/var/$v 2>&1 | grep -E "C75|error" &
+	bash scripts/exp/build-check.sh build/var/$v.cu $kf 128 128 &
 done
 wait
 for v in rd rp gd rd; do build/var/$v --time --tag $v $S 2>&1 | grep -E "^TIME"; done

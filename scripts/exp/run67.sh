@@ -7,9 +7,5 @@
 cd "$(dirname "$0")/../.."
 O=${OUT:-build}
 SZ=${SZ:-"--size 2560x3840x3968 --size 1664x2816x2432 --size 1792x3072x1024 --size 3840x3712x3072 --size 2816x3328x1280 --size 4096x1280x3456 --size 3584x3840x1920 --size 2816x1920x1792 --size 3456x2816x3840 --size 2048x3328x1664 --size 1536x3712x3584 --size 3584x1920x2688 --size 2944x3584x2304 --size 1664x4096x2176"}
-for v in old new; do
-	P=build/polymma; [ $v = old ] && P=build-old/polymma
-	# shellcheck disable=SC2086
-	POLYMMA=$P OUT=$O/b-$v GEN_ARGS="--target sm_90a" POLYMMA_DESC="run67 $v" bash bench/run.sh $SZ > "$O/bench-$v.txt" 2>&1
-	echo "$v rc=$?"; cp "$O/b-$v/bench.csv" "$O/bench-$v.csv"; rm -rf "$O/b-$v"
-done
+# shellcheck disable=SC2086
+OUT=$O bash scripts/exp/ab-bench.sh run67 $SZ

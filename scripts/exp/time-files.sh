@@ -5,11 +5,7 @@
 cd "$(dirname "$0")/../.."
 SIZES=${SIZES:-2048x2048x2048 4096x4096x4096 3072x3072x2048 1536x1536x4096}
 for f in "$@"; do
-	n=$(basename "$f" .cu)
-	nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 \
-		-DKERNEL_FILE="\"$PWD/$f\"" -DKFN=gemm_nn -DA_KM=0 -DB_NK=0 \
-		-DBLOCK_M=${BM:-128} -DBLOCK_N=${BN:-128} -DBLOCK_K=${BK:-64} \
-		tests/gpu/check_gemm.cu -lcublas -o "build/var/$n" &
+	bash scripts/exp/build-check.sh "$f" gemm_nn "${BM:-128}" "${BN:-128}" &
 done
 wait
 for f in "$@"; do
