@@ -196,6 +196,10 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		/* persistent: the whole tiles before the split ones */
 		if (k->ws && !host)
 			pm_strbuf_add(b, ", unsigned pm_tdp");
+		/* the blocks of a cluster, the chunks of one tile (fixup.c;
+		 * 0: no cluster) */
+		if (pm_emit_dsm(k) && !host)
+			pm_strbuf_add(b, ", int pm_cl");
 		if (host)
 			pm_strbuf_add(b, ", long pm_z, long pm_nz");
 	}
@@ -317,8 +321,11 @@ long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off)
 int pm_emit_nbars(struct pm_kernel *k)
 {
 	for (int c = 0; c < k->ncon; ++c)
-		if (k->tma[c])	/* warp-specialized: one ring for all */
-			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon);
+		if (k->tma[c])	/* warp-specialized: one ring for all; the
+				 * split-K fixup through distributed shared
+				 * memory: its "go" and "recv" after it */
+			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon) +
+				(pm_emit_dsm(k) ? 2 : 0);
 	return 0;
 }
 
@@ -329,17 +336,29 @@ int pm_emit_nbars(struct pm_kernel *k)
  * before both blocks' first copies). */
 static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 {
-	int nb = pm_emit_nbars(k), S = k->cfg->stages;
+	int nb = pm_emit_nbars(k), S = k->cfg->stages, dsm = pm_emit_dsm(k);
+	int w = pm_config_threads(k->cfg) / 32;
 
 	if (!nb)
 		return;
 	pm_strbuf_printf(b, "\tuint64_t *pm_bar = (uint64_t *) (pm_smem + "
 		"%ld);\n\tif (threadIdx.x == 0) {\n\t\tfor (int pm_i = 0; "
 		"pm_i < %d; ++pm_i)\n\t\t\tpm_mbar_init(&pm_bar[pm_i], "
-		"pm_i %% %d < %d ? 1 : %d);\n\t\tpm_mbar_init_fence();\n\t}\n"
-		"\t%s;\n", total - 8L * nb, nb, 2 * S, S,
-		pm_config_threads(k->cfg) / 32 * (pm_emit_mc(k) ? 2 : 1),
-		pm_emit_mc(k) ? "pm_cluster_sync()" : "__syncthreads()");
+		"pm_i %% %d < %d ? 1 : %d);\n", total - 8L * nb,
+		nb - (dsm ? 2 : 0), 2 * S, S, w * (pm_emit_mc(k) ? 2 : 1));
+	/* a cluster of pm_cl blocks, the chunks of a tile (fixup.c): "go"
+	 * counts the peers, "recv" their threads of this block's strip */
+	if (dsm)
+		pm_strbuf_printf(b, "\t\tif (pm_cl > 1) {\n"
+			"\t\t\tconst int pm_rk = (int) pm_cluster_rank();\n"
+			"\t\t\tpm_mbar_init(&pm_bar[%d], (unsigned) pm_cl - 1u);\n"
+			"\t\t\tpm_mbar_init(&pm_bar[%d], (unsigned) (pm_cl - 1) * "
+			"32u * (unsigned) (%d * (pm_rk + 1) / pm_cl - %d * pm_rk / "
+			"pm_cl));\n\t\t}\n", nb - 2, nb - 1, w, w);
+	pm_strbuf_printf(b, "\t\tpm_mbar_init_fence();\n\t}\n\t%s;\n",
+		pm_emit_mc(k) ? "pm_cluster_sync()" : dsm ? "if (pm_cl > 1)\n"
+		"\t\tpm_cluster_sync();\n\telse\n\t\t__syncthreads()" :
+		"__syncthreads()");
 }
 
 static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)

@@ -19,12 +19,46 @@
  * only (pm_print_strip_pred):
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
  * with the split tiles in raster order (pm_ts, file.c). */
+/* The split persistent kernel on sm_90a with clusters allowed (not
+ * --cluster 1). */
+int pm_emit_dsm(const struct pm_kernel *k)
+{
+	return k->ws && k->scop->nsplit && k->cfg->target->emits_cuda &&
+		k->cfg->cluster != 1;
+}
+
+/* Launched in clusters (pm_cl > 1): the same reduce-scatter with the
+ * partials in the strip owner's shared memory, the stages (sm90.cuh's
+ * pm_dsm_*; the plan makes sure they hold them). */
+static void dsm_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
+	int nacc)
+{
+	long nt = pm_config_threads(k->cfg);
+	int nb = pm_emit_nbars(k);
+
+	pm_strbuf_printf(b, " if (pm_cl > 1) { pm_dsm_ready<%ld>(&pm_bar[%d], "
+		"pm_z, pm_nz);", nt, nb - 2);
+	for (int i = 0; i < nacc; ++i)
+		pm_strbuf_printf(b, " pm_dsm_put<%ld, %ld>((const float *) %s, "
+			"(float *) pm_smem, %d, &pm_bar[%d], pm_z, pm_nz);", n,
+			nt, pm_emit_acc_name(k, i), i, nb - 2);
+	pm_strbuf_printf(b, " pm_dsm_sent<%ld>(&pm_bar[%d], pm_z, pm_nz);",
+		nt, nb - 1);
+	for (int i = 0; i < nacc; ++i)
+		pm_strbuf_printf(b, " pm_dsm_add<%ld, %ld>((float *) %s, "
+			"(const float *) pm_smem, %d, &pm_bar[%d], pm_z, pm_nz);",
+			n, nt, pm_emit_acc_name(k, i), i, nb - 1);
+	pm_strbuf_add(b, " } else {");
+}
+
 static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	int nacc)
 {
 	long nt = pm_config_threads(k->cfg), pb = nacc * n * nt;
 
 	pm_strbuf_add(b, "if (pm_nz > 1) {");
+	if (pm_emit_dsm(k))
+		dsm_fixup(k, b, n, nacc);
 	for (int i = 0; i < nacc; ++i)
 		pm_strbuf_printf(b, " pm_rs_put<%ld, %ld>((const float *) %s, "
 			"pm_ws + ((int64_t) pm_ts * pm_nz + pm_z) * %ld + %ld, "
@@ -37,7 +71,7 @@ static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 		pm_strbuf_printf(b, " pm_rs_add<%ld, %ld>((float *) %s, pm_ws + "
 			"((int64_t) pm_ts * pm_nz + pm_q) * %ld + %ld, pm_w0, "
 			"pm_w1);", n, nt, pm_emit_acc_name(k, i), pb, i * n * nt);
-	pm_strbuf_add(b, " } }\n");
+	pm_strbuf_add(b, pm_emit_dsm(k) ? " } } }\n" : " } }\n");
 }
 
 /* The split persistent kernel: the STG of the C tile's unit at row e

@@ -36,7 +36,13 @@
  *   With the split persistent variant (--split-k auto): T < 3/5 SMs:
  *   _persist_split with s = min(PS / T, kt / PM_MIN_PKT) chunks (PS = SMs
  *   x its blocks per SM), min(T s, PS) blocks looping over the units
- *   (chunk, tile); s = 1: as without it. T > PS, not chosen for the wide
+ *   (chunk, tile); s = 1: as without it. In clusters (not --cluster 1):
+ *   the most chunks c >= s, at most 8, of 16 k tiles of the unit's work
+ *   or more (all contractions together) whose T clusters of c blocks the
+ *   GPU holds at once and whose partials fit in the stages: p.cl = c, a
+ *   cluster per tile, the chunks reduced through distributed shared
+ *   memory, no workspace; the half-SM rule below counts a unit once per
+ *   contraction there. T > PS, not chosen for the wide
  *   variant, R = T mod PS <= PS / 2, k tiles >= 16 (not with a prologue
  *   through the MMA's registers): _persist_split with the T - R tiles of
  *   the full waves whole (p.tdp) and the R of the tail in s = min(PS / R,
@@ -59,6 +65,9 @@
 #define PM_MIN_PKT 16
 /* ... in the tail of a grid of several waves */
 #define PM_MIN_TKT 4
+/* ... in clusters (fixup.c's reduction through shared memory): k tiles of
+ * the unit's work, all contractions together */
+#define PM_MIN_CKT 16
 
 /* The workspace's counters: a fixed area in front of the slots, so that
  * one workspace serves launches of any size (each leaves its counters 0;
@@ -187,6 +196,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	int order[64], ns = pm_emit_size_order(k, order);
 	long smem = pm_emit_smem_bytes(k, 0, NULL);
 	char d0[64], d1[64], n[256], nu[400];
+	struct pm_strbuf args;
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
@@ -214,23 +224,48 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1%s);\n", ind,
 			n, k->scop->nsplit ? ", (unsigned) p.s" : "");
 	tma_maps(k, b, ind);
-	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(",
-		ind, spec->name, suffix, pm_emit_threads(k), smem);
-	tensor_args(k, b);
+	pm_strbuf_init(&args);
+	tensor_args(k, &args);
 	for (int i = 0; i < ns; ++i)
-		pm_strbuf_printf(b, ", (int) %s", spec->syms[order[i]].name);
+		pm_strbuf_printf(&args, ", (int) %s", spec->syms[order[i]].name);
 	if (k->scop->nsplit) {
-		pm_strbuf_add(b, ", p.s > 1 ? (float *) ((char *) workspace + "
-			"p.cnt_bytes) : (float *) 0, (unsigned *) workspace");
+		pm_strbuf_add(&args, ", p.s > 1 && workspace ? (float *) ((char *) "
+			"workspace + p.cnt_bytes) : (float *) 0, (unsigned *) "
+			"workspace");
 		for (int r = 0; r < k->scop->nsplit; ++r)
-			pm_strbuf_printf(b, ", (int) p.kc[%d]", r);
+			pm_strbuf_printf(&args, ", (int) p.kc[%d]", r);
 		if (k->ws)
-			pm_strbuf_add(b, ", (unsigned) p.tdp");
+			pm_strbuf_add(&args, ", (unsigned) p.tdp");
+		if (pm_emit_dsm(k))
+			pm_strbuf_add(&args, ", (int) p.cl");
 	}
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)
-			pm_strbuf_printf(b, ", pm_tm%d", i);
-	pm_strbuf_printf(b, ");\n%sreturn cudaGetLastError();\n", ind);
+			pm_strbuf_printf(&args, ", pm_tm%d", i);
+	/* clusters of p.cl blocks, the chunks of a tile (fixup.c) */
+	if (pm_emit_dsm(k))
+		pm_strbuf_printf(b, "%sif (p.cl > 1) {\n"
+			"%s\tcudaLaunchConfig_t pm_lc = {};\n"
+			"%s\tcudaLaunchAttribute pm_la[1];\n"
+			"%s\tpm_lc.gridDim = grid;\n"
+			"%s\tpm_lc.blockDim = dim3(%d, 1, 1);\n"
+			"%s\tpm_lc.dynamicSmemBytes = %ld;\n"
+			"%s\tpm_lc.stream = stream;\n"
+			"%s\tpm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
+			"%s\tpm_la[0].val.clusterDim.x = (unsigned) p.cl;\n"
+			"%s\tpm_la[0].val.clusterDim.y = 1;\n"
+			"%s\tpm_la[0].val.clusterDim.z = 1;\n"
+			"%s\tpm_lc.attrs = pm_la;\n%s\tpm_lc.numAttrs = 1;\n"
+			"%s\treturn cudaLaunchKernelEx(&pm_lc, pm_kernel_%s%s, %s);\n"
+			"%s}\n", ind, ind, ind, ind, ind, pm_emit_threads(k), ind,
+			smem, ind, ind, ind, ind, ind, ind, ind, ind, spec->name,
+			suffix, args.s ? args.s : "", ind);
+	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(%s);\n"
+		"%sreturn cudaGetLastError();\n", ind, spec->name, suffix,
+		pm_emit_threads(k), smem, args.s ? args.s : "", ind);
+	if (args.failed)
+		b->failed = 1;
+	pm_strbuf_free(&args);
 }
 
 /* The small variant: its twin with TMA copies (small->small_tma) when its
@@ -335,6 +370,60 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		"cudaSuccess;\n}\n");
 }
 
+/* static int pm_ncl_NAME(int s): how many clusters of s split persistent
+ * blocks (one per SM) the GPU holds at once (0: none), asked once per s
+ * and process. */
+static void ncl_fn(struct pm_kernel *ps, struct pm_strbuf *b)
+{
+	const char *name = ps->scop->spec->name;
+
+	pm_strbuf_printf(b, "\n/* Clusters of s split persistent blocks the GPU "
+		"holds at once (0: none). */\nstatic int pm_ncl_%s(int s)\n{\n"
+		"\tstatic int pm_n[9];\n\tif (s < 2 || s > 8)\n\t\treturn 0;\n"
+		"\tif (!pm_n[s]) {\n\t\tcudaLaunchConfig_t pm_lc = {};\n"
+		"\t\tcudaLaunchAttribute pm_la[1];\n\t\tint n = 0;\n"
+		"\t\tpm_lc.gridDim = dim3((unsigned) s, 1, 1);\n"
+		"\t\tpm_lc.blockDim = dim3(%d, 1, 1);\n"
+		"\t\tpm_lc.dynamicSmemBytes = %ld;\n"
+		"\t\tpm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
+		"\t\tpm_la[0].val.clusterDim.x = (unsigned) s;\n"
+		"\t\tpm_la[0].val.clusterDim.y = 1;\n"
+		"\t\tpm_la[0].val.clusterDim.z = 1;\n"
+		"\t\tpm_lc.attrs = pm_la;\n\t\tpm_lc.numAttrs = 1;\n"
+		"\t\tif (cudaOccupancyMaxActiveClusters(&n, "
+		"pm_kernel_%s_persist_split, &pm_lc) != cudaSuccess) {\n"
+		"\t\t\t(void) cudaGetLastError();\n\t\t\tn = 0;\n\t\t}\n"
+		"\t\tpm_n[s] = n > 0 ? n : -1;\n\t}\n"
+		"\treturn pm_n[s] > 0 ? pm_n[s] : 0;\n}\n", name, pm_emit_threads(ps),
+		pm_emit_smem_bytes(ps, 0, NULL), name);
+}
+
+/* Split persistent units in clusters (p->cl = s): the tile's s chunks in
+ * one cluster, reduced through distributed shared memory (fixup.c), no
+ * workspace; where every tile's cluster is resident at once and the
+ * receive area (the peers' partials of a strip of the tile's rows: s - 1
+ * of them, ceil(W / s) warps each) fits in the stages. */
+static void plan_cluster(struct pm_kernel *ps, struct pm_strbuf *b)
+{
+	const struct pm_config *c = ps->cfg;
+	long off[PM_MAX_BUFS + 1];
+	long r = (long) (c->wm / c->mm) * (c->wn / c->mn) *
+		(c->mm * c->mn / pm_config_unit(c));
+	int w = pm_config_threads(c) / 32;
+	int nacc = ps->acc_shared ? 1 : ps->ncon;
+
+	pm_emit_smem_bytes(ps, 0, off);
+	pm_strbuf_printf(b, "\tint64_t cl = 0;\n\tif (psplit) {\n"
+		"\t\tint64_t c = (int64_t) sms * oc[4] / tiles;\n"
+		"\t\tfor (c = c < 8 ? c : 8; c >= 2 && c >= s && !cl; --c)\n"
+		"\t\t\tif (pm_fit_%s(kt, c, %d, c) == c && (int64_t) %d * (c - "
+		"1) * %ld * ((%d + c - 1) / c) * 128 <= %ld && tiles <= "
+		"pm_ncl_%s((int) c))\n\t\t\t\tcl = c;\n"
+		"\t\tif (cl)\n\t\t\ts = cl;\n\t}\n", ps->scop->spec->name,
+		(PM_MIN_CKT + ps->ncon - 1) / ps->ncon, nacc, r, w,
+		off[ps->nbufs], ps->scop->spec->name);
+}
+
 /* struct pm_plan_NAME and pm_plan_NAME(sizes, &p) (see the top). */
 static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	struct pm_strbuf *b)
@@ -342,7 +431,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	const struct pm_config *c = k->cfg;
 	const char *name = k->scop->spec->name;
 	int ns = k->scop->nsplit, nacc = k->acc_shared ? 1 : k->ncon;
-	char d0[64], d1[64];
+	char d0[64], d1[64], half[400] = "";
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
@@ -360,7 +449,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\t\t}\n\t}\n\treturn s;\n}\n", name, ns, ns);
 	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
 		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
-		"{\n\tint s, small, small1, medium, medium1, persist, sms;\n"
+		"{\n\tint s, small, small1, medium, medium1, persist, sms, cl;\n"
 		"\tint64_t pblocks, tdp, kc[%d];\n"
 		"\tsize_t cnt_bytes, bytes;\n};\n\nstatic cudaError_t pm_plan_%s(", name, ns, name);
 	size_list(k, b, 1);
@@ -405,6 +494,26 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"\t\ts = pm_fit_%s(kt, (int64_t) sms * oc[4] / tiles, %d, "
 			"%d);\n", name, PM_MIN_PKT,
 			pm_config_threads(k->persist_split->cfg) / 32);
+	/* under 3/5 tile per SM, in clusters (fixup.c): the most chunks, at
+	 * least the split's above, of PM_MIN_CKT k tiles or more, whose
+	 * clusters are all resident at once and whose partials fit in the
+	 * stages (plan_cluster) */
+	if (k->persist_split && pm_emit_dsm(k->persist_split))
+		plan_cluster(k->persist_split, b);
+	else
+		pm_strbuf_add(b, "\tconst int64_t cl = 0;\n");
+	/* the split persistent kernel where its units fill half the SMs or
+	 * more (fewer: the small variant's 4x more blocks measured faster);
+	 * in clusters, counting a unit of Add(GEMM, GEMM) twice (its two
+	 * contractions' chunks: measured 7-36 % faster at 40-96 units,
+	 * GEMM's 3-26 % slower at 20-60; PERF.md) */
+	if (k->persist_split)
+		snprintf(half, sizeof(half), "\t/* the split persistent kernel "
+			"where its units (in clusters: x contractions) fill\n"
+			"\t * half the SMs or more (fewer: the small variant's 4x "
+			"more blocks measured\n\t * faster; PERF.md) */\n"
+			"\tif (psplit && tiles * s * (cl ? %d : 1) * 2 < (int64_t) "
+			"sms)\n\t\ts = 1;\n", k->persist_split->ncon);
 	/* the counters' fixed area: at most PM_CNT_BYTES / 4 split tiles */
 	pm_strbuf_printf(b, "\tif (tiles > %d)\n\t\ts = 1;\n", PM_CNT_BYTES / 4);
 	pm_strbuf_printf(b, "\t/* chunks of whole k tiles, none empty */\n"
@@ -415,11 +524,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\tp->cnt_bytes = s > 1 ? %d : 0;\n\tp->bytes = s > 1 ? p->cnt_bytes + (size_t) tiles * (size_t) "
 		"s * %ld : 0;\n\tp->small1 = %s%s;\n\tp->small = s == 1 && "
 		"p->small1;\n",
-		name, k->persist_split ? "\t/* the split persistent kernel "
-		"where its units fill half the SMs or more (fewer: the\n\t * "
-		"small variant's 4x more blocks measured faster; PERF.md) */\n"
-		"\tif (psplit && tiles * s * 2 < (int64_t) sms)\n\t\ts = 1;\n" :
-		"", ns, c->bk, PM_CNT_BYTES, (long) nacc * c->bm * c->bn * 4,
+		name, half, ns, c->bk, PM_CNT_BYTES, (long) nacc * c->bm * c->bn * 4,
 		small ? "tiles < sms" : "0", small && k->persist &&
 		c->split_k <= 1 ? " && !pfew" : "");
 	/* the medium variant, for a big grid of one partial wave: when its
@@ -535,7 +640,9 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			c->bk, PM_CNT_BYTES,
 			(long) nacc * c->bm * c->bn * 4);
 	}
-	pm_strbuf_add(b, "\treturn cudaSuccess;\n}\n");
+	pm_strbuf_add(b, "\tp->cl = p->persist == 3 && !p->tdp && p->s > 1 && p->s == cl ? "
+		"(int) cl : 0;\n\tif (p->cl)\n\t\tp->cnt_bytes = 0, p->bytes = 0;\n"
+		"\treturn cudaSuccess;\n}\n");
 }
 
 /* static cudaError_t pm_ws_alloc_NAME(void **p, size_t bytes, stream):
@@ -633,14 +740,15 @@ static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 	size_list(k, b, 0);
 	pm_strbuf_printf(b, "%s&p)) != cudaSuccess)\n\t\treturn e;\n"
 		"\t/* the stream's kept workspace */\n"
-		"\tif (p.s > 1 && pm_ws_get_%s(&ws, p.bytes, stream) == "
+		"\tif (p.s > 1 && !p.cl && pm_ws_get_%s(&ws, p.bytes, stream) == "
 		"cudaSuccess)\n\t\treturn %s_ws(", nsizes(k) ? ", " : "", name,
 		name);
 	entry_args(k, b);
 	pm_strbuf_printf(b, ", ws, p.bytes, stream);\n"
-		"\tif (p.s > 1)\n\t\t(void) cudaGetLastError();\n"
-		"\t/* no split, or no memory for its workspace: unsplit */\n"
-		"\tif (p.s == 1 || pm_ws_alloc_%s(&ws, p.bytes, stream) != "
+		"\tif (p.s > 1 && !p.cl)\n\t\t(void) cudaGetLastError();\n"
+		"\t/* no split, a split in clusters (no workspace), or no memory "
+		"for its\n\t * workspace: unsplit */\n"
+		"\tif (p.s == 1 || p.cl || pm_ws_alloc_%s(&ws, p.bytes, stream) != "
 		"cudaSuccess) {\n\t\tif (p.s > 1)\n\t\t\t(void) "
 		"cudaGetLastError();\n\t\treturn %s_ws(", name, name);
 	entry_args(k, b);
@@ -659,6 +767,8 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	const char *name = k->scop->spec->name;
 
 	device_fn(k, b);
+	if (k->persist_split && pm_emit_dsm(k->persist_split))
+		ncl_fn(k->persist_split, b);
 	plan_fn(k, small, b);
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_WS_SIZE);
@@ -679,7 +789,8 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	pm_strbuf_printf(b, "%s&p)) != cudaSuccess)\n\t\treturn e;\n",
 		nsizes(k) ? ", " : "");
 	pm_strbuf_add(b, "\t/* no room for the split: one chunk */\n"
-		"\tif (p.s > 1 && (!workspace || workspace_bytes < p.bytes)) {\n"
+		"\tif (p.s > 1 && !p.cl && (!workspace || workspace_bytes < "
+		"p.bytes)) {\n"
 		"\t\tp.s = 1;\n\t\tp.small = p.small1;\n\t\tp.medium = "
 		"p.medium1;\n\t\tif (p.persist == 3)\n\t\t\tp.persist = p.tdp ? "
 		"1 : 0;\n");

@@ -64,13 +64,23 @@ static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 		"\tunsigned pm_qc = 0, pm_qn = 0;\n"
 		"\tfor (unsigned pm_u = blockIdx.x; pm_u < pm_tdp + pm_nr * "
 		"(unsigned) pm_ns; pm_u += gridDim.x, pm_qc += pm_qn) {\n"
-		"\t\tconst int pm_whole = pm_u < pm_tdp;\n"
-		"\t\tconst unsigned pm_ts = pm_whole ? 0u : (pm_u - pm_tdp) %% "
-		"pm_nr;\n"
-		"\t\tconst unsigned pm_t = pm_whole ? pm_u : pm_tdp + pm_ts;\n"
-		"\t\tconst int pm_z = pm_whole ? 0 : (int) ((pm_u - pm_tdp) / "
-		"pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n",
-		k->scop->split_ext[0]);
+		"\t\tconst int pm_whole = pm_u < pm_tdp;\n", k->scop->split_ext[0]);
+	/* a cluster (pm_cl > 1; no whole tiles, one unit per block): the
+	 * tile's chunks in the cluster's blocks, chunk = rank */
+	if (pm_emit_dsm(k))
+		pm_strbuf_add(b, "\t\tconst unsigned pm_ts = pm_whole ? 0u : "
+			"pm_cl > 1 ? (pm_u - pm_tdp) / (unsigned) pm_cl : (pm_u - "
+			"pm_tdp) % pm_nr;\n"
+			"\t\tconst unsigned pm_t = pm_whole ? pm_u : pm_tdp + pm_ts;\n"
+			"\t\tconst int pm_z = pm_whole ? 0 : pm_cl > 1 ? (int) "
+			"((pm_u - pm_tdp) % (unsigned) pm_cl) : (int) ((pm_u - "
+			"pm_tdp) / pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n");
+	else
+		pm_strbuf_add(b, "\t\tconst unsigned pm_ts = pm_whole ? 0u : "
+			"(pm_u - pm_tdp) % pm_nr;\n"
+			"\t\tconst unsigned pm_t = pm_whole ? pm_u : pm_tdp + pm_ts;\n"
+			"\t\tconst int pm_z = pm_whole ? 0 : (int) ((pm_u - pm_tdp) / "
+			"pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n");
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\t\tconst int pm_k0_%d = pm_z * pm_kc%d, "
 			"pm_kn_%d = pm_whole ? %s : min(pm_kc%d, %s - pm_k0_%d);\n"

@@ -74,6 +74,10 @@ void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c);
  * elsewhere). */
 void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e);
+/* fixup.c: whether k is the split persistent kernel that can run in
+ * clusters, its chunks of a tile reduced through distributed shared
+ * memory (kernel parameter pm_cl > 1: the cluster's blocks). */
+int pm_emit_dsm(const struct pm_kernel *k);
 /* fixup.c: the FIXUP op (split-K) of annotation a. */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);

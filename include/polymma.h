@@ -66,10 +66,14 @@ void polymma_options_free(polymma_options *o);
  *                   splitting k inside the kernel, under 3/5 tile per SM;
  *                   on: the kernel itself is, with no split-K and no
  *                   variants)
- *   "cluster"       auto|1|2 (sm_90a persistent kernels, not split: 2 =
- *                   clusters of two blocks on vertically adjacent output
- *                   tiles that share the B operand's k tiles by TMA
- *                   multicast; default auto: 2 where possible)
+ *   "cluster"       auto|1|2 (sm_90a thread-block clusters; default
+ *                   auto: the split persistent kernel runs the chunks of
+ *                   k of a tile as one cluster, reduced through
+ *                   distributed shared memory, where the GPU holds every
+ *                   cluster at once (no workspace then); 2: also the
+ *                   unsplit persistent kernels as clusters of two blocks
+ *                   on vertically adjacent output tiles that share the B
+ *                   operand's k tiles by TMA multicast; 1: no clusters)
  *   "small-variant" auto|off (default auto: with the default block tile,
  *                   also a 64x64 kernel for grids smaller than the GPU)
  *   "dump-schedule"  "" (after every pass) or a pass name

@@ -17,7 +17,9 @@
 # cp.async pipeline, --tma off), sm90a_persist (--persistent on): k always in 3 / 5
 # chunks where it has that many k tiles), sm90a_cluster (--persistent on
 # --cluster 2: pairs of blocks sharing B by multicast; an odd number of
-# tile rows at 384x128x192, 640x384x1472, 1024x1536x512 ...).
+# tile rows at 384x128x192, 640x384x1472, 1024x1536x512 ...), sm90a_nocl
+# (--cluster 1: split-K reduced through the workspace only); SIZES_SM90A
+# (the sizes of the sm_90a configurations).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.."
@@ -42,7 +44,12 @@ SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 
 # 2304x2304x1024: the split persistent one (324 tiles, a tail of 60 in
 # chunks); 4096^3: the wide persistent one; 2560x2944x512: the tall one
 # (M a multiple of 256, N not; 230 tiles of 256x128, 87 % of two waves)
-SIZES_SM90A="128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 896x768x4096 1024x768x2048 640x384x1472 1024x1024x448 1024x1536x512 2048x1536x1024 2304x1408x896 2304x2304x1024 2560x2944x512 2816x1536x512 4096x4096x4096"
+# Split in clusters (an H100 holds 66, 39, 30, 22, 17, 15, 15 clusters of
+# 2 .. 8 such blocks): 1024x768x2048 in 2 chunks, 512x640x4096 (20 tiles) 4,
+# 256x1408x5120 (22) 5, 512x512x6144 (16) 6, 384x512x7168 (12) 7,
+# 384x384x8192 (9) 8; 896x768x4096's 42 tiles in 3 chunks are more clusters
+# than fit: the workspace's
+SIZES_SM90A=${SIZES_SM90A:-"128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 896x768x4096 1024x768x2048 512x640x4096 256x1408x5120 512x512x6144 384x512x7168 384x384x8192 640x384x1472 1024x1024x448 1024x1536x512 2048x1536x1024 2304x1408x896 2304x2304x1024 2560x2944x512 2816x1536x512 4096x4096x4096"}
 FIXED_M=1024 FIXED_N=2048 FIXED_K=512
 TIME_SIZES="2048x2048x2048 4096x4096x4096"
 CONFIGS=("sm80|--target sm_80"
@@ -53,7 +60,8 @@ CONFIGS=("sm80|--target sm_80"
 	 "sm90a_split5|--target sm_90a --split-k 5"
 	 "sm90a_cpasync|--target sm_90a --tma off"
 	 "sm90a_persist|--target sm_90a --persistent on"
-	 "sm90a_cluster|--target sm_90a --persistent on --cluster 2")
+	 "sm90a_cluster|--target sm_90a --persistent on --cluster 2"
+	 "sm90a_nocl|--target sm_90a --cluster 1")
 # ONLY=REGEX keeps the configurations whose name matches
 if [ -n "${ONLY:-}" ]; then
 	kept=()

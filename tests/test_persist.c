@@ -295,8 +295,8 @@ static void test_split(void **state)
 	k = kernel_text(s, "__launch_bounds__(288, 1) "
 		"pm_kernel_gemm_nn_persist_split(");
 	assert_non_null(strstr(k, "int K, float *__restrict__ pm_ws, unsigned "
-		"*__restrict__ pm_cnt, int pm_kc0, unsigned pm_tdp, const "
-		"__grid_constant__"));
+		"*__restrict__ pm_cnt, int pm_kc0, unsigned pm_tdp, int pm_cl, "
+		"const __grid_constant__"));
 	/* the whole tiles first, then the tail's in chunks */
 	assert_non_null(strstr(k, "\tconst unsigned pm_nt = pm_tx * pm_ty, "
 		"pm_nr = pm_nt - pm_tdp;\n\tconst int pm_ns = (K + pm_kc0 - 1) / "
@@ -305,9 +305,11 @@ static void test_split(void **state)
 		"pm_tdp + pm_nr * (unsigned) pm_ns; pm_u += gridDim.x, pm_qc += "
 		"pm_qn) {"));
 	assert_non_null(strstr(k, "const unsigned pm_ts = pm_whole ? 0u : "
-		"(pm_u - pm_tdp) % pm_nr;"));
-	assert_non_null(strstr(k, "const int pm_z = pm_whole ? 0 : (int) "
-		"((pm_u - pm_tdp) / pm_nr), pm_nz = pm_whole ? 1 : pm_ns;"));
+		"pm_cl > 1 ? (pm_u - pm_tdp) / (unsigned) pm_cl : (pm_u - pm_tdp) "
+		"% pm_nr;"));
+	assert_non_null(strstr(k, "const int pm_z = pm_whole ? 0 : pm_cl > 1 ? "
+		"(int) ((pm_u - pm_tdp) % (unsigned) pm_cl) : (int) ((pm_u - "
+		"pm_tdp) / pm_nr), pm_nz = pm_whole ? 1 : pm_ns;"));
 	assert_non_null(strstr(k, "const int pm_k0_0 = pm_z * pm_kc0, pm_kn_0 "
 		"= pm_whole ? K : min(pm_kc0, K - pm_k0_0);"));
 	assert_non_null(strstr(k, "pm_qn = ((unsigned) pm_kn_0 + 63u) / 64u;"));
@@ -316,12 +318,12 @@ static void test_split(void **state)
 	/* the producer's and the consumers' k loops: the chunk */
 	assert_int_equal(count(k, "c2 < pm_kn_0 / 64); c2 += (1)) {"), 2);
 	assert_non_null(strstr(k, "(pm_k0_0 + 64 * c2) + 0, (128 * c0));"));
-	fix = strstr(k, "if (pm_nz > 1) { pm_rs_put<64, 256>((const float *) "
+	fix = strstr(k, " } else { pm_rs_put<64, 256>((const float *) "
 		"pm_acc, pm_ws + ((int64_t) pm_ts * pm_nz + pm_z) * 16384 + 0, "
 		"pm_w0, pm_w1); pm_rs_sync<256>(pm_cnt + pm_ts, (unsigned) pm_nz);"
 		" for (int pm_q = 0; pm_q < pm_nz; ++pm_q) if (pm_q != pm_z) { "
 		"pm_rs_add<64, 256>((float *) pm_acc, pm_ws + ((int64_t) pm_ts * "
-		"pm_nz + pm_q) * 16384 + 0, pm_w0, pm_w1); } }");
+		"pm_nz + pm_q) * 16384 + 0, pm_w0, pm_w1); } } }");
 	assert_non_null(fix);
 	st = strstr(k, "pm_sm90_store<64, 128>(");
 	assert_non_null(st);
@@ -347,8 +349,8 @@ static void test_split(void **state)
 		"(s > kt[r] / min_kt)\n\t\t\ts = kt[r] / min_kt;\n\tif (s < 1)\n"
 		"\t\ts = 1;\n"));
 	assert_non_null(strstr(s, "\ts = pm_fit_gemm_nn(kt, s, 1, s);\n"));
-	assert_non_null(strstr(s, "\tif (psplit && tiles * s * 2 < (int64_t) "
-		"sms)\n\t\ts = 1;\n\tp->s = (int) s;"));
+	assert_non_null(strstr(s, "\tif (psplit && tiles * s * (cl ? 1 : 1) * "
+		"2 < (int64_t) sms)\n\t\ts = 1;\n\tp->s = (int) s;"));
 	assert_non_null(strstr(s, "\tif (psplit && s > 1)\n\t\tp->persist = "
 		"3, p->pblocks = (int64_t) sms * oc[4];\n"));
 	/* no workspace: unsplit, not this kernel */
@@ -359,8 +361,8 @@ static void test_split(void **state)
 	assert_non_null(strstr(s, "dim3 grid((unsigned) ((p.tdp + ((int64_t) "
 		"((M + 128 - 1) / 128) * ((N + 128 - 1) / 128) - p.tdp) * p.s) < "
 		"(int64_t) (p.pblocks) ? "));
-	assert_non_null(strstr(s, ", (int) p.kc[0], (unsigned) p.tdp, pm_tm0, "
-		"pm_tm1);"));
+	assert_non_null(strstr(s, ", (int) p.kc[0], (unsigned) p.tdp, (int) "
+		"p.cl, pm_tm0, pm_tm1);"));
 	/* several waves whose last is at most half full: the full waves'
 	 * tiles whole, the tail's split */
 	assert_non_null(strstr(s, "\tp->tdp = 0;\n\tif (oc[4] > 0 && "
@@ -376,7 +378,7 @@ static void test_split(void **state)
 	assert_non_null(strstr(s, "p->bytes = p->cnt_bytes + (size_t) rt * "
 		"(size_t) s3 * 65536;"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_persist_split<<<grid, 288, "
-		"165952, stream>>>("));
+		"165968, stream>>>("));
 	assert_non_null(strstr(s, "pm_occ[4] = o > 0 ? o : 1;"));
 	free(s);
 	free(diag);
@@ -619,6 +621,126 @@ static void test_cluster(void **state)
 	polymma_options_free(o);
 }
 
+/* Grids under 3/5 tile per SM, split in clusters (the default; fixup.c):
+ * the split persistent kernel takes the cluster's size pm_cl; launched in
+ * clusters of a tile's chunks (cudaLaunchKernelEx), the chunk is the
+ * block's rank, the partials go to the strip owner's shared memory (the
+ * stages) behind "go" and "recv" barriers after the ring's, no workspace;
+ * the plan asks how many clusters fit and takes chunks of 16 k tiles of
+ * the unit's work (8 per contraction for Add(GEMM, GEMM)). --cluster 1:
+ * the workspace fixup only. */
+static void test_cluster_split(void **state)
+{
+	const char *def[] = { "target", "sm_90a", NULL };
+	const char *none[] = { "target", "sm_90a", "cluster", "1", NULL };
+	char *diag, *s = try_gen("gemm_nn", def, &diag), *k;
+	const char *a, *b;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "pm_kernel_gemm_nn_persist_split(");
+	/* 8 ring barriers, then "go" and "recv" with the cluster's counts */
+	assert_non_null(strstr(k, "for (int pm_i = 0; pm_i < 8; ++pm_i)"));
+	assert_non_null(strstr(k, "\t\tif (pm_cl > 1) {\n\t\t\tconst int pm_rk "
+		"= (int) pm_cluster_rank();\n\t\t\tpm_mbar_init(&pm_bar[8], "
+		"(unsigned) pm_cl - 1u);\n\t\t\tpm_mbar_init(&pm_bar[9], "
+		"(unsigned) (pm_cl - 1) * 32u * (unsigned) (8 * (pm_rk + 1) / "
+		"pm_cl - 8 * pm_rk / pm_cl));\n\t\t}\n\t\tpm_mbar_init_fence();"));
+	assert_non_null(strstr(k, "\tif (pm_cl > 1)\n\t\tpm_cluster_sync();\n"
+		"\telse\n\t\t__syncthreads();\n"));
+	/* the reduction: ready, put, sent, add; then the workspace's */
+	a = strstr(k, "if (pm_nz > 1) { if (pm_cl > 1) { pm_dsm_ready<256>("
+		"&pm_bar[8], pm_z, pm_nz); pm_dsm_put<64, 256>((const float *) "
+		"pm_acc, (float *) pm_smem, 0, &pm_bar[8], pm_z, pm_nz); "
+		"pm_dsm_sent<256>(&pm_bar[9], pm_z, pm_nz); pm_dsm_add<64, 256>("
+		"(float *) pm_acc, (const float *) pm_smem, 0, &pm_bar[9], pm_z, "
+		"pm_nz); } else { pm_rs_put<64, 256>(");
+	assert_non_null(a);
+	b = strstr(k, "pm_sm90_store<64, 128>(");
+	assert_non_null(b);
+	assert_true(strstr(k, "pm_sm90_drain<64>") < a);
+	assert_true(a < b);
+	free(k);
+	/* the other kernels have neither */
+	assert_int_equal(count(s, "int pm_cl"), 1);
+	assert_int_equal(count(s, "pm_dsm_ready<256>(&pm_bar"), 1);
+	/* the plan: the clusters the GPU holds, asked once per size */
+	assert_non_null(strstr(s, "static int pm_ncl_gemm_nn(int s)\n{\n"
+		"\tstatic int pm_n[9];\n\tif (s < 2 || s > 8)\n\t\treturn 0;\n"));
+	assert_non_null(strstr(s, "\t\tpm_lc.dynamicSmemBytes = 165968;\n"));
+	assert_non_null(strstr(s, "if (cudaOccupancyMaxActiveClusters(&n, "
+		"pm_kernel_gemm_nn_persist_split, &pm_lc) != cudaSuccess) {"));
+	/* the most chunks, at least the workspace split's, of 16 k tiles or
+	 * more, whose clusters are all resident and whose 64 floats per
+	 * thread of s - 1 peers and ceil(8 / s) warps fit in 128 KB */
+	assert_non_null(strstr(s, "\tint64_t cl = 0;\n\tif (psplit) {\n"
+		"\t\tint64_t c = (int64_t) sms * oc[4] / tiles;\n\t\tfor (c = c < 8 "
+		"? c : 8; c >= 2 && c >= s && !cl; --c)\n\t\t\tif (pm_fit_gemm_nn("
+		"kt, c, 16, c) == c && (int64_t) 1 * (c - 1) * 64 * ((8 + c - 1) / "
+		"c) * 128 <= 131072 && tiles <= pm_ncl_gemm_nn((int) c))\n\t\t\t\t"
+		"cl = c;\n\t\tif (cl)\n\t\t\ts = cl;\n\t}\n"));
+	assert_non_null(strstr(s, "\tp->cl = p->persist == 3 && !p->tdp && "
+		"p->s > 1 && p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\t"
+		"p->cnt_bytes = 0, p->bytes = 0;\n"));
+	/* no workspace needed: neither entry asks for one */
+	assert_non_null(strstr(s, "\tif (p.s > 1 && !p.cl && (!workspace || "
+		"workspace_bytes < p.bytes)) {\n"));
+	assert_non_null(strstr(s, "\tif (p.s > 1 && !p.cl && pm_ws_get_gemm_nn("
+		"&ws, p.bytes, stream) == cudaSuccess)\n"));
+	assert_non_null(strstr(s, "\tif (p.s == 1 || p.cl || "
+		"pm_ws_alloc_gemm_nn(&ws, p.bytes, stream) != cudaSuccess) {"));
+	/* the launch: clusters of p.cl blocks */
+	assert_non_null(strstr(s, "\t\tif (p.cl > 1) {\n\t\t\tcudaLaunchConfig_t "
+		"pm_lc = {};\n"));
+	assert_non_null(strstr(s, "\t\t\tpm_la[0].id = "
+		"cudaLaunchAttributeClusterDimension;\n\t\t\tpm_la[0].val."
+		"clusterDim.x = (unsigned) p.cl;\n"));
+	assert_non_null(strstr(s, "\t\t\treturn cudaLaunchKernelEx(&pm_lc, "
+		"pm_kernel_gemm_nn_persist_split, (const __half *) A, "));
+	free(s);
+	free(diag);
+	/* Add(GEMM, GEMM): 8 k tiles per contraction, units counted twice
+	 * against the half-SM rule */
+	s = try_gen("add_gemm", def, &diag);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "if (pm_fit_add_gemm(kt, c, 8, c) == c && "));
+	assert_non_null(strstr(s, "\tif (psplit && tiles * s * (cl ? 2 : 1) * "
+		"2 < (int64_t) sms)\n\t\ts = 1;\n"));
+	/* the workspace split keeps its 16 */
+	assert_non_null(strstr(s, "s = pm_fit_add_gemm(kt, (int64_t) sms * "
+		"oc[4] / tiles, 16, 8);"));
+	free(s);
+	free(diag);
+	/* a register prologue: the consumer warpgroups' 256 threads */
+	s = try_gen("relu_gemm", def, &diag);
+	assert_non_null(s);
+	k = kernel_text(s, "pm_kernel_relu_gemm_persist_split(");
+	assert_non_null(strstr(k, "pm_setmaxnreg_inc<232>();"));
+	assert_non_null(strstr(k, "pm_dsm_put<64, 256>("));
+	free(k);
+	free(s);
+	free(diag);
+	/* --cluster 1: the workspace's reduce-scatter only */
+	s = try_gen("gemm_nn", none, &diag);
+	assert_non_null(s);
+	k = kernel_text(s, "pm_kernel_gemm_nn_persist_split(");
+	assert_non_null(strstr(k, "unsigned pm_tdp, const __grid_constant__"));
+	assert_non_null(strstr(k, "if (pm_nz > 1) { pm_rs_put<64, 256>("));
+	assert_non_null(strstr(k, "const unsigned pm_ts = pm_whole ? 0u : "
+		"(pm_u - pm_tdp) % pm_nr;"));
+	assert_non_null(strstr(k, "for (int pm_i = 0; pm_i < 8; ++pm_i)"));
+	assert_null(strstr(k, "pm_cl"));
+	free(k);
+	assert_null(strstr(s, "pm_ncl_gemm_nn"));
+	assert_null(strstr(s, "cudaLaunchKernelEx"));
+	assert_non_null(strstr(s, "\tconst int64_t cl = 0;\n"));
+	assert_non_null(strstr(s, "\tp->cl = p->persist == 3"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_nn_persist_split<<<grid, 288, "
+		"165952, stream>>>("));
+	free(s);
+	free(diag);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_tall),
 		cmocka_unit_test(test_cluster),
+		cmocka_unit_test(test_cluster_split),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_dump),
 	};

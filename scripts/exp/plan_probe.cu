@@ -1,0 +1,18 @@
+// plan_probe.cu (session 9): the launch plan of a generated gemm_nn file
+// (-DKERNEL_FILE) at the sizes on the command line: chunks, cluster,
+// persistent variant, workspace bytes.
+#include KERNEL_FILE
+#include <cstdio>
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    long M, N, K;
+    if (sscanf(argv[i], "%ldx%ldx%ld", &M, &N, &K) != 3)
+      return 2;
+    struct pm_plan_gemm_nn p;
+    if (pm_plan_gemm_nn(M, N, K, &p) != cudaSuccess)
+      return 1;
+    printf("%s s=%d cl=%d persist=%d tdp=%lld bytes=%zu small=%d\n", argv[i],
+           p.s, p.cl, p.persist, (long long)p.tdp, p.bytes, p.small);
+  }
+  return 0;
+}
