@@ -39,7 +39,8 @@
  * variant when small
  * is not NULL (same spec and options but smaller tiles; launched when k's
  * grid has fewer blocks than the device has SMs; small->small_tma its twin
- * with TMA copies) and the host launcher of SPEC.md §3 (launch.c).
+ * with TMA copies) and the host launcher of SPEC.md §3 (launch.c; its
+ * plan: plan.c).
  */
 #ifndef PM_EMIT_H
 #define PM_EMIT_H

@@ -103,5 +103,17 @@ int pm_emit_nbars(struct pm_kernel *k);
 /* launch.c: the host entry points of k (and its small variant) */
 void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	struct pm_strbuf *b);
+/* launch.c: k's sizes, "int64_t M, int64_t N" (decl 1, or 2: "void" when
+ * none) or "M, N" (decl 0) */
+void pm_emit_size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl);
+/* launch.c: host code that asks the blocks per SM of pm_kernel_NAME<suffix>
+ * into int o (occupancy API) */
+void pm_emit_occupancy(struct pm_kernel *k, const char *suffix,
+	struct pm_strbuf *b);
+/* plan.c: pm_device_NAME (SMs, blocks per SM of each variant), the
+ * clusters the GPU holds (pm_ncl_NAME) and the launch plan pm_plan_NAME of
+ * a kernel that can split k */
+void pm_emit_plan(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b);
 
 #endif

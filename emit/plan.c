@@ -1,0 +1,386 @@
+/* The launch plan of a generated file (the host code of a kernel that can
+ * split k: launch.c's split launcher).
+ *
+ * The launch plan (pm_plan_NAME): T output tiles, B = SMs x blocks per SM
+ * of the kernel (occupancy API), kt = k tiles of each contraction.
+ *   --split-k auto: s = min(B / T, kt / PM_MIN_KT) chunks when T < B
+ *                   (with a small variant: only when T >= 4/5 of the SMs;
+ *                   below, the small variant measured faster);
+ *   --split-k N:    s = N;
+ *   then s <= kt, chunks of whole k tiles, none empty (s shrinks until
+ *   ceil(kt / ceil(kt / s)) == s for every contraction).
+ *   Unsplit (s = 1) with a small variant and T < SMs: the small variant
+ *   (its TMA twin when its own grid has 3/2 blocks per SM or more).
+ *   Unsplit, T < B and a medium variant whose grid's wave efficiency
+ *   t / (waves x blocks per wave) is at least 5/4 of this one's: the
+ *   medium variant.
+ *   With persistent variants (sm_90a, --persistent auto; PB = SMs x its
+ *   blocks per SM): 3/5 SMs <= T <= SMs (--split-k auto): _persist,
+ *   unsplit, before split-K, the small and the medium variant; T > B
+ *   (not with a prologue through the MMA's registers): _persist_wide
+ *   where its tile divides M and N and its grid fills its waves to 85 %,
+ *   else _persist_tall where its tile divides M and N (N not the wide
+ *   one's) on the same terms, else _persist where ceil(T / PB) PB <
+ *   ceil(T / B) B. A persistent
+ *   launch has min(T, PB) blocks, each looping over tiles.
+ *   With the split persistent variant (--split-k auto): T < 3/5 SMs:
+ *   _persist_split with s = min(PS / T, kt / PM_MIN_PKT) chunks (PS = SMs
+ *   x its blocks per SM), min(T s, PS) blocks looping over the units
+ *   (chunk, tile); s = 1: as without it. In clusters (not --cluster 1):
+ *   the most chunks c >= s, at most 8, of 16 k tiles of the unit's work
+ *   or more (all contractions together) whose T clusters of c blocks the
+ *   GPU holds at once and whose partials fit in the stages: p.cl = c, a
+ *   cluster per tile, the chunks reduced through distributed shared
+ *   memory, no workspace; the rule that the units fill half the SMs
+ *   (else the small variant) counts a unit once per contraction there.
+ *   T > PS, not chosen for the wide variant, R = T mod PS <= PS / 2, k
+ *   tiles >= 16 (not with a prologue through the MMA's registers):
+ *   _persist_split with the T - R tiles of the full waves whole (p.tdp)
+ *   and the R of the tail in s = min(PS / R, kt / PM_MIN_TKT, 8) chunks.
+ * Workspace (launch.c's entries): PM_CNT_BYTES of counters (one per tile,
+ * T <= PM_CNT_BYTES / 4 when split), then [T][s] slots of (accumulators x
+ * BM x BN) floats. */
+#include <stdio.h>
+#include <string.h>
+
+#include "emit/print.h"
+#include "emit/target.h"
+
+/* Fewest k tiles per chunk the automatic split makes (PKT: in the split
+ * persistent kernel). */
+#define PM_MIN_KT 4
+#define PM_MIN_PKT 16
+/* ... in the tail of a grid of several waves */
+#define PM_MIN_TKT 4
+/* ... in clusters (fixup.c's reduction through shared memory): k tiles of
+ * the unit's work, all contractions together */
+#define PM_MIN_CKT 16
+
+/* The workspace's counters: a fixed area in front of the slots, so that
+ * one workspace serves launches of any size (each leaves its counters 0;
+ * the slots' contents do not matter); a plan splits at most
+ * PM_CNT_BYTES / 4 tiles. */
+#define PM_CNT_BYTES 4096
+
+/* static cudaError_t pm_device_NAME(int *sms, int occ[6]): the GPU's SMs
+ * and the blocks per SM of the kernel, the medium, the persistent, the
+ * wide, the split persistent and the tall variants (0: none), asked once
+ * per process. */
+static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const char *name = k->scop->spec->name;
+
+	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernels' blocks per SM "
+		"(asked once per process): occ[0] the\n * big kernel's, [1] the "
+		"medium, [2] the persistent, [3] the wide, [4] the split\n"
+		" * persistent and [5] the tall variant's (0: none). */\n"
+		"static cudaError_t pm_device_%s(int *sms, int occ[6])\n{\n"
+		"\tstatic int pm_sms, pm_occ[6];\n\tif "
+		"(!pm_sms) {\n\t\tint dev, n, o;\n"
+		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
+		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
+		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
+	{
+		struct pm_kernel *v[6] = { k, k->medium, k->persist,
+			k->persist_wide, k->persist_split, k->persist_tall };
+		const char *suf[6] = { "", "_medium", "_persist",
+			"_persist_wide", "_persist_split", "_persist_tall" };
+
+		for (int i = 0; i < 6; ++i) {
+			if (!v[i])
+				continue;
+			pm_emit_occupancy(v[i], suf[i], b);
+			pm_strbuf_printf(b, "\t\tpm_occ[%d] = o > 0 ? o : 1;\n", i);
+		}
+	}
+	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\tfor (int "
+		"i = 0; i < 6; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
+		"cudaSuccess;\n}\n");
+}
+
+/* static int pm_ncl_NAME(int s): how many clusters of s split persistent
+ * blocks (one per SM) the GPU holds at once (0: none), asked once per s
+ * and process. */
+static void ncl_fn(struct pm_kernel *ps, struct pm_strbuf *b)
+{
+	const char *name = ps->scop->spec->name;
+
+	pm_strbuf_printf(b, "\n/* Clusters of s split persistent blocks the GPU "
+		"holds at once (0: none). */\nstatic int pm_ncl_%s(int s)\n{\n"
+		"\tstatic int pm_n[9];\n\tif (s < 2 || s > 8)\n\t\treturn 0;\n"
+		"\tif (!pm_n[s]) {\n\t\tcudaLaunchConfig_t pm_lc = {};\n"
+		"\t\tcudaLaunchAttribute pm_la[1];\n\t\tint n = 0;\n"
+		"\t\tpm_lc.gridDim = dim3((unsigned) s, 1, 1);\n"
+		"\t\tpm_lc.blockDim = dim3(%d, 1, 1);\n"
+		"\t\tpm_lc.dynamicSmemBytes = %ld;\n"
+		"\t\tpm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
+		"\t\tpm_la[0].val.clusterDim.x = (unsigned) s;\n"
+		"\t\tpm_la[0].val.clusterDim.y = 1;\n"
+		"\t\tpm_la[0].val.clusterDim.z = 1;\n"
+		"\t\tpm_lc.attrs = pm_la;\n\t\tpm_lc.numAttrs = 1;\n"
+		"\t\tif (cudaOccupancyMaxActiveClusters(&n, "
+		"pm_kernel_%s_persist_split, &pm_lc) != cudaSuccess) {\n"
+		"\t\t\t(void) cudaGetLastError();\n\t\t\tn = 0;\n\t\t}\n"
+		"\t\tpm_n[s] = n > 0 ? n : -1;\n\t}\n"
+		"\treturn pm_n[s] > 0 ? pm_n[s] : 0;\n}\n", name, pm_emit_threads(ps),
+		pm_emit_smem_bytes(ps, 0, NULL), name);
+}
+
+/* Split persistent units in clusters (p->cl = s): the tile's s chunks in
+ * one cluster, reduced through distributed shared memory (fixup.c), no
+ * workspace; where every tile's cluster is resident at once and the
+ * receive area (the peers' partials of a strip of the tile's rows: s - 1
+ * of them, ceil(W / s) warps each) fits in the stages. */
+static void plan_cluster(struct pm_kernel *ps, struct pm_strbuf *b)
+{
+	const struct pm_config *c = ps->cfg;
+	long off[PM_MAX_BUFS + 1];
+	long r = (long) (c->wm / c->mm) * (c->wn / c->mn) *
+		(c->mm * c->mn / pm_config_unit(c));
+	int w = pm_config_threads(c) / 32;
+	int nacc = ps->acc_shared ? 1 : ps->ncon;
+
+	pm_emit_smem_bytes(ps, 0, off);
+	pm_strbuf_printf(b, "\tint64_t cl = 0;\n\tif (psplit) {\n"
+		"\t\tint64_t c = (int64_t) sms * oc[4] / tiles;\n"
+		"\t\tfor (c = c < 8 ? c : 8; c >= 2 && c >= s && !cl; --c)\n"
+		"\t\t\tif (pm_fit_%s(kt, c, %d, c) == c && (int64_t) %d * (c - "
+		"1) * %ld * ((%d + c - 1) / c) * 128 <= %ld && tiles <= "
+		"pm_ncl_%s((int) c))\n\t\t\t\tcl = c;\n"
+		"\t\tif (cl)\n\t\t\ts = cl;\n\t}\n", ps->scop->spec->name,
+		(PM_MIN_CKT + ps->ncon - 1) / ps->ncon, nacc, r, w,
+		off[ps->nbufs], ps->scop->spec->name);
+}
+
+/* struct pm_plan_NAME and pm_plan_NAME(sizes, &p) (see the top). */
+static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b)
+{
+	const struct pm_config *c = k->cfg;
+	const char *name = k->scop->spec->name;
+	int ns = k->scop->nsplit, nacc = k->acc_shared ? 1 : k->ncon;
+	int order[64];
+	char d0[64], d1[64], half[400] = "";
+
+	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
+	pm_strbuf_printf(b, "\n/* The most chunks, at most s and max_s, of at "
+		"least min_kt k tiles each, in\n * which every contraction's k "
+		"tiles split into whole chunks, none empty\n * (at least 1). */"
+		"\nstatic int64_t pm_fit_%s(const int64_t *kt, int64_t s, int64_t "
+		"min_kt, int64_t max_s)\n{\n\tif (s > max_s)\n\t\ts = max_s;\n"
+		"\tfor (int r = 0; r < %d; ++r)\n\t\tif (s > kt[r] / min_kt)\n"
+		"\t\t\ts = kt[r] / min_kt;\n\tif (s < 1)\n\t\ts = 1;\n"
+		"\tfor (int again = 1; again && s > 1;) {\n\t\tagain = 0;\n"
+		"\t\tfor (int r = 0; r < %d; ++r) {\n"
+		"\t\t\tconst int64_t ch = (kt[r] + s - 1) / s, s2 = (kt[r] + ch - "
+		"1) / ch;\n\t\t\tif (s2 < s)\n\t\t\t\ts = s2, again = 1;\n"
+		"\t\t}\n\t}\n\treturn s;\n}\n", name, ns, ns);
+	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
+		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
+		"{\n\tint s, small, small1, medium, medium1, persist, sms, cl;\n"
+		"\tint64_t pblocks, tdp, kc[%d];\n\tsize_t cnt_bytes, bytes;\n};\n\n"
+		"static cudaError_t pm_plan_%s(", name, ns, name);
+	pm_emit_size_list(k, b, 1);
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[6];\n"
+		"\tconst cudaError_t e = pm_device_%s(&sms, oc);\n"
+		"\tconst int occ = oc[0], occm = oc[1];\n\t(void) occm;\n"
+		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
+		"%d);\n", pm_emit_size_order(k, order) ? ", " : "",
+		name, name, d0, c->bm, c->bm, d1, c->bn, c->bn);
+	pm_strbuf_printf(b, "\tconst int64_t kt[%d] = { ", ns);
+	for (int r = 0; r < ns; ++r)
+		pm_strbuf_printf(b, "%s(int64_t) (%s) / %d", r ? ", " : "",
+			k->scop->split_ext[r], c->bk);
+	pm_strbuf_add(b, " };\n\tint64_t s = 1;\n\n\tif (e != cudaSuccess)\n"
+		"\t\treturn e;\n");
+	if (c->split_k > 1)
+		pm_strbuf_printf(b, "\ts = %d;\n", c->split_k);
+	else
+		pm_strbuf_printf(b, "\tif (tiles < (int64_t) sms * occ)\n"
+			"\t\ts = (int64_t) sms * occ / tiles;\n"
+
+			"\tfor (int r = 0; r < %d; ++r)\n"
+			"\t\tif (s > kt[r] / %d)\n\t\t\ts = kt[r] / %d;\n%s",
+			ns, PM_MIN_KT, PM_MIN_KT, small ?
+			"\t/* below 4/5 of a block per SM the small variant "
+			"measured faster */\n\tif (tiles * 5 < (int64_t) sms * 4)"
+			"\n\t\ts = 1;\n" : "");
+	/* 3/5 to 1 block per SM: one persistent block per SM (its producer
+	 * warp and 4 stages), no split (measured 1.2-2x faster there than
+	 * split-K, whose fp32 partial tiles cost more than they save, and
+	 * than the small variant; docs/PERF.md) */
+	if (k->persist && c->split_k <= 1)
+		pm_strbuf_add(b, "\tconst int pfew = oc[2] > 0 && tiles * 5 >= "
+			"(int64_t) sms * 3 && tiles <= sms;\n\tif (pfew)\n"
+			"\t\ts = 1;\n");
+	/* under 3/5 tile per SM: split-K in the persistent kernel, one
+	 * chunk of a tile per block (the tile's blocks reduce-scatter their
+	 * partials; PERF.md) */
+	if (k->persist_split)
+		pm_strbuf_printf(b, "\tconst int psplit = oc[4] > 0 && tiles * "
+			"5 < (int64_t) sms * 3;\n\tif (psplit)\n"
+			"\t\ts = pm_fit_%s(kt, (int64_t) sms * oc[4] / tiles, %d, "
+			"%d);\n", name, PM_MIN_PKT,
+			pm_config_threads(k->persist_split->cfg) / 32);
+	/* under 3/5 tile per SM, in clusters (fixup.c): the most chunks, at
+	 * least the split's above, of PM_MIN_CKT k tiles or more, whose
+	 * clusters are all resident at once and whose partials fit in the
+	 * stages (plan_cluster) */
+	if (k->persist_split && pm_emit_dsm(k->persist_split))
+		plan_cluster(k->persist_split, b);
+	else
+		pm_strbuf_add(b, "\tconst int64_t cl = 0;\n");
+	/* the split persistent kernel where its units fill half the SMs or
+	 * more (fewer: the small variant's 4x more blocks measured faster);
+	 * in clusters, counting a unit of Add(GEMM, GEMM) twice (its two
+	 * contractions' chunks: measured 7-36 % faster at 40-96 units,
+	 * GEMM's 3-26 % slower at 20-60; PERF.md) */
+	if (k->persist_split)
+		snprintf(half, sizeof(half), "\t/* the split persistent kernel "
+			"where its units (in clusters: x contractions) fill\n"
+			"\t * half the SMs or more (fewer: the small variant's 4x "
+			"more blocks measured\n\t * faster; PERF.md) */\n"
+			"\tif (psplit && tiles * s * (cl ? %d : 1) * 2 < (int64_t) "
+			"sms)\n\t\ts = 1;\n", k->persist_split->ncon);
+	/* the counters' fixed area: at most PM_CNT_BYTES / 4 split tiles */
+	pm_strbuf_printf(b, "\tif (tiles > %d)\n\t\ts = 1;\n", PM_CNT_BYTES / 4);
+	pm_strbuf_printf(b, "\t/* chunks of whole k tiles, none empty */\n"
+		"\ts = pm_fit_%s(kt, s, 1, s);\n%s\tp->s = (int) s;\n"
+		"\tp->sms = sms;\n"
+		"\tfor (int r = 0; r < %d; ++r)\n"
+		"\t\tp->kc[r] = (kt[r] + s - 1) / s * %d;\n"
+		"\tp->cnt_bytes = s > 1 ? %d : 0;\n\tp->bytes = s > 1 ? "
+		"p->cnt_bytes + (size_t) tiles * (size_t) s * %ld : 0;\n"
+		"\tp->small1 = %s%s;\n\tp->small = s == 1 && "
+		"p->small1;\n",
+		name, half, ns, c->bk, PM_CNT_BYTES, (long) nacc * c->bm * c->bn * 4,
+		small ? "tiles < sms" : "0", small && k->persist &&
+		c->split_k <= 1 ? " && !pfew" : "");
+	/* the medium variant, for a big grid of one partial wave: when its
+	 * grid's wave efficiency t / (waves x blocks per wave) is at least
+	 * 5/4 of the big kernel's (measured: 5-11 % faster there; 5-18 %
+	 * slower on grids of several waves, where three medium blocks per
+	 * SM run less efficiently than two big ones; docs/PERF.md) */
+	pm_strbuf_add(b, "\tp->medium1 = 0;\n");
+	if (k->medium) {
+		const struct pm_config *m = k->medium->cfg;
+
+		pm_strbuf_printf(b, "\tif (occm > 0 && !p->small1 && tiles < "
+			"(int64_t) sms * occ%s) {\n"
+			"\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d - "
+			"1) / %d);\n\t\tconst int64_t b1 = (int64_t) sms * occ, b2 = "
+			"(int64_t) sms * occm;\n\t\tconst int64_t w1 = (tiles + b1 - "
+			"1) / b1, w2 = (t2 + b2 - 1) / b2;\n"
+			"\t\tp->medium1 = t2 * w1 * b1 * 4 > tiles * w2 * b2 * 5;\n"
+			"\t}\n", k->persist && c->split_k <= 1 ? " && !pfew" : "",
+			d0, m->bm, m->bm, d1, m->bn, m->bn);
+	}
+	pm_strbuf_add(b, "\tp->medium = s == 1 && p->medium1;\n");
+	/* the persistent variant, for grids of more than one wave: there
+	 * its producer warp and its loop over tiles (the epilogue of one
+	 * overlapping the copies of the next) measured faster; on one wave
+	 * the big kernel, two blocks per SM, was (docs/PERF.md) */
+	pm_strbuf_add(b, "\tp->persist = 0;\n");
+	if (k->persist_split)
+		pm_strbuf_add(b, "\tif (psplit && s > 1)\n\t\tp->persist = 3, "
+			"p->pblocks = (int64_t) sms * oc[4];\n");
+	if (k->persist) {
+		if (c->split_k <= 1)
+			pm_strbuf_add(b, "\tif (pfew)\n\t\tp->persist = 1, "
+				"p->pblocks = (int64_t) sms * oc[2];\n");
+	}
+	/* grids of several waves; with a prologue through the MMA's
+	 * registers the wide and tall blocks only (their producer warpgroup
+	 * gives its registers to the consumers: 8-15 % faster there than two
+	 * 128x128 blocks per SM; the 128x128 persistent kernel measured 6 %
+	 * slower: the ldmatrix latency shows with 8 warps per SM; PERF.md) */
+	if (k->persist && (!pm_kernel_pro_regs(k->persist) ||
+	    k->persist_wide || k->persist_tall)) {
+		const struct pm_config *w = k->persist_wide ?
+			k->persist_wide->cfg : NULL;
+		const struct pm_config *t = k->persist_tall ?
+			k->persist_tall->cfg : NULL;
+
+		pm_strbuf_add(b, "\tif (oc[2] > 0 && tiles > (int64_t) sms * "
+			"occ) {\n\t\tconst int64_t b1 = (int64_t) sms * occ, bp = "
+			"(int64_t) sms * oc[2];\n\t\t(void) b1;\n\t\t(void) bp;\n");
+		/* the wide blocks where they divide N and fill their waves to
+		 * 85 % (smem traffic per flop lower; measured 3-12 % faster
+		 * there, slower on poorly filled waves). With a register
+		 * prologue, whose alternative is two 128x128 blocks per SM (a
+		 * partial wave of them runs its lone blocks faster), to 70 % at
+		 * k of 16 tiles or more (measured 3-15 % faster from 72 %, 7-14 %
+		 * slower under 67 %; PERF.md) */
+		const char *fill = pm_kernel_pro_regs(k->persist) ?
+			"(kt[0] >= 16 ? 70 : 85)" : "85";
+
+		if (w)
+			pm_strbuf_printf(b, "\t\tif (oc[3] > 0 && %s %% %d == 0 "
+				"&& %s %% %d == 0) {\n\t\t\tconst int64_t t2 = (%s / "
+				"%d) * (%s / %d), bw = (int64_t) sms * oc[3];\n"
+				"\t\t\tif (t2 * 100 >= %s * ((t2 + bw - 1) / bw) * "
+				"bw)\n\t\t\t\tp->persist = 2, p->pblocks = bw;\n"
+				"\t\t}\n", d0, w->bm, d1, w->bn, d0, w->bm, d1, w->bn,
+				fill);
+		/* else the tall blocks where they divide M, on the same terms
+		 * (their copies a third fewer per flop than 128x128 blocks';
+		 * measured 8-13 % faster on full waves; PERF.md) */
+		if (t)
+			pm_strbuf_printf(b, "\t\tif (!p->persist && oc[5] > 0 && "
+				"%s %% %d == 0 && %s %% %d == 0) {\n\t\t\tconst "
+				"int64_t t2 = (%s / %d) * (%s / %d), bw = (int64_t) "
+				"sms * oc[5];\n\t\t\tif (t2 * 100 >= %s * ((t2 + "
+				"bw - 1) / bw) * bw)\n\t\t\t\tp->persist = 4, "
+				"p->pblocks = bw;\n\t\t}\n", d0, t->bm, d1, t->bn,
+				d0, t->bm, d1, t->bn, fill);
+		/* 128x128: where one block per SM looping over tiles fills the
+		 * waves better than two per SM do */
+		if (!pm_kernel_pro_regs(k->persist))
+			pm_strbuf_add(b, "\t\tif (!p->persist && (tiles + bp - 1) "
+				"/ bp * bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\t"
+				"p->persist = 1, p->pblocks = bp;\n");
+		pm_strbuf_add(b, "\t}\n");
+	}
+	/* several waves of the 128x128 persistent kernel whose last is at
+	 * most half full: the split kernel runs the full waves' tiles whole
+	 * and splits the tail's (chunks of 4 k tiles or more, at most 8; k
+	 * of 16 tiles or more: a shorter tile saves less than the fixup
+	 * costs; PERF.md) */
+	pm_strbuf_add(b, "\tp->tdp = 0;\n");
+	if (k->persist_split && c->split_k <= 1 &&
+	    !pm_kernel_pro_regs(k->persist_split)) {
+		pm_strbuf_printf(b, "\tif (oc[4] > 0 && p->persist != 2 && "
+			"p->persist != 4 && tiles "
+			"> (int64_t) sms * oc[4]) {\n"
+			"\t\tconst int64_t pb = (int64_t) sms * oc[4], rt = tiles "
+			"%% pb;\n\t\tint64_t s3 = rt > 0 && 2 * rt <= pb ? pm_fit_%s("
+			"kt, pb / rt, %d, %d) : 1;\n"
+			"\t\tfor (int r = 0; r < %d; ++r)\n"
+			"\t\t\tif (kt[r] < 16)\n\t\t\t\ts3 = 1;\n"
+			"\t\tif (s3 > 1) {\n"
+			"\t\t\tp->persist = 3, p->pblocks = pb, p->tdp = tiles - rt, "
+			"p->s = (int) s3;\n"
+			"\t\t\tfor (int r = 0; r < %d; ++r)\n"
+			"\t\t\t\tp->kc[r] = (kt[r] + s3 - 1) / s3 * %d;\n"
+			"\t\t\tp->cnt_bytes = %d;\n"
+			"\t\t\tp->bytes = p->cnt_bytes + (size_t) rt * (size_t) s3 "
+			"* %ld;\n\t\t}\n\t}\n", name, PM_MIN_TKT,
+			pm_config_threads(k->persist_split->cfg) / 32, ns, ns,
+			c->bk, PM_CNT_BYTES,
+			(long) nacc * c->bm * c->bn * 4);
+	}
+	pm_strbuf_add(b, "\tp->cl = p->persist == 3 && !p->tdp && p->s > 1 && "
+		"p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\tp->cnt_bytes = 0, p->bytes = 0;\n"
+		"\treturn cudaSuccess;\n}\n");
+}
+
+
+void pm_emit_plan(struct pm_kernel *k, struct pm_kernel *small,
+	struct pm_strbuf *b)
+{
+	device_fn(k, b);
+	if (k->persist_split && pm_emit_dsm(k->persist_split))
+		ncl_fn(k->persist_split, b);
+	plan_fn(k, small, b);
+}
