@@ -135,6 +135,26 @@ static void mc_grid(struct pm_kernel *k, const char *suffix,
 		ind, suffix, ind, ind, ind);
 }
 
+/* "cudaLaunchConfig_t pm_lc" and its "cudaLaunchAttribute pm_la[1]" for
+ * kernel k in clusters of `cl` blocks (C expressions: the grid and the
+ * cluster's size), lines indented by ind; stream: the launch's stream. */
+void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *ind, const char *grid, const char *cl, int stream)
+{
+	pm_strbuf_printf(b, "%scudaLaunchConfig_t pm_lc = {};\n"
+		"%scudaLaunchAttribute pm_la[1];\n%spm_lc.gridDim = %s;\n"
+		"%spm_lc.blockDim = dim3(%d, 1, 1);\n"
+		"%spm_lc.dynamicSmemBytes = %ld;\n%s%s"
+		"%spm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
+		"%spm_la[0].val.clusterDim.x = %s;\n"
+		"%spm_la[0].val.clusterDim.y = 1;\n"
+		"%spm_la[0].val.clusterDim.z = 1;\n"
+		"%spm_lc.attrs = pm_la;\n%spm_lc.numAttrs = 1;\n", ind, ind, ind,
+		grid, ind, pm_emit_threads(k), ind, pm_emit_smem_bytes(k, 0, NULL),
+		stream ? ind : "", stream ? "pm_lc.stream = stream;\n" : "",
+		ind, ind, cl, ind, ind, ind, ind);
+}
+
 /* The launch of kernel pm_kernel_<name><suffix>: one block per output
  * tile in x (file.c maps it to the tile), split: the plan p's chunks in z
  * and its workspace. */
@@ -193,23 +213,16 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		if (k->bufs[i].tma)
 			pm_strbuf_printf(&args, ", pm_tm%d", i);
 	/* clusters of p.cl blocks, the chunks of a tile (fixup.c) */
-	if (pm_emit_dsm(k))
-		pm_strbuf_printf(b, "%sif (p.cl > 1) {\n"
-			"%s\tcudaLaunchConfig_t pm_lc = {};\n"
-			"%s\tcudaLaunchAttribute pm_la[1];\n"
-			"%s\tpm_lc.gridDim = grid;\n"
-			"%s\tpm_lc.blockDim = dim3(%d, 1, 1);\n"
-			"%s\tpm_lc.dynamicSmemBytes = %ld;\n"
-			"%s\tpm_lc.stream = stream;\n"
-			"%s\tpm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
-			"%s\tpm_la[0].val.clusterDim.x = (unsigned) p.cl;\n"
-			"%s\tpm_la[0].val.clusterDim.y = 1;\n"
-			"%s\tpm_la[0].val.clusterDim.z = 1;\n"
-			"%s\tpm_lc.attrs = pm_la;\n%s\tpm_lc.numAttrs = 1;\n"
-			"%s\treturn cudaLaunchKernelEx(&pm_lc, pm_kernel_%s%s, %s);\n"
-			"%s}\n", ind, ind, ind, ind, ind, pm_emit_threads(k), ind,
-			smem, ind, ind, ind, ind, ind, ind, ind, ind, spec->name,
-			suffix, args.s ? args.s : "", ind);
+	if (pm_emit_dsm(k)) {
+		char in2[16];
+
+		snprintf(in2, sizeof(in2), "%s\t", ind);
+		pm_strbuf_printf(b, "%sif (p.cl > 1) {\n", ind);
+		pm_emit_cluster_config(k, b, in2, "grid", "(unsigned) p.cl", 1);
+		pm_strbuf_printf(b, "%s\treturn cudaLaunchKernelEx(&pm_lc, "
+			"pm_kernel_%s%s, %s);\n%s}\n", ind, spec->name, suffix,
+			args.s ? args.s : "", ind);
+	}
 	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(%s);\n"
 		"%sreturn cudaGetLastError();\n", ind, spec->name, suffix,
 		pm_emit_threads(k), smem, args.s ? args.s : "", ind);

@@ -108,22 +108,14 @@ static void ncl_fn(struct pm_kernel *ps, struct pm_strbuf *b)
 	pm_strbuf_printf(b, "\n/* Clusters of s split persistent blocks the GPU "
 		"holds at once (0: none). */\nstatic int pm_ncl_%s(int s)\n{\n"
 		"\tstatic int pm_n[9];\n\tif (s < 2 || s > 8)\n\t\treturn 0;\n"
-		"\tif (!pm_n[s]) {\n\t\tcudaLaunchConfig_t pm_lc = {};\n"
-		"\t\tcudaLaunchAttribute pm_la[1];\n\t\tint n = 0;\n"
-		"\t\tpm_lc.gridDim = dim3((unsigned) s, 1, 1);\n"
-		"\t\tpm_lc.blockDim = dim3(%d, 1, 1);\n"
-		"\t\tpm_lc.dynamicSmemBytes = %ld;\n"
-		"\t\tpm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
-		"\t\tpm_la[0].val.clusterDim.x = (unsigned) s;\n"
-		"\t\tpm_la[0].val.clusterDim.y = 1;\n"
-		"\t\tpm_la[0].val.clusterDim.z = 1;\n"
-		"\t\tpm_lc.attrs = pm_la;\n\t\tpm_lc.numAttrs = 1;\n"
-		"\t\tif (cudaOccupancyMaxActiveClusters(&n, "
+		"\tif (!pm_n[s]) {\n\t\tint n = 0;\n", name);
+	pm_emit_cluster_config(ps, b, "\t\t", "dim3((unsigned) s, 1, 1)",
+		"(unsigned) s", 0);
+	pm_strbuf_printf(b, "\t\tif (cudaOccupancyMaxActiveClusters(&n, "
 		"pm_kernel_%s_persist_split, &pm_lc) != cudaSuccess) {\n"
 		"\t\t\t(void) cudaGetLastError();\n\t\t\tn = 0;\n\t\t}\n"
 		"\t\tpm_n[s] = n > 0 ? n : -1;\n\t}\n"
-		"\treturn pm_n[s] > 0 ? pm_n[s] : 0;\n}\n", name, pm_emit_threads(ps),
-		pm_emit_smem_bytes(ps, 0, NULL), name);
+		"\treturn pm_n[s] > 0 ? pm_n[s] : 0;\n}\n", name);
 }
 
 /* Split persistent units in clusters (p->cl = s): the tile's s chunks in

@@ -110,6 +110,11 @@ void pm_emit_size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl);
  * into int o (occupancy API) */
 void pm_emit_occupancy(struct pm_kernel *k, const char *suffix,
 	struct pm_strbuf *b);
+/* launch.c: "cudaLaunchConfig_t pm_lc" (and "cudaLaunchAttribute pm_la[1]")
+ * for kernel k in clusters of `cl` blocks on grid `grid` (C expressions),
+ * lines indented by ind; stream: also the launch's stream */
+void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *ind, const char *grid, const char *cl, int stream);
 /* plan.c: pm_device_NAME (SMs, blocks per SM of each variant), the
  * clusters the GPU holds (pm_ncl_NAME) and the launch plan pm_plan_NAME of
  * a kernel that can split k */
