@@ -182,6 +182,12 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_strbuf *b, struct pm_diags *d)
 {
 	int nt = pm_config_threads(k->cfg);
+	/* split in clusters (fixup.c): no block leaves before its peers'
+	 * last access to its shared memory (the "recv" wait already orders
+	 * them; this makes it a cluster barrier, which compute-sanitizer's
+	 * racecheck recognizes; relaxed: a release one cost ~3 %, PERF.md) */
+	const char *dsm_end = pm_emit_dsm(k) ?
+		"\tif (pm_cl > 1)\n\t\tpm_cluster_sync_relaxed();\n" : "";
 
 	if (pm_emit_wg(k)) {
 		pm_strbuf_printf(b, "\tif (threadIdx.x >= %d) {\n"
@@ -193,7 +199,7 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 			"\t\tpm_setmaxnreg_inc<232>();\n");
 		if (role_loop(k, ast, b, 2, 1, d) < 0)
 			return -1;
-		pm_strbuf_add(b, "\t}\n}\n");
+		pm_strbuf_printf(b, "\t}\n%s}\n", dsm_end);
 		return 0;
 	}
 	persistent_loop(k, b);
@@ -201,7 +207,7 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	/* a cluster: neither block leaves while the other may copy into
 	 * its shared memory or arrive on its barriers */
-	pm_strbuf_add(b, pm_emit_mc(k) ? "\t}\n\tpm_cluster_sync();\n}\n" :
-		"\t}\n}\n");
+	pm_strbuf_printf(b, "\t}\n%s}\n", pm_emit_mc(k) ?
+		"\tpm_cluster_sync();\n" : dsm_end);
 	return 0;
 }

@@ -660,6 +660,9 @@ static void test_cluster_split(void **state)
 	assert_non_null(b);
 	assert_true(strstr(k, "pm_sm90_drain<64>") < a);
 	assert_true(a < b);
+	/* no block leaves before its peers: a cluster barrier at the end */
+	assert_non_null(strstr(k, "\t}\n\tif (pm_cl > 1)\n\t\t"
+		"pm_cluster_sync_relaxed();\n}\n"));
 	free(k);
 	/* the other kernels have neither */
 	assert_int_equal(count(s, "int pm_cl"), 1);
@@ -717,6 +720,8 @@ static void test_cluster_split(void **state)
 	k = kernel_text(s, "pm_kernel_relu_gemm_persist_split(");
 	assert_non_null(strstr(k, "pm_setmaxnreg_inc<232>();"));
 	assert_non_null(strstr(k, "pm_dsm_put<64, 256>("));
+	assert_non_null(strstr(k, "\t}\n\tif (pm_cl > 1)\n\t\t"
+		"pm_cluster_sync_relaxed();\n}\n"));
 	free(k);
 	free(s);
 	free(diag);

@@ -521,6 +521,13 @@ __device__ __forceinline__ void pm_cluster_sync() {
                "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 }
 
+// Every thread of the cluster, no memory ordering: no block leaves before
+// the others got here (the end of a kernel split in clusters, emit/).
+__device__ __forceinline__ void pm_cluster_sync_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n"
+               "barrier.cluster.wait.aligned;\n" ::: "memory");
+}
+
 // One arrival on the barrier at bar's offset in block `rank` of the cluster
 // (the default .release.cta: the stage's reads, by wgmma, are complete; a
 // .release.cluster arrival measured 2.5x slower kernels, docs/PERF.md).
@@ -692,8 +699,10 @@ __device__ __forceinline__ void pm_rs_add(float *acc, const float *slot,
 // with sw(o) = w1(o) - w0(o) warps per row of it.  "go" counts nz - 1
 // arrivals, "recv" (nz - 1) * 32 * sw(o) (kernel preamble, emit/file.c);
 // both are used once per launch (parity 0).  Every access to a peer's
-// shared memory happens before that peer passes its own "recv" (or has
-// nothing to receive), so no block leaves while a peer still writes to it.
+// shared memory happens before that peer passes its own "go" and "recv"
+// waits, so no block leaves while a peer still writes to it; the kernel
+// also ends on pm_cluster_sync_relaxed (the form of that guarantee that
+// compute-sanitizer's racecheck recognizes).
 // ---------------------------------------------------------------------------
 // The block whose strip holds consumer warp w (strips [W z / nz, W (z + 1)
 // / nz) of W warps).
