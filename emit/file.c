@@ -155,9 +155,12 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, split-K: "
 			"launched on grids under 3/5 tile per SM,\n"
 			" *          one block per SM, each running a chunk of k "
-			"of a tile\n", k->persist_split->cfg->bm,
+			"of a tile%s\n", k->persist_split->cfg->bm,
 			k->persist_split->cfg->bn, k->persist_split->cfg->bk,
-			k->persist_split->cfg->stages);
+			k->persist_split->cfg->stages,
+			pm_emit_dsm(k->persist_split) ? " (a tile's chunks as "
+			"one cluster,\n *          reduced through distributed "
+			"shared memory, where the GPU holds every cluster)" : "");
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "
 			"copies, the block loops over output tiles\n");
@@ -589,11 +592,12 @@ static char *meta(struct pm_kernel *k)
 		"  \"warp\": [%d, %d],\n  \"mma\": [%d, %d, %d],\n"
 		"  \"threads\": %d,\n  \"split_k\": %s,\n  \"stages\": %d,\n"
 		"  \"smem\": \"%s\",\n  \"persistent\": \"%s\",\n"
-		"  \"sizes\": [", POLYMMA_VERSION,
+		"  \"cluster\": \"%s\",\n  \"sizes\": [", POLYMMA_VERSION,
 		spec->name, c->target->name, c->bm, c->bn, c->bk, c->wm, c->wn,
 		c->mm, c->mn, c->mk, pm_emit_threads(k), split_str(k, sk),
 		c->stages, smem_names[c->smem], k->ws ? "on" : k->persist ?
-		"auto" : "off");
+		"auto" : "off", c->cluster == 1 ? "1" : c->cluster == 2 ? "2" :
+		"auto");
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(&b, "%s\"%s\"", i ? ", " : "",
 			spec->syms[order[i]].name);

@@ -725,6 +725,26 @@ static void test_cluster_split(void **state)
 	free(k);
 	free(s);
 	free(diag);
+	/* the file's header and its configuration say so */
+	{
+		const char *da[] = { "target", "sm_90a", "split-k", "auto",
+			NULL };
+		const char *n1[] = { "target", "sm_90a", "split-k", "auto",
+			"cluster", "1", NULL };
+		char *meta, *t = gen("nn", da, NULL, &meta);
+
+		assert_non_null(strstr(t, "of a tile (a tile's chunks as one "
+			"cluster,\n *          reduced through distributed shared "
+			"memory, where the GPU holds every cluster)\n"));
+		assert_non_null(strstr(meta, "\"cluster\": \"auto\",\n"));
+		free(meta);
+		free(t);
+		t = gen("nn", n1, NULL, &meta);
+		assert_null(strstr(t, "as one cluster"));
+		assert_non_null(strstr(meta, "\"cluster\": \"1\",\n"));
+		free(meta);
+		free(t);
+	}
 	/* --cluster 1: the workspace's reduce-scatter only */
 	s = try_gen("gemm_nn", none, &diag);
 	assert_non_null(s);
