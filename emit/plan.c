@@ -201,11 +201,18 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	/* 3/5 to 1 block per SM: one persistent block per SM (its producer
 	 * warp and 4 stages), no split (measured 1.2-2x faster there than
 	 * split-K, whose fp32 partial tiles cost more than they save, and
-	 * than the small variant; docs/PERF.md) */
-	if (k->persist && c->split_k <= 1)
-		pm_strbuf_add(b, "\tconst int pfew = oc[2] > 0 && tiles * 5 >= "
-			"(int64_t) sms * 3 && tiles <= sms;\n\tif (pfew)\n"
-			"\t\ts = 1;\n");
+	 * than the small variant); from 1/2 with 16 k tiles or more of work
+	 * (too many tiles for clusters of 2 chunks: measured 5-12 % faster
+	 * than the small variant at 69-72 tiles, 12 % slower at 4 k tiles;
+	 * docs/PERF.md) */
+	if (k->persist && c->split_k <= 1) {
+		pm_strbuf_add(b, "\tconst int pfew = oc[2] > 0 && tiles <= sms && "
+			"(tiles * 5 >= (int64_t) sms * 3 ||\n\t    (tiles * 2 > "
+			"(int64_t) sms && ");
+		for (int r = 0; r < ns; ++r)
+			pm_strbuf_printf(b, "%skt[%d]", r ? " + " : "", r);
+		pm_strbuf_add(b, " >= 16));\n\tif (pfew)\n\t\ts = 1;\n");
+	}
 	/* under 3/5 tile per SM: split-K in the persistent kernel, one
 	 * chunk of a tile per block (the tile's blocks reduce-scatter their
 	 * partials; PERF.md) */

@@ -206,8 +206,9 @@ static void test_variant(void **state)
 		"p->pblocks = bp;"));
 	/* 3/5 to 1 block per SM: the persistent kernel, unsplit, neither
 	 * the small nor the medium variant */
-	assert_non_null(strstr(s, "\tconst int pfew = oc[2] > 0 && tiles * 5 "
-		">= (int64_t) sms * 3 && tiles <= sms;\n\tif (pfew)\n\t\ts = "
+	assert_non_null(strstr(s, "\tconst int pfew = oc[2] > 0 && tiles <= "
+		"sms && (tiles * 5 >= (int64_t) sms * 3 ||\n\t    (tiles * 2 > "
+		"(int64_t) sms && kt[0] >= 16));\n\tif (pfew)\n\t\ts = "
 		"1;\n"));
 	assert_non_null(strstr(s, "p->small1 = tiles < sms && !pfew;"));
 	assert_non_null(strstr(s, "tiles < (int64_t) sms * occ && !pfew) {"));
@@ -709,6 +710,10 @@ static void test_cluster_split(void **state)
 	assert_non_null(strstr(s, "if (pm_fit_add_gemm(kt, c, 8, c) == c && "));
 	assert_non_null(strstr(s, "\tif (psplit && tiles * s * (cl ? 2 : 1) * "
 		"2 < (int64_t) sms)\n\t\ts = 1;\n"));
+	/* the persistent kernel unsplit from 1/2 tile per SM with 16 k
+	 * tiles of work, both contractions' */
+	assert_non_null(strstr(s, "(tiles * 2 > (int64_t) sms && kt[0] + kt[1] "
+		">= 16));"));
 	/* the workspace split keeps its 16 */
 	assert_non_null(strstr(s, "s = pm_fit_add_gemm(kt, (int64_t) sms * "
 		"oc[4] / tiles, 16, 8);"));
