@@ -15,7 +15,8 @@
  *   t / (waves x blocks per wave) is at least 5/4 of this one's: the
  *   medium variant.
  *   With persistent variants (sm_90a, --persistent auto; PB = SMs x its
- *   blocks per SM): 3/5 SMs <= T <= SMs (--split-k auto): _persist,
+ *   blocks per SM): 3/5 SMs <= T <= SMs, or SMs / 2 < T with 16 k
+ *   tiles of work or more (all contractions; --split-k auto): _persist,
  *   unsplit, before split-K, the small and the medium variant; T > B
  *   (not with a prologue through the MMA's registers): _persist_wide
  *   where its tile divides M and N and its grid fills its waves to 85 %,
