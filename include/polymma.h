@@ -62,8 +62,9 @@ void polymma_options_free(polymma_options *o);
  *                   k tiles copied by the Tensor Memory Accelerator)
  *   "persistent"    auto|on|off (sm_90a with TMA copies; default auto: also
  *                   persistent warp-specialized kernels, launched on grids
- *                   of more than one wave, of 3/5 to 1 tile per SM and,
- *                   splitting k inside the kernel, under 3/5 tile per SM;
+ *                   of more than one wave, of 3/5 (1/2 at longer k) to
+ *                   1 tile per SM and, splitting k inside the kernel, on
+ *                   smaller ones;
  *                   on: the kernel itself is, with no split-K and no
  *                   variants)
  *   "cluster"       auto|1|2 (sm_90a thread-block clusters; default
