@@ -11,7 +11,7 @@
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
  * with the tiles in raster order (blockIdx.x; host: row-major)
  * (host: [tile][z][accumulator][BM x BN]). */
-/* Persistent (k->ws; sm90.cuh's pm_rs_*), reduce-scatter: every unit of
+/* Persistent (k->ws; sm90_split.cuh's pm_rs_*), reduce-scatter: every unit of
  * the tile puts the accumulators of the warps outside its strip [pm_w0,
  * pm_w1) (file.c), waits for the tile's other units and adds their
  * partials of its strip onto its own, in z order (the same rounding in
@@ -28,7 +28,7 @@ int pm_emit_dsm(const struct pm_kernel *k)
 }
 
 /* Launched in clusters (pm_cl > 1): the same reduce-scatter with the
- * partials in the strip owner's shared memory, the stages (sm90.cuh's
+ * partials in the strip owner's shared memory, the stages (sm90_split.cuh's
  * pm_dsm_*; the plan makes sure they hold them). */
 static void dsm_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	int nacc)

@@ -35,7 +35,7 @@ static const char *const sm80_helpers[] = {
 	pm_embed_common_cuh, pm_embed_sm80_cuh,
 };
 static const char *const sm90_helpers[] = {
-	pm_embed_common_cuh, pm_embed_sm90_cuh,
+	pm_embed_common_cuh, pm_embed_sm90_cuh, pm_embed_sm90_split_cuh,
 };
 static const char *const host_helpers[] = {
 	pm_embed_host_h,
