@@ -11,12 +11,12 @@
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
  * with the tiles in raster order (blockIdx.x; host: row-major)
  * (host: [tile][z][accumulator][BM x BN]). */
-/* Persistent (k->ws; sm90_split.cuh's pm_rs_*), reduce-scatter: every unit of
- * the tile puts the accumulators of the warps outside its strip [pm_w0,
- * pm_w1) (file.c), waits for the tile's other units and adds their
- * partials of its strip onto its own, in z order (the same rounding in
- * every run); the STG ops store the strip's rows
- * only (pm_print_strip_pred):
+/* Persistent (k->ws; sm90_split.cuh's pm_rs_*), reduce-scatter: every
+ * unit of the tile puts the accumulators of the warps outside its strip
+ * [pm_w0, pm_w1) (file.c), waits for the tile's other units and adds
+ * their partials of its strip onto its own, in z order (the same rounding
+ * in every run); the STG ops store the strip's rows only
+ * (pm_print_strip_pred):
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
  * with the split tiles in raster order (pm_ts, file.c). */
 /* The split persistent kernel on sm_90a with clusters allowed (not

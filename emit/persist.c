@@ -56,7 +56,7 @@ static void unit_tile(struct pm_strbuf *b)
  * run in the same round and wait for each other. */
 static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 {
-	int w = pm_config_threads(k->cfg) / 32;
+	int w = pm_config_threads(k->cfg) / 32, dsm = pm_emit_dsm(k);
 
 	pm_strbuf_printf(b, "\tconst unsigned pm_nt = pm_tx * pm_ty, pm_nr = "
 		"pm_nt - pm_tdp;\n"
@@ -67,20 +67,13 @@ static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 		"\t\tconst int pm_whole = pm_u < pm_tdp;\n", k->scop->split_ext[0]);
 	/* a cluster (pm_cl > 1; no whole tiles, one unit per block): the
 	 * tile's chunks in the cluster's blocks, chunk = rank */
-	if (pm_emit_dsm(k))
-		pm_strbuf_add(b, "\t\tconst unsigned pm_ts = pm_whole ? 0u : "
-			"pm_cl > 1 ? (pm_u - pm_tdp) / (unsigned) pm_cl : (pm_u - "
-			"pm_tdp) % pm_nr;\n"
-			"\t\tconst unsigned pm_t = pm_whole ? pm_u : pm_tdp + pm_ts;\n"
-			"\t\tconst int pm_z = pm_whole ? 0 : pm_cl > 1 ? (int) "
-			"((pm_u - pm_tdp) % (unsigned) pm_cl) : (int) ((pm_u - "
-			"pm_tdp) / pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n");
-	else
-		pm_strbuf_add(b, "\t\tconst unsigned pm_ts = pm_whole ? 0u : "
-			"(pm_u - pm_tdp) % pm_nr;\n"
-			"\t\tconst unsigned pm_t = pm_whole ? pm_u : pm_tdp + pm_ts;\n"
-			"\t\tconst int pm_z = pm_whole ? 0 : (int) ((pm_u - pm_tdp) / "
-			"pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n");
+	pm_strbuf_printf(b, "\t\tconst unsigned pm_ts = pm_whole ? 0u : %s(pm_u "
+		"- pm_tdp) %% pm_nr;\n"
+		"\t\tconst unsigned pm_t = pm_whole ? pm_u : pm_tdp + pm_ts;\n"
+		"\t\tconst int pm_z = pm_whole ? 0 : %s(int) ((pm_u - pm_tdp) / "
+		"pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n", dsm ? "pm_cl > 1 ? "
+		"(pm_u - pm_tdp) / (unsigned) pm_cl : " : "", dsm ? "pm_cl > 1 ? "
+		"(int) ((pm_u - pm_tdp) % (unsigned) pm_cl) : " : "");
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\t\tconst int pm_k0_%d = pm_z * pm_kc%d, "
 			"pm_kn_%d = pm_whole ? %s : min(pm_kc%d, %s - pm_k0_%d);\n"
