@@ -28,6 +28,18 @@
 //   pm_rs_add<R, NT>(acc, slot, w0, w1)   warps in [w0, w1): acc += a
 //                                         partial (all its loads first)
 // ---------------------------------------------------------------------------
+// acc[0 .. R) += the R floats of v[0 .. R / 4).
+template <int R>
+__device__ __forceinline__ void pm_acc_add4(float *acc, const float4 *v) {
+#pragma unroll
+  for (int r = 0; r < R; r += 4) {
+    acc[r] += v[r / 4].x;
+    acc[r + 1] += v[r / 4].y;
+    acc[r + 2] += v[r / 4].z;
+    acc[r + 3] += v[r / 4].w;
+  }
+}
+
 __device__ __forceinline__ bool pm_rs_mine(int w0, int w1) {
   const int w = (int)(threadIdx.x >> 5);
   return w >= w0 && w < w1;
@@ -75,13 +87,7 @@ __device__ __forceinline__ void pm_rs_add(float *acc, const float *slot,
 #pragma unroll
   for (int r = 0; r < R; r += 4)
     v[r / 4] = __ldcg(s + (r / 4) * NT);
-#pragma unroll
-  for (int r = 0; r < R; r += 4) {
-    acc[r] += v[r / 4].x;
-    acc[r + 1] += v[r / 4].y;
-    acc[r + 2] += v[r / 4].z;
-    acc[r + 3] += v[r / 4].w;
-  }
+  pm_acc_add4<R>(acc, v);
 }
 
 // ---------------------------------------------------------------------------
@@ -206,7 +212,7 @@ __device__ __forceinline__ void pm_dsm_add(float *acc, const float *area,
   constexpr int W = NT / 32;
   const int w0 = W * z / nz, sw = W * (z + 1) / nz - w0;
   const int w = (int)(threadIdx.x >> 5);
-  if (w < w0 || w >= w0 + sw)
+  if (!pm_rs_mine(w0, w0 + sw))
     return;
   pm_mbar_wait_cluster(recv, 0);
   const float4 *s = reinterpret_cast<const float4 *>(area) +
@@ -217,13 +223,7 @@ __device__ __forceinline__ void pm_dsm_add(float *acc, const float *area,
 #pragma unroll
     for (int r = 0; r < R; r += 4)
       v[r / 4] = s[(j * (R / 4) + r / 4) * sw * 32];
-#pragma unroll
-    for (int r = 0; r < R; r += 4) {
-      acc[r] += v[r / 4].x;
-      acc[r + 1] += v[r / 4].y;
-      acc[r + 2] += v[r / 4].z;
-      acc[r + 3] += v[r / 4].w;
-    }
+    pm_acc_add4<R>(acc, v);
   }
 }
 
