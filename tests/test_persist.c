@@ -324,7 +324,8 @@ static void test_split(void **state)
 		"pm_w0, pm_w1); pm_rs_sync<256>(pm_cnt + pm_ts, (unsigned) pm_nz);"
 		" for (int pm_q = 0; pm_q < pm_nz; ++pm_q) if (pm_q != pm_z) { "
 		"pm_rs_add<64, 256>((float *) pm_acc, pm_ws + ((int64_t) pm_ts * "
-		"pm_nz + pm_q) * 16384 + 0, pm_w0, pm_w1); } } }");
+		"pm_nz + pm_q) * 16384 + 0, pm_w0, pm_w1); } pm_rs_done(pm_cnt + "
+		"pm_ts, (unsigned) pm_nz); } }");
 	assert_non_null(fix);
 	st = strstr(k, "pm_sm90_store<64, 128>(");
 	assert_non_null(st);
@@ -337,6 +338,22 @@ static void test_split(void **state)
 	free(k);
 	/* the others do not reduce-scatter */
 	assert_int_equal(count(s, "pm_rs_sync<256>(pm_cnt"), 1);
+	/* the counter as CUTLASS's barriers: one thread's release after the
+	 * warps' barrier (no per-thread fence), the second arrival after the
+	 * adds */
+	{
+		const char *h = strstr(s, "void pm_rs_sync(unsigned *cnt");
+		const char *e = h ? strstr(h, "pm_rs_done(unsigned *cnt") : NULL;
+
+		assert_non_null(e);
+		assert_non_null(strstr(h, "\"fence.acq_rel.gpu;\\n\"\n"
+			"                 \"red.relaxed.gpu.global.add.u32 [%0], "
+			"1;\\n\""));
+		assert_true(strstr(h, "fence.acq_rel.gpu") < e);
+		assert_true(!strstr(h, "__threadfence") ||
+			strstr(h, "__threadfence") > e);
+		assert_non_null(strstr(e, "atomicAdd(cnt, 1u) == 2 * nz - 1"));
+	}
 	/* the plan: under 3/5 tile per SM, chunks of 16 k tiles or more, at
 	 * most 8 (one strip per consumer warp), units filling half the SMs */
 	assert_non_null(strstr(s, "\tconst int psplit = oc[4] > 0 && tiles * 5 "

@@ -21,10 +21,14 @@
 // stored).  The consumer warps only: NT threads, named barrier 1.
 //   pm_rs_put<R, NT>(acc, slot, w0, w1)   warps outside [w0, w1): R floats
 //                                         as float4 [R / 4][NT], L2 only
-//   pm_rs_sync<NT>(cnt, nz)   every unit's partial is out (release /
-//                             acquire); the counter counts 2 nz arrivals
-//                             (put, then past the wait) and the last resets
-//                             it to 0 for the next launch
+//   pm_rs_sync<NT>(cnt, nz)   every unit's partial is out: a barrier, then
+//                             one thread's release (cumulative over the
+//                             warps' puts, as CUTLASS's barriers) and
+//                             acquire, then a barrier
+//   pm_rs_done(cnt, nz)       after the adds (off the wait's path): the
+//                             counter counts 2 nz arrivals (put, then
+//                             done) and the last resets it to 0 for the
+//                             next launch
 //   pm_rs_add<R, NT>(acc, slot, w0, w1)   warps in [w0, w1): acc += a
 //                                         partial (all its loads first)
 // ---------------------------------------------------------------------------
@@ -54,11 +58,11 @@ __device__ __forceinline__ void pm_rs_put(const float *acc, float *slot,
 
 template <int NT>
 __device__ __forceinline__ void pm_rs_sync(unsigned *cnt, unsigned nz) {
-  __threadfence();
   pm_bar_sync_n<NT>();
   if (threadIdx.x == 0) {
     unsigned v;
-    asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(cnt)
+    asm volatile("fence.acq_rel.gpu;\n"
+                 "red.relaxed.gpu.global.add.u32 [%0], 1;\n" ::"l"(cnt)
                  : "memory");
     for (;;) {
       asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n"
@@ -69,11 +73,13 @@ __device__ __forceinline__ void pm_rs_sync(unsigned *cnt, unsigned nz) {
         break;
       __nanosleep(32);
     }
-    if (atomicAdd(cnt, 1u) == 2 * nz - 1)
-      *cnt = 0;
   }
   pm_bar_sync_n<NT>();
-  __threadfence();
+}
+
+__device__ __forceinline__ void pm_rs_done(unsigned *cnt, unsigned nz) {
+  if (threadIdx.x == 0 && atomicAdd(cnt, 1u) == 2 * nz - 1)
+    *cnt = 0;
 }
 
 template <int R, int NT>
