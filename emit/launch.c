@@ -177,12 +177,20 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	/* persistent (k->ws): at most pblocks blocks, looping over tiles */
 	/* split: p.tdp whole tiles, then p.s units per tile of the tail */
 	snprintf(nu, sizeof(nu), "(p.tdp + (%s - p.tdp) * p.s)", n);
-	/* before a cluster's occupancy is asked */
+	/* before a cluster's occupancy is asked; once per device (a driver
+	 * call of ~0.6 us on the host, before the launch: measured in every
+	 * call's time otherwise; docs/PERF.md) */
 	if (smem > 48 * 1024)
-		pm_strbuf_printf(b, "%sif (cudaFuncSetAttribute(pm_kernel_%s%s, "
+		pm_strbuf_printf(b, "%s{\n%s\tstatic int pm_set[64];\n%s\tint "
+			"pm_dev = -1;\n%s\tif (cudaGetDevice(&pm_dev) != "
+			"cudaSuccess)\n%s\t\treturn cudaGetLastError();\n%s\tif "
+			"(pm_dev < 0 || pm_dev >= 64 || !pm_set[pm_dev]) {\n%s\t\t"
+			"if (cudaFuncSetAttribute(pm_kernel_%s%s, "
 			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
-			"cudaSuccess)\n%s\treturn cudaGetLastError();\n", ind,
-			spec->name, suffix, smem, ind);
+			"cudaSuccess)\n%s\t\t\treturn cudaGetLastError();\n%s\t\t"
+			"if (pm_dev >= 0 && pm_dev < 64)\n%s\t\t\tpm_set[pm_dev] = "
+			"1;\n%s\t}\n%s}\n", ind, ind, ind, ind, ind, ind, ind,
+			spec->name, suffix, smem, ind, ind, ind, ind, ind);
 	if (pm_emit_mc(k))
 		mc_grid(k, suffix, b, ind, pblocks, smem);
 	else if (k->ws)

@@ -192,6 +192,25 @@ static void test_variant(void **state)
 	assert_non_null(strstr(k, "__half *pm_cst = (__half *) (pm_smem + "
 		"147456);"));
 	free(k);
+	/* the launcher raises a kernel's shared-memory limit once per device
+	 * (not a driver call in every launch), for every kernel that needs
+	 * more than 48 KB */
+	{
+		const char *l = strstr(s, "cudaError_t gemm_bias_relu_ws(");
+		const char *w = l ? strstr(l, "static int pm_set[64];\n\t\t\t"
+			"int pm_dev = -1;\n\t\t\tif (cudaGetDevice(&pm_dev) != "
+			"cudaSuccess)\n\t\t\t\treturn cudaGetLastError();\n"
+			"\t\t\tif (pm_dev < 0 || pm_dev >= 64 || !pm_set[pm_dev]) "
+			"{\n\t\t\t\tif (cudaFuncSetAttribute("
+			"pm_kernel_gemm_bias_relu_persist_wide, "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, ") : NULL;
+
+		assert_non_null(w);
+		assert_non_null(strstr(w, "\t\t\t\tif (pm_dev >= 0 && pm_dev < "
+			"64)\n\t\t\t\t\tpm_set[pm_dev] = 1;\n"));
+		assert_int_equal(count(l, "cudaFuncSetAttribute("),
+			count(l, "static int pm_set[64];"));
+	}
 	/* the plan: only on grids of more than one wave of the big kernel;
 	 * the wide kernel where it divides N and fills its waves to 85 %,
 	 * else the 128x128 one where its waves are fuller */
