@@ -50,4 +50,44 @@ static inline int count(const char *s, const char *what)
 	return n;
 }
 
+/* The text of kernel `name` (up to the next kernel or the host code). */
+static inline char *kernel_text(const char *s, const char *name)
+{
+	const char *a = strstr(s, name), *e;
+	char *k;
+
+	assert_non_null(a);
+	e = strstr(a, "\nextern \"C\"");
+	if (!e)
+		e = a + strlen(a);
+	k = strndup(a, (size_t) (e - a));
+	assert_non_null(k);
+	return k;
+}
+
+/* Generate spec text (or layout) with opts; NULL and the diagnostics in
+ * *diag when it fails. */
+static inline char *try_gen(const char *spec, const char *const *opts, char **diag)
+{
+	char path[64], *text, *src = NULL;
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+
+	snprintf(path, sizeof(path), "examples/%s.tc", spec);
+	text = strchr(spec, '(') ? strdup(spec) : pm_test_read(path);
+	assert_non_null(text);
+	for (int i = 0; opts && opts[i]; i += 2)
+		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
+			NULL), POLYMMA_OK);
+	if (polymma_generate(ctx, text, path, o, &r) == POLYMMA_OK)
+		src = strdup(polymma_result_source(r));
+	*diag = strdup(polymma_diagnostics(ctx));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+	return src;
+}
+
 #endif
