@@ -72,9 +72,8 @@ static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 		pm_strbuf_printf(b, " pm_rs_add<%ld, %ld>((float *) %s, pm_ws + "
 			"((int64_t) pm_ts * pm_nz + pm_q) * %ld + %ld, pm_w0, "
 			"pm_w1);", n, nt, pm_emit_acc_name(k, i), pb, i * n * nt);
-	pm_strbuf_add(b, " }");
-	pm_strbuf_printf(b, " pm_rs_done(pm_cnt + pm_ts, (unsigned) pm_nz); }%s\n",
-		pm_emit_dsm(k) ? " }" : "");
+	pm_strbuf_printf(b, " } pm_rs_done(pm_cnt + pm_ts, (unsigned) pm_nz); }%s"
+		"\n", pm_emit_dsm(k) ? " }" : "");
 }
 
 /* The split persistent kernel: the STG of the C tile's unit at row e

@@ -12,12 +12,10 @@ for v in old new; do
 	P=build/polymma; [ $v = new ] && P=build-exp/polymma
 	$P gen examples/gemm_nn.tc --target sm_90a -o build/var/$v.cu
 	bash scripts/exp/build-check.sh build/var/$v.cu &
-	python3 scripts/exp/force_tdp.py build/var/$v.cu build/var/${v}f.cu
-	python3 scripts/exp/trace_units.py build/var/${v}f.cu build/var/${v}t.cu
-	nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 -DKERNEL_FILE="\"$PWD/build/var/${v}t.cu\"" scripts/exp/trace.cu -o build/var/tr$v &
+	bash scripts/exp/trace-build.sh $P tr$v &
 done
 wait
-for v in old new; do build/var/tr$v 3200x1408x1408 > $O/tr-$v.txt; done
+for v in old new; do build/var/tr-tr$v 3200x1408x1408 > $O/tr-$v.txt; done
 S="3200x1408x1408 3968x1152x1408 2816x1920x1792 1664x2816x2432 3456x1920x3072 896x768x4096 1024x1024x8192 3072x1408x1408"
 for r in 1 2 3; do
 	for v in old new; do

@@ -6,20 +6,12 @@
 # the slowness follow the block (its SM) or the third unit?
 cd "$(dirname "$0")/../.."
 O=${OUT:-build}
-mkdir -p build/var
 P=${POLYMMA:-build/polymma}
-$P gen examples/gemm_nn.tc --target sm_90a -o build/var/g.cu
-python3 scripts/exp/force_tdp.py build/var/g.cu build/var/gf.cu
-python3 scripts/exp/trace_units.py build/var/gf.cu build/var/gt.cu
-sed 's/for (unsigned pm_u = blockIdx.x;/for (unsigned pm_u = gridDim.x - 1u - blockIdx.x;/' build/var/gt.cu > build/var/gr.cu
-grep -c "gridDim.x - 1u - blockIdx.x" build/var/gr.cu
-for v in t r; do
-	nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 -DKERNEL_FILE="\"$PWD/build/var/g$v.cu\"" scripts/exp/trace.cu -o build/var/tr$v &
-done
-wait
+bash scripts/exp/trace-build.sh "$P" t
+bash scripts/exp/trace-build.sh "$P" r 's/for (unsigned pm_u = blockIdx.x;/for (unsigned pm_u = gridDim.x - 1u - blockIdx.x;/'
 for i in 1 2; do
-	PM_FORCE=-1,1 build/var/trt 3200x1408x1408 > $O/tr94-fwd-$i.txt
-	PM_FORCE=-1,1 build/var/trr 3200x1408x1408 > $O/tr94-rev-$i.txt
+	PM_FORCE=-1,1 build/var/tr-t 3200x1408x1408 > $O/tr94-fwd-$i.txt
+	PM_FORCE=-1,1 build/var/tr-r 3200x1408x1408 > $O/tr94-rev-$i.txt
 done
 for f in $O/tr94-*.txt; do python3 - "$f" <<'PY'
 import re, sys

@@ -6,15 +6,8 @@
 # or the tiles 0-10?
 cd "$(dirname "$0")/../.."
 O=${OUT:-build}
-mkdir -p build/var
-P=${POLYMMA:-build/polymma}
-$P gen examples/gemm_nn.tc --target sm_90a -o build/var/g.cu
-python3 scripts/exp/force_tdp.py build/var/g.cu build/var/gf.cu
-python3 scripts/exp/trace_units.py build/var/gf.cu build/var/gt.cu
-sed 's/const unsigned pm_t = pm_whole ? pm_u :/const unsigned pm_t = pm_whole ? (pm_u + 100u) % pm_nt :/' build/var/gt.cu > build/var/go.cu
-grep -c "(pm_u + 100u) % pm_nt" build/var/go.cu
-nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 -DKERNEL_FILE="\"$PWD/build/var/go.cu\"" scripts/exp/trace.cu -o build/var/tro
-for i in 1 2; do PM_FORCE=-1,1 build/var/tro 3200x1408x1408 > $O/tr95-rot-$i.txt; done
+bash scripts/exp/trace-build.sh "${POLYMMA:-build/polymma}" o 's/const unsigned pm_t = pm_whole ? pm_u :/const unsigned pm_t = pm_whole ? (pm_u + 100u) % pm_nt :/'
+for i in 1 2; do PM_FORCE=-1,1 build/var/tr-o 3200x1408x1408 > $O/tr95-rot-$i.txt; done
 for f in $O/tr95-*.txt; do python3 - "$f" <<'PY'
 import re, sys
 rows = {}
