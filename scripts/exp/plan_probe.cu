@@ -1,6 +1,7 @@
 // plan_probe.cu (session 9): the launch plan of a generated gemm_nn file
 // (-DKERNEL_FILE) at the sizes on the command line: chunks, cluster,
-// persistent variant, workspace bytes.
+// persistent variant, workspace bytes (sk: stream-K, built with -DPM_SK
+// for the stream-K build of session 11, scripts/exp/run97-sk.diff).
 #include KERNEL_FILE
 #include <cstdio>
 int main(int argc, char **argv) {
@@ -11,8 +12,14 @@ int main(int argc, char **argv) {
     struct pm_plan_gemm_nn p;
     if (pm_plan_gemm_nn(M, N, K, &p) != cudaSuccess)
       return 1;
-    printf("%s s=%d cl=%d persist=%d tdp=%lld bytes=%zu small=%d\n", argv[i],
-           p.s, p.cl, p.persist, (long long)p.tdp, p.bytes, p.small);
+    printf("%s s=%d cl=%d persist=%d tdp=%lld bytes=%zu small=%d sk=%d\n", argv[i],
+           p.s, p.cl, p.persist, (long long)p.tdp, p.bytes, p.small,
+#ifdef PM_SK
+           p.sk
+#else
+           0
+#endif
+           );
   }
   return 0;
 }
