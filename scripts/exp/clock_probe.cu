@@ -1,8 +1,12 @@
 // clock_probe.cu (session 11): runs a generated gemm_nn file (KERNEL_FILE,
 // its plan forceable: force_tdp.py's PM_FORCE) at MxNxK back to back for
 // SECONDS on random fp16 inputs in [-1, 1], printing the launches' mean
-// time; nvidia-smi beside it samples the SM clock and the power.
+// time; nvidia-smi beside it samples the SM clock and the power. GEMM_FN:
+// the launcher (default gemm_nn; any with gemm_nn's arguments).
 #include KERNEL_FILE
+#ifndef GEMM_FN
+#define GEMM_FN gemm_nn
+#endif
 #include <cstdio>
 #include <cstdlib>
 #include <chrono>
@@ -26,7 +30,7 @@ int main(int argc, char **argv) {
   auto t0 = std::chrono::steady_clock::now();
   cudaEventRecord(e0);
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < secs) {
-    for (int i = 0; i < 200; ++i) gemm_nn(A, B, C, M, N, K, 0);
+    for (int i = 0; i < 200; ++i) GEMM_FN(A, B, C, M, N, K, 0);
     n += 200;
     cudaEventRecord(e1); cudaEventSynchronize(e1);
   }
