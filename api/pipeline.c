@@ -378,14 +378,17 @@ static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
  * next; docs/PERF.md), and on 3/5 to 1 tile per SM; NULL when there is
  * none or it cannot be built (no TMA). Only with the default block tile.
  * mode 1: the wide variant; mode 2: the split variant (split-K in the
- * persistent kernel, for grids under 3/5 tile per SM; --split-k auto);
- * mode 3: the tall variant. */
+ * persistent kernel, for grids under 3/5 tile per SM and the tails of
+ * several waves; --split-k auto), reduced through the workspace (no
+ * clusters); mode 3: the tall variant; mode 4: the split variant launched
+ * in clusters (not --cluster 1), reduced through distributed shared
+ * memory. */
 static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
 	struct pm_config *c5, int mode)
 {
 	const struct pm_target *t = cfg->target;
-	int wide = mode == 1, tall = mode == 3, split = mode == 2;
+	int wide = mode == 1, tall = mode == 3, split = mode == 2 || mode == 4;
 	const struct pm_block_shape *blk = wide ? &t->wide : tall ? &t->tall :
 		NULL;
 	struct pm_kernel *k;
@@ -393,9 +396,12 @@ static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	if (cfg->persistent >= 0 || !cfg->auto_block || t->tma != 2 ||
 	    !t->pstages || (blk && !blk->bm) ||
 	    !cfg->tma || !t->emits_cuda ||
-	    (split && cfg->split_k != 0))
+	    (split && cfg->split_k != 0) || (mode == 4 && cfg->cluster == 1))
 		return NULL;
 	*c5 = *cfg;
+	/* the split variants: one without clusters, one in them */
+	if (mode == 2)
+		c5->cluster = 1;
 	c5->persistent = split ? 2 : 1;
 	c5->stages = t->pstages;
 	/* tall: two warpgroups of 128x128, each two 64x128 wgmma per k step
@@ -457,8 +463,8 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	isl_ctx *ctx = isl_ctx_alloc();
 	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
 	struct pm_kernel *medium = NULL, *persist = NULL, *wide = NULL;
-	struct pm_kernel *psplit = NULL, *tall = NULL;
-	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6, cfg7, cfg8;
+	struct pm_kernel *psplit = NULL, *tall = NULL, *pcl = NULL;
+	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6, cfg7, cfg8, cfg9;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -485,6 +491,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		if (persist)
 			k->persist_tall = tall = persist_variant(ctx, spec, cfg,
 				&cfg8, 3);
+		if (psplit)
+			k->persist_split_cl = pcl = persist_variant(ctx, spec,
+				cfg, &cfg9, 4);
 	}
 	if (!k)
 		rc = strstr(d->buf ? d->buf : "", "internal error") ?
@@ -497,6 +506,7 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	pm_pipeline_kernel_free(persist);
 	pm_pipeline_kernel_free(wide);
 	pm_pipeline_kernel_free(psplit);
+	pm_pipeline_kernel_free(pcl);
 	pm_pipeline_kernel_free(tall);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);

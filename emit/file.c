@@ -158,8 +158,8 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"of a tile%s\n", k->persist_split->cfg->bm,
 			k->persist_split->cfg->bn, k->persist_split->cfg->bk,
 			k->persist_split->cfg->stages,
-			pm_emit_dsm(k->persist_split) ? " (a tile's chunks as "
-			"one cluster,\n *          reduced through distributed "
+			k->persist_split_cl ? " (_cl: a tile's chunks as one "
+			"cluster,\n *          reduced through distributed "
 			"shared memory, where the GPU holds every cluster)" : "");
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "
@@ -541,6 +541,12 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	if (k->persist_split) {
 		k->persist_split->emit_fixup = 1;
 		if (variant_def(k->persist_split, "_persist_split", b, d) < 0)
+			return -1;
+	}
+	if (k->persist_split_cl) {
+		k->persist_split_cl->emit_fixup = 1;
+		if (variant_def(k->persist_split_cl, "_persist_split_cl", b,
+		    d) < 0)
 			return -1;
 	}
 	if (small && small->small_tma &&

@@ -48,7 +48,7 @@ static void dsm_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 		pm_strbuf_printf(b, " pm_dsm_add<%ld, %ld>((float *) %s, "
 			"(const float *) pm_smem, %d, &pm_bar[%d], pm_z, pm_nz);",
 			n, nt, pm_emit_acc_name(k, i), i, nb - 1);
-	pm_strbuf_add(b, " } else {");
+	pm_strbuf_add(b, " }");
 }
 
 static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
@@ -57,8 +57,13 @@ static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	long nt = pm_config_threads(k->cfg), pb = nacc * n * nt;
 
 	pm_strbuf_add(b, "if (pm_nz > 1) {");
-	if (pm_emit_dsm(k))
+	/* the kernel launched in clusters reduces through them only (the
+	 * plan gives it no other split); the other through the workspace */
+	if (pm_emit_dsm(k)) {
 		dsm_fixup(k, b, n, nacc);
+		pm_strbuf_add(b, " }\n");
+		return;
+	}
 	for (int i = 0; i < nacc; ++i)
 		pm_strbuf_printf(b, " pm_rs_put<%ld, %ld>((const float *) %s, "
 			"pm_ws + ((int64_t) pm_ts * pm_nz + pm_z) * %ld + %ld, "
@@ -72,8 +77,7 @@ static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 		pm_strbuf_printf(b, " pm_rs_add<%ld, %ld>((float *) %s, pm_ws + "
 			"((int64_t) pm_ts * pm_nz + pm_q) * %ld + %ld, pm_w0, "
 			"pm_w1);", n, nt, pm_emit_acc_name(k, i), pb, i * n * nt);
-	pm_strbuf_printf(b, " } pm_rs_done(pm_cnt + pm_ts, (unsigned) pm_nz); }%s"
-		"\n", pm_emit_dsm(k) ? " }" : "");
+	pm_strbuf_add(b, " } pm_rs_done(pm_cnt + pm_ts, (unsigned) pm_nz); }\n");
 }
 
 /* The split persistent kernel: the STG of the C tile's unit at row e

@@ -487,6 +487,14 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 				continue;
 			pm_strbuf_printf(b, "\t/* %s */\n\tif (p.persist == %d) "
 				"{\n", why[i], id[i]);
+			/* in clusters: the kernel whose fixup reduces through
+			 * them (plan.c) */
+			if (id[i] == 3 && k->persist_split_cl) {
+				pm_strbuf_add(b, "\t\tif (p.cl) {\n");
+				launch(k->persist_split_cl, "_persist_split_cl", b,
+					"\t\t\t", "p.pblocks");
+				pm_strbuf_add(b, "\t\t}\n");
+			}
 			launch(pv[i], suf[i], b, "\t\t", "p.pblocks");
 			pm_strbuf_add(b, "\t}\n");
 		}

@@ -112,11 +112,17 @@ static void ncl_fn(struct pm_kernel *ps, struct pm_strbuf *b)
 		"\tif (!pm_n[s]) {\n\t\tint n = 0;\n", name);
 	pm_emit_cluster_config(ps, b, "\t\t", "dim3((unsigned) s, 1, 1)",
 		"(unsigned) s", 0);
-	pm_strbuf_printf(b, "\t\tif (cudaOccupancyMaxActiveClusters(&n, "
-		"pm_kernel_%s_persist_split, &pm_lc) != cudaSuccess) {\n"
+	/* the kernel's shared memory above 48 KB allowed first (pm_device's
+	 * occupancy asks do it for the other variants) */
+	pm_strbuf_printf(b, "\t\tif (cudaFuncSetAttribute("
+		"pm_kernel_%s_persist_split_cl, "
+		"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
+		"cudaSuccess ||\n\t\t    cudaOccupancyMaxActiveClusters(&n, "
+		"pm_kernel_%s_persist_split_cl, &pm_lc) != cudaSuccess) {\n"
 		"\t\t\t(void) cudaGetLastError();\n\t\t\tn = 0;\n\t\t}\n"
 		"\t\tpm_n[s] = n > 0 ? n : -1;\n\t}\n"
-		"\treturn pm_n[s] > 0 ? pm_n[s] : 0;\n}\n", name);
+		"\treturn pm_n[s] > 0 ? pm_n[s] : 0;\n}\n", name,
+		pm_emit_smem_bytes(ps, 0, NULL), name);
 }
 
 /* Split persistent units in clusters (p->cl = s): the tile's s chunks in
@@ -227,8 +233,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * least the split's above, of PM_MIN_CKT k tiles or more, whose
 	 * clusters are all resident at once and whose partials fit in the
 	 * stages (plan_cluster) */
-	if (k->persist_split && pm_emit_dsm(k->persist_split))
-		plan_cluster(k->persist_split, b);
+	if (k->persist_split_cl)
+		plan_cluster(k->persist_split_cl, b);
 	else
 		pm_strbuf_add(b, "\tconst int64_t cl = 0;\n");
 	/* the split persistent kernel where its units fill half the SMs or
@@ -380,7 +386,7 @@ void pm_emit_plan(struct pm_kernel *k, struct pm_kernel *small,
 	struct pm_strbuf *b)
 {
 	device_fn(k, b);
-	if (k->persist_split && pm_emit_dsm(k->persist_split))
-		ncl_fn(k->persist_split, b);
+	if (k->persist_split_cl)
+		ncl_fn(k->persist_split_cl, b);
 	plan_fn(k, small, b);
 }

@@ -195,9 +195,13 @@ struct pm_kernel {
 	 * (the target's wide blocks); persist_split splits k (its loop runs
 	 * over chunks of tiles) for grids under 3/5 tile per SM;
 	 * persist_tall has taller blocks (the target's tall blocks) for grids
-	 * whose M they divide and N not the wide ones */
+	 * whose M they divide and N not the wide ones; persist_split_cl is
+	 * persist_split launched in clusters, a tile's chunks reduced through
+	 * distributed shared memory (persist_split: through the workspace
+	 * only; each kernel without the other's fixup code, which measured
+	 * ~2 % on the k loops; docs/PERF.md) */
 	struct pm_kernel *persist, *persist_wide, *persist_split;
-	struct pm_kernel *persist_tall;
+	struct pm_kernel *persist_tall, *persist_split_cl;
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };

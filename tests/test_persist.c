@@ -275,8 +275,10 @@ static void test_split(void **state)
 	k = kernel_text(s, "__launch_bounds__(288, 1) "
 		"pm_kernel_gemm_nn_persist_split(");
 	assert_non_null(strstr(k, "int K, float *__restrict__ pm_ws, unsigned "
-		"*__restrict__ pm_cnt, int pm_kc0, unsigned pm_tdp, int pm_cl, "
+		"*__restrict__ pm_cnt, int pm_kc0, unsigned pm_tdp, "
 		"const __grid_constant__"));
+	/* its cluster twin's path is not here (test_cluster.c) */
+	assert_null(strstr(k, "pm_cl"));
 	/* the whole tiles first, then the tail's in chunks */
 	assert_non_null(strstr(k, "\tconst unsigned pm_nt = pm_tx * pm_ty, "
 		"pm_nr = pm_nt - pm_tdp;\n\tconst int pm_ns = (K + pm_kc0 - 1) / "
@@ -285,11 +287,9 @@ static void test_split(void **state)
 		"pm_tdp + pm_nr * (unsigned) pm_ns; pm_u += gridDim.x, pm_qc += "
 		"pm_qn) {"));
 	assert_non_null(strstr(k, "const unsigned pm_ts = pm_whole ? 0u : "
-		"pm_cl > 1 ? (pm_u - pm_tdp) / (unsigned) pm_cl : (pm_u - pm_tdp) "
-		"% pm_nr;"));
-	assert_non_null(strstr(k, "const int pm_z = pm_whole ? 0 : pm_cl > 1 ? "
-		"(int) ((pm_u - pm_tdp) % (unsigned) pm_cl) : (int) ((pm_u - "
-		"pm_tdp) / pm_nr), pm_nz = pm_whole ? 1 : pm_ns;"));
+		"(pm_u - pm_tdp) % pm_nr;"));
+	assert_non_null(strstr(k, "const int pm_z = pm_whole ? 0 : (int) ((pm_u "
+		"- pm_tdp) / pm_nr), pm_nz = pm_whole ? 1 : pm_ns;"));
 	assert_non_null(strstr(k, "const int pm_k0_0 = pm_z * pm_kc0, pm_kn_0 "
 		"= pm_whole ? K : min(pm_kc0, K - pm_k0_0);"));
 	assert_non_null(strstr(k, "pm_qn = ((unsigned) pm_kn_0 + 63u) / 64u;"));
@@ -298,13 +298,13 @@ static void test_split(void **state)
 	/* the producer's and the consumers' k loops: the chunk */
 	assert_int_equal(count(k, "c2 < pm_kn_0 / 64); c2 += (1)) {"), 2);
 	assert_non_null(strstr(k, "(pm_k0_0 + 64 * c2) + 0, (128 * c0));"));
-	fix = strstr(k, " } else { pm_rs_put<64, 256>((const float *) "
+	fix = strstr(k, "if (pm_nz > 1) { pm_rs_put<64, 256>((const float *) "
 		"pm_acc, pm_ws + ((int64_t) pm_ts * pm_nz + pm_z) * 16384 + 0, "
 		"pm_w0, pm_w1); pm_rs_sync<256>(pm_cnt + pm_ts, (unsigned) pm_nz);"
 		" for (int pm_q = 0; pm_q < pm_nz; ++pm_q) if (pm_q != pm_z) { "
 		"pm_rs_add<64, 256>((float *) pm_acc, pm_ws + ((int64_t) pm_ts * "
 		"pm_nz + pm_q) * 16384 + 0, pm_w0, pm_w1); } pm_rs_done(pm_cnt + "
-		"pm_ts, (unsigned) pm_nz); } }");
+		"pm_ts, (unsigned) pm_nz); }\n");
 	assert_non_null(fix);
 	st = strstr(k, "pm_sm90_store<64, 128>(");
 	assert_non_null(st);
@@ -375,7 +375,7 @@ static void test_split(void **state)
 	assert_non_null(strstr(s, "p->bytes = p->cnt_bytes + (size_t) rt * "
 		"(size_t) s3 * 65536;"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_persist_split<<<grid, 288, "
-		"165968, stream>>>("));
+		"165952, stream>>>("));
 	assert_non_null(strstr(s, "pm_occ[4] = o > 0 ? o : 1;"));
 	free(s);
 	free(diag);
