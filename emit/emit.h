@@ -35,7 +35,8 @@
  * a comment block with version, spec, target and tiles, the target's helper
  * code, the kernel (and its variants: the unsplit and _split kernels of
  * split-K, the medium variant k->medium, the persistent ones k->persist,
- * k->persist_wide, k->persist_tall and k->persist_split), the small-tile
+ * k->persist_wide, k->persist_tall, k->persist_split and
+ * k->persist_split_cl), the small-tile
  * variant when small
  * is not NULL (same spec and options but smaller tiles; launched when k's
  * grid has fewer blocks than the device has SMs; small->small_tma its twin

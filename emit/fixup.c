@@ -19,8 +19,10 @@
  * (pm_print_strip_pred):
  *   workspace = [tile][z][accumulator][register / 4][thread] float4
  * with the split tiles in raster order (pm_ts, file.c). */
-/* The split persistent kernel on sm_90a with clusters allowed (not
- * --cluster 1). */
+/* The split persistent kernel launched in clusters (_persist_split_cl,
+ * not --cluster 1): its fixup reduces through distributed shared memory
+ * only, _persist_split's through the workspace only (each kernel without
+ * the other's code: ~2 % on the k loops; docs/PERF.md). */
 int pm_emit_dsm(const struct pm_kernel *k)
 {
 	return k->ws && k->scop->nsplit && k->cfg->target->emits_cuda &&

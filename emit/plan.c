@@ -32,7 +32,8 @@
  *   or more (all contractions together) whose T clusters of c blocks the
  *   GPU holds at once and whose partials fit in the stages: p.cl = c, a
  *   cluster per tile, the chunks reduced through distributed shared
- *   memory, no workspace; the rule that the units fill half the SMs
+ *   memory, no workspace (_persist_split_cl; the other splits run
+ *   _persist_split, which has no cluster code); the rule that the units fill half the SMs
  *   (else the small variant) counts a unit once per contraction there.
  *   T > PS, not chosen for the wide variant, R = T mod PS <= PS / 2, k
  *   tiles >= 16 (not with a prologue through the MMA's registers):
