@@ -6,7 +6,8 @@
 #     HMMA.16816 (mma.sync m16n8k16);
 #   sm_90a: HGMMA (wgmma; HMMA would mean a slower path), LDGSTS, WARPGROUP
 #     (wgmma arrive/wait), FENCE (proxy fences);
-# and local-memory traffic (LDL/STL, must be 0). Needs build/polymma, nvcc
+# and local-memory traffic (LDL/STL, must be 0), and no YIELD inside any
+# kernel's MMA loop (scripts/yield_scan.py). Needs build/polymma, nvcc
 # and cuobjdump (the GPU machine has both). One kernel per file
 # (--small-variant off): the counts are those of the 128x128 kernel.
 set -eu -o pipefail
@@ -34,3 +35,10 @@ for l in nn nt tn tt; do
 	printf ' %10d %10s\n' "$(grep -cE '\bLDL|\bSTL' "$W/$l.sass" || true)" "$regs"
 done
 [ $sm90 = 1 ] && grep -m1 'HGMMA' "$W/nn.sass" | sed 's/^ *//' || true
+# No YIELD in any kernel's MMA loop: ptxas's forward-progress point there
+# cost a k loop 7-13 % (docs/PERF.md, session 11).
+if python3 scripts/yield_scan.py "$W"/*.sass | grep '<=='; then
+	echo "sass-check.sh: a YIELD in an MMA loop (above)" >&2
+	exit 1
+fi
+echo "MMA loops with a YIELD: 0 ($(python3 scripts/yield_scan.py "$W"/*.sass | wc -l) loops)"

@@ -15,4 +15,4 @@ for t in sm_90a sm_80; do
 	done
 done
 wait
-python3 scripts/exp/yield_scan.py build/ys/*.sass | tee $O/yield-scan.txt
+python3 scripts/yield_scan.py build/ys/*.sass | tee $O/yield-scan.txt
