@@ -349,6 +349,10 @@ static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 		"pm_i < %d; ++pm_i)\n\t\t\tpm_mbar_init(&pm_bar[pm_i], "
 		"pm_i %% %d < %d ? 1 : %d);\n", total - 8L * nb,
 		nb - (dsm ? 2 : 0), 2 * S, S, w * (pm_emit_mc(k) ? 2 : 1));
+	/* the tensor maps' descriptors on their way before the first copy */
+	for (int i = 0; i < k->nbufs; ++i)
+		if (k->bufs[i].tma)
+			pm_strbuf_printf(b, "\t\tpm_tma_prefetch(&pm_tm%d);\n", i);
 	/* a cluster of pm_cl blocks, the chunks of a tile (fixup.c): "go"
 	 * counts the peers, "recv" their threads of this block's strip */
 	if (dsm)

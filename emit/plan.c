@@ -28,7 +28,9 @@
  *   _persist_split with s = min(PS / T, kt / PM_MIN_PKT) chunks (PS = SMs
  *   x its blocks per SM), min(T s, PS) blocks looping over the units
  *   (chunk, tile); s = 1: as without it. In clusters (not --cluster 1):
- *   the most chunks c >= s, at most 8, of 16 k tiles of the unit's work
+ *   the most chunks c, more than the workspace split makes (s after its
+ *   half-SM rule below; at as many chunks the workspace measured 2-10 %
+ *   faster), at most 8, of 16 k tiles of the unit's work
  *   or more (all contractions together) whose T clusters of c blocks the
  *   GPU holds at once and whose partials fit in the stages: p.cl = c, a
  *   cluster per tile, the chunks reduced through distributed shared
@@ -128,7 +130,8 @@ static void ncl_fn(struct pm_kernel *ps, struct pm_strbuf *b)
 
 /* Split persistent units in clusters (p->cl = s): the tile's s chunks in
  * one cluster, reduced through distributed shared memory (fixup.c), no
- * workspace; where every tile's cluster is resident at once and the
+ * workspace; where that gives more chunks than the workspace split (sw,
+ * after its half-SM rule), every tile's cluster is resident at once and the
  * receive area (the peers' partials of a strip of the tile's rows: s - 1
  * of them, ceil(W / s) warps each) fits in the stages. */
 static void plan_cluster(struct pm_kernel *ps, struct pm_strbuf *b)
@@ -143,7 +146,8 @@ static void plan_cluster(struct pm_kernel *ps, struct pm_strbuf *b)
 	pm_emit_smem_bytes(ps, 0, off);
 	pm_strbuf_printf(b, "\tint64_t cl = 0;\n\tif (psplit) {\n"
 		"\t\tint64_t c = (int64_t) sms * oc[4] / tiles;\n"
-		"\t\tfor (c = c < 8 ? c : 8; c >= 2 && c >= s && !cl; --c)\n"
+		"\t\tconst int64_t sw = tiles * s * 2 < (int64_t) sms ? 1 : s;"
+		"\n\t\tfor (c = c < 8 ? c : 8; c >= 2 && c > sw && !cl; --c)\n"
 		"\t\t\tif (pm_fit_%s(kt, c, %d, c) == c && (int64_t) %d * (c - "
 		"1) * %ld * ((%d + c - 1) / c) * 128 <= %ld && tiles <= "
 		"pm_ncl_%s((int) c))\n\t\t\t\tcl = c;\n"
@@ -230,8 +234,10 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"\t\ts = pm_fit_%s(kt, (int64_t) sms * oc[4] / tiles, %d, "
 			"%d);\n", name, PM_MIN_PKT,
 			pm_config_threads(k->persist_split->cfg) / 32);
-	/* under 3/5 tile per SM, in clusters (fixup.c): the most chunks, at
-	 * least the split's above, of PM_MIN_CKT k tiles or more, whose
+	/* under 3/5 tile per SM, in clusters (fixup.c): the most chunks, more
+	 * than the split's above after its half-SM rule (at as many chunks
+	 * the workspace measured 2-10 % faster since session 10's fixup
+	 * barrier; PERF.md, session 12), of PM_MIN_CKT k tiles or more, whose
 	 * clusters are all resident at once and whose partials fit in the
 	 * stages (plan_cluster) */
 	if (k->persist_split_cl)

@@ -167,12 +167,16 @@ static void test_cluster_split(void **state)
 		"MaxDynamicSharedMemorySize, 165968) != cudaSuccess ||\n\t\t    "
 		"cudaOccupancyMaxActiveClusters(&n, "
 		"pm_kernel_gemm_nn_persist_split_cl, &pm_lc) != cudaSuccess) {"));
-	/* the most chunks, at least the workspace split's, of 16 k tiles or
-	 * more, whose clusters are all resident and whose 64 floats per
-	 * thread of s - 1 peers and ceil(8 / s) warps fit in 128 KB */
+	/* the most chunks, more than the workspace split's (after its
+	 * half-SM rule: at as many chunks the workspace measured faster), of
+	 * 16 k tiles or more, whose clusters are all resident and whose 64
+	 * floats per thread of s - 1 peers and ceil(8 / s) warps fit in
+	 * 128 KB */
 	assert_non_null(strstr(s, "\tint64_t cl = 0;\n\tif (psplit) {\n"
-		"\t\tint64_t c = (int64_t) sms * oc[4] / tiles;\n\t\tfor (c = c < 8 "
-		"? c : 8; c >= 2 && c >= s && !cl; --c)\n\t\t\tif (pm_fit_gemm_nn("
+		"\t\tint64_t c = (int64_t) sms * oc[4] / tiles;\n"
+		"\t\tconst int64_t sw = tiles * s * 2 < (int64_t) sms ? 1 : s;\n"
+		"\t\tfor (c = c < 8 ? c : 8; c >= 2 && c > sw && !cl; --c)\n"
+		"\t\t\tif (pm_fit_gemm_nn("
 		"kt, c, 16, c) == c && (int64_t) 1 * (c - 1) * 64 * ((8 + c - 1) / "
 		"c) * 128 <= 131072 && tiles <= pm_ncl_gemm_nn((int) c))\n\t\t\t\t"
 		"cl = c;\n\t\tif (cl)\n\t\t\ts = cl;\n\t}\n"));

@@ -52,6 +52,10 @@ static void test_sm90a_tma(void **state)
 		"98304);"));
 	assert_non_null(strstr(k, "pm_mbar_init(&pm_bar[pm_i], pm_i % 6 < 3 ? "
 		"1 : 8);"));
+	/* both tensor maps' descriptors prefetched by the thread that
+	 * initialises the barriers, before the fence */
+	assert_non_null(strstr(k, "1 : 8);\n\t\tpm_tma_prefetch(&pm_tm0);\n"
+		"\t\tpm_tma_prefetch(&pm_tm1);\n\t\tpm_mbar_init_fence();\n"));
 	loop = strstr(k, "// red");
 	assert_non_null(loop);
 	assert_null(strstr(loop, "__syncthreads();\n\t\t\t\t\t\t"));

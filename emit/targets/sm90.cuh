@@ -478,6 +478,12 @@ __device__ __forceinline__ void pm_mbar_wait(uint64_t *bar, unsigned parity) {
   } while (!done);
 }
 
+// The tensor map's descriptor fetched ahead of the block's first copy (at
+// the kernel's start, beside the barriers' initialisation).
+__device__ __forceinline__ void pm_tma_prefetch(const CUtensorMap *map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)map) : "memory");
+}
+
 // The box of map at (x = column, y = row) into dst, completing its bytes on
 // bar.
 __device__ __forceinline__ void pm_tma_load_2d(void *dst, const CUtensorMap *map,
