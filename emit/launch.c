@@ -285,6 +285,12 @@ static void checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
 			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% 16)\n\t\t"
 				"return cudaErrorMisalignedAddress;\n",
 				spec->tensors[t].name);
+		else if (k->cfg->target->emits_cuda && pm_epi_pairs_tensor(k, t))
+			/* the epilogue loads it in pairs of elements */
+			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% %d)\n\t\t"
+				"return cudaErrorMisalignedAddress;\n",
+				spec->tensors[t].name,
+				spec->tensors[t].type == PM_F32 ? 8 : 4);
 }
 
 /* "Blocks per SM of pm_kernel_NAME<suffix> into o" (occupancy API). */

@@ -341,12 +341,64 @@ static const char *const fn_c[] = {
 	[PM_FN_MAX] = "pm_max_f", [PM_FN_MIN] = "pm_min_f",
 };
 
-/* An epilogue expression in fp32: the chain tensor at (i, j) is pm_v,
- * inputs are loaded at pm_i / pm_j. */
-static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_expr *e, int chain, const char *other)
+/* An epilogue's reads loaded two elements at a time (print_epi): read q
+ * of reads[] is the register pair pm_x<q>[pm_e]. */
+struct epi_pairs {
+	int n;
+	const struct pm_expr *reads[PM_EPI_MAX_PAIRS];
+};
+
+/* Is read e of an epilogue statement's right-hand side (not the chain
+ * tensor, not the first contraction's accumulator) indexed by j in its
+ * last, contiguous dimension: two columns' elements are adjacent? */
+static int pairable(const struct pm_kernel *k, const struct pm_expr *e,
+	int chain)
 {
-	const struct pm_spec *spec = k->scop->spec;
+	enum pm_type t;
+
+	if (e->kind != PM_E_READ)
+		return 0;
+	t = k->scop->spec->tensors[e->tensor].type;
+	return e->tensor != chain && (t == PM_F16 || t == PM_F32) &&
+		!(k->ncon > 1 && e->tensor == k->con[0].acc) && e->nidx > 0 &&
+		e->idx[e->nidx - 1] == 1;
+}
+
+static void collect_pairs(const struct pm_kernel *k, const struct pm_expr *e,
+	int chain, struct epi_pairs *pr)
+{
+	if (pairable(k, e, chain)) {
+		if (pr->n < PM_EPI_MAX_PAIRS)
+			pr->reads[pr->n++] = e;
+		return;
+	}
+	if (e->kind != PM_E_READ && e->kind != PM_E_NUM)
+		for (int i = 0; i < e->nargs; ++i)
+			collect_pairs(k, e->args[i], chain, pr);
+}
+
+/* The element of read e at row pm_i, column j (a variable's name). */
+static void print_read_at(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, const char *j)
+{
+	pm_strbuf_printf(b, "%s[", k->scop->spec->tensors[e->tensor].name);
+	for (int d = 0; d < e->nidx; ++d) {
+		pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
+			e->idx[d] ? j : "pm_i");
+		if (d + 1 < e->nidx) {
+			pm_strbuf_add(b, " * ");
+			pm_print_stride(k, b, e->tensor, d);
+		}
+	}
+	pm_strbuf_add(b, "]");
+}
+
+/* An epilogue expression in fp32: the chain tensor at (i, j) is pm_v,
+ * inputs are loaded at pm_i / pm_j (those in pr: their pair registers). */
+static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, int chain, const char *other,
+	const struct epi_pairs *pr)
+{
 
 	switch (e->kind) {
 	case PM_E_NUM: {
@@ -366,27 +418,25 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 			pm_strbuf_add(b, other);
 			return;
 		}
-		pm_strbuf_printf(b, "pm_f(%s[", spec->tensors[e->tensor].name);
-		for (int d = 0; d < e->nidx; ++d) {
-			pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
-				e->idx[d] ? "pm_j" : "pm_i");
-			if (d + 1 < e->nidx) {
-				pm_strbuf_add(b, " * ");
-				pm_print_stride(k, b, e->tensor, d);
+		for (int q = 0; pr && q < pr->n; ++q)
+			if (pr->reads[q] == e) {
+				pm_strbuf_printf(b, "pm_x%d[pm_e]", q);
+				return;
 			}
-		}
-		pm_strbuf_add(b, "])");
+		pm_strbuf_add(b, "pm_f(");
+		print_read_at(k, b, e, "pm_j");
+		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_NEG:
 		pm_strbuf_add(b, "(-");
-		print_expr_c(k, b, e->args[0], chain, other);
+		print_expr_c(k, b, e->args[0], chain, other, pr);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_BIN:
 		pm_strbuf_add(b, "(");
-		print_expr_c(k, b, e->args[0], chain, other);
+		print_expr_c(k, b, e->args[0], chain, other, pr);
 		pm_strbuf_printf(b, " %c ", e->op);
-		print_expr_c(k, b, e->args[1], chain, other);
+		print_expr_c(k, b, e->args[1], chain, other, pr);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_CALL:
@@ -394,7 +444,7 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 		for (int i = 0; i < e->nargs; ++i) {
 			if (i)
 				pm_strbuf_add(b, ", ");
-			print_expr_c(k, b, e->args[i], chain, other);
+			print_expr_c(k, b, e->args[i], chain, other, pr);
 		}
 		pm_strbuf_add(b, ")");
 		return;
@@ -408,13 +458,21 @@ static int chain_of(struct pm_kernel *k, int stmt)
 	return k->scop->spec->stmts[stmt - 1].lhs;
 }
 
+/* The epilogue on a macro tile's accumulators, in registers. On the GPU
+ * the registers come in pairs (r, r + 1) at columns (n, n + 1) of one row
+ * (as pm_store_acc's pair stores assume), so each input indexed by j in
+ * its last dimension is loaded two elements at a time (paper VII-A: in
+ * the accumulator's own distribution, vector loads; the launcher checks
+ * those inputs' alignment, pm_epi_pairs_tensor). */
 static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
 	const char *acc = pm_emit_acc_name(k, a->op->con);
+	int chain = chain_of(k, a->op->stmt);
 	struct pm_strbuf frag, other;
+	struct epi_pairs pr = { 0 };
 
 	/* "[W][F]" (host) or "[F]" (GPU): this macro tile's fragment */
 	pm_strbuf_init(&frag);
@@ -432,31 +490,64 @@ static void print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(&other, "0.0f");
 	else
 		pm_strbuf_printf(&other, "%s%s%s", pm_emit_acc_name(k, 0), frag.s,
-			host ? "" : "[pm_r]");
+			host ? "" : "[pm_r + pm_e]");
 	if (host && !k->acc_shared)
 		pm_strbuf_printf(&other, "[pm_m * %d + pm_n]", c->mn);
-	if (host)
+	if (host) {
 		pm_strbuf_printf(b, "for (int pm_m = 0; pm_m < %d; ++pm_m) "
 			"for (int pm_n = 0; pm_n < %d; ++pm_n) { float *pm_p = "
 			"&%s%s[pm_m * %d + pm_n]; ", c->mm, c->mn, acc, frag.s,
 			c->mn);
-	else
-		pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; "
-			"pm_r < %d; ++pm_r) { int pm_m, pm_n; %s_acc_coord<%d, "
-			"%d>(pm_r, %s(), &pm_m, &pm_n); float *pm_p = "
-			"&%s%s[pm_r]; ", c->mm * c->mn / pm_config_unit(c),
-			c->target->mma_fn, c->mm, c->mn, c->target->unit_thread,
-			acc, frag.s);
-	pm_strbuf_add(b, "const int64_t pm_i = ");
+		pm_strbuf_add(b, "const int64_t pm_i = ");
+		pm_print_expr(b, a->e[2]);
+		pm_strbuf_add(b, " + pm_m, pm_j = ");
+		pm_print_expr(b, a->e[3]);
+		pm_strbuf_add(b, " + pm_n; const float pm_v = *pm_p; (void) pm_i; "
+			"(void) pm_j; (void) pm_v; *pm_p = ");
+		print_expr_c(k, b, st->rhs, chain, other.s, NULL);
+		pm_strbuf_add(b, "; }\n");
+		pm_strbuf_free(&frag);
+		pm_strbuf_free(&other);
+		return;
+	}
+	collect_pairs(k, st->rhs, chain, &pr);
+	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; "
+		"pm_r < %d; pm_r += 2) { int pm_m, pm_n; %s_acc_coord<%d, "
+		"%d>(pm_r, %s(), &pm_m, &pm_n); const int64_t pm_i = ",
+		c->mm * c->mn / pm_config_unit(c), c->target->mma_fn, c->mm,
+		c->mn, c->target->unit_thread);
 	pm_print_expr(b, a->e[2]);
-	pm_strbuf_add(b, " + pm_m, pm_j = ");
+	pm_strbuf_add(b, " + pm_m, pm_j0 = ");
 	pm_print_expr(b, a->e[3]);
-	pm_strbuf_add(b, " + pm_n; const float pm_v = *pm_p; (void) pm_i; "
-		"(void) pm_j; (void) pm_v; *pm_p = ");
-	print_expr_c(k, b, st->rhs, chain_of(k, a->op->stmt), other.s);
-	pm_strbuf_add(b, "; }\n");
+	pm_strbuf_add(b, " + pm_n; (void) pm_i; ");
+	for (int q = 0; q < pr.n; ++q) {
+		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f(&", q);
+		print_read_at(k, b, pr.reads[q], "pm_j0");
+		pm_strbuf_printf(b, ", &pm_x%d[0], &pm_x%d[1]); ", q, q);
+	}
+	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; "
+		"++pm_e) { float *pm_p = &%s%s[pm_r + pm_e]; const int64_t "
+		"pm_j = pm_j0 + pm_e; const float pm_v = *pm_p; (void) pm_j; "
+		"(void) pm_v; *pm_p = ", acc, frag.s);
+	print_expr_c(k, b, st->rhs, chain, other.s, &pr);
+	pm_strbuf_add(b, "; } }\n");
 	pm_strbuf_free(&frag);
 	pm_strbuf_free(&other);
+}
+
+int pm_epi_pairs_tensor(struct pm_kernel *k, int t)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	for (int s = k->ncon; s < spec->nstmts; ++s) {
+		struct epi_pairs pr = { 0 };
+
+		collect_pairs(k, spec->stmts[s].rhs, spec->stmts[s - 1].lhs, &pr);
+		for (int q = 0; q < pr.n; ++q)
+			if (pr.reads[q]->tensor == t)
+				return 1;
+	}
+	return 0;
 }
 
 /* Is num exactly an f16 value (normal or zero)? */
@@ -568,7 +659,7 @@ static void print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
 		vec ? "pm_h" : "pm_q", vec ? "pm_h" : "pm_q",
 		host ? "" : "__float2half_rn");
-	print_expr_c(k, b, buf->pro, buf->tensor, NULL);
+	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
 	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
 		"");
 }
@@ -581,7 +672,7 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	if (host) {
 		pm_strbuf_printf(b, "\nstatic float pm_pro%d(float pm_v)\n{\n"
 			"\treturn (float) (", i);
-		print_expr_c(k, b, buf->pro, buf->tensor, NULL);
+		print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
 		pm_strbuf_add(b, ");\n}\n");
 		return;
 	}
@@ -599,7 +690,7 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 		"_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; ++pm_e) { "
 		"const float pm_v = pm_f(pm_h[pm_e]); pm_h[pm_e] = "
 		"__float2half_rn(");
-	print_expr_c(k, b, buf->pro, buf->tensor, NULL);
+	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
 	pm_strbuf_add(b, "); } return pm_w; };\n");
 }
 

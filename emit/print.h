@@ -20,6 +20,13 @@ int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
 	int var);
 /* The stride (text) of dimension d of tensor t in global memory. */
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d);
+/* Epilogue reads loaded two elements at a time per statement (more are
+ * loaded one at a time). */
+#define PM_EPI_MAX_PAIRS 16
+/* Does an epilogue statement load input tensor t two elements at a time
+ * (f16 or f32, indexed by j in its last dimension; the launcher checks
+ * that its address is a multiple of two elements)? */
+int pm_epi_pairs_tensor(struct pm_kernel *k, int t);
 
 /* The functor of buffer i's prologue applied to the MMA's registers:
  * "const auto pm_pro<i> = [](uint32_t) -> uint32_t {..};" (a kernel

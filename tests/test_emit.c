@@ -285,9 +285,21 @@ static void test_split_k(void **state)
 	}
 	fix = strstr(s, "if (pm_nz > 1) { pm_splitk_put<64, 256>(");
 	assert_non_null(fix);
-	epi = strstr(fix, "pm_relu((pm_v + pm_f(bias[");
+	epi = strstr(fix, "pm_relu((pm_v + pm_x0[pm_e]))");
 	assert_non_null(epi);
 	assert_true(fix < epi);
+	/* the bias in the accumulators' distribution, two columns per load
+	 * (registers r, r + 1: columns n, n + 1), its alignment checked */
+	assert_non_null(strstr(s, "for (int pm_r = 0; pm_r < 64; pm_r += 2) "
+		"{ int pm_m, pm_n; pm_sm90_acc_coord<64, 128>(pm_r, "
+		"pm_wg_thread(), &pm_m, &pm_n); const int64_t pm_i = "));
+	assert_non_null(strstr(s, "float pm_x0[2]; pm_ld2f(&bias[(int64_t) "
+		"pm_j0], &pm_x0[0], &pm_x0[1]); _Pragma(\"unroll\") for (int "
+		"pm_e = 0; pm_e < 2; ++pm_e) { float *pm_p = &pm_acc[(0)][pm_r "
+		"+ pm_e]; const int64_t pm_j = pm_j0 + pm_e;"));
+	assert_null(strstr(s, "pm_f(bias["));
+	assert_non_null(strstr(s, "\tif ((uintptr_t) bias % 4)\n\t\treturn "
+		"cudaErrorMisalignedAddress;\n"));
 	free(s);
 }
 
@@ -654,7 +666,13 @@ static void test_epilogue_no_temporary_stores(void **state)
 	assert_int_equal(count(src, "_store<32, 32>(pm_acc[("), 8);
 	assert_non_null(strstr(src, "pm_copy16_s2g(&O[(int64_t)"));
 	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 8);
+	/* a per-row input: one load for both columns of a pair */
 	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_i])"));
+	assert_null(strstr(src, "pm_ld2f(&s["));
+	assert_non_null(strstr(src, "pm_ld2f(&R[(int64_t) pm_i * (int64_t) N + "
+		"(int64_t) pm_j0], &pm_x0[0], &pm_x0[1]);"));
+	assert_non_null(strstr(src, "if ((uintptr_t) R % 4)"));
+	assert_null(strstr(src, "if ((uintptr_t) s % "));
 	polymma_result_free(r);
 	/* a heavier epilogue (three input reads and gelu) gets half the
 	 * default warp tile in n, to stay clear of register spills */

@@ -2,7 +2,9 @@
 """force_var.py IN.cu OUT.cu: a generated sm_90a GEMM file (one contraction)
 whose launch plan the environment's PM_VAR overrides (experiments only,
 session 12): big (the 128x128 kernel, 2 per SM, unsplit), small, medium,
-pfew (the persistent kernel, unsplit), bsS (the 128x128 kernel split in S
+pfew (the persistent kernel, unsplit), wide and tall (the 128x256 and
+256x128 persistent kernels), tailS (the split persistent kernel, the
+full waves whole, the tail in S chunks), bsS (the 128x128 kernel split in S
 chunks through the workspace), wsS (the split persistent kernel, S chunks
 through the workspace; only where tiles x S blocks are resident at once),
 clS (the same in clusters of S; only where the GPU holds every cluster).
@@ -24,6 +26,21 @@ force = '''\t{
 \t\t\tp->cnt_bytes = 0, p->bytes = 0, p->kc[0] = kt[0] * 64;
 \t\t\tif (!strcmp(pv, "pfew"))
 \t\t\t\tp->persist = 1, p->pblocks = (int64_t) sms * oc[2];
+\t\t} else if (pv && !strcmp(pv, "wide") && oc[3] > 0 && M % 128 == 0 && N % 256 == 0) {
+\t\t\tp->s = 1, p->small = 0, p->medium = 0, p->tdp = 0, p->cl = 0, p->cnt_bytes = 0, p->bytes = 0, p->kc[0] = kt[0] * 64;
+\t\t\tp->persist = 2, p->pblocks = (int64_t) sms * oc[3];
+\t\t} else if (pv && !strcmp(pv, "tall") && oc[5] > 0 && M % 256 == 0) {
+\t\t\tp->s = 1, p->small = 0, p->medium = 0, p->tdp = 0, p->cl = 0, p->cnt_bytes = 0, p->bytes = 0, p->kc[0] = kt[0] * 64;
+\t\t\tp->persist = 4, p->pblocks = (int64_t) sms * oc[5];
+\t\t} else if (pv && !strncmp(pv, "tail", 4) && sscanf(pv + 4, "%d", &fs) == 1 && fs > 1 && tiles > (int64_t) sms * oc[4]) {
+\t\t\tconst int64_t pb = (int64_t) sms * oc[4], rt = tiles % pb;
+\t\t\tif (rt > 0 && rt * fs <= pb && pm_fit_NAME(kt, fs, 1, fs) == fs) {
+\t\t\t\tp->s = fs, p->small = 0, p->medium = 0, p->cl = 0;
+\t\t\t\tp->persist = 3, p->pblocks = pb, p->tdp = tiles - rt;
+\t\t\t\tp->kc[0] = (kt[0] + fs - 1) / fs * 64;
+\t\t\t\tp->cnt_bytes = 4096;
+\t\t\t\tp->bytes = p->cnt_bytes + (size_t) rt * (size_t) fs * 65536;
+\t\t\t}
 \t\t} else if (pv && sscanf(pv + 2, "%d", &fs) == 1 && fs > 1 && kt[0] >= fs) {
 \t\t\tconst int ws = !strncmp(pv, "ws", 2), c = !strncmp(pv, "cl", 2), bs = !strncmp(pv, "bs", 2);
 \t\t\tif ((bs || (ws && tiles * fs <= (int64_t) sms * oc[4]) || (c && tiles <= pm_ncl_NAME(fs))) && pm_fit_NAME(kt, fs, 1, fs) == fs) {

@@ -33,8 +33,9 @@
 // Usage: bin [--tag NAME] [--seed S] MxNxK ...
 // Per size: fresh inputs uniform in [-1, 1] (f16), C poisoned with NaN, one
 // launch, rel = ||C - ref||_2 / ||ref||_2 < 5e-3 and no non-finite output.
-// Then two negative tests: M off the tile, C misaligned by one half: the
-// launcher must refuse and leave C poisoned. Prints one PASS|FAIL line per
+// Then the negative tests: M off the tile, C (and the bias, the residual
+// where there are) misaligned by one half: the launcher must refuse and
+// leave C poisoned. Prints one PASS|FAIL line per
 // case and last "N passed, M failed"; exits 1 if any failed.
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
@@ -188,9 +189,18 @@ static Inputs make_inputs(int64_t M, int64_t N, int64_t K, uint64_t seed, size_t
 	in.d.B = upload(in.B);
 	in.A.resize((size_t)(M * K));
 	in.B.resize((size_t)(K * N));
-	if (HAS_BIAS) { in.bias = rand_half(N, seed + 2); in.d.bias = upload(in.bias); }
+	// the bias and the residual padded too (the misaligned negative tests)
+	if (HAS_BIAS) {
+		in.bias = rand_half(N + (int64_t)extra, seed + 2);
+		in.d.bias = upload(in.bias);
+		in.bias.resize((size_t)N);
+	}
 	if (HAS_SCALE) { in.scale = rand_half(M, seed + 3); in.d.scale = upload(in.scale); }
-	if (HAS_RES) { in.R = rand_half(M * N, seed + 4); in.d.R = upload(in.R); }
+	if (HAS_RES) {
+		in.R = rand_half(M * N + (int64_t)extra, seed + 4);
+		in.d.R = upload(in.R);
+		in.R.resize((size_t)(M * N));
+	}
 	void *c = nullptr;
 	CF_CK(cudaMalloc(&c, (size_t)(M * N + (int64_t)extra) * sizeof(__half)));
 	in.d.C = (__half *)c;
@@ -301,12 +311,13 @@ static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed) {
 }
 
 // Negative test: the launcher must refuse (return an error, launch nothing)
-// and leave C poisoned. offC shifts C by that many halves.
+// and leave C poisoned. offC (offBias, offR) shifts C (the bias, the
+// residual) by that many halves.
 static void check_refused(const char *sub, int64_t M, int64_t N, int64_t K, int offC,
-	uint64_t seed) {
+	uint64_t seed, int offBias = 0, int offR = 0) {
 	Inputs in = make_inputs(M, N, K, seed, 8);
-	cudaError_t r = launch(in.d.A, in.d.B, in.d.bias, in.d.scale, in.d.R,
-		in.d.C + offC, M, N, K);
+	cudaError_t r = launch(in.d.A, in.d.B, in.d.bias ? in.d.bias + offBias : nullptr,
+		in.d.scale, in.d.R ? in.d.R + offR : nullptr, in.d.C + offC, M, N, K);
 	cudaGetLastError();	// a refused launch may have left one; not sticky
 	cudaError_t s = cudaStreamSynchronize(st);
 	if (s != cudaSuccess)
@@ -375,5 +386,10 @@ int main(int argc, char **argv) {
 	uint64_t ns = seed + 16 * sizes.size();
 	check_refused("/neg-M", BLOCK_M - 28, BLOCK_N, BLOCK_K, 0, ns);
 	check_refused("/neg-alignC", BLOCK_M, BLOCK_N, BLOCK_K, 1, ns + 8);
+	// the epilogue loads the bias and the residual two halves at a time
+	if (HAS_BIAS)
+		check_refused("/neg-alignBias", BLOCK_M, BLOCK_N, BLOCK_K, 0, ns + 9, 1, 0);
+	if (HAS_RES)
+		check_refused("/neg-alignR", BLOCK_M, BLOCK_N, BLOCK_K, 0, ns + 10, 0, 1);
 	finish();
 }
