@@ -28,6 +28,17 @@ void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d);
  * that its address is a multiple of two elements)? */
 int pm_epi_pairs_tensor(struct pm_kernel *k, int t);
 
+/* "&X_shared[stage * S + pm_smem_off<P, SWZ>(l0, c)" of a copy or
+ * prologue unit (annotation slots 2, 3, 4), without the closing bracket
+ * (ops.c). */
+void pm_print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
+	const char *name, const struct pm_annot *a, int host);
+/* pointwise.c: the EPI op (the epilogue on a macro tile's accumulators)
+ * and the PRO op (a prologue on the units this thread copied). */
+void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host);
+void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host);
 /* The functor of buffer i's prologue applied to the MMA's registers:
  * "const auto pm_pro<i> = [](uint32_t) -> uint32_t {..};" (a kernel
  * local, on .f16x2 registers) or, host, "static float pm_pro<i>(float)". */

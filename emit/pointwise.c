@@ -1,0 +1,371 @@
+/* Printing the pointwise parts of ops: the epilogue on the accumulator
+ * registers (its inputs in the accumulators' distribution, two columns per
+ * load) and the prologues on copied operand units or on the MMA's register
+ * operand, as fp32 expressions of the spec language. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "emit/print.h"
+#include "emit/target.h"
+
+static const char *const fn_c[] = {
+	[PM_FN_RELU] = "pm_relu", [PM_FN_SIGMOID] = "pm_sigmoid",
+	[PM_FN_TANH] = "pm_tanh", [PM_FN_GELU] = "pm_gelu",
+	[PM_FN_GELU_ERF] = "pm_gelu_erf", [PM_FN_SILU] = "pm_silu",
+	[PM_FN_EXP] = "pm_exp", [PM_FN_ABS] = "pm_abs",
+	[PM_FN_MAX] = "pm_max_f", [PM_FN_MIN] = "pm_min_f",
+};
+
+/* An epilogue's reads loaded two elements at a time (pm_print_epi): read q
+ * of reads[] is the register pair pm_x<q>[pm_e]. */
+struct epi_pairs {
+	int n;
+	const struct pm_expr *reads[PM_EPI_MAX_PAIRS];
+};
+
+/* Is read e of an epilogue statement's right-hand side (not the chain
+ * tensor, not the first contraction's accumulator) indexed by j in its
+ * last, contiguous dimension: two columns' elements are adjacent? */
+static int pairable(const struct pm_kernel *k, const struct pm_expr *e,
+	int chain)
+{
+	enum pm_type t;
+
+	if (e->kind != PM_E_READ)
+		return 0;
+	t = k->scop->spec->tensors[e->tensor].type;
+	return e->tensor != chain && (t == PM_F16 || t == PM_F32) &&
+		!(k->ncon > 1 && e->tensor == k->con[0].acc) && e->nidx > 0 &&
+		e->idx[e->nidx - 1] == 1;
+}
+
+static void collect_pairs(const struct pm_kernel *k, const struct pm_expr *e,
+	int chain, struct epi_pairs *pr)
+{
+	if (pairable(k, e, chain)) {
+		if (pr->n < PM_EPI_MAX_PAIRS)
+			pr->reads[pr->n++] = e;
+		return;
+	}
+	if (e->kind != PM_E_READ && e->kind != PM_E_NUM)
+		for (int i = 0; i < e->nargs; ++i)
+			collect_pairs(k, e->args[i], chain, pr);
+}
+
+/* The element of read e at row pm_i, column j (a variable's name). */
+static void print_read_at(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, const char *j)
+{
+	pm_strbuf_printf(b, "%s[", k->scop->spec->tensors[e->tensor].name);
+	for (int d = 0; d < e->nidx; ++d) {
+		pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
+			e->idx[d] ? j : "pm_i");
+		if (d + 1 < e->nidx) {
+			pm_strbuf_add(b, " * ");
+			pm_print_stride(k, b, e->tensor, d);
+		}
+	}
+	pm_strbuf_add(b, "]");
+}
+
+/* An epilogue expression in fp32: the chain tensor at (i, j) is pm_v,
+ * inputs are loaded at pm_i / pm_j (those in pr: their pair registers). */
+static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, int chain, const char *other,
+	const struct epi_pairs *pr)
+{
+
+	switch (e->kind) {
+	case PM_E_NUM: {
+		char num[64];
+
+		snprintf(num, sizeof(num), "%.9g", e->num);
+		pm_strbuf_printf(b, "%s%sf", num, strpbrk(num, ".e") ? "" :
+			".0");
+		return;
+	}
+	case PM_E_READ:
+		if (e->tensor == chain) {
+			pm_strbuf_add(b, "pm_v");
+			return;
+		}
+		if (other && k->ncon > 1 && e->tensor == k->con[0].acc) {
+			pm_strbuf_add(b, other);
+			return;
+		}
+		for (int q = 0; pr && q < pr->n; ++q)
+			if (pr->reads[q] == e) {
+				pm_strbuf_printf(b, "pm_x%d[pm_e]", q);
+				return;
+			}
+		pm_strbuf_add(b, "pm_f(");
+		print_read_at(k, b, e, "pm_j");
+		pm_strbuf_add(b, ")");
+		return;
+	case PM_E_NEG:
+		pm_strbuf_add(b, "(-");
+		print_expr_c(k, b, e->args[0], chain, other, pr);
+		pm_strbuf_add(b, ")");
+		return;
+	case PM_E_BIN:
+		pm_strbuf_add(b, "(");
+		print_expr_c(k, b, e->args[0], chain, other, pr);
+		pm_strbuf_printf(b, " %c ", e->op);
+		print_expr_c(k, b, e->args[1], chain, other, pr);
+		pm_strbuf_add(b, ")");
+		return;
+	case PM_E_CALL:
+		pm_strbuf_printf(b, "%s(", fn_c[e->fn]);
+		for (int i = 0; i < e->nargs; ++i) {
+			if (i)
+				pm_strbuf_add(b, ", ");
+			print_expr_c(k, b, e->args[i], chain, other, pr);
+		}
+		pm_strbuf_add(b, ")");
+		return;
+	}
+}
+
+/* The chain tensor an epilogue statement reads: the previous statement's
+ * result. */
+static int chain_of(struct pm_kernel *k, int stmt)
+{
+	return k->scop->spec->stmts[stmt - 1].lhs;
+}
+
+/* The epilogue on a macro tile's accumulators, in registers. On the GPU
+ * the registers come in pairs (r, r + 1) at columns (n, n + 1) of one row
+ * (as pm_store_acc's pair stores assume), so each input indexed by j in
+ * its last dimension is loaded two elements at a time (paper VII-A: in
+ * the accumulator's own distribution, vector loads; the launcher checks
+ * those inputs' alignment, pm_epi_pairs_tensor). */
+void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
+	const char *acc = pm_emit_acc_name(k, a->op->con);
+	int chain = chain_of(k, a->op->stmt);
+	struct pm_strbuf frag, other;
+	struct epi_pairs pr = { 0 };
+
+	/* "[W][F]" (host) or "[F]" (GPU): this macro tile's fragment */
+	pm_strbuf_init(&frag);
+	pm_strbuf_add(&frag, "[");
+	if (host) {
+		pm_print_expr(&frag, a->e[1]);
+		pm_strbuf_add(&frag, "][");
+	}
+	pm_print_expr(&frag, a->e[0]);
+	pm_strbuf_add(&frag, "]");
+	/* the first contraction's value at the same element (0 where the
+	 * second accumulated onto it: the one read is C in C + D) */
+	pm_strbuf_init(&other);
+	if (k->acc_shared)
+		pm_strbuf_add(&other, "0.0f");
+	else
+		pm_strbuf_printf(&other, "%s%s%s", pm_emit_acc_name(k, 0), frag.s,
+			host ? "" : "[pm_r + pm_e]");
+	if (host && !k->acc_shared)
+		pm_strbuf_printf(&other, "[pm_m * %d + pm_n]", c->mn);
+	if (host) {
+		pm_strbuf_printf(b, "for (int pm_m = 0; pm_m < %d; ++pm_m) "
+			"for (int pm_n = 0; pm_n < %d; ++pm_n) { float *pm_p = "
+			"&%s%s[pm_m * %d + pm_n]; ", c->mm, c->mn, acc, frag.s,
+			c->mn);
+		pm_strbuf_add(b, "const int64_t pm_i = ");
+		pm_print_expr(b, a->e[2]);
+		pm_strbuf_add(b, " + pm_m, pm_j = ");
+		pm_print_expr(b, a->e[3]);
+		pm_strbuf_add(b, " + pm_n; const float pm_v = *pm_p; (void) pm_i; "
+			"(void) pm_j; (void) pm_v; *pm_p = ");
+		print_expr_c(k, b, st->rhs, chain, other.s, NULL);
+		pm_strbuf_add(b, "; }\n");
+		pm_strbuf_free(&frag);
+		pm_strbuf_free(&other);
+		return;
+	}
+	collect_pairs(k, st->rhs, chain, &pr);
+	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; "
+		"pm_r < %d; pm_r += 2) { int pm_m, pm_n; %s_acc_coord<%d, "
+		"%d>(pm_r, %s(), &pm_m, &pm_n); const int64_t pm_i = ",
+		c->mm * c->mn / pm_config_unit(c), c->target->mma_fn, c->mm,
+		c->mn, c->target->unit_thread);
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, " + pm_m, pm_j0 = ");
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_add(b, " + pm_n; (void) pm_i; ");
+	for (int q = 0; q < pr.n; ++q) {
+		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f(&", q);
+		print_read_at(k, b, pr.reads[q], "pm_j0");
+		pm_strbuf_printf(b, ", &pm_x%d[0], &pm_x%d[1]); ", q, q);
+	}
+	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; "
+		"++pm_e) { float *pm_p = &%s%s[pm_r + pm_e]; const int64_t "
+		"pm_j = pm_j0 + pm_e; const float pm_v = *pm_p; (void) pm_j; "
+		"(void) pm_v; *pm_p = ", acc, frag.s);
+	print_expr_c(k, b, st->rhs, chain, other.s, &pr);
+	pm_strbuf_add(b, "; } }\n");
+	pm_strbuf_free(&frag);
+	pm_strbuf_free(&other);
+}
+
+int pm_epi_pairs_tensor(struct pm_kernel *k, int t)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	for (int s = k->ncon; s < spec->nstmts; ++s) {
+		struct epi_pairs pr = { 0 };
+
+		collect_pairs(k, spec->stmts[s].rhs, spec->stmts[s - 1].lhs, &pr);
+		for (int q = 0; q < pr.n; ++q)
+			if (pr.reads[q]->tensor == t)
+				return 1;
+	}
+	return 0;
+}
+
+/* Is num exactly an f16 value (normal or zero)? */
+static int f16_exact(double num)
+{
+	int ex;
+	double m = frexp(fabs(num), &ex);	/* num = m * 2^ex, m in [.5, 1) */
+
+	if (num == 0)
+		return 1;
+	m = ldexp(m, 11);			/* 11 significant bits */
+	return m == floor(m) && ex - 1 >= -14 && ex - 1 <= 15;
+}
+
+/* Is prologue e, computed in fp32 and rounded to f16, exactly the same
+ * computed on f16 pairs?  True for max, min, abs, relu and negation of the
+ * element and f16 constants: their result is one of their (f16) inputs. */
+static int pro_h2_exact(const struct pm_expr *e)
+{
+	switch (e->kind) {
+	case PM_E_NUM:
+		return f16_exact(e->num);
+	case PM_E_READ:
+		return 1;
+	case PM_E_NEG:
+		return pro_h2_exact(e->args[0]);
+	case PM_E_CALL:
+		if (e->fn != PM_FN_RELU && e->fn != PM_FN_ABS &&
+		    e->fn != PM_FN_MAX && e->fn != PM_FN_MIN)
+			return 0;
+		for (int i = 0; i < e->nargs; ++i)
+			if (!pro_h2_exact(e->args[i]))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* e (pro_h2_exact) on the __half2 pm_x. */
+static void print_pro_h2(struct pm_strbuf *b, const struct pm_expr *e)
+{
+	static const char *const fn[] = {
+		[PM_FN_RELU] = "__hmax2", [PM_FN_ABS] = "__habs2",
+		[PM_FN_MAX] = "__hmax2", [PM_FN_MIN] = "__hmin2",
+	};
+
+	switch (e->kind) {
+	case PM_E_NUM:
+		pm_strbuf_printf(b, "__float2half2_rn(%.9gf)", e->num);
+		return;
+	case PM_E_READ:
+		pm_strbuf_add(b, "pm_x");
+		return;
+	case PM_E_NEG:
+		pm_strbuf_add(b, "__hneg2(");
+		print_pro_h2(b, e->args[0]);
+		pm_strbuf_add(b, ")");
+		return;
+	case PM_E_CALL:
+		pm_strbuf_printf(b, "%s(", fn[e->fn]);
+		for (int i = 0; i < e->nargs; ++i) {
+			if (i)
+				pm_strbuf_add(b, ", ");
+			print_pro_h2(b, e->args[i]);
+		}
+		pm_strbuf_add(b, e->fn == PM_FN_RELU ?
+			", __float2half2_rn(0.0f))" : ")");
+		return;
+	default:
+		return;
+	}
+}
+
+/* The prologue on the vec elements this thread copied:
+ * x = f(x) in fp32, in place in shared memory; on pairs of halves where
+ * that gives the same result (pro_h2_exact): 4 instructions per 16-byte
+ * unit instead of 8 conversions there and back. */
+void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+
+	int vec = !host && buf->vec == 8;
+
+	if (vec && pro_h2_exact(buf->pro)) {
+		pm_strbuf_add(b, "{ __half *pm_q = ");
+		pm_print_unit_addr(b, buf, name, a, host);
+		pm_strbuf_add(b, "]; uint4 pm_u = *(const uint4 *) pm_q; "
+			"__half2 *pm_h2 = (__half2 *) &pm_u; _Pragma(\"unroll\") "
+			"for (int pm_e = 0; pm_e < 4; ++pm_e) { const __half2 pm_x "
+			"= pm_h2[pm_e]; (void) pm_x; pm_h2[pm_e] = ");
+		print_pro_h2(b, buf->pro);
+		pm_strbuf_add(b, "; } *(uint4 *) pm_q = pm_u; }\n");
+		return;
+	}
+
+	pm_strbuf_printf(b, "{ %s *pm_q = ", host ? "float" : "__half");
+	pm_print_unit_addr(b, buf, name, a, host);
+	pm_strbuf_add(b, "]; ");
+	/* 16-byte units: one shared load and store, the elements in
+	 * registers */
+	if (vec)
+		pm_strbuf_add(b, "uint4 pm_u = *(const uint4 *) pm_q; __half *pm_h "
+			"= (__half *) &pm_u; ");
+	pm_strbuf_printf(b, "%sfor (int pm_e = 0; pm_e < %d; ++pm_e) { "
+		"const float pm_v = pm_f(%s[pm_e]); %s[pm_e] = %s(",
+		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
+		vec ? "pm_h" : "pm_q", vec ? "pm_h" : "pm_q",
+		host ? "" : "__float2half_rn");
+	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
+	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
+		"");
+}
+
+void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
+	int host)
+{
+	const struct pm_buffer *buf = &k->bufs[i];
+
+	if (host) {
+		pm_strbuf_printf(b, "\nstatic float pm_pro%d(float pm_v)\n{\n"
+			"\treturn (float) (", i);
+		print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
+		pm_strbuf_add(b, ");\n}\n");
+		return;
+	}
+	pm_strbuf_printf(b, "\tconst auto pm_pro%d = [](uint32_t pm_w) -> "
+		"uint32_t { ", i);
+	if (pro_h2_exact(buf->pro)) {
+		pm_strbuf_add(b, "const __half2 pm_x = *reinterpret_cast<const "
+			"__half2 *>(&pm_w); (void) pm_x; const __half2 pm_y = ");
+		print_pro_h2(b, buf->pro);
+		pm_strbuf_add(b, "; return *reinterpret_cast<const uint32_t *>"
+			"(&pm_y); };\n");
+		return;
+	}
+	pm_strbuf_add(b, "__half *pm_h = reinterpret_cast<__half *>(&pm_w); "
+		"_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; ++pm_e) { "
+		"const float pm_v = pm_f(pm_h[pm_e]); pm_h[pm_e] = "
+		"__float2half_rn(");
+	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
+	pm_strbuf_add(b, "); } return pm_w; };\n");
+}
