@@ -494,6 +494,13 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		if (psplit)
 			k->persist_split_cl = pcl = persist_variant(ctx, spec,
 				cfg, &cfg9, 4);
+		/* the plan launches these two only where their tile divides
+		 * M and N (emit/plan.c): no ragged guards (at the 168
+		 * registers of their consumers, the guards' spilled) */
+		if (wide)
+			wide->exact = 1;
+		if (tall)
+			tall->exact = 1;
 	}
 	if (!k)
 		rc = strstr(d->buf ? d->buf : "", "internal error") ?

@@ -374,6 +374,17 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	long off[PM_MAX_BUFS + 1], total = pm_emit_smem_bytes(k, host, off);
 
 	split_locals(k, b, host);
+	/* the ragged sizes' padded extents: the loops run over whole tiles
+	 * (print.c), the accesses past the sizes are guarded */
+	for (int s = 0; s < k->scop->spec->nsyms; ++s) {
+		const char *n = k->scop->spec->syms[s].name;
+		int m = pm_kernel_size_multiple(k, s);
+
+		if (pm_kernel_sym_ragged(k, s))
+			pm_strbuf_printf(b, "\tconst %s pm_t%s = (%s + %d) / %d * "
+				"%d;\n\t(void) pm_t%s;\n", host ? "long" : "int", n, n,
+				m - 1, m, m, n);
+	}
 	if (!host)
 		tile_map(k, b);
 	for (int i = 0; i < k->nbufs && !host; ++i)

@@ -273,9 +273,15 @@ static void checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
 
 	for (int i = 0; i < n; ++i) {
 		const char *s = spec->syms[order[i]].name;
-		pm_strbuf_printf(b, "\tif (%s < 1 || %s > 0x7fffffff || %s %% %d)"
-			"\n\t\treturn %s;\n", s, s, s,
-			pm_kernel_size_multiple(k, order[i]), fail);
+		int m = pm_kernel_sym_align(k, order[i]);
+
+		/* ragged sizes: the padded extents (file.c) fit in an int */
+		if (m > 1)
+			pm_strbuf_printf(b, "\tif (%s < 1 || %s > 0x7fffff00 || "
+				"%s %% %d)\n\t\treturn %s;\n", s, s, s, m, fail);
+		else
+			pm_strbuf_printf(b, "\tif (%s < 1 || %s > 0x7fffff00)\n"
+				"\t\treturn %s;\n", s, s, fail);
 	}
 	if (!ptrs)
 		return;

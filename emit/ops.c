@@ -216,13 +216,104 @@ void pm_print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
 	pm_strbuf_add(b, ")");
 }
 
-/* "&X[linear index]": the global address of a copy unit (slots 0, 1). */
+/* "&X[linear index]": the global address of a copy unit (slots 0, 1).
+ * Units past a ragged size copy the last one inside it instead (each
+ * index clamped: rows to SYM - 1, the contiguous dimension's to SYM -
+ * vec): they only reach outputs past the sizes, which are not stored, and
+ * the copies keep their addresses loop-invariant and unpredicated. */
 static void global_unit(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf, const struct pm_annot *a)
 {
-	pm_strbuf_printf(b, "&%s[", k->scop->spec->tensors[buf->tensor].name);
-	pm_print_linear(k, b, buf->tensor, a->e);
+	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
+	isl_ast_expr *e[PM_MAX_RANK];
+	int any = 0;
+
+	pm_strbuf_printf(b, "&%s[", tt->name);
+	for (int d = 0; d < tt->rank; ++d) {
+		int s = tt->dims[d].sym;
+
+		e[d] = isl_ast_expr_copy(a->e[d]);
+		if (s < 0 || !pm_kernel_sym_ragged(k, s))
+			continue;
+		any = 1;
+	}
+	if (!any) {
+		pm_print_linear(k, b, buf->tensor, e);
+	} else {
+		for (int d = 0; d < tt->rank; ++d) {
+			int s = tt->dims[d].sym;
+			int u = d + 1 == tt->rank ? buf->vec : 1;
+
+			pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
+			if (s >= 0 && pm_kernel_sym_ragged(k, s)) {
+				const char *n = k->scop->spec->syms[s].name;
+
+				pm_strbuf_add(b, "(");
+				pm_print_expr(b, e[d]);
+				pm_strbuf_printf(b, " < %s - %d ? ", n, u);
+				pm_print_expr(b, e[d]);
+				pm_strbuf_printf(b, " : %s - %d)", n, u);
+			} else {
+				pm_print_expr(b, e[d]);
+			}
+			if (d + 1 < tt->rank) {
+				pm_strbuf_add(b, " * ");
+				pm_print_stride(k, b, buf->tensor, d);
+			}
+		}
+	}
+	for (int d = 0; d < tt->rank; ++d)
+		isl_ast_expr_free(e[d]);
 	pm_strbuf_add(b, "]");
+}
+
+/* The limits of a store of the output's macro tile at (e[0], e[1]):
+ * ", rows, cols" with rows = SYM - e[0] where the output's rows are ragged
+ * (the helper's default elsewhere; host: 1 << 30). first: print nothing,
+ * only check (returns whether any dimension is ragged). */
+static int store_limits(struct pm_kernel *k, struct pm_strbuf *b,
+	isl_ast_expr *const *e, int host, int first)
+{
+	const struct pm_tensor *tt = &k->scop->spec->tensors[k->con[0].out];
+	int r[2];
+
+	for (int d = 0; d < 2; ++d)
+		r[d] = tt->dims[d].sym >= 0 &&
+			pm_kernel_sym_ragged(k, tt->dims[d].sym);
+	if (first)
+		return r[0] || r[1];
+	if (!r[0] && !r[1] && !host)
+		return 0;
+	for (int d = 0; d < 2; ++d) {
+		if (!r[d]) {
+			pm_strbuf_add(b, host ? ", 1 << 30" : ", 1LL << 40");
+			continue;
+		}
+		pm_strbuf_printf(b, ", (%s) %s - ", host ? "int64_t" :
+			"long long", k->scop->spec->syms[tt->dims[d].sym].name);
+		pm_print_expr(b, e[d]);
+	}
+	return 1;
+}
+
+/* pm_print_bounds (print.h) */
+int pm_print_bounds(struct pm_kernel *k, struct pm_strbuf *b, int t,
+	isl_ast_expr *const *e)
+{
+	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
+	int any = 0;
+
+	for (int d = 0; d < tt->rank; ++d) {
+		int s = tt->dims[d].sym;
+
+		if (s < 0 || !pm_kernel_sym_ragged(k, s))
+			continue;
+		pm_strbuf_add(b, any ? " && " : "");
+		pm_print_expr(b, e[d]);
+		pm_strbuf_printf(b, " < %s", k->scop->spec->syms[s].name);
+		any = 1;
+	}
+	return any;
 }
 
 /* A copy unit; with pred, only where pred holds (a predicated cp.async:
@@ -424,7 +515,9 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_linear(k, b, k->con[0].out, a->e + 2);
 		pm_strbuf_add(b, ", ");
 		pm_print_stride(k, b, k->con[0].out, 0);
-		pm_strbuf_add(b, ", 1);\n");
+		pm_strbuf_add(b, ", 1");
+		store_limits(k, b, a->e + 2, host, 0);
+		pm_strbuf_add(b, ");\n");
 		return 0;
 	case PM_OP_STS:
 		/* the macro tile into the shared C tile, converted */
@@ -442,11 +535,23 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[2]);
 		pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
 		pm_print_expr(b, a->e[3]);
-		pm_strbuf_printf(b, ", %d, 1);\n", k->cst_pitch);
+		pm_strbuf_printf(b, ", %d, 1%s);\n", k->cst_pitch, host ?
+			", 1 << 30, 1 << 30" : "");
 		return 0;
 	case PM_OP_STG:
-		/* one 16-byte unit of the C tile to global memory */
+		/* one 16-byte unit of the C tile to global memory (not past a
+		 * ragged size) */
 		pm_print_strip_pred(k, b, a->e[2]);
+		{
+			struct pm_strbuf g;
+
+			pm_strbuf_init(&g);
+			if (pm_print_bounds(k, &g, k->con[0].out, a->e))
+				pm_strbuf_printf(b, "if (%s) ", g.s ? g.s : "0");
+			if (g.failed)
+				b->failed = 1;
+			pm_strbuf_free(&g);
+		}
 		if (host)
 			pm_strbuf_printf(b, "pm_host_copy(%d, ", k->cst_vec);
 		else

@@ -53,14 +53,40 @@ static void collect_pairs(const struct pm_kernel *k, const struct pm_expr *e,
 			collect_pairs(k, e->args[i], chain, pr);
 }
 
-/* The element of read e at row pm_i, column j (a variable's name). */
+/* Is the output's dimension d (0 rows i, 1 columns j) of a ragged size? */
+static int out_ragged(const struct pm_kernel *k, int d)
+{
+	int s = k->scop->spec->tensors[k->con[0].out].dims[d].sym;
+
+	return s >= 0 && pm_kernel_sym_ragged(k, s);
+}
+
+/* "const int64_t pm_<v>c<sfx> = (int) pm_<v><sfx> < X ? pm_<v><sfx> : X -
+ * 1; " where the output's dimension d (rows X = M, columns N) is ragged:
+ * the row or column clamped to the size (a pair's first column, sfx "0",
+ * to X - 2: N is even). */
+static void print_clamp(struct pm_kernel *k, struct pm_strbuf *b, int d,
+	const char *v, const char *sfx)
+{
+	const char *n;
+
+	if (!out_ragged(k, d))
+		return;
+	n = k->scop->spec->syms[k->scop->spec->tensors[k->con[0].out].dims[
+		d].sym].name;
+	pm_strbuf_printf(b, "const int64_t pm_%sc%s = (int) pm_%s%s < %s ? "
+		"pm_%s%s : %s - %d; (void) pm_%sc%s; ", v, sfx, v, sfx, n, v, sfx,
+		n, *sfx ? 2 : 1, v, sfx);
+}
+
+/* The element of read e at row i, column j (variables' names). */
 static void print_read_at(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_expr *e, const char *j)
+	const struct pm_expr *e, const char *j, const char *i)
 {
 	pm_strbuf_printf(b, "%s[", k->scop->spec->tensors[e->tensor].name);
 	for (int d = 0; d < e->nidx; ++d) {
 		pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
-			e->idx[d] ? j : "pm_i");
+			e->idx[d] ? j : i);
 		if (d + 1 < e->nidx) {
 			pm_strbuf_add(b, " * ");
 			pm_print_stride(k, b, e->tensor, d);
@@ -73,7 +99,7 @@ static void print_read_at(struct pm_kernel *k, struct pm_strbuf *b,
  * inputs are loaded at pm_i / pm_j (those in pr: their pair registers). */
 static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_expr *e, int chain, const char *other,
-	const struct epi_pairs *pr)
+	const struct epi_pairs *pr, int cl)
 {
 
 	switch (e->kind) {
@@ -99,20 +125,24 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 				pm_strbuf_printf(b, "pm_x%d[pm_e]", q);
 				return;
 			}
+		/* one element: at the row and column clamped to the sizes
+		 * (the clamped row is the same for the pairs of a row: its
+		 * loads stay common) */
 		pm_strbuf_add(b, "pm_f(");
-		print_read_at(k, b, e, "pm_j");
+		print_read_at(k, b, e, cl && out_ragged(k, 1) ? "pm_jc" : "pm_j",
+			cl && out_ragged(k, 0) ? "pm_ic" : "pm_i");
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_NEG:
 		pm_strbuf_add(b, "(-");
-		print_expr_c(k, b, e->args[0], chain, other, pr);
+		print_expr_c(k, b, e->args[0], chain, other, pr, cl);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_BIN:
 		pm_strbuf_add(b, "(");
-		print_expr_c(k, b, e->args[0], chain, other, pr);
+		print_expr_c(k, b, e->args[0], chain, other, pr, cl);
 		pm_strbuf_printf(b, " %c ", e->op);
-		print_expr_c(k, b, e->args[1], chain, other, pr);
+		print_expr_c(k, b, e->args[1], chain, other, pr, cl);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_CALL:
@@ -120,7 +150,7 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 		for (int i = 0; i < e->nargs; ++i) {
 			if (i)
 				pm_strbuf_add(b, ", ");
-			print_expr_c(k, b, e->args[i], chain, other, pr);
+			print_expr_c(k, b, e->args[i], chain, other, pr, cl);
 		}
 		pm_strbuf_add(b, ")");
 		return;
@@ -132,6 +162,51 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 static int chain_of(struct pm_kernel *k, int stmt)
 {
 	return k->scop->spec->stmts[stmt - 1].lhs;
+}
+
+/* pm_print_epi's loop over the register pairs of macro tile a (fragment
+ * frag; the first contraction's value other; pr: the reads loaded in
+ * pairs); clamped: the inputs read at the row and column clamped to the
+ * sizes (pm_ic, pm_jc0, pm_jc). */
+static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int chain, const char *other,
+	const char *frag, const struct epi_pairs *pr, int clamped)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
+
+	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; "
+		"pm_r < %d; pm_r += 2) { int pm_m, pm_n; %s_acc_coord<%d, "
+		"%d>(pm_r, %s(), &pm_m, &pm_n); const int64_t pm_i = ",
+		c->mm * c->mn / pm_config_unit(c), c->target->mma_fn, c->mm,
+		c->mn, c->target->unit_thread);
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, " + pm_m, pm_j0 = ");
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_add(b, " + pm_n; (void) pm_i; ");
+	if (clamped) {
+		/* the loads of a pair not hoisted above the previous pairs'
+		 * math: the clamped indices' registers stay few */
+		pm_strbuf_add(b, "asm volatile(\"\" ::: \"memory\"); ");
+		print_clamp(k, b, 0, "i", "");
+		print_clamp(k, b, 1, "j", "0");
+	}
+	for (int q = 0; q < pr->n; ++q) {
+		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f(&", q);
+		print_read_at(k, b, pr->reads[q], clamped && out_ragged(k, 1) ?
+			"pm_jc0" : "pm_j0", clamped && out_ragged(k, 0) ? "pm_ic" :
+			"pm_i");
+		pm_strbuf_printf(b, ", &pm_x%d[0], &pm_x%d[1]); ", q, q);
+	}
+	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; "
+		"++pm_e) { float *pm_p = &%s%s[pm_r + pm_e]; const int64_t "
+		"pm_j = pm_j0 + pm_e; ", pm_emit_acc_name(k, a->op->con), frag);
+	if (clamped)
+		print_clamp(k, b, 1, "j", "");
+	pm_strbuf_add(b, "const float pm_v = *pm_p; (void) pm_j; "
+		"(void) pm_v; *pm_p = ");
+	print_expr_c(k, b, st->rhs, chain, other, pr, clamped);
+	pm_strbuf_add(b, "; } }");
 }
 
 /* The epilogue on a macro tile's accumulators, in registers. On the GPU
@@ -178,35 +253,45 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[2]);
 		pm_strbuf_add(b, " + pm_m, pm_j = ");
 		pm_print_expr(b, a->e[3]);
-		pm_strbuf_add(b, " + pm_n; const float pm_v = *pm_p; (void) pm_i; "
+		pm_strbuf_add(b, " + pm_n; ");
+		print_clamp(k, b, 0, "i", "");
+		print_clamp(k, b, 1, "j", "");
+		pm_strbuf_add(b, "const float pm_v = *pm_p; (void) pm_i; "
 			"(void) pm_j; (void) pm_v; *pm_p = ");
-		print_expr_c(k, b, st->rhs, chain, other.s, NULL);
+		print_expr_c(k, b, st->rhs, chain, other.s, NULL, 1);
 		pm_strbuf_add(b, "; }\n");
 		pm_strbuf_free(&frag);
 		pm_strbuf_free(&other);
 		return;
 	}
 	collect_pairs(k, st->rhs, chain, &pr);
-	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; "
-		"pm_r < %d; pm_r += 2) { int pm_m, pm_n; %s_acc_coord<%d, "
-		"%d>(pm_r, %s(), &pm_m, &pm_n); const int64_t pm_i = ",
-		c->mm * c->mn / pm_config_unit(c), c->target->mma_fn, c->mm,
-		c->mn, c->target->unit_thread);
-	pm_print_expr(b, a->e[2]);
-	pm_strbuf_add(b, " + pm_m, pm_j0 = ");
-	pm_print_expr(b, a->e[3]);
-	pm_strbuf_add(b, " + pm_n; (void) pm_i; ");
-	for (int q = 0; q < pr.n; ++q) {
-		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f(&", q);
-		print_read_at(k, b, pr.reads[q], "pm_j0");
-		pm_strbuf_printf(b, ", &pm_x%d[0], &pm_x%d[1]); ", q, q);
+	if (!out_ragged(k, 0) && !out_ragged(k, 1)) {
+		epi_loop(k, b, a, chain, other.s, frag.s, &pr, 0);
+		pm_strbuf_add(b, "\n");
+	} else {
+		/* a ragged last tile: a macro tile inside the sizes reads its
+		 * inputs as any other, one past them at indices clamped to the
+		 * sizes (their elements are computed, never stored); two
+		 * paths, so that the clamps' registers do not weigh on the
+		 * common one (a predicated load per pair spilled there) */
+		pm_strbuf_add(b, "if (");
+		for (int d = 0, any = 0; d < 2; ++d) {
+			const char *n = k->scop->spec->syms[k->scop->spec->tensors[
+				k->con[0].out].dims[d].sym].name;
+
+			if (!out_ragged(k, d))
+				continue;
+			pm_strbuf_add(b, any ? " && (int) " : "(int) ");
+			pm_print_expr(b, a->e[2 + d]);
+			pm_strbuf_printf(b, " + %d <= %s", d ? c->mn : c->mm, n);
+			any = 1;
+		}
+		pm_strbuf_add(b, ") { ");
+		epi_loop(k, b, a, chain, other.s, frag.s, &pr, 0);
+		pm_strbuf_add(b, " } else { ");
+		epi_loop(k, b, a, chain, other.s, frag.s, &pr, 1);
+		pm_strbuf_add(b, " }\n");
 	}
-	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; "
-		"++pm_e) { float *pm_p = &%s%s[pm_r + pm_e]; const int64_t "
-		"pm_j = pm_j0 + pm_e; const float pm_v = *pm_p; (void) pm_j; "
-		"(void) pm_v; *pm_p = ", acc, frag.s);
-	print_expr_c(k, b, st->rhs, chain, other.s, &pr);
-	pm_strbuf_add(b, "; } }\n");
 	pm_strbuf_free(&frag);
 	pm_strbuf_free(&other);
 }
@@ -335,7 +420,7 @@ void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
 		vec ? "pm_h" : "pm_q", vec ? "pm_h" : "pm_q",
 		host ? "" : "__float2half_rn");
-	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
+	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL, 0);
 	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
 		"");
 }
@@ -348,7 +433,7 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	if (host) {
 		pm_strbuf_printf(b, "\nstatic float pm_pro%d(float pm_v)\n{\n"
 			"\treturn (float) (", i);
-		print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
+		print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL, 0);
 		pm_strbuf_add(b, ");\n}\n");
 		return;
 	}
@@ -366,6 +451,6 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 		"_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; ++pm_e) { "
 		"const float pm_v = pm_f(pm_h[pm_e]); pm_h[pm_e] = "
 		"__float2half_rn(");
-	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL);
+	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL, 0);
 	pm_strbuf_add(b, "); } return pm_w; };\n");
 }

@@ -1,9 +1,11 @@
 /* The AST printer: loops, hardware mapping and op calls. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <isl/ast.h>
 #include <isl/id.h>
+#include <isl/id_to_ast_expr.h>
 #include <isl/val.h>
 
 #include "emit/emit.h"
@@ -31,9 +33,37 @@ static void indent(struct printer *p, int n)
 		pm_strbuf_add(p->b, "\t");
 }
 
+/* e with each ragged size symbol (pm_kernel_sym_ragged) replaced by its
+ * padded extent pm_t<sym> (file.c's kernel locals): the AST's loop bounds
+ * and guards run over whole tiles. */
+static __isl_give isl_ast_expr *padded(struct pm_kernel *k,
+	__isl_take isl_ast_expr *e)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	isl_ctx *ctx = isl_ast_expr_get_ctx(e);
+	isl_id_to_ast_expr *m = NULL;
+
+	for (int s = 0; e && s < spec->nsyms; ++s) {
+		char name[80];
+
+		if (!pm_kernel_sym_ragged(k, s))
+			continue;
+		if (!m)
+			m = isl_id_to_ast_expr_alloc(ctx, 2);
+		snprintf(name, sizeof(name), "pm_t%s", spec->syms[s].name);
+		m = isl_id_to_ast_expr_set(m, isl_id_alloc(ctx,
+			spec->syms[s].name, NULL), isl_ast_expr_from_id(
+			isl_id_alloc(ctx, name, NULL)));
+	}
+	return m ? isl_ast_expr_substitute_ids(e, m) : e;
+}
+
 static void expr(struct printer *p, __isl_keep isl_ast_expr *e)
 {
-	char *s = isl_ast_expr_to_C_str(e);
+	isl_ast_expr *pe = padded(p->k, isl_ast_expr_copy(e));
+	char *s = pe ? isl_ast_expr_to_C_str(pe) : NULL;
+
+	isl_ast_expr_free(pe);
 
 	if (!s) {
 		p->failed = 1;

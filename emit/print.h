@@ -18,6 +18,11 @@ void pm_print_linear(struct pm_kernel *k, struct pm_strbuf *b, int t,
  * its contiguous one? */
 int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
 	int var);
+/* "(e[d]) < SYM && ..." over tensor t's dimensions d of a ragged size
+ * (pm_kernel_sym_ragged) at its index expressions e[0..rank); 0 (nothing
+ * printed) when it has none. */
+int pm_print_bounds(struct pm_kernel *k, struct pm_strbuf *b, int t,
+	isl_ast_expr *const *e);
 /* The stride (text) of dimension d of tensor t in global memory. */
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d);
 /* Epilogue reads loaded two elements at a time per statement (more are

@@ -367,14 +367,27 @@ const struct pm_mark *pm_kernel_mark_of(const struct pm_kernel *k,
 	return NULL;
 }
 
-int pm_kernel_size_multiple(const struct pm_kernel *k, int s)
+static int gcd(int a, int b)
+{
+	while (b) {
+		int t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static int lcm(int a, int b)
+{
+	return a / gcd(a, b) * b;
+}
+
+/* Does symbol s index k in one of k's contractions' reads? */
+static int sym_is_k(const struct pm_kernel *k, int s)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	int m = 1;
 
-	for (int d = 0; d < 2; ++d)
-		if (spec->tensors[k->con[0].out].dims[d].sym == s)
-			m = d ? k->cfg->bn : k->cfg->bm;
 	for (int c = 0; c < k->ncon; ++c) {
 		const struct pm_expr *r[2] = { k->con[c].ra, k->con[c].rb };
 
@@ -382,9 +395,47 @@ int pm_kernel_size_multiple(const struct pm_kernel *k, int s)
 			for (int d = 0; d < r[i]->nidx; ++d)
 				if (r[i]->idx[d] == 2 && spec->tensors[
 				    r[i]->tensor].dims[d].sym == s)
-					m = k->cfg->bk;
+					return 1;
 	}
+	return 0;
+}
+
+int pm_kernel_size_multiple(const struct pm_kernel *k, int s)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int m = 1;
+
+	for (int d = 0; d < 2; ++d)
+		if (spec->tensors[k->con[0].out].dims[d].sym == s)
+			m = lcm(m, d ? k->cfg->bn : k->cfg->bm);
+	if (sym_is_k(k, s))
+		m = lcm(m, k->cfg->bk);
 	return m;
+}
+
+int pm_kernel_sym_ragged(const struct pm_kernel *k, int s)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	if (k->exact || pm_scop_sym_fixed(k->scop, s, NULL) || sym_is_k(k, s))
+		return 0;
+	for (int d = 0; d < 2; ++d)
+		if (spec->tensors[k->con[0].out].dims[d].sym == s)
+			return 1;
+	return 0;
+}
+
+int pm_kernel_sym_align(const struct pm_kernel *k, int s)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	if (!pm_kernel_sym_ragged(k, s))
+		return pm_kernel_size_multiple(k, s);
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (spec->tensors[t].rank > 0 &&
+		    spec->tensors[t].dims[spec->tensors[t].rank - 1].sym == s)
+			return 8;
+	return 1;
 }
 
 int pm_kernel_require_multiples(struct pm_kernel *k)

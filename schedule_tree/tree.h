@@ -189,6 +189,10 @@ struct pm_kernel {
 	 * == 1): a producer warp issues every tile's copies, the consumer
 	 * warps run the rest; the block loops over output tiles */
 	int ws;
+	/* 1: launched only on sizes that are multiples of its block tile
+	 * (the plan's wide and tall variants): no ragged last tiles, no
+	 * guards (pm_kernel_sym_ragged is 0) */
+	int exact;
 	/* the persistent warp-specialized variants (api/; not owned), or
 	 * NULL: launched unsplit on grids of more than one wave whose waves
 	 * they fill better (emit/launch.c); persist_wide has wider blocks
@@ -211,9 +215,24 @@ struct pm_kernel {
 struct pm_kernel *pm_kernel_alloc(struct pm_scop *scop,
 	const struct pm_config *cfg, struct pm_diags *diags);
 void pm_kernel_free(struct pm_kernel *k);
-/* The block tile a runtime size symbol must be a multiple of (1: none). */
+/* The tile of runtime size symbol sym (1: none): the least common
+ * multiple of bm, bn, bk over the roles it has (output rows, columns, a
+ * contraction's k). */
 int pm_kernel_size_multiple(const struct pm_kernel *k, int sym);
-/* Add "every runtime size is a multiple of its tile" to the context. */
+/* Is runtime symbol sym ragged: an output extent (M, N) that is not also
+ * a contraction's k?  Its last tile may be partial: the iteration domain
+ * covers whole tiles (the context's "sym mod tile = 0" is that of the
+ * padded extent pm_t<sym> = tile * ceil(sym / tile), which the kernels'
+ * loop bounds use), the accesses to global memory past sym are guarded
+ * (stores, copies, epilogue inputs) or zero-filled (TMA). */
+int pm_kernel_sym_ragged(const struct pm_kernel *k, int sym);
+/* What the launcher requires of runtime symbol sym: a multiple of the
+ * returned value.  Ragged symbols: 8 where sym is some tensor's
+ * contiguous (last) dimension (rows of 16-byte units), else 1; the others
+ * (k): their tile. */
+int pm_kernel_sym_align(const struct pm_kernel *k, int sym);
+/* Add "every runtime size (padded, where ragged) is a multiple of its
+ * tile" to the context. */
 int pm_kernel_require_multiples(struct pm_kernel *k);
 
 /* A new mark owned by the kernel. */

@@ -51,7 +51,8 @@ static void test_cluster(void **state)
 		"(0 + (int) pm_rk) * 64, (64 * c2), 3);"));
 	assert_non_null(strstr(k, "pm_mbar_arrive_peer(&pm_bar[4 + ((pm_qc + "
 		"((c2))) % 4)], pm_rk ^ 1u); }"));
-	assert_int_equal(count(k, "if (pm_own) pm_copy16_s2g("), 8);
+	assert_int_equal(count(k, "if (pm_own) if ((128 * c0 + c2"), 8);
+	assert_int_equal(count(k, " < N) pm_copy16_s2g("), 8);
 	free(k);
 	assert_non_null(strstr(s, "cudaOccupancyMaxActiveClusters(&pm_n, "
 		"pm_kernel_gemm_nn, &pm_lc)"));

@@ -33,6 +33,11 @@ static void test_sm80_kernel(void **state)
 	assert_int_equal(count(s, "\tpm_cp_async_wait<1>(); __syncthreads();"), 1);
 	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 4);
 	assert_int_equal(count(s, "\tpm_cp_async16_if(&A_shared["), 8);
+	/* units past M, N (a ragged last tile) copy the last one inside */
+	assert_non_null(strstr(s, "&A[(int64_t) ((128 * c0 + c3) < M - 1 ? "
+		"(128 * c0 + c3) : M - 1) * (int64_t) K + (int64_t) (8 * c4)]"));
+	assert_non_null(strstr(s, "(int64_t) ((128 * c1 + 8 * c4) < N - 8 ? "
+		"(128 * c1 + 8 * c4) : N - 8)]"));
 	assert_int_equal(count(s, "\tpm_cp_async_commit();"), 3);
 	assert_null(strstr(s, "pm_fa["));
 	assert_non_null(strstr(s, "pm_smem_off<32, 1>("));
@@ -46,7 +51,12 @@ static void test_sm80_kernel(void **state)
 	assert_non_null(strstr(s, "const int c1 = (0) + pm_bx;"));
 	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
 		"1) / 128) * ((N + 128 - 1) / 128)), 1);"));
-	assert_non_null(strstr(s, "M % 128"));
+	/* M, N ragged: the loops over whole tiles (the padded extents), the
+	 * launcher asks N for rows of 16-byte units, K for whole k tiles */
+	assert_non_null(strstr(s, "\tconst int pm_tM = (M + 127) / 128 * 128;\n"));
+	assert_non_null(strstr(s, "if (c0 < pm_tM / 128)"));
+	assert_null(strstr(s, "M % 128"));
+	assert_non_null(strstr(s, "N % 8"));
 	assert_non_null(strstr(s, "K % 32"));
 	assert_non_null(strstr(s, "cudaErrorMisalignedAddress"));
 	/* the original statements are gone: only macro statements remain */
@@ -107,7 +117,10 @@ static void test_staged_store(void **state)
 	assert_int_equal(count(s, "pm_sm80_store<32, 32>(pm_acc[("), 4);
 	assert_non_null(strstr(s, "pm_sm80_store<32, 32>(pm_acc[(3)], pm_cst + "
 		"((64 * c2 + 32)) * 136 + (64 * c3 + 32), 136, 1);"));
-	assert_int_equal(count(s, "\tpm_copy16_s2g(&C["), 16);
+	/* not past M, N (a ragged last tile) */
+	assert_int_equal(count(s, "\tif ((128 * c0 + c2) < M && (128 * c1 + 8 * "
+		"c3) < N) pm_copy16_s2g(&C["), 1);
+	assert_int_equal(count(s, " < N) pm_copy16_s2g(&C["), 16);
 	assert_non_null(strstr(s, "pm_copy16_s2g(&C[(int64_t) (128 * c0 + c2 + "
 		"120) * (int64_t) N + (int64_t) (128 * c1 + 8 * c3)], "
 		"&pm_cst[((c2 + 120)) * 136 + (8 * c3)]);"));
@@ -143,8 +156,11 @@ static void test_small_variant(void **state)
 		"stream>>>"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 128, 49152, "
 		"stream>>>"));
-	/* once in each entry point */
-	assert_int_equal(count(s, "M % 128"), 3);
+	/* once in each entry point: M, N ragged (N's rows of 16-byte units),
+	 * K a multiple of the k tile */
+	assert_int_equal(count(s, "if (M < 1 || M > 0x7fffff00)\n"), 3);
+	assert_int_equal(count(s, "if (N < 1 || N > 0x7fffff00 || N % 8)\n"), 3);
+	assert_int_equal(count(s, "if (K < 1 || K > 0x7fffff00 || K % 32)\n"), 3);
 	assert_non_null(strstr(s, " * small    64x64x32, warp 32x32"));
 	/* sm_80 has no medium variant: the plan never picks one */
 	assert_null(strstr(s, "_medium"));
@@ -293,6 +309,16 @@ static void test_split_k(void **state)
 	assert_non_null(strstr(s, "for (int pm_r = 0; pm_r < 64; pm_r += 2) "
 		"{ int pm_m, pm_n; pm_sm90_acc_coord<64, 128>(pm_r, "
 		"pm_wg_thread(), &pm_m, &pm_n); const int64_t pm_i = "));
+	/* a macro tile inside M, N reads at its own indices; one past them
+	 * (a ragged last tile) at the column clamped to N - 2, on a path of
+	 * its own */
+	assert_non_null(strstr(s, "if ((int) (128 * c0 + 64 * c2) + 64 <= M && "
+		"(int) (128 * c1) + 128 <= N) { _Pragma(\"unroll\") for (int "
+		"pm_r = 0;"));
+	assert_non_null(strstr(s, "} else { _Pragma(\"unroll\") for (int pm_r"));
+	assert_non_null(strstr(s, "const int64_t pm_jc0 = (int) pm_j0 < N ? "
+		"pm_j0 : N - 2;"));
+	assert_non_null(strstr(s, "pm_ld2f(&bias[(int64_t) pm_jc0], "));
 	assert_non_null(strstr(s, "float pm_x0[2]; pm_ld2f(&bias[(int64_t) "
 		"pm_j0], &pm_x0[0], &pm_x0[1]); _Pragma(\"unroll\") for (int "
 		"pm_e = 0; pm_e < 2; ++pm_e) { float *pm_p = &pm_acc[(0)][pm_r "
@@ -665,12 +691,20 @@ static void test_epilogue_no_temporary_stores(void **state)
 	/* 4 macro tiles in each of the two kernels (unsplit, _split) */
 	assert_int_equal(count(src, "_store<32, 32>(pm_acc[("), 8);
 	assert_non_null(strstr(src, "pm_copy16_s2g(&O[(int64_t)"));
-	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 8);
-	/* a per-row input: one load for both columns of a pair */
+	/* each epilogue on the two paths of a macro tile (inside M, N, or
+	 * past them: a ragged last tile) */
+	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 16);
+	/* a per-row input: one load for both columns of a pair (past M, at
+	 * the row clamped to M - 1) */
 	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_i])"));
+	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_ic])"));
+	assert_non_null(strstr(src, "const int64_t pm_ic = (int) pm_i < M ? "
+		"pm_i : M - 1;"));
 	assert_null(strstr(src, "pm_ld2f(&s["));
 	assert_non_null(strstr(src, "pm_ld2f(&R[(int64_t) pm_i * (int64_t) N + "
 		"(int64_t) pm_j0], &pm_x0[0], &pm_x0[1]);"));
+	assert_non_null(strstr(src, "pm_ld2f(&R[(int64_t) pm_ic * (int64_t) N + "
+		"(int64_t) pm_jc0], &pm_x0[0], &pm_x0[1]);"));
 	assert_non_null(strstr(src, "if ((uintptr_t) R % 4)"));
 	assert_null(strstr(src, "if ((uintptr_t) s % "));
 	polymma_result_free(r);

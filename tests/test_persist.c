@@ -313,7 +313,8 @@ static void test_split(void **state)
 	/* every row of C stored under the strip's predicate */
 	assert_int_equal(count(k, "if (pm_nz == 1 || ("), 8);
 	assert_non_null(strstr(k, "if (pm_nz == 1 || ((c2 + 16) / 16 >= pm_w0 "
-		"&& (c2 + 16) / 16 < pm_w1)) pm_copy16_s2g(&C["));
+		"&& (c2 + 16) / 16 < pm_w1)) if ((128 * c0 + c2 + 16) < M && (128 * "
+		"c1 + 8 * c3) < N) pm_copy16_s2g(&C["));
 	free(k);
 	/* the others do not reduce-scatter */
 	assert_int_equal(count(s, "pm_rs_sync<256>(pm_cnt"), 1);

@@ -91,14 +91,20 @@ template <> struct pm_pair<float> {
 // (the emitter always passes a literal 1) each pair is one 32-bit (f16) or
 // 64-bit (f32) store; c and c_sm must then keep pairs aligned, which the
 // launcher's size and alignment checks guarantee.
+// Elements at rows m >= rows or columns n >= cols are not stored (a ragged
+// last tile; rows of 16-byte units keep the pairs whole).
 template <int R, typename ACC, typename T>
 __device__ __forceinline__ void pm_store_acc(const float *acc, int t, T *c,
-                                             long long c_sm, long long c_sn) {
+                                             long long c_sm, long long c_sn,
+                                             long long rows = 1LL << 40,
+                                             long long cols = 1LL << 40) {
   if (c_sn == 1) {
 #pragma unroll
     for (int r = 0; r < R; r += 2) {
       int m, n;
       ACC::coord(r, t, &m, &n);
+      if (m >= rows || n >= cols)
+        continue;
       *reinterpret_cast<typename pm_pair<T>::type *>(c + (long long)m * c_sm +
                                                      n) =
           pm_pair<T>::make(acc[r], acc[r + 1]);
@@ -109,6 +115,8 @@ __device__ __forceinline__ void pm_store_acc(const float *acc, int t, T *c,
   for (int r = 0; r < R; ++r) {
     int m, n;
     ACC::coord(r, t, &m, &n);
+    if (m >= rows || n >= cols)
+      continue;
     c[(long long)m * c_sm + (long long)n * c_sn] = pm_from_f32<T>(acc[r]);
   }
 }

@@ -37,11 +37,12 @@ static inline void pm_host_mma(int mm, int mn, int mk, float *acc,
 					b[k * b_sk + j * b_sn];
 }
 
+/* rows, cols: the elements stored (a ragged last tile: fewer than mm, mn) */
 static inline void pm_host_store(int mm, int mn, const float *acc, float *c,
-	int64_t c_sm, int64_t c_sn)
+	int64_t c_sm, int64_t c_sn, int64_t rows, int64_t cols)
 {
-	for (int i = 0; i < mm; ++i)
-		for (int j = 0; j < mn; ++j)
+	for (int i = 0; i < mm && i < rows; ++i)
+		for (int j = 0; j < mn && j < cols; ++j)
 			c[i * c_sm + j * c_sn] = acc[i * mn + j];
 }
 /* Offset in elements of element (row r, column c) of a shared tile with a row
@@ -64,13 +65,15 @@ static inline int pm_smem_off_h(int p, int swz, int r, int c)
 
 /* A TMA box: the rows x cols tile at src (row pitch `pitch`) into a shared
  * tile of pitch p and swizzle swz. */
+/* Elements at rows >= rlim or columns >= clim (past a ragged size) read
+ * zeros, as TMA's out-of-bounds boxes. */
 static inline void pm_host_tma(float *dst, const float *src, long rows,
-	long cols, long pitch, int p, int swz)
+	long cols, long pitch, int p, int swz, long rlim, long clim)
 {
 	for (long r = 0; r < rows; ++r)
 		for (long c = 0; c < cols; ++c)
 			dst[pm_smem_off_h(p, swz, (int) r, (int) c)] =
-				src[r * pitch + c];
+				r < rlim && c < clim ? src[r * pitch + c] : 0.0f;
 }
 
 /* acc (plain mm x mn row-major tile) += f(A(mm x mk)) * B(mk x mn), operands

@@ -115,13 +115,17 @@ __device__ __forceinline__ void pm_sm70_acc_coord(int r, int lane, int *m,
 // Store the warp's MMxMN tile: element (m,n) -> c[m*c_sm + n*c_sn].
 template <int MM, int MN, typename T>
 __device__ __forceinline__ void pm_sm70_store(const float *acc, T *c,
-                                              long long c_sm, long long c_sn) {
+                                              long long c_sm, long long c_sn,
+                                              long long rows = 1LL << 40,
+                                              long long cols = 1LL << 40) {
   constexpr int R = MM * MN / 32;
   const int lane = pm_lane_id();
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     int m, n;
     pm_sm70_acc_coord<MM, MN>(r, lane, &m, &n);
+    if (m >= rows || n >= cols)
+      continue;
     c[(long long)m * c_sm + (long long)n * c_sn] = pm_from_f32<T>(acc[r]);
   }
 }

@@ -111,13 +111,15 @@ template <int MM, int MN> struct pm_sm80_acc {
   }
 };
 
-// Store the warp's MMxMN tile: element (m,n) -> c[m*c_sm + n*c_sn]
-// (pm_store_acc, common.cuh: pair stores with c_sn == 1).
+// Store the warp's MMxMN tile: element (m,n) -> c[m*c_sm + n*c_sn], those
+// at m < rows, n < cols (pm_store_acc, common.cuh: pair stores with c_sn == 1).
 template <int MM, int MN, typename T>
 __device__ __forceinline__ void pm_sm80_store(const float *acc, T *c,
-                                              long long c_sm, long long c_sn) {
-  pm_store_acc<MM * MN / 32, pm_sm80_acc<MM, MN>>(acc, pm_lane_id(), c, c_sm,
-                                                  c_sn);
+                                              long long c_sm, long long c_sn,
+                                              long long rows = 1LL << 40,
+                                              long long cols = 1LL << 40) {
+  pm_store_acc<MM * MN / 32, pm_sm80_acc<MM, MN>>(acc, pm_lane_id(), c,
+                                                   c_sm, c_sn, rows, cols);
 }
 
 // ---------------------------------------------------------------------------

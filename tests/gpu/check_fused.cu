@@ -181,6 +181,9 @@ struct Inputs {
 	std::vector<__half> A, B, bias, scale, R;
 	Dev d;
 };
+// C also has CF_RED halves more (poisoned: check_size counts those a kernel
+// wrote, rows past M or columns past N of the last row).
+#define CF_RED 8192
 static Inputs make_inputs(int64_t M, int64_t N, int64_t K, uint64_t seed, size_t extra) {
 	Inputs in;
 	in.A = rand_half(M * K + (int64_t)extra, seed);
@@ -202,9 +205,9 @@ static Inputs make_inputs(int64_t M, int64_t N, int64_t K, uint64_t seed, size_t
 		in.R.resize((size_t)(M * N));
 	}
 	void *c = nullptr;
-	CF_CK(cudaMalloc(&c, (size_t)(M * N + (int64_t)extra) * sizeof(__half)));
+	CF_CK(cudaMalloc(&c, (size_t)(M * N + (int64_t)extra + CF_RED) * sizeof(__half)));
 	in.d.C = (__half *)c;
-	poison(in.d.C, M * N + (int64_t)extra);
+	poison(in.d.C, M * N + (int64_t)extra + CF_RED);
 	CF_CK(cudaStreamSynchronize(st));
 	// the uploads ran on the legacy stream, which st (non-blocking) does
 	// not wait for, and cudaMemcpy from pageable memory may return before
@@ -285,6 +288,12 @@ static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed) {
 	}
 	std::vector<__half> C((size_t)(M * N));
 	CF_CK(cudaMemcpy(C.data(), in.d.C, C.size() * sizeof(__half), cudaMemcpyDeviceToHost));
+	std::vector<uint16_t> red(CF_RED);
+	CF_CK(cudaMemcpy(red.data(), in.d.C + M * N, CF_RED * sizeof(__half),
+		cudaMemcpyDeviceToHost));
+	size_t past = 0;
+	for (uint16_t v : red)
+		past += v != 0xFFFF;
 	free_dev(in.d);
 
 	std::vector<double> ref;
@@ -307,7 +316,10 @@ static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed) {
 	std::string info = b;
 	if (refbad)
 		info += " reference-nonfinite=" + std::to_string(refbad);
-	result(refbad == 0 && nonfinite == 0 && rel < kTol, "", M, N, K, info);
+	if (past)
+		info += " WROTE PAST C: " + std::to_string(past);
+	result(refbad == 0 && nonfinite == 0 && past == 0 && rel < kTol, "", M, N, K,
+		info);
 }
 
 // Negative test: the launcher must refuse (return an error, launch nothing)
@@ -384,7 +396,9 @@ int main(int argc, char **argv) {
 
 	// Negative tests last: a launcher that wrongly launches may fault.
 	uint64_t ns = seed + 16 * sizes.size();
-	check_refused("/neg-M", BLOCK_M - 28, BLOCK_N, BLOCK_K, 0, ns);
+	// ragged M and N are sizes; C's rows must be of 16-byte units
+	check_refused("/neg-M", 0, BLOCK_N, BLOCK_K, 0, ns);
+	check_refused("/neg-N", BLOCK_M, BLOCK_N + 4, BLOCK_K, 0, ns + 7);
 	check_refused("/neg-alignC", BLOCK_M, BLOCK_N, BLOCK_K, 1, ns + 8);
 	// the epilogue loads the bias and the residual two halves at a time
 	if (HAS_BIAS)

@@ -159,10 +159,15 @@ static void reference(const __half *A, const __half *B, double *R,
 	CG_CK(cudaGetLastError());
 	CG_CK(cudaStreamSynchronize(st));
 }
+// Every C is allocated with a red zone of CG_RED halves after its n
+// elements, poisoned with them; compare() counts the red zone's elements a
+// kernel wrote (rows past M, columns past N of the last row: a ragged tile's
+// guards).
+#define CG_RED 8192
 static void poison(__half *C, int64_t n) {	// 0xFFFF is a NaN in f16
-	CG_CK(cudaMemsetAsync(C, 0xFF, (size_t)n * sizeof(__half), st));
+	CG_CK(cudaMemsetAsync(C, 0xFF, (size_t)(n + CG_RED) * sizeof(__half), st));
 }
-struct Err { double rel; unsigned long long nonfinite; };
+struct Err { double rel; unsigned long long nonfinite, red; };
 static Err compare(const __half *C, const double *R, int64_t n) {
 	static double *acc = dalloc<double>(2);
 	static unsigned long long *bad = dalloc<unsigned long long>(1);
@@ -174,15 +179,24 @@ static Err compare(const __half *C, const double *R, int64_t n) {
 	unsigned long long hb;
 	CG_CK(cudaMemcpyAsync(h, acc, sizeof h, cudaMemcpyDeviceToHost, st));
 	CG_CK(cudaMemcpyAsync(&hb, bad, sizeof hb, cudaMemcpyDeviceToHost, st));
+	static std::vector<uint16_t> red(CG_RED);
+	CG_CK(cudaMemcpyAsync(red.data(), C + n, CG_RED * sizeof(__half),
+		cudaMemcpyDeviceToHost, st));
 	CG_CK(cudaStreamSynchronize(st));
-	return {std::sqrt(h[0]) / std::sqrt(h[1]), hb};
+	unsigned long long written = 0;
+	for (uint16_t v : red)
+		written += v != 0xFFFF;
+	return {std::sqrt(h[0]) / std::sqrt(h[1]), hb, written};
 }
 static std::string fmt_err(const Err &e) {
-	char b[96];
-	snprintf(b, sizeof b, "rel=%.3e nonfinite=%llu", e.rel, e.nonfinite);
+	char b[128];
+	snprintf(b, sizeof b, "rel=%.3e nonfinite=%llu%s", e.rel, e.nonfinite,
+		e.red ? " WROTE PAST C" : "");
 	return b;
 }
-static bool ok(const Err &e) { return e.nonfinite == 0 && e.rel < kTol; }
+static bool ok(const Err &e) {
+	return e.nonfinite == 0 && e.red == 0 && e.rel < kTol;
+}
 
 static cudaError_t launch(const __half *A, const __half *B, __half *C,
 	int64_t M, int64_t N, int64_t K) {
@@ -318,7 +332,7 @@ static void check_ws(const __half *A, const __half *B, __half *C,
 static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed, bool timing) {
 	__half *A[2] = {dalloc<__half>(M * K), nullptr};
 	__half *B[2] = {dalloc<__half>(K * N), nullptr};
-	__half *C = dalloc<__half>(M * N);
+	__half *C = dalloc<__half>(M * N + CG_RED);
 	double *R = dalloc<double>(M * N);
 	fill(A[0], M * K, mix(seed));
 	fill(B[0], K * N, mix(seed + 1));
@@ -393,7 +407,7 @@ static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed, bool timi
 static void check_refused(const char *sub, int64_t M, int64_t N, int64_t K,
 	int offA, int offB, int offC, uint64_t seed) {
 	__half *A = dalloc<__half>(M * K + 8), *B = dalloc<__half>(K * N + 8);
-	__half *C = dalloc<__half>(M * N + 8);
+	__half *C = dalloc<__half>(M * N + 8 + CG_RED);
 	fill(A, M * K + 8, mix(seed));
 	fill(B, K * N + 8, mix(seed + 1));
 	poison(C, M * N + 8);
@@ -475,8 +489,13 @@ int main(int argc, char **argv) {
 	uint64_t ns = seed + 16 * sizes.size();
 	Size v = sizes[0];	// a valid size for the alignment tests
 #ifndef CG_FIXED
-	check_refused("/neg-M", BLOCK_M - 28, BLOCK_N, BLOCK_K, 0, 0, 0, ns);
-	check_refused("/neg-N", BLOCK_M, BLOCK_N + 8, BLOCK_K, 0, 0, 0, ns + 2);
+	// ragged M and N are sizes; rows of 16-byte units are required: N (C's
+	// rows), M where A is K x M
+	check_refused("/neg-M", 0, BLOCK_N, BLOCK_K, 0, 0, 0, ns);
+	if (A_KM)
+		check_refused("/neg-Mrow", BLOCK_M + 4, BLOCK_N, BLOCK_K, 0, 0, 0,
+			ns + 1);
+	check_refused("/neg-N", BLOCK_M, BLOCK_N + 4, BLOCK_K, 0, 0, 0, ns + 2);
 	check_refused("/neg-K", BLOCK_M, BLOCK_N, BLOCK_K + 8, 0, 0, 0, ns + 4);
 	v = {BLOCK_M, BLOCK_N, BLOCK_K};
 #endif
