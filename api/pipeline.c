@@ -143,9 +143,11 @@ static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
 			if (ext[i] > 0 && ext[i] % tile[i]) {
 				pm_diag_error(d, spec->stmts[k->con[n].stmt].loc,
 					"unsupported: the extent %s is %ld, not a "
-					"multiple of the block tile %d (sizes must "
-					"be multiples of the block tile for now)",
-					what[i], ext[i], tile[i]);
+					"multiple of the block tile %d (a size "
+					"fixed at generation must be one%s)",
+					what[i], ext[i], tile[i], i < 2 ?
+					"; left a runtime size it need not be: "
+					"ragged tiles" : "");
 				return -1;
 			}
 	}

@@ -577,6 +577,15 @@ static void test_unsupported_refused(void **state)
 	EXPECT_STATUS(r, 1);
 	assert_true(strlen(r.err) > 0);
 	run_free(&r);
+	/* a fixed size must be a multiple of its tile (a runtime one need
+	 * not: ragged tiles), said at the contraction */
+	r = RUN("gen", "examples/gemm_nn.tc", "-o", out, "-D", "M=1000");
+	EXPECT_STATUS(r, 1);
+	assert_non_null(strstr(r.err, "examples/gemm_nn.tc:4:5: error: "
+		"unsupported: the extent M (rows of the output) is 1000, not a "
+		"multiple of the block tile 128"));
+	assert_non_null(strstr(r.err, "left a runtime size it need not be"));
+	run_free(&r);
 	assert_int_equal(count_entries(dir), 0);
 
 	/* The fused epilogue: generated, or refused with a message. */
