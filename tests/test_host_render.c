@@ -583,8 +583,10 @@ static void test_two_contractions(void **state)
 			fprintf(stderr, "%s", pm_diags_text(&d));
 		assert_non_null(out.source);
 		pm_diags_clear(&d);
-		snprintf(args, sizeof(args), "%d %d %d %d", 2 * cfgs[c].bm,
-			cfgs[c].bn, 3 * cfgs[c].bk, 2 * cfgs[c].bk);
+		/* test_ragged: M, N past whole tiles */
+		snprintf(args, sizeof(args), "%d %d %d %d", 2 * cfgs[c].bm +
+			(g_asan ? 8 : 0), cfgs[c].bn + (g_asan ? 8 : 0),
+			3 * cfgs[c].bk, 2 * cfgs[c].bk);
 		/* one register tile: no second accumulator */
 		assert_int_equal(strstr(out.source, "pm_acc1") == NULL, shared);
 		{
@@ -751,6 +753,8 @@ static void test_ragged(void **state)
 		"f", "A, B, bias, C, M, N, K", "v + bias[j] > 0 ? v + bias[j] : 0",
 		136, 40, 64), 0);
 	g_split = 0;
+	/* both forms of two contractions (the second's own extent L) */
+	test_two_contractions(state);
 	g_asan = 0;
 }
 
