@@ -524,6 +524,34 @@ static int variant_def(struct pm_kernel *v, const char *suffix,
 	return r;
 }
 
+int pm_emit_twin(const struct pm_kernel *k)
+{
+	if (!k->cfg->target->emits_cuda || k->exact)
+		return 0;
+	for (int s = 0; s < k->scop->spec->nsyms; ++s)
+		if (pm_kernel_sym_ragged(k, s))
+			return 1;
+	return 0;
+}
+
+/* kernel_def of k with AST ast, or variant_def where ast is NULL; then
+ * its exact twin (pm_emit_twin), suffix "_x" more. */
+static int def_twins(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
+	const char *suffix, struct pm_strbuf *b, struct pm_diags *d)
+{
+	char sx[64];
+	int r = ast ? kernel_def(k, ast, suffix, b, d) :
+		variant_def(k, suffix, b, d);
+
+	if (r < 0 || !pm_emit_twin(k))
+		return r;
+	snprintf(sx, sizeof(sx), "%s_x", suffix);
+	k->exact = 1;
+	r = ast ? kernel_def(k, ast, sx, b, d) : variant_def(k, sx, b, d);
+	k->exact = 0;
+	return r;
+}
+
 static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_kernel *small, __isl_keep isl_ast_node *ast2,
 	struct pm_strbuf *b, struct pm_diags *d)
@@ -540,38 +568,39 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	 * this one without the fixup: its code slowed the k loops measurably,
 	 * docs/PERF.md), _split has it */
 	k->emit_fixup = 0;
-	if (k->unsplit ? variant_def(k->unsplit, "", b, d) < 0 :
-	    kernel_def(k, ast, "", b, d) < 0)
+	if (k->unsplit ? def_twins(k->unsplit, NULL, "", b, d) < 0 :
+	    def_twins(k, ast, "", b, d) < 0)
 		return -1;
 	k->emit_fixup = 1;
 	if (!host && k->scop->nsplit &&
-	    kernel_def(k, ast, "_split", b, d) < 0)
+	    def_twins(k, ast, "_split", b, d) < 0)
 		return -1;
-	if (small && kernel_def(small, ast2, "_small", b, d) < 0)
+	if (small && def_twins(small, ast2, "_small", b, d) < 0)
 		return -1;
-	if (k->medium && variant_def(k->medium, "_medium", b, d) < 0)
+	if (k->medium && def_twins(k->medium, NULL, "_medium", b, d) < 0)
 		return -1;
-	if (k->persist && variant_def(k->persist, "_persist", b, d) < 0)
+	if (k->persist && def_twins(k->persist, NULL, "_persist", b, d) < 0)
 		return -1;
 	if (k->persist_wide &&
-	    variant_def(k->persist_wide, "_persist_wide", b, d) < 0)
+	    def_twins(k->persist_wide, NULL, "_persist_wide", b, d) < 0)
 		return -1;
 	if (k->persist_tall &&
-	    variant_def(k->persist_tall, "_persist_tall", b, d) < 0)
+	    def_twins(k->persist_tall, NULL, "_persist_tall", b, d) < 0)
 		return -1;
 	if (k->persist_split) {
 		k->persist_split->emit_fixup = 1;
-		if (variant_def(k->persist_split, "_persist_split", b, d) < 0)
+		if (def_twins(k->persist_split, NULL, "_persist_split", b,
+		    d) < 0)
 			return -1;
 	}
 	if (k->persist_split_cl) {
 		k->persist_split_cl->emit_fixup = 1;
-		if (variant_def(k->persist_split_cl, "_persist_split_cl", b,
-		    d) < 0)
+		if (def_twins(k->persist_split_cl, NULL, "_persist_split_cl",
+		    b, d) < 0)
 			return -1;
 	}
 	if (small && small->small_tma &&
-	    variant_def(small->small_tma, "_small_tma", b, d) < 0)
+	    def_twins(small->small_tma, NULL, "_small_tma", b, d) < 0)
 		return -1;
 	if (!host)
 		pm_emit_launcher(k, small, b);

@@ -155,6 +155,26 @@ void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
 		ind, ind, cl, ind, ind, ind, ind);
 }
 
+/* "(M % 128 == 0 && N % 128 == 0)": k's tile divides its ragged sizes
+ * (its exact twin runs). */
+static void twin_cond(struct pm_kernel *k, char *buf, size_t len)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	size_t off = 0;
+
+	off += snprintf(buf + off, len - off, "(");
+	for (int s = 0, any = 0; s < spec->nsyms && off < len; ++s) {
+		if (!pm_kernel_sym_ragged(k, s))
+			continue;
+		off += snprintf(buf + off, len - off, "%s%s %% %d == 0",
+			any ? " && " : "", spec->syms[s].name,
+			pm_kernel_size_multiple(k, s));
+		any = 1;
+	}
+	if (off < len)
+		snprintf(buf + off, len - off, ")");
+}
+
 /* The launch of kernel pm_kernel_<name><suffix>: one block per output
  * tile in x (file.c maps it to the tile), split: the plan p's chunks in z
  * and its workspace. */
@@ -165,8 +185,9 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	const struct pm_config *c = k->cfg;
 	int order[64], ns = pm_emit_size_order(k, order);
 	long smem = pm_emit_smem_bytes(k, 0, NULL);
-	char d0[64], d1[64], n[256], nu[400];
+	char d0[64], d1[64], n[256], nu[400], ex[256];
 	struct pm_strbuf args;
+	int twin;
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
@@ -180,17 +201,30 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	/* before a cluster's occupancy is asked; once per device (a driver
 	 * call of ~0.6 us on the host, before the launch: measured in every
 	 * call's time otherwise; docs/PERF.md) */
-	if (smem > 48 * 1024)
+	/* the kernel's exact twin (pm_emit_twin): launched where its tile
+	 * divides the ragged sizes, ex is that condition */
+	twin = pm_emit_twin(k);
+	if (twin)
+		twin_cond(k, ex, sizeof(ex));
+	if (smem > 48 * 1024) {
 		pm_strbuf_printf(b, "%s{\n%s\tstatic int pm_set[64];\n%s\tint "
 			"pm_dev = -1;\n%s\tif (cudaGetDevice(&pm_dev) != "
 			"cudaSuccess)\n%s\t\treturn cudaGetLastError();\n%s\tif "
 			"(pm_dev < 0 || pm_dev >= 64 || !pm_set[pm_dev]) {\n%s\t\t"
 			"if (cudaFuncSetAttribute(pm_kernel_%s%s, "
 			"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
-			"cudaSuccess)\n%s\t\t\treturn cudaGetLastError();\n%s\t\t"
+			"cudaSuccess)\n%s\t\t\treturn cudaGetLastError();\n", ind,
+			ind, ind, ind, ind, ind, ind, spec->name, suffix, smem, ind);
+		if (twin)
+			pm_strbuf_printf(b, "%s\t\tif (cudaFuncSetAttribute("
+				"pm_kernel_%s%s_x, "
+				"cudaFuncAttributeMaxDynamicSharedMemorySize, %ld) != "
+				"cudaSuccess)\n%s\t\t\treturn cudaGetLastError();\n",
+				ind, spec->name, suffix, smem, ind);
+		pm_strbuf_printf(b, "%s\t\t"
 			"if (pm_dev >= 0 && pm_dev < 64)\n%s\t\t\tpm_set[pm_dev] = "
-			"1;\n%s\t}\n%s}\n", ind, ind, ind, ind, ind, ind, ind,
-			spec->name, suffix, smem, ind, ind, ind, ind, ind);
+			"1;\n%s\t}\n%s}\n", ind, ind, ind, ind);
+	}
 	if (pm_emit_mc(k))
 		mc_grid(k, suffix, b, ind, pblocks, smem);
 	else if (k->ws)
@@ -227,10 +261,21 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		snprintf(in2, sizeof(in2), "%s\t", ind);
 		pm_strbuf_printf(b, "%sif (p.cl > 1) {\n", ind);
 		pm_emit_cluster_config(k, b, in2, "grid", "(unsigned) p.cl", 1);
-		pm_strbuf_printf(b, "%s\treturn cudaLaunchKernelEx(&pm_lc, "
-			"pm_kernel_%s%s, %s);\n%s}\n", ind, spec->name, suffix,
-			args.s ? args.s : "", ind);
+		if (twin)
+			pm_strbuf_printf(b, "%s\treturn cudaLaunchKernelEx(&pm_lc, "
+				"%s ? pm_kernel_%s%s_x : pm_kernel_%s%s, %s);\n%s}\n",
+				ind, ex, spec->name, suffix, spec->name, suffix,
+				args.s ? args.s : "", ind);
+		else
+			pm_strbuf_printf(b, "%s\treturn cudaLaunchKernelEx(&pm_lc, "
+				"pm_kernel_%s%s, %s);\n%s}\n", ind, spec->name,
+				suffix, args.s ? args.s : "", ind);
 	}
+	if (twin)
+		pm_strbuf_printf(b, "%sif (%s)\n%s\tpm_kernel_%s%s_x<<<grid, %d, "
+			"%ld, stream>>>(%s);\n%selse\n\t", ind, ex, ind,
+			spec->name, suffix, pm_emit_threads(k), smem,
+			args.s ? args.s : "", ind);
 	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(%s);\n"
 		"%sreturn cudaGetLastError();\n", ind, spec->name, suffix,
 		pm_emit_threads(k), smem, args.s ? args.s : "", ind);

@@ -101,6 +101,12 @@ void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
  * clusters, its chunks of a tile reduced through distributed shared
  * memory (kernel parameter pm_cl > 1: the cluster's blocks). */
 int pm_emit_dsm(const struct pm_kernel *k);
+/* file.c: 1 when kernel k (CUDA, not exact) has ragged sizes: the file
+ * then also holds its exact twin pm_kernel_NAME<suffix>_x (printed with
+ * k->exact set: no guards, the code of sizes that are multiples of the
+ * tile), which the launcher runs where k's tile divides those sizes (the
+ * guards cost up to 13 % there; docs/PERF.md, session 13). */
+int pm_emit_twin(const struct pm_kernel *k);
 /* fixup.c: the FIXUP op (split-K) of annotation a. */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);

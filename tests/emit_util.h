@@ -3,7 +3,33 @@
 #ifndef PM_TEST_EMIT_UTIL_H
 #define PM_TEST_EMIT_UTIL_H
 
-/* layout "nn" .. "tt" (examples/gemm_<layout>.tc), or a spec text */
+/* src without the exact twins' definitions (pm_kernel_<name>_x: the
+ * kernels printed again without ragged guards, emit/print.h
+ * pm_emit_twin), so that the tests read each kernel once; the launchers'
+ * lines that run them stay. In place; returns src. */
+static inline char *strip_twins(char *src)
+{
+	char *p = src;
+
+	while (src && (p = strstr(p, "\nextern \"C\" __global__"))) {
+		char *name = strstr(p + 1, " pm_kernel_"), *end;
+		char *paren = name ? strchr(name, '(') : NULL;
+
+		if (!paren || strncmp(paren - 2, "_x", 2)) {
+			p++;
+			continue;
+		}
+		end = strstr(paren, "\n}\n");
+		if (!end)
+			break;
+		end += 2;
+		memmove(p, end, strlen(end) + 1);
+	}
+	return src;
+}
+
+/* layout "nn" .. "tt" (examples/gemm_<layout>.tc), or a spec text; the
+ * source without its exact twins (strip_twins) */
 static inline char *gen(const char *layout, const char *const *opts,
 	char **header, char **meta)
 {
@@ -29,7 +55,7 @@ static inline char *gen(const char *layout, const char *const *opts,
 	if (rc)
 		fprintf(stderr, "%s", polymma_diagnostics(ctx));
 	assert_int_equal(rc, POLYMMA_OK);
-	src = strdup(polymma_result_source(r));
+	src = strip_twins(strdup(polymma_result_source(r)));
 	if (header)
 		*header = strdup(polymma_result_header(r));
 	if (meta)
@@ -66,7 +92,7 @@ static inline char *kernel_text(const char *s, const char *name)
 }
 
 /* Generate spec text (or layout) with opts; NULL and the diagnostics in
- * *diag when it fails. */
+ * *diag when it fails; the source without its exact twins (strip_twins). */
 static inline char *try_gen(const char *spec, const char *const *opts, char **diag)
 {
 	char path[64], *text, *src = NULL;
@@ -81,7 +107,7 @@ static inline char *try_gen(const char *spec, const char *const *opts, char **di
 		assert_int_equal(polymma_options_set(o, opts[i], opts[i + 1],
 			NULL), POLYMMA_OK);
 	if (polymma_generate(ctx, text, path, o, &r) == POLYMMA_OK)
-		src = strdup(polymma_result_source(r));
+		src = strip_twins(strdup(polymma_result_source(r)));
 	*diag = strdup(polymma_diagnostics(ctx));
 	polymma_result_free(r);
 	polymma_options_free(o);

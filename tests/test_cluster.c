@@ -201,7 +201,8 @@ static void test_cluster_split(void **state)
 	assert_non_null(strstr(a, "\t\t\t\tpm_la[0].id = "
 		"cudaLaunchAttributeClusterDimension;\n\t\t\t\tpm_la[0].val."
 		"clusterDim.x = (unsigned) p.cl;\n"));
-	b = strstr(a, "\t\t\t\treturn cudaLaunchKernelEx(&pm_lc, "
+	b = strstr(a, "\t\t\t\treturn cudaLaunchKernelEx(&pm_lc, (M % 128 == 0 "
+		"&& N % 128 == 0) ? pm_kernel_gemm_nn_persist_split_cl_x : "
 		"pm_kernel_gemm_nn_persist_split_cl, (const __half *) A, ");
 	assert_non_null(b);
 	assert_non_null(strstr(b, "\t\t}\n\t\tdim3 grid("));

@@ -55,8 +55,14 @@ static void test_sm80_kernel(void **state)
 	 * launcher asks N for rows of 16-byte units, K for whole k tiles */
 	assert_non_null(strstr(s, "\tconst int pm_tM = (M + 127) / 128 * 128;\n"));
 	assert_non_null(strstr(s, "if (c0 < pm_tM / 128)"));
-	assert_null(strstr(s, "M % 128"));
+	assert_non_null(strstr(s, "\tif (M < 1 || M > 0x7fffff00)\n"));
 	assert_non_null(strstr(s, "N % 8"));
+	/* where 128x128 tiles divide M and N, the exact twin runs (the
+	 * kernel without guards) */
+	assert_non_null(strstr(s, "\tif ((M % 128 == 0 && N % 128 == 0))\n"
+		"\t\tpm_kernel_gemm_nn_x<<<grid, 128, 49152, stream>>>("));
+	assert_non_null(strstr(s, "\telse\n\t\tpm_kernel_gemm_nn<<<grid, 128, "
+		"49152, stream>>>("));
 	assert_non_null(strstr(s, "K % 32"));
 	assert_non_null(strstr(s, "cudaErrorMisalignedAddress"));
 	/* the original statements are gone: only macro statements remain */
@@ -675,13 +681,13 @@ static void test_epilogue_no_temporary_stores(void **state)
 	polymma_ctx *ctx = polymma_ctx_alloc();
 	polymma_options *o = polymma_options_alloc();
 	polymma_result *r = NULL;
-	const char *src;
+	char *src;
 
 	(void) state;
 	assert_int_equal(polymma_options_set(o, "small-variant", "off", NULL),
 		POLYMMA_OK);
 	assert_int_equal(polymma_generate(ctx, text, "g.tc", o, &r), POLYMMA_OK);
-	src = polymma_result_source(r);
+	src = strip_twins(strdup(polymma_result_source(r)));
 	assert_non_null(strstr(src, "cudaError_t g(const void *A, const void *B, "
 		"const void *s, const void *R, void *O, int64_t M, int64_t N, "
 		"int64_t K, cudaStream_t stream)"));
@@ -707,6 +713,7 @@ static void test_epilogue_no_temporary_stores(void **state)
 		"(int64_t) pm_jc0], &pm_x0[0], &pm_x0[1]);"));
 	assert_non_null(strstr(src, "if ((uintptr_t) R % 4)"));
 	assert_null(strstr(src, "if ((uintptr_t) s % "));
+	free(src);
 	polymma_result_free(r);
 	/* a heavier epilogue (three input reads and gelu) gets half the
 	 * default warp tile in n, to stay clear of register spills */
@@ -731,6 +738,58 @@ static void test_epilogue_no_temporary_stores(void **state)
 	polymma_ctx_free(ctx);
 }
 
+/* Each kernel with ragged sizes also comes as its exact twin (emit/print.h
+ * pm_emit_twin): the code without guards, which the launcher runs where
+ * the kernel's tile divides M and N; the wide and tall variants, exact
+ * themselves, have none. */
+static void test_exact_twins(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	char *text = pm_test_read("examples/gemm_nn.tc"), *k;
+	const char *src;
+	static const char *const twins[] = { "", "_split", "_small", "_medium",
+		"_persist", "_persist_split", "_persist_split_cl", "_small_tma" };
+
+	(void) state;
+	assert_int_equal(polymma_options_set(o, opts[0], opts[1], NULL),
+		POLYMMA_OK);
+	assert_int_equal(polymma_generate(ctx, text, "t.tc", o, &r), POLYMMA_OK);
+	src = polymma_result_source(r);
+	for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); ++i) {
+		char name[96], launch[128];
+
+		snprintf(name, sizeof(name), " pm_kernel_gemm_nn%s(", twins[i]);
+		k = kernel_text(src, name);
+		assert_non_null(strstr(k, "pm_tM"));
+		free(k);
+		snprintf(name, sizeof(name), " pm_kernel_gemm_nn%s_x(", twins[i]);
+		k = kernel_text(src, name);
+		assert_null(strstr(k, "pm_tM"));
+		assert_null(strstr(k, ") < M && "));
+		assert_null(strstr(k, " : M - 1)"));
+		assert_null(strstr(k, " : N - 8)"));
+		assert_non_null(strstr(k, " < M / "));
+		free(k);
+		snprintf(launch, sizeof(launch), "pm_kernel_gemm_nn%s_x", twins[i]);
+		/* raised and launched */
+		assert_true(count(src, launch) >= 3);
+	}
+	assert_null(strstr(src, "pm_kernel_gemm_nn_persist_wide_x"));
+	assert_null(strstr(src, "pm_kernel_gemm_nn_persist_tall_x"));
+	k = kernel_text(src, " pm_kernel_gemm_nn_persist_wide(");
+	assert_null(strstr(k, "pm_tM"));
+	free(k);
+	assert_non_null(strstr(src, "if ((M % 64 == 0 && N % 64 == 0))\n"));
+	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 128 == 0))\n"));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -749,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_inflight_needs_stages),
 		cmocka_unit_test(test_spec_error_diagnostic),
 		cmocka_unit_test(test_epilogue_no_temporary_stores),
+		cmocka_unit_test(test_exact_twins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,8 +168,12 @@ static void test_variant(void **state)
 		assert_non_null(w);
 		assert_non_null(strstr(w, "\t\t\t\tif (pm_dev >= 0 && pm_dev < "
 			"64)\n\t\t\t\t\tpm_set[pm_dev] = 1;\n"));
-		assert_int_equal(count(l, "cudaFuncSetAttribute("),
+		/* (each block also raises its kernel's exact twin's) */
+		assert_int_equal(count(l, "cudaFuncSetAttribute(") -
+			count(l, "_x, cudaFuncAttributeMaxDynamicSharedMemorySize"),
 			count(l, "static int pm_set[64];"));
+		assert_true(count(l, "_x, cudaFuncAttributeMaxDynamicSharedMemory"
+			"Size") > 0);
 	}
 	/* the plan: only on grids of more than one wave of the big kernel;
 	 * the wide kernel where it divides N and fills its waves to 85 %,
