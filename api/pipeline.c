@@ -384,15 +384,17 @@ static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
  * several waves; --split-k auto), reduced through the workspace (no
  * clusters); mode 3: the tall variant; mode 4: the split variant launched
  * in clusters (not --cluster 1), reduced through distributed shared
- * memory. */
+ * memory; mode 5: the mid variant (128x192 blocks, for grids of several
+ * waves that they fill better). */
 static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
 	struct pm_config *c5, int mode)
 {
 	const struct pm_target *t = cfg->target;
-	int wide = mode == 1, tall = mode == 3, split = mode == 2 || mode == 4;
-	const struct pm_block_shape *blk = wide ? &t->wide : tall ? &t->tall :
-		NULL;
+	int wide = mode == 1 || mode == 5, tall = mode == 3;
+	int split = mode == 2 || mode == 4;
+	const struct pm_block_shape *blk = mode == 5 ? &t->mid : wide ?
+		&t->wide : tall ? &t->tall : NULL;
 	struct pm_kernel *k;
 
 	if (cfg->persistent >= 0 || !cfg->auto_block || t->tma != 2 ||
@@ -466,7 +468,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
 	struct pm_kernel *medium = NULL, *persist = NULL, *wide = NULL;
 	struct pm_kernel *psplit = NULL, *tall = NULL, *pcl = NULL;
+	struct pm_kernel *mid = NULL;
 	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6, cfg7, cfg8, cfg9;
+	struct pm_config cfg10;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -493,6 +497,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		if (persist)
 			k->persist_tall = tall = persist_variant(ctx, spec, cfg,
 				&cfg8, 3);
+		if (persist)
+			k->persist_mid = mid = persist_variant(ctx, spec, cfg,
+				&cfg10, 5);
 		if (psplit)
 			k->persist_split_cl = pcl = persist_variant(ctx, spec,
 				cfg, &cfg9, 4);
@@ -517,6 +524,7 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	pm_pipeline_kernel_free(psplit);
 	pm_pipeline_kernel_free(pcl);
 	pm_pipeline_kernel_free(tall);
+	pm_pipeline_kernel_free(mid);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);

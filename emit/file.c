@@ -151,6 +151,13 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 				"the wide one's)" : w ? "to 85 % or more "
 				"(N a multiple of its tile)" : "better");
 	}
+	if (k->persist_mid)
+		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages: launched "
+			"unsplit on grids of more than one\n"
+			" *          wave whose waves it fills to 75 %% or more and "
+			"better than 128x128\n *          blocks\n",
+			k->persist_mid->cfg->bm, k->persist_mid->cfg->bn,
+			k->persist_mid->cfg->bk, k->persist_mid->cfg->stages);
 	if (k->persist_split)
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, split-K: "
 			"launched on grids under 3/5 tile per SM,\n"
@@ -586,6 +593,9 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	if (k->persist_tall &&
 	    def_twins(k->persist_tall, NULL, "_persist_tall", b, d) < 0)
+		return -1;
+	if (k->persist_mid &&
+	    def_twins(k->persist_mid, NULL, "_persist_mid", b, d) < 0)
 		return -1;
 	if (k->persist_split) {
 		k->persist_split->emit_fixup = 1;

@@ -41,6 +41,11 @@
  *   tiles >= 16 (not with a prologue through the MMA's registers):
  *   _persist_split with the T - R tiles of the full waves whole (p.tdp)
  *   and the R of the tail in s = min(PS / R, kt / PM_MIN_TKT, 8) chunks.
+ *   T > SMs, no split asked:
+ *   _persist_mid (128x192 blocks, one per SM) where its T2 tiles fill
+ *   their waves to 75 % or more and at least as well as the T tiles fill
+ *   waves of SMs (T2 / (ceil(T2 / PM) PM) >= T / (ceil(T / SMs) SMs));
+ *   this comes last and replaces the choices above.
  * Workspace (launch.c's entries): PM_CNT_BYTES of counters (one per tile,
  * T <= PM_CNT_BYTES / 4 when split), then [T][s] slots of (accumulators x
  * BM x BN) floats. */
@@ -66,10 +71,10 @@
  * PM_CNT_BYTES / 4 tiles. */
 #define PM_CNT_BYTES 4096
 
-/* static cudaError_t pm_device_NAME(int *sms, int occ[6]): the GPU's SMs
+/* static cudaError_t pm_device_NAME(int *sms, int occ[7]): the GPU's SMs
  * and the blocks per SM of the kernel, the medium, the persistent, the
- * wide, the split persistent and the tall variants (0: none), asked once
- * per process. */
+ * wide, the split persistent, the tall and the mid variants (0: none),
+ * asked once per process. */
 static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
@@ -77,20 +82,23 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernels' blocks per SM "
 		"(asked once per process): occ[0] the\n * big kernel's, [1] the "
 		"medium, [2] the persistent, [3] the wide, [4] the split\n"
-		" * persistent and [5] the tall variant's (0: none). */\n"
-		"static cudaError_t pm_device_%s(int *sms, int occ[6])\n{\n"
-		"\tstatic int pm_sms, pm_occ[6];\n\tif "
+		" * persistent, [5] the tall and [6] the mid variant's (0: none). "
+		"*/\n"
+		"static cudaError_t pm_device_%s(int *sms, int occ[7])\n{\n"
+		"\tstatic int pm_sms, pm_occ[7];\n\tif "
 		"(!pm_sms) {\n\t\tint dev, n, o;\n"
 		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
 		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
 		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
 	{
-		struct pm_kernel *v[6] = { k, k->medium, k->persist,
-			k->persist_wide, k->persist_split, k->persist_tall };
-		const char *suf[6] = { "", "_medium", "_persist",
-			"_persist_wide", "_persist_split", "_persist_tall" };
+		struct pm_kernel *v[7] = { k, k->medium, k->persist,
+			k->persist_wide, k->persist_split, k->persist_tall,
+			k->persist_mid };
+		const char *suf[7] = { "", "_medium", "_persist",
+			"_persist_wide", "_persist_split", "_persist_tall",
+			"_persist_mid" };
 
-		for (int i = 0; i < 6; ++i) {
+		for (int i = 0; i < 7; ++i) {
 			if (!v[i])
 				continue;
 			pm_emit_occupancy(v[i], suf[i], b);
@@ -98,7 +106,7 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		}
 	}
 	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\tfor (int "
-		"i = 0; i < 6; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
+		"i = 0; i < 7; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
 		"cudaSuccess;\n}\n");
 }
 
@@ -186,7 +194,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\tint64_t pblocks, tdp, kc[%d];\n\tsize_t cnt_bytes, bytes;\n};\n\n"
 		"static cudaError_t pm_plan_%s(", name, ns, name);
 	pm_emit_size_list(k, b, 1);
-	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[6];\n"
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[7];\n"
 		"\tconst cudaError_t e = pm_device_%s(&sms, oc);\n"
 		"\tconst int occ = oc[0], occm = oc[1];\n\t(void) occm;\n"
 		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
@@ -382,6 +390,31 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			pm_config_threads(k->persist_split->cfg) / 32, ns, ns,
 			c->bk, PM_CNT_BYTES,
 			(long) nacc * c->bm * c->bn * 4);
+	}
+	/* grids of more than one wave of single blocks per SM: the mid
+	 * variant's 128x192 blocks (a third fewer copies per flop than
+	 * 128x128) where their grid fills its waves to 75 % or more and at
+	 * least as well as the 128x128 grid (GEMM measured 1-19 % faster
+	 * there, 4 % in geomean over 34 of the 66 paper grids of more than
+	 * one wave, up to 36 % slower where its last wave is half empty;
+	 * ReLU+GEMM, its prologue through the registers, 10-24 % faster at
+	 * 8 such sizes; docs/PERF.md, session 14) */
+	if (k->persist_mid && c->split_k <= 1) {
+		const struct pm_config *m = k->persist_mid->cfg;
+
+		pm_strbuf_printf(b, "\tif (oc[6] > 0 && tiles > (int64_t) sms) {"
+			"\n\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d "
+			"- 1) / %d), b2 = (int64_t) sms * oc[6];\n"
+			"\t\tconst int64_t w1 = (tiles + sms - 1) / sms, w2 = (t2 + "
+			"b2 - 1) / b2;\n"
+			"\t\tif (t2 * 100 >= 75 * w2 * b2 && t2 * w1 * sms >= tiles "
+			"* w2 * b2) {\n"
+			"\t\t\tp->persist = 5, p->pblocks = b2, p->tdp = 0, p->s = 1;\n"
+			"\t\t\tp->small = p->medium = 0;\n"
+			"\t\t\tfor (int r = 0; r < %d; ++r)\n"
+			"\t\t\t\tp->kc[r] = kt[r] * %d;\n"
+			"\t\t\tp->cnt_bytes = 0, p->bytes = 0;\n\t\t}\n\t}\n",
+			d0, m->bm, m->bm, d1, m->bn, m->bn, ns, c->bk);
 	}
 	pm_strbuf_add(b, "\tp->cl = p->persist == 3 && !p->tdp && p->s > 1 && "
 		"p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\tp->cnt_bytes = 0, p->bytes = 0;\n"

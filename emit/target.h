@@ -81,9 +81,10 @@ struct pm_target {
 	/* Persistent warp-specialized kernels (promote/tma.c, api/): their
 	 * stages (pstages; 0: none); the wide variant's blocks for grids of
 	 * several waves whose N they divide, the tall variant's for those
-	 * whose M they divide (bm = 0: none) */
+	 * whose M they divide, the mid variant's (128x192) for those whose
+	 * waves its grid fills better (bm = 0: none) */
 	int pstages;
-	struct pm_block_shape wide, tall;
+	struct pm_block_shape wide, tall, mid;
 };
 
 /* Known targets, by name; NULL when unknown. */

@@ -43,12 +43,17 @@ int pm_store_decide(struct pm_kernel *k, struct pm_diags *d)
 	int r = vec ? c->bn / vec : 0;
 	const char *why = NULL;
 
+	/* threads per tile row: the row's 16-byte units, rounded up to a
+	 * divisor of the block's threads (the lanes past the row idle) */
+	while (r > 0 && r < nt && nt % r)
+		++r;
+
 	k->cst_pitch = 0;
 	if (c->staged_store == 0)
 		return 0;
 	if (!vec || c->bn % vec)
 		why = "the output type or tile width does not make 16-byte units";
-	else if (nt % r || (nt / r < c->bm && c->bm % (nt / r)))
+	else if (r > nt || (nt / r < c->bm && c->bm % (nt / r)))
 		why = "the block's threads do not cover the tile in 16-byte "
 			"units";
 	if (why) {
@@ -103,6 +108,8 @@ static __isl_give isl_schedule_node *thread_bands(struct pm_kernel *k,
 	const struct pm_config *c = k->cfg;
 	int r = c->bn / k->cst_vec, nt = pm_config_threads(c);
 
+	while (r < nt && nt % r)
+		++r;
 	return pm_pr_thread_bands(k, g, "[p0, p1, l0, v]", id, r,
 		nt / r < c->bm ? nt / r : c->bm);
 }

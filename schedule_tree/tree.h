@@ -203,9 +203,11 @@ struct pm_kernel {
 	 * persist_split launched in clusters, a tile's chunks reduced through
 	 * distributed shared memory (persist_split: through the workspace
 	 * only; each kernel without the other's fixup code, which measured
-	 * ~2 % on the k loops; docs/PERF.md) */
+	 * ~2 % on the k loops; docs/PERF.md); persist_mid has 128x192 blocks
+	 * (the target's mid blocks) for grids of several waves that they
+	 * fill better than 128x128 blocks */
 	struct pm_kernel *persist, *persist_wide, *persist_split;
-	struct pm_kernel *persist_tall, *persist_split_cl;
+	struct pm_kernel *persist_tall, *persist_split_cl, *persist_mid;
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };

@@ -751,7 +751,8 @@ static void test_exact_twins(void **state)
 	char *text = pm_test_read("examples/gemm_nn.tc"), *k;
 	const char *src;
 	static const char *const twins[] = { "", "_split", "_small", "_medium",
-		"_persist", "_persist_split", "_persist_split_cl", "_small_tma" };
+		"_persist", "_persist_split", "_persist_split_cl", "_small_tma",
+		"_persist_mid" };
 
 	(void) state;
 	assert_int_equal(polymma_options_set(o, opts[0], opts[1], NULL),
@@ -784,6 +785,7 @@ static void test_exact_twins(void **state)
 	free(k);
 	assert_non_null(strstr(src, "if ((M % 64 == 0 && N % 64 == 0))\n"));
 	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 128 == 0))\n"));
+	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 192 == 0))\n"));
 	polymma_result_free(r);
 	polymma_options_free(o);
 	polymma_ctx_free(ctx);

@@ -561,6 +561,32 @@ static void test_split_k(void **state)
 	g_split = 0;
 }
 
+/* The staged store's rows of 6 16-byte units on 8 of 64 threads, lanes 6
+ * and 7 idle (promote/store.c; the sm_90a 128x192 block's rows of 24 on 32
+ * lanes): every layout, whole and ragged tiles, split in 3 chunks. TMA
+ * copies (the threads' copies cannot cover rows of 6 units). */
+static void test_staged_rows(void **state)
+{
+	static const struct cfg g = { 64, 48, 32, 32, 48, 16, 16, 8, 2, 1, 1 };
+
+	(void) state;
+	g_tma = 1;
+	for (int l = 0; l < 4; ++l) {
+		if (render_and_run(pm_test_layouts[l], &g, 0, 2 * g.bm, 3 * g.bn,
+				3 * g.bk))
+			fail_msg("rows %s", pm_test_layouts[l]);
+		if (render_and_run(pm_test_layouts[l], &g, 0, 2 * g.bm - 8,
+				3 * g.bn + 8, 3 * g.bk))
+			fail_msg("rows ragged %s", pm_test_layouts[l]);
+		g_split = 3;
+		if (render_and_run(pm_test_layouts[l], &g, 0, g.bm, 2 * g.bn,
+				6 * g.bk))
+			fail_msg("rows split %s", pm_test_layouts[l]);
+		g_split = 0;
+	}
+	g_tma = 0;
+}
+
 /* TMA copies (promote/tma.c; the host renders a box as the whole tile):
  * every layout and configuration with 2 stages or more, 5 k tiles (the
  * stages wrap), split in 3 chunks, A's prologue on the MMA's registers,
@@ -714,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_pro_overlap),
 		cmocka_unit_test(test_pro_regs),
 		cmocka_unit_test(test_tma),
+		cmocka_unit_test(test_staged_rows),
 		cmocka_unit_test(test_split_checker_catches_errors),
 		cmocka_unit_test(test_ragged),
 		cmocka_unit_test(test_ragged_checker_catches_errors),

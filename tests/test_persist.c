@@ -536,6 +536,67 @@ static void test_tall(void **state)
 	free(diag);
 }
 
+/* The mid variant: 128x192 blocks (one m64n192k16 wgmma per warpgroup and
+ * k step, 96 accumulators), the staged store's rows of 24 units on 32
+ * lanes, ragged guards (its exact twin: test_emit); launched by the
+ * plan's last rule on grids of more than one wave that its grid fills to
+ * 75 % and at least as well; not with --persistent off. */
+static void test_mid(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	const char *off[] = { "target", "sm_90a", "persistent", "off", NULL };
+	char *diag, *s = try_gen("gemm_bias_relu", opts, &diag), *k;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(288, 1) "
+		"pm_kernel_gemm_bias_relu_persist_mid(");
+	assert_int_equal(count(k, "pm_sm90_mma_tile<64, 192, 64, 1, 64, 1, 1, "
+		"192, 2, 128, 64>("), 1);
+	assert_non_null(strstr(k, "float pm_acc[1][96];"));
+	/* A's box and B's three 64-column boxes */
+	assert_int_equal(count(k, "pm_tma_load_2d("), 4);
+	assert_non_null(strstr(k, "pm_mbar_arrive_tx(&pm_bar[0 + pm_s], "
+		"40960);"));
+	/* the staged store: 24 16-byte units per row, lanes 24-31 idle */
+	assert_int_equal(count(k, "if (c3 <= 23) {"), 1);
+	assert_non_null(strstr(k, "((int) threadIdx.x % 32)"));
+	assert_non_null(strstr(k, "&pm_cst[((c2)) * 200 + (8 * c3)]"));
+	/* ragged: the stores guarded */
+	assert_non_null(strstr(k, "(192 * c1 + 8 * c3) < N) pm_copy16_s2g("));
+	free(k);
+	/* the plan: the last rule, after the tail split */
+	assert_non_null(strstr(s, "\tif (oc[6] > 0 && tiles > (int64_t) sms) "
+		"{\n\t\tconst int64_t t2 = ((M + 128 - 1) / 128) * ((N + 192 - 1) "
+		"/ 192), b2 = (int64_t) sms * oc[6];\n\t\tconst int64_t w1 = "
+		"(tiles + sms - 1) / sms, w2 = (t2 + b2 - 1) / b2;\n\t\tif (t2 * "
+		"100 >= 75 * w2 * b2 && t2 * w1 * sms >= tiles * w2 * b2) {\n"
+		"\t\t\tp->persist = 5, p->pblocks = b2, p->tdp = 0, p->s = 1;\n"));
+	assert_true(strstr(s, "p->persist = 5") > strstr(s, "p->persist = 3, "
+		"p->pblocks = pb, p->tdp = tiles - rt"));
+	assert_non_null(strstr(s, "pm_occ[6] = o > 0 ? o : 1;"));
+	assert_non_null(strstr(s, "\tif (p.persist == 5) {\n"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_mid<<<"
+		"grid, 288, 215104, stream>>>("));
+	free(s);
+	free(diag);
+	/* a register prologue: a producer warpgroup */
+	s = try_gen("relu_gemm", opts, &diag);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
+		"pm_kernel_relu_gemm_persist_mid("));
+	assert_non_null(strstr(s, "p->persist = 5, p->pblocks = b2"));
+	free(s);
+	free(diag);
+	/* no persistent kernels, no mid variant */
+	s = try_gen("gemm_bias_relu", off, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "persist_mid"));
+	assert_null(strstr(s, "p->persist = 5"));
+	free(s);
+	free(diag);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_variant),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_tall),
+		cmocka_unit_test(test_mid),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_dump),
 	};
