@@ -45,7 +45,9 @@
  *   _persist_mid (128x192 blocks, one per SM) where its T2 tiles fill
  *   their waves to 75 % or more and at least as well as the T tiles fill
  *   waves of SMs (T2 / (ceil(T2 / PM) PM) >= T / (ceil(T / SMs) SMs));
- *   this comes last and replaces the choices above.
+ *   this comes last and replaces the choices above; with an epilogue
+ *   of several statements only where its tile divides M and N (no
+ *   guards there: the ragged kernel spilled).
  * Workspace (launch.c's entries): PM_CNT_BYTES of counters (one per tile,
  * T <= PM_CNT_BYTES / 4 when split), then [T][s] slots of (accumulators x
  * BM x BN) floats. */
@@ -402,7 +404,14 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	if (k->persist_mid && c->split_k <= 1) {
 		const struct pm_config *m = k->persist_mid->cfg;
 
-		pm_strbuf_printf(b, "\tif (oc[6] > 0 && tiles > (int64_t) sms) {"
+		char ex[160] = "";
+
+		/* an exact variant (api/pipeline.c) only where its tile
+		 * divides M and N */
+		if (k->persist_mid->exact)
+			snprintf(ex, sizeof(ex), " && %s %% %d == 0 && %s %% %d "
+				"== 0", d0, m->bm, d1, m->bn);
+		pm_strbuf_printf(b, "\tif (oc[6] > 0 && tiles > (int64_t) sms%s) {"
 			"\n\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d "
 			"- 1) / %d), b2 = (int64_t) sms * oc[6];\n"
 			"\t\tconst int64_t w1 = (tiles + sms - 1) / sms, w2 = (t2 + "
@@ -414,7 +423,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"\t\t\tfor (int r = 0; r < %d; ++r)\n"
 			"\t\t\t\tp->kc[r] = kt[r] * %d;\n"
 			"\t\t\tp->cnt_bytes = 0, p->bytes = 0;\n\t\t}\n\t}\n",
-			d0, m->bm, m->bm, d1, m->bn, m->bn, ns, c->bk);
+			ex, d0, m->bm, m->bm, d1, m->bn, m->bn, ns, c->bk);
 	}
 	pm_strbuf_add(b, "\tp->cl = p->persist == 3 && !p->tdp && p->s > 1 && "
 		"p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\tp->cnt_bytes = 0, p->bytes = 0;\n"

@@ -588,6 +588,18 @@ static void test_mid(void **state)
 	assert_non_null(strstr(s, "p->persist = 5, p->pblocks = b2"));
 	free(s);
 	free(diag);
+	/* an epilogue of several statements: exact, where its tile divides
+	 * M and N */
+	s = try_gen("gemm_epilogue_chain", opts, &diag);
+	assert_non_null(s);
+	k = kernel_text(s, " pm_kernel_gemm_epilogue_chain_persist_mid(");
+	assert_null(strstr(k, "< N) pm_copy16_s2g("));
+	assert_null(strstr(k, "pm_tM"));
+	free(k);
+	assert_non_null(strstr(s, "\tif (oc[6] > 0 && tiles > (int64_t) sms "
+		"&& M % 128 == 0 && N % 192 == 0) {\n"));
+	free(s);
+	free(diag);
 	/* no persistent kernels, no mid variant */
 	s = try_gen("gemm_bias_relu", off, &diag);
 	assert_non_null(s);
