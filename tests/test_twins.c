@@ -1,0 +1,75 @@
+#define _POSIX_C_SOURCE 200809L
+/* The exact twins (emit/file.c def_twins, emit/launch.c): each kernel with
+ * ragged guards also printed without them, and the launcher's dispatch. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "polymma.h"
+#include "tests/util.h"
+#include "tests/emit_util.h"
+
+/* Each kernel with ragged sizes also comes as its exact twin (emit/print.h
+ * pm_emit_twin): the code without guards, which the launcher runs where
+ * the kernel's tile divides M and N; the wide and tall variants, exact
+ * themselves, have none. */
+static void test_exact_twins(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	char *text = pm_test_read("examples/gemm_nn.tc"), *k;
+	const char *src;
+	static const char *const twins[] = { "", "_split", "_small", "_medium",
+		"_persist", "_persist_split", "_persist_split_cl", "_small_tma",
+		"_persist_mid" };
+
+	(void) state;
+	assert_int_equal(polymma_options_set(o, opts[0], opts[1], NULL),
+		POLYMMA_OK);
+	assert_int_equal(polymma_generate(ctx, text, "t.tc", o, &r), POLYMMA_OK);
+	src = polymma_result_source(r);
+	for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); ++i) {
+		char name[96], launch[128];
+
+		snprintf(name, sizeof(name), " pm_kernel_gemm_nn%s(", twins[i]);
+		k = kernel_text(src, name);
+		assert_non_null(strstr(k, "pm_tM"));
+		free(k);
+		snprintf(name, sizeof(name), " pm_kernel_gemm_nn%s_x(", twins[i]);
+		k = kernel_text(src, name);
+		assert_null(strstr(k, "pm_tM"));
+		assert_null(strstr(k, ") < M && "));
+		assert_null(strstr(k, " : M - 1)"));
+		assert_null(strstr(k, " : N - 8)"));
+		assert_non_null(strstr(k, " < M / "));
+		free(k);
+		snprintf(launch, sizeof(launch), "pm_kernel_gemm_nn%s_x", twins[i]);
+		/* raised and launched */
+		assert_true(count(src, launch) >= 3);
+	}
+	assert_null(strstr(src, "pm_kernel_gemm_nn_persist_wide_x"));
+	assert_null(strstr(src, "pm_kernel_gemm_nn_persist_tall_x"));
+	k = kernel_text(src, " pm_kernel_gemm_nn_persist_wide(");
+	assert_null(strstr(k, "pm_tM"));
+	free(k);
+	assert_non_null(strstr(src, "if ((M % 64 == 0 && N % 64 == 0))\n"));
+	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 128 == 0))\n"));
+	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 192 == 0))\n"));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_twins),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
