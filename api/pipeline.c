@@ -500,7 +500,10 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		if (persist)
 			k->persist_mid = mid = persist_variant(ctx, spec, cfg,
 				&cfg10, 5);
-		if (psplit)
+		/* not with a prologue through the MMA's registers: there the
+		 * workspace split measured faster at every size (ReLU+GEMM,
+		 * 10 of 10; PERF.md, session 15) */
+		if (psplit && !pm_kernel_pro_regs(psplit))
 			k->persist_split_cl = pcl = persist_variant(ctx, spec,
 				cfg, &cfg9, 4);
 		/* the plan launches these two only where their tile divides

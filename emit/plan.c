@@ -48,6 +48,14 @@
  *   this comes last and replaces the choices above; with an epilogue
  *   of several statements only where its tile divides M and N (no
  *   guards there: the ragged kernel spilled).
+ *   With a prologue through the MMA's registers (ReLU+GEMM) instead of
+ *   the rules for T > B and the mid rule: T > SMs: the variant of least
+ *   modelled time (plan_ra; the target's ra_cost) among the big kernel,
+ *   the medium one (T < B), _persist_wide and _persist_tall (their tile
+ *   divides M and N; tall: 16 k tiles or more) and _persist_mid; no tail
+ *   rule; T < 3/5 SMs: _persist_split from PM_SPLIT_KT_RA k tiles, chunks
+ *   of PM_MIN_PKT_RA or more, where the units fill a quarter of the SMs,
+ *   never in clusters. tests/test_plan runs the plans on the host.
  * Workspace (launch.c's entries): PM_CNT_BYTES of counters (one per tile,
  * T <= PM_CNT_BYTES / 4 when split), then [T][s] slots of (accumulators x
  * BM x BN) floats. */
@@ -61,6 +69,12 @@
  * persistent kernel). */
 #define PM_MIN_KT 4
 #define PM_MIN_PKT 16
+/* ... there with a prologue through the MMA's registers (its small
+ * variant, without TMA, measured 1.1-1.4x slower than 2-4 chunks of 8-15
+ * k tiles at 10-48 tiles), where there are PM_SPLIT_KT_RA k tiles or more
+ * (at 22 and 24 the split measured 0-16 % slower; PERF.md, session 15) */
+#define PM_MIN_PKT_RA 8
+#define PM_SPLIT_KT_RA 28
 /* ... in the tail of a grid of several waves */
 #define PM_MIN_TKT 4
 /* ... in clusters (fixup.c's reduction through shared memory): k tiles of
@@ -167,6 +181,87 @@ static void plan_cluster(struct pm_kernel *ps, struct pm_strbuf *b)
 }
 
 /* struct pm_plan_NAME and pm_plan_NAME(sizes, &p) (see the top). */
+/* One candidate of plan_ra: variant v (the plan's persist value; 1: the
+ * medium variant) of blocks kv, oc[occ_i] per SM, at rate per mille of the
+ * big kernel's, where cond holds. */
+static void ra_candidate(struct pm_kernel *kv, int v, int occ_i, int rate,
+	const char *d0, const char *d1, const char *cond, const char *name,
+	struct pm_strbuf *b)
+{
+	const struct pm_config *c = kv ? kv->cfg : NULL;
+
+	if (!c || rate <= 0)
+		return;
+	pm_strbuf_printf(b, "\t\tif (oc[%d] > 0%s) {\n"
+		"\t\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d - 1) "
+		"/ %d);\n\t\t\tconst double c = pm_waves_%s(t2, (int64_t) sms "
+		"* oc[%d]) * oc[%d] * %d.0 * 1000.0 / %d.0;\n"
+		"\t\t\tif (c < best)\n\t\t\t\tbest = c, pick = %d;\n\t\t}\n",
+		occ_i, cond, d0, c->bm, c->bm, d1, c->bn, c->bn, name, occ_i,
+		occ_i, c->bm * c->bn, rate, v);
+}
+
+/* A prologue through the MMA's registers, grids of more than one tile
+ * per SM: the variant of least modelled time (struct pm_ra_cost) among
+ * the big kernel (two 128x128 blocks per SM), the medium one (on one
+ * partial wave of big blocks) and the wide, tall (where their tile
+ * divides M and N; tall: 16 k tiles or more) and mid persistent ones.
+ * Fitted on 65 paper sizes (ReLU+GEMM, every variant forced, run131; 0.5 %
+ * slower than the fastest variant in mean, against 3.1 % for the fill
+ * rules before it), then checked with the benchmark (run132: tall blocks
+ * no faster than two big ones per SM there; docs/PERF.md, session 15). */
+static void plan_ra(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *d0, const char *d1)
+{
+	const struct pm_ra_cost *rc = &k->cfg->target->ra_cost;
+	const char *name = k->scop->spec->name;
+	int ns = k->scop->nsplit;
+	char cond[300], kt16[120] = "";
+
+	for (int r = 0; r < ns && r < 8; ++r)
+		snprintf(kt16 + strlen(kt16), sizeof(kt16) - strlen(kt16),
+			"%skt[%d]", r ? " + " : "", r);
+	pm_strbuf_printf(b, "\t/* a prologue through the MMA's registers, more "
+		"than one tile per SM: the\n\t * variant of least modelled time "
+		"(waves, a partial one counted %d.%d + %d.%d x\n\t * its fill, x "
+		"blocks per SM x block area / measured rate; PERF.md) */\n"
+		"\tif (tiles > (int64_t) sms && p->s == 1) {\n"
+		"\t\tdouble best = pm_waves_%s(tiles, (int64_t) sms * occ) * occ * "
+		"%d.0;\n\t\tint pick = 0;\n\n", rc->partial / 100 / 10,
+		rc->partial / 100 % 10, (1000 - rc->partial) / 100 / 10,
+		(1000 - rc->partial) / 100 % 10, name, k->cfg->bm * k->cfg->bn);
+	/* the medium blocks on one partial wave of the big ones only (on
+	 * several, three medium blocks per SM ran 20 % slower; run131) */
+	if (k->medium)
+		ra_candidate(k->medium, 1, 1, rc->medium, d0, d1,
+			" && tiles < (int64_t) sms * occ", name, b);
+	for (int i = 0; i < 3; ++i) {
+		struct pm_kernel *kv = i == 0 ? k->persist_wide : i == 1 ?
+			k->persist_tall : k->persist_mid;
+		const int v = i == 0 ? 2 : i == 1 ? 4 : 5;
+		const int oi = i == 0 ? 3 : i == 1 ? 5 : 6;
+		const int rate = i == 0 ? rc->wide : i == 1 ? rc->tall : rc->mid;
+
+		if (!kv)
+			continue;
+		cond[0] = '\0';
+		if (kv->exact)
+			snprintf(cond, sizeof(cond), " && %s %% %d == 0 && %s %% "
+				"%d == 0", d0, kv->cfg->bm, d1, kv->cfg->bn);
+		/* tall blocks under 16 k tiles measured 4-18 % slower than
+		 * two big ones per SM (run131) */
+		if (i == 1)
+			snprintf(cond + strlen(cond), sizeof(cond) - strlen(cond),
+				" && %s >= 16", kt16);
+		ra_candidate(kv, v, oi, rate, d0, d1, cond, name, b);
+	}
+	pm_strbuf_add(b, "\t\tp->small = 0;\n"
+		"\t\tp->medium = p->medium1 = pick == 1;\n"
+		"\t\tp->persist = pick > 1 ? pick : 0;\n"
+		"\t\tp->tdp = 0;\n\t\tif (pick > 1)\n\t\t\tp->pblocks = "
+		"(int64_t) sms * oc[pick == 2 ? 3 : pick == 4 ? 5 : 6];\n\t}\n");
+}
+
 static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	struct pm_strbuf *b)
 {
@@ -175,6 +270,10 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	int ns = k->scop->nsplit, nacc = k->acc_shared ? 1 : k->ncon;
 	int order[64];
 	char d0[64], d1[64], half[400] = "";
+	/* a prologue through the MMA's registers: its own rules */
+	const int ra = k->persist && pm_kernel_pro_regs(k->persist);
+	const int ra_model = ra && c->split_k <= 1 &&
+		c->target->ra_cost.partial > 0;
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
@@ -190,6 +289,16 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\t\t\tconst int64_t ch = (kt[r] + s - 1) / s, s2 = (kt[r] + ch - "
 		"1) / ch;\n\t\t\tif (s2 < s)\n\t\t\t\ts = s2, again = 1;\n"
 		"\t\t}\n\t}\n\treturn s;\n}\n", name, ns, ns);
+	if (ra_model)
+		pm_strbuf_printf(b, "\n/* Waves of t tiles on slots blocks at "
+			"once, a partial last one counted\n * %d/1000 + its fill x "
+			"%d/1000. */\nstatic double pm_waves_%s(int64_t t, int64_t "
+			"slots)\n{\n\tconst int64_t f = t / slots, r = t %% slots;"
+			"\n\n\treturn (double) f + (r ? (%d.0 + %d.0 * (double) r / "
+			"(double) slots) / 1000.0 : 0.0);\n}\n",
+			c->target->ra_cost.partial, 1000 - c->target->ra_cost.partial,
+			name, c->target->ra_cost.partial,
+			1000 - c->target->ra_cost.partial);
 	pm_strbuf_printf(b, "\n/* The launch plan: s chunks of k (kc elements "
 		"each), the workspace, the small variant. */\nstruct pm_plan_%s "
 		"{\n\tint s, small, small1, medium, medium1, persist, sms, cl;\n"
@@ -238,11 +347,19 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	/* under 3/5 tile per SM: split-K in the persistent kernel, one
 	 * chunk of a tile per block (the tile's blocks reduce-scatter their
 	 * partials; PERF.md) */
+	if (k->persist_split && ra) {
+		pm_strbuf_add(b, "\tconst int psplit = oc[4] > 0 && tiles * 5 < "
+			"(int64_t) sms * 3 && ");
+		for (int r = 0; r < ns; ++r)
+			pm_strbuf_printf(b, "%skt[%d]", r ? " + " : "", r);
+		pm_strbuf_printf(b, " >= %d;\n", PM_SPLIT_KT_RA);
+	} else if (k->persist_split)
+		pm_strbuf_add(b, "\tconst int psplit = oc[4] > 0 && tiles * "
+			"5 < (int64_t) sms * 3;\n");
 	if (k->persist_split)
-		pm_strbuf_printf(b, "\tconst int psplit = oc[4] > 0 && tiles * "
-			"5 < (int64_t) sms * 3;\n\tif (psplit)\n"
+		pm_strbuf_printf(b, "\tif (psplit)\n"
 			"\t\ts = pm_fit_%s(kt, (int64_t) sms * oc[4] / tiles, %d, "
-			"%d);\n", name, PM_MIN_PKT,
+			"%d);\n", name, ra ? PM_MIN_PKT_RA : PM_MIN_PKT,
 			pm_config_threads(k->persist_split->cfg) / 32);
 	/* under 3/5 tile per SM, in clusters (fixup.c): the most chunks, more
 	 * than the split's above after its half-SM rule (at as many chunks
@@ -264,8 +381,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"where its units (in clusters: x contractions) fill\n"
 			"\t * half the SMs or more (fewer: the small variant's 4x "
 			"more blocks measured\n\t * faster; PERF.md) */\n"
-			"\tif (psplit && tiles * s * (cl ? %d : 1) * 2 < (int64_t) "
-			"sms)\n\t\ts = 1;\n", k->persist_split->ncon);
+			"\tif (psplit && tiles * s * (cl ? %d : 1) * %d < (int64_t) "
+			"sms)\n\t\ts = 1;\n", k->persist_split->ncon, ra ? 4 : 2);
 	/* the counters' fixed area: at most PM_CNT_BYTES / 4 split tiles */
 	pm_strbuf_printf(b, "\tif (tiles > %d)\n\t\ts = 1;\n", PM_CNT_BYTES / 4);
 	pm_strbuf_printf(b, "\t/* chunks of whole k tiles, none empty */\n"
@@ -318,7 +435,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * gives its registers to the consumers: 8-15 % faster there than two
 	 * 128x128 blocks per SM; the 128x128 persistent kernel measured 6 %
 	 * slower: the ldmatrix latency shows with 8 warps per SM; PERF.md) */
-	if (k->persist && (!pm_kernel_pro_regs(k->persist) ||
+	if (k->persist && !ra_model && (!ra ||
 	    k->persist_wide || k->persist_tall)) {
 		const struct pm_config *w = k->persist_wide ?
 			k->persist_wide->cfg : NULL;
@@ -401,7 +518,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * one wave, up to 36 % slower where its last wave is half empty;
 	 * ReLU+GEMM, its prologue through the registers, 10-24 % faster at
 	 * 8 such sizes; docs/PERF.md, session 14) */
-	if (k->persist_mid && c->split_k <= 1) {
+	if (k->persist_mid && c->split_k <= 1 && !ra_model) {
 		const struct pm_config *m = k->persist_mid->cfg;
 
 		char ex[160] = "";
@@ -425,6 +542,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"\t\t\tp->cnt_bytes = 0, p->bytes = 0;\n\t\t}\n\t}\n",
 			ex, d0, m->bm, m->bm, d1, m->bn, m->bn, ns, c->bk);
 	}
+	if (ra_model)
+		plan_ra(k, b, d0, d1);
 	pm_strbuf_add(b, "\tp->cl = p->persist == 3 && !p->tdp && p->s > 1 && "
 		"p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\tp->cnt_bytes = 0, p->bytes = 0;\n"
 		"\treturn cudaSuccess;\n}\n");

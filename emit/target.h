@@ -27,6 +27,17 @@ struct pm_block_shape {
 	int bm, bn, wm, wn, stages;
 };
 
+/* The launch plan's cost model for kernels with a prologue through the
+ * MMA's registers, on grids of more than one tile per SM (emit/plan.c):
+ * each variant's time ~ waves x (its blocks per SM x block area) / rate,
+ * a partial last wave counted partial + (1000 - partial) x its fill per
+ * mille; the rates per mille of the big kernel's (two 128x128 blocks per
+ * SM) for the medium, wide, tall and mid blocks, measured (docs/PERF.md,
+ * session 15); partial = 0: no model (the fill rules) */
+struct pm_ra_cost {
+	int partial, medium, wide, tall, mid;
+};
+
 struct pm_target {
 	const char *name;		/* "sm_80" */
 	const char *nvcc_arch;		/* what to pass to nvcc -arch */
@@ -85,6 +96,7 @@ struct pm_target {
 	 * waves its grid fills better (bm = 0: none) */
 	int pstages;
 	struct pm_block_shape wide, tall, mid;
+	struct pm_ra_cost ra_cost;
 };
 
 /* Known targets, by name; NULL when unknown. */

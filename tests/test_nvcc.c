@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/nvcc_util.h"
+
 #define GEN_FAILED 200		/* exit status of a job whose gen failed */
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
@@ -82,31 +84,13 @@ static char tmpdir[] = "/tmp/polymma-test-nvcc.XXXXXX";
 
 static const char *polymma_bin(void)
 {
-	const char *p = getenv("POLYMMA");
-
-	return p && *p ? p : "build/polymma";
+	return pm_test_polymma_bin();
 }
 
 /* nvcc in PATH or /usr/local/cuda/bin; 0 when found. */
 static int find_nvcc(void)
 {
-	const char *path = getenv("PATH");
-	char *copy = strdup(path ? path : ""), *dir, *save = NULL;
-	int found = 0;
-
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(nvcc, sizeof(nvcc), "%s/nvcc", *dir ? dir : ".");
-		found = access(nvcc, X_OK) == 0;
-	}
-	free(copy);
-	if (!found) {
-		snprintf(nvcc, sizeof(nvcc), "/usr/local/cuda/bin/nvcc");
-		found = access(nvcc, X_OK) == 0;
-	}
-	if (!found)
-		nvcc[0] = '\0';
-	return found ? 0 : -1;
+	return pm_test_find_nvcc(nvcc, sizeof(nvcc));
 }
 
 static void init_cases(void)

@@ -230,8 +230,10 @@ static void test_variant(void **state)
 	free(s);
 	free(diag);
 	/* a prologue through the MMA's registers: the 128x128 variant for
-	 * 3/5 to 1 tile per SM only (measured slower on several waves), the
-	 * wide and tall ones on several waves (a producer warpgroup) */
+	 * 3/5 to 1 tile per SM only (measured slower on several waves), on
+	 * more than one tile per SM the variant of least modelled time (the
+	 * target's ra_cost; the plans themselves: test_plan) among the big,
+	 * medium, wide, tall and mid kernels (a producer warpgroup) */
 	s = try_gen("relu_gemm", opts, &diag);
 	assert_non_null(s);
 	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
@@ -239,11 +241,17 @@ static void test_variant(void **state)
 	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
 		"pm_kernel_relu_gemm_persist_wide("));
 	assert_non_null(strstr(s, "\tif (pfew)\n\t\tp->persist = 1, "));
-	assert_non_null(strstr(s, "if (oc[2] > 0 && tiles > (int64_t) sms * "
-		"occ) {"));
-	assert_non_null(strstr(s, "if (t2 * 100 >= (kt[0] >= 16 ? 70 : 85) * "
-		"((t2 + bw - 1) / bw) * bw)\n\t\t\t\tp->persist = 2, p->pblocks "
-		"= bw;"));
+	assert_non_null(strstr(s, "static double pm_waves_relu_gemm(int64_t t, "
+		"int64_t slots)"));
+	assert_non_null(strstr(s, "\tif (tiles > (int64_t) sms && p->s == 1) "
+		"{\n\t\tdouble best = pm_waves_relu_gemm(tiles, (int64_t) sms * "
+		"occ) * occ * 16384.0;\n"));
+	assert_non_null(strstr(s, "\t\tif (oc[3] > 0 && M % 128 == 0 && N % "
+		"256 == 0 && kt[0] >= 16) {\n"));
+	assert_non_null(strstr(s, "* oc[3] * 32768.0 * 1000.0 / 1090.0;\n"
+		"\t\t\tif (c < best)\n\t\t\t\tbest = c, pick = 2;\n"));
+	/* the fill rules are not printed */
+	assert_null(strstr(s, "(kt[0] >= 16 ? 70 : 85)"));
 	assert_null(strstr(s, "p->persist = 1, p->pblocks = bp;"));
 	assert_null(strstr(s, "p->persist != 4 && tiles > (int64_t) sms * "
 		"oc[4]) {"));
@@ -531,7 +539,9 @@ static void test_tall(void **state)
 	assert_non_null(s);
 	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
 		"pm_kernel_relu_gemm_persist_tall("));
-	assert_non_null(strstr(s, "p->persist = 4, p->pblocks = bw;"));
+	assert_non_null(strstr(s, "\t\tif (oc[5] > 0 && M % 256 == 0 && N % "
+		"128 == 0 && kt[0] >= 16) {\n"));
+	assert_non_null(strstr(s, "best = c, pick = 4;"));
 	free(s);
 	free(diag);
 }
@@ -585,7 +595,10 @@ static void test_mid(void **state)
 	assert_non_null(s);
 	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
 		"pm_kernel_relu_gemm_persist_mid("));
-	assert_non_null(strstr(s, "p->persist = 5, p->pblocks = b2"));
+	assert_non_null(strstr(s, "\t\tif (oc[6] > 0) {\n"));
+	assert_non_null(strstr(s, "* oc[6] * 24576.0 * 1000.0 / 1060.0;\n"
+		"\t\t\tif (c < best)\n\t\t\t\tbest = c, pick = 5;\n"));
+	assert_null(strstr(s, "p->persist = 5, p->pblocks = b2"));
 	free(s);
 	free(diag);
 	/* an epilogue of several statements: exact, where its tile divides

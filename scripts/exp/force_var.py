@@ -3,7 +3,7 @@
 whose launch plan the environment's PM_VAR overrides (experiments only,
 session 12): big (the 128x128 kernel, 2 per SM, unsplit), small, medium,
 pfew (the persistent kernel, unsplit), wide and tall (the 128x256 and
-256x128 persistent kernels), tailS (the split persistent kernel, the
+256x128 persistent kernels), mid (128x192, session 15), tailS (the split persistent kernel, the
 full waves whole, the tail in S chunks), bsS (the 128x128 kernel split in S
 chunks through the workspace), wsS (the split persistent kernel, S chunks
 through the workspace; only where tiles x S blocks are resident at once),
@@ -29,6 +29,9 @@ force = '''\t{
 \t\t} else if (pv && !strcmp(pv, "wide") && oc[3] > 0 && M % 128 == 0 && N % 256 == 0) {
 \t\t\tp->s = 1, p->small = 0, p->medium = 0, p->tdp = 0, p->cl = 0, p->cnt_bytes = 0, p->bytes = 0, p->kc[0] = kt[0] * 64;
 \t\t\tp->persist = 2, p->pblocks = (int64_t) sms * oc[3];
+\t\t} else if (pv && !strcmp(pv, "mid") && oc[6] > 0) {
+\t\t\tp->s = 1, p->small = 0, p->medium = 0, p->tdp = 0, p->cl = 0, p->cnt_bytes = 0, p->bytes = 0, p->kc[0] = kt[0] * 64;
+\t\t\tp->persist = 5, p->pblocks = (int64_t) sms * oc[6];
 \t\t} else if (pv && !strcmp(pv, "tall") && oc[5] > 0 && M % 256 == 0) {
 \t\t\tp->s = 1, p->small = 0, p->medium = 0, p->tdp = 0, p->cl = 0, p->cnt_bytes = 0, p->bytes = 0, p->kc[0] = kt[0] * 64;
 \t\t\tp->persist = 4, p->pblocks = (int64_t) sms * oc[5];
