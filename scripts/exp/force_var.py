@@ -58,6 +58,9 @@ force = '''\t{
 \t\t\tfprintf(stderr, "plan %s: s=%d cl=%d persist=%d small=%d medium=%d tdp=%lld\\n", pv ? pv : "-", p->s, p->cl, p->persist, p->small, p->medium, (long long) p->tdp);
 \t}
 '''.replace("NAME", name)
+# no cluster kernel (a register prologue, session 15): no clS override
+if "static int pm_ncl_%s(" % name not in s:
+    force = force.replace("(c && tiles <= pm_ncl_%s(fs))" % name, "0")
 s = s[:j] + force + s[j:]
 # the override calls getenv, strcmp, sscanf and fprintf
 s = "#include <string.h>\n#include <stdlib.h>\n#include <stdio.h>\n" + s
