@@ -7,7 +7,8 @@
  *                                      consumers }
  *   a producer warpgroup (pm_emit_wg: a prologue through the MMA's
  *   registers): if (producer warpgroup) { setmaxnreg.dec 40; thread 0:
- *   for (tiles) copies } else { setmaxnreg.inc 232; for (tiles) rest }
+ *   for (tiles) copies } else { setmaxnreg.inc R; for (tiles) rest }
+ *   (R: what the register file leaves the consumers, at most 232)
  *   (the roles in two branches: ptxas gives each its own registers).
  *
  * The loop runs tiles blockIdx.x, + gridDim.x, ... of the raster order
@@ -171,6 +172,20 @@ static int role_loop(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	return r;
 }
 
+/* A producer warpgroup's registers per thread after its setmaxnreg.dec. */
+#define PM_WG_PRODUCER_REGS 40
+
+/* The registers per thread the nt consumer threads ask with setmaxnreg.inc:
+ * what the SM's 64K leave beside the producer warpgroup's, in multiples of
+ * 8, at most 232 (two consumer warpgroups: 232, as CUTLASS's; three:
+ * 152). More than the pool holds and setmaxnreg.inc waits forever. */
+static int consumer_regs(int nt)
+{
+	int r = (65536 - 128 * PM_WG_PRODUCER_REGS) / (nt > 0 ? nt : 1) / 8 * 8;
+
+	return r > 232 ? 232 : r;
+}
+
 int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_strbuf *b, struct pm_diags *d)
 {
@@ -184,12 +199,13 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 
 	if (pm_emit_wg(k)) {
 		pm_strbuf_printf(b, "\tif (threadIdx.x >= %d) {\n"
-			"\t\tpm_setmaxnreg_dec<40>();\n"
-			"\t\tif (threadIdx.x == %d) {\n", nt, nt);
+			"\t\tpm_setmaxnreg_dec<%d>();\n"
+			"\t\tif (threadIdx.x == %d) {\n", nt, PM_WG_PRODUCER_REGS,
+			nt);
 		if (role_loop(k, ast, b, 1, 2, d) < 0)
 			return -1;
-		pm_strbuf_add(b, "\t\t}\n\t} else {\n"
-			"\t\tpm_setmaxnreg_inc<232>();\n");
+		pm_strbuf_printf(b, "\t\t}\n\t} else {\n"
+			"\t\tpm_setmaxnreg_inc<%d>();\n", consumer_regs(nt));
 		if (role_loop(k, ast, b, 2, 1, d) < 0)
 			return -1;
 		pm_strbuf_printf(b, "\t}\n%s}\n", dsm_end);

@@ -119,6 +119,26 @@ static void test_fused(void **state)
 	assert_non_null(strstr(s, "(&o, pm_kernel_relu_gemm, 384, "));
 	free(s);
 	free(diag);
+	/* three consumer warpgroups (192x128 blocks): setmaxnreg.inc asks
+	 * only what the register file leaves beside the producer's 128 x 40
+	 * ((65536 - 5120) / 384, in eights: 152; 232 would wait forever) */
+	{
+		const char *o3[] = { "target", "sm_90a", "persistent", "on",
+			"block", "192x128x64", "warp", "64x128", NULL };
+
+		s = try_gen("relu_gemm", o3, &diag);
+		assert_non_null(s);
+		k = kernel_text(s, "__launch_bounds__(512, 1) "
+			"pm_kernel_relu_gemm(");
+		assert_non_null(strstr(k, "\tif (threadIdx.x >= 384) {\n\t\t"
+			"pm_setmaxnreg_dec<40>();\n"));
+		assert_non_null(strstr(k, "\t} else {\n\t\t"
+			"pm_setmaxnreg_inc<152>();\n"));
+		assert_null(strstr(k, "pm_setmaxnreg_inc<232>"));
+		free(k);
+		free(s);
+		free(diag);
+	}
 	s = try_gen("gemm_epilogue_chain", opts, &diag);
 	assert_non_null(s);
 	assert_int_equal(count(s, "__launch_bounds__(288, 1)"), 1);
