@@ -2,7 +2,7 @@
 # gpu-fused-check.sh: generate polymma kernels with fused pointwise prologues
 # and epilogues (every function of the spec language in each position, 4
 # layouts, sm_80 and sm_90a, and a few on sm_70, with --mma-inflight on,
-# --tma off and --persistent on),
+# --tma off and --persistent on, and 192x128 persistent blocks),
 # build tests/gpu/check_fused.cu against
 # each and run them: PASS/FAIL per case, "N passed, M failed" last, exit 1 on
 # any failure.
@@ -62,6 +62,7 @@ cfg_args() {
 	sm90a_inflight) echo "--target sm_90a --mma-inflight on --stages 4" ;;
 	sm90a_cpasync) echo "--target sm_90a --tma off" ;;
 	sm90a_persist) echo "--target sm_90a --persistent on" ;;
+	sm90a_wg3) echo "--target sm_90a --persistent on --block 192x128x64 --warp 64x128" ;;
 	*) return 1 ;;
 	esac
 }
@@ -91,6 +92,12 @@ job_list() {
 		 "pro_relu nt" "pro_silu tt" "pro_epi nn" "pro_epi tn"; do
 		set -- $c
 		echo "${1}_${2}_sm90a_persist $1 $2 sm90a_persist"
+	done
+	# three consumer warpgroups beside a producer warpgroup (a register
+	# prologue in 192x128 blocks: setmaxnreg.inc 152)
+	for c in "pro_relu nn" "pro_relu tt" "pro_silu nt" "pro_epi tn"; do
+		set -- $c
+		echo "${1}_${2}_sm90a_wg3 $1 $2 sm90a_wg3"
 	done
 	for c in "epi_chain nn" "epi_chain tt" "pro_relu nn" "pro_relu tt" \
 		 "epi_sigmoid nt" "pro_exp tn" "pro_epi nn"; do
