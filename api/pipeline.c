@@ -385,15 +385,17 @@ static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
  * clusters); mode 3: the tall variant; mode 4: the split variant launched
  * in clusters (not --cluster 1), reduced through distributed shared
  * memory; mode 5: the mid variant (128x192 blocks, for grids of several
- * waves that they fill better). */
+ * waves that they fill better); mode 6: the sq variant (192x192 blocks,
+ * for grids of several waves that they run in fewer rounds). */
 static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
 	struct pm_config *c5, int mode)
 {
 	const struct pm_target *t = cfg->target;
-	int wide = mode == 1 || mode == 5, tall = mode == 3;
+	int wide = mode == 1 || mode == 5 || mode == 6, tall = mode == 3;
 	int split = mode == 2 || mode == 4;
-	const struct pm_block_shape *blk = mode == 5 ? &t->mid : wide ?
+	const struct pm_block_shape *blk = mode == 6 ? &t->sq :
+		mode == 5 ? &t->mid : wide ?
 		&t->wide : tall ? &t->tall : NULL;
 	struct pm_kernel *k;
 
@@ -468,9 +470,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
 	struct pm_kernel *medium = NULL, *persist = NULL, *wide = NULL;
 	struct pm_kernel *psplit = NULL, *tall = NULL, *pcl = NULL;
-	struct pm_kernel *mid = NULL;
+	struct pm_kernel *mid = NULL, *sq = NULL;
 	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6, cfg7, cfg8, cfg9;
-	struct pm_config cfg10;
+	struct pm_config cfg10, cfg11;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -500,6 +502,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		if (persist)
 			k->persist_mid = mid = persist_variant(ctx, spec, cfg,
 				&cfg10, 5);
+		if (persist)
+			k->persist_sq = sq = persist_variant(ctx, spec, cfg,
+				&cfg11, 6);
 		/* not with a prologue through the MMA's registers: there the
 		 * workspace split measured faster at every size (ReLU+GEMM,
 		 * 10 of 10; PERF.md, session 15) */
@@ -518,6 +523,8 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		 * 168 registers; one statement, bias + relu, did not) */
 		if (mid && mid->nepi > 1)
 			mid->exact = 1;
+		if (sq && sq->nepi > 1)
+			sq->exact = 1;
 	}
 	if (!k)
 		rc = strstr(d->buf ? d->buf : "", "internal error") ?
@@ -533,6 +540,7 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	pm_pipeline_kernel_free(pcl);
 	pm_pipeline_kernel_free(tall);
 	pm_pipeline_kernel_free(mid);
+	pm_pipeline_kernel_free(sq);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);

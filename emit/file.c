@@ -158,6 +158,12 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"better than 128x128\n *          blocks\n",
 			k->persist_mid->cfg->bm, k->persist_mid->cfg->bn,
 			k->persist_mid->cfg->bk, k->persist_mid->cfg->stages);
+	if (k->persist_sq)
+		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages: launched "
+			"unsplit on grids of more than one\n"
+			" *          wave that it runs in fewer rounds (modelled)\n",
+			k->persist_sq->cfg->bm, k->persist_sq->cfg->bn,
+			k->persist_sq->cfg->bk, k->persist_sq->cfg->stages);
 	if (k->persist_split)
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, split-K: "
 			"launched on grids under 3/5 tile per SM,\n"
@@ -596,6 +602,9 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	if (k->persist_mid &&
 	    def_twins(k->persist_mid, NULL, "_persist_mid", b, d) < 0)
+		return -1;
+	if (k->persist_sq &&
+	    def_twins(k->persist_sq, NULL, "_persist_sq", b, d) < 0)
 		return -1;
 	if (k->persist_split) {
 		k->persist_split->emit_fixup = 1;

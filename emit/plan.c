@@ -55,7 +55,12 @@
  *   divides M and N; tall: 16 k tiles or more) and _persist_mid; no tail
  *   rule; T < 3/5 SMs: _persist_split from PM_SPLIT_KT_RA k tiles, chunks
  *   of PM_MIN_PKT_RA or more, where the units fill a quarter of the SMs,
- *   never in clusters. tests/test_plan runs the plans on the host.
+ *   never in clusters.
+ *   Last, any kernel, T > SMs, no split asked: _persist_sq (192x192
+ *   blocks, one per SM) where the modelled time of the best other
+ *   variant (rounds x blocks per SM x block area / rate; the target's
+ *   sq_cost) is at least sq_cost.gain / 1000 of its own (plan_sq).
+ *   tests/test_plan runs the plans on the host.
  * Workspace (launch.c's entries): PM_CNT_BYTES of counters (one per tile,
  * T <= PM_CNT_BYTES / 4 when split), then [T][s] slots of (accumulators x
  * BM x BN) floats. */
@@ -87,10 +92,10 @@
  * PM_CNT_BYTES / 4 tiles. */
 #define PM_CNT_BYTES 4096
 
-/* static cudaError_t pm_device_NAME(int *sms, int occ[7]): the GPU's SMs
+/* static cudaError_t pm_device_NAME(int *sms, int occ[8]): the GPU's SMs
  * and the blocks per SM of the kernel, the medium, the persistent, the
- * wide, the split persistent, the tall and the mid variants (0: none),
- * asked once per process. */
+ * wide, the split persistent, the tall, the mid and the sq variants (0:
+ * none), asked once per process. */
 static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
@@ -98,23 +103,23 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernels' blocks per SM "
 		"(asked once per process): occ[0] the\n * big kernel's, [1] the "
 		"medium, [2] the persistent, [3] the wide, [4] the split\n"
-		" * persistent, [5] the tall and [6] the mid variant's (0: none). "
-		"*/\n"
-		"static cudaError_t pm_device_%s(int *sms, int occ[7])\n{\n"
-		"\tstatic int pm_sms, pm_occ[7];\n\tif "
+		" * persistent, [5] the tall, [6] the mid and [7] the sq "
+		"variant's (0: none).\n */\n"
+		"static cudaError_t pm_device_%s(int *sms, int occ[8])\n{\n"
+		"\tstatic int pm_sms, pm_occ[8];\n\tif "
 		"(!pm_sms) {\n\t\tint dev, n, o;\n"
 		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
 		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
 		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
 	{
-		struct pm_kernel *v[7] = { k, k->medium, k->persist,
+		struct pm_kernel *v[8] = { k, k->medium, k->persist,
 			k->persist_wide, k->persist_split, k->persist_tall,
-			k->persist_mid };
-		const char *suf[7] = { "", "_medium", "_persist",
+			k->persist_mid, k->persist_sq };
+		const char *suf[8] = { "", "_medium", "_persist",
 			"_persist_wide", "_persist_split", "_persist_tall",
-			"_persist_mid" };
+			"_persist_mid", "_persist_sq" };
 
-		for (int i = 0; i < 7; ++i) {
+		for (int i = 0; i < 8; ++i) {
 			if (!v[i])
 				continue;
 			pm_emit_occupancy(v[i], suf[i], b);
@@ -122,7 +127,7 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		}
 	}
 	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\tfor (int "
-		"i = 0; i < 7; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
+		"i = 0; i < 8; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
 		"cudaSuccess;\n}\n");
 }
 
@@ -262,6 +267,73 @@ static void plan_ra(struct pm_kernel *k, struct pm_strbuf *b,
 		"(int64_t) sms * oc[pick == 2 ? 3 : pick == 4 ? 5 : 6];\n\t}\n");
 }
 
+/* One term of plan_sq: the modelled time of variant kv (oc[occ_i] blocks
+ * per SM) at rate per mille, as the best so far where it is less and
+ * kv's tile divides M and N when kv is exact. */
+static void sq_term(struct pm_kernel *kv, int occ_i, int rate,
+	const char *d0, const char *d1, struct pm_strbuf *b)
+{
+	const struct pm_config *c = kv ? kv->cfg : NULL;
+	char ex[160] = "";
+
+	if (!c || rate <= 0)
+		return;
+	if (kv->exact)
+		snprintf(ex, sizeof(ex), " && %s %% %d == 0 && %s %% %d == 0",
+			d0, c->bm, d1, c->bn);
+	pm_strbuf_printf(b, "\t\tif (oc[%d] > 0%s) {\n"
+		"\t\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d - 1) "
+		"/ %d), b2 = (int64_t) sms * oc[%d];\n"
+		"\t\t\tconst double c = (double) ((t2 + b2 - 1) / b2) * oc[%d] * "
+		"%d.0 * 1000.0 / %d.0;\n"
+		"\t\t\tif (c < best)\n\t\t\t\tbest = c;\n\t\t}\n",
+		occ_i, ex, d0, c->bm, c->bm, d1, c->bn, c->bn, occ_i, occ_i,
+		c->bm * c->bn, rate);
+}
+
+/* Grids of more than one wave of single blocks per SM, any kernel: the sq
+ * variant (192x192 blocks, one per SM) where the modelled time of the
+ * best of the others (rounds of blocks x blocks per SM x block area /
+ * rate: the big kernel, the 128x128 persistent one, the mid, wide and
+ * tall ones) is at least gain per mille of its own (struct pm_sq_cost;
+ * measured: GEMM 13-32 % faster at the 3 paper grids the model picks,
+ * 1-30 % slower at most others; docs/PERF.md, session 16). Comes last. */
+static void plan_sq(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *d0, const char *d1)
+{
+	const struct pm_sq_cost *sc = &k->cfg->target->sq_cost;
+	const struct pm_config *q = k->persist_sq->cfg;
+	char ex[160] = "";
+	int ns = k->scop->nsplit;
+
+	if (k->persist_sq->exact)
+		snprintf(ex, sizeof(ex), " && %s %% %d == 0 && %s %% %d == 0",
+			d0, q->bm, d1, q->bn);
+	pm_strbuf_printf(b, "\t/* 192x192 blocks where they run the grid in "
+		"fewer rounds (modelled time\n\t * of the best other variant "
+		"at least %d/1000 of theirs; PERF.md) */\n"
+		"\tif (oc[7] > 0 && tiles > (int64_t) sms%s) {\n"
+		"\t\tconst int64_t b1 = (int64_t) sms * occ;\n"
+		"\t\tdouble best = (double) ((tiles + b1 - 1) / b1) * occ * "
+		"%d.0;\n", sc->gain, ex, k->cfg->bm * k->cfg->bn);
+	sq_term(k->persist, 2, 1000, d0, d1, b);
+	sq_term(k->persist_mid, 6, sc->mid, d0, d1, b);
+	sq_term(k->persist_wide, 3, sc->wide, d0, d1, b);
+	sq_term(k->persist_tall, 5, sc->tall, d0, d1, b);
+	pm_strbuf_printf(b, "\t\tconst int64_t t3 = ((%s + %d - 1) / %d) * "
+		"((%s + %d - 1) / %d), b3 = (int64_t) sms * oc[7];\n"
+		"\t\tconst double c3 = (double) ((t3 + b3 - 1) / b3) * oc[7] * "
+		"%d.0 * 1000.0 / %d.0;\n"
+		"\t\tif (best * 1000.0 >= c3 * %d.0) {\n"
+		"\t\t\tp->persist = 6, p->pblocks = b3, p->tdp = 0, p->s = 1;\n"
+		"\t\t\tp->small = p->medium = p->medium1 = 0;\n"
+		"\t\t\tfor (int r = 0; r < %d; ++r)\n"
+		"\t\t\t\tp->kc[r] = kt[r] * %d;\n"
+		"\t\t\tp->cnt_bytes = 0, p->bytes = 0;\n\t\t}\n\t}\n",
+		d0, q->bm, q->bm, d1, q->bn, q->bn, q->bm * q->bn, sc->sq,
+		sc->gain, ns, k->cfg->bk);
+}
+
 static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	struct pm_strbuf *b)
 {
@@ -305,7 +377,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\tint64_t pblocks, tdp, kc[%d];\n\tsize_t cnt_bytes, bytes;\n};\n\n"
 		"static cudaError_t pm_plan_%s(", name, ns, name);
 	pm_emit_size_list(k, b, 1);
-	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[7];\n"
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[8];\n"
 		"\tconst cudaError_t e = pm_device_%s(&sms, oc);\n"
 		"\tconst int occ = oc[0], occm = oc[1];\n\t(void) occm;\n"
 		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
@@ -544,6 +616,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	}
 	if (ra_model)
 		plan_ra(k, b, d0, d1);
+	if (k->persist_sq && c->split_k <= 1 && c->target->sq_cost.gain > 0)
+		plan_sq(k, b, d0, d1);
 	pm_strbuf_add(b, "\tp->cl = p->persist == 3 && !p->tdp && p->s > 1 && "
 		"p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\tp->cnt_bytes = 0, p->bytes = 0;\n"
 		"\treturn cudaSuccess;\n}\n");

@@ -49,13 +49,13 @@ static const struct pm_target targets[] = {
 	  128, 128, 32, 64, 64, 3, 2, sm80_helpers, N(sm80_helpers), 1, 1, 1,
 	  32, "pm_lane_id", 0, NULL, NULL, 64, 64, 32, 32, 4, 0, 0, 0, 0, 0, 0,
 	  0, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 },
-	  { 0, 0, 0, 0, 0 } },
+	  { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } },
 	{ "sm_70", "sm_75", "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
 	  8, 8, 4, "pm_sm70", N(sm70_macros), sm70_macros, 1,
 	  128, 128, 32, 64, 64, 2, 1, sm70_helpers, N(sm70_helpers), 1, 0, 0,
 	  32, "pm_lane_id", 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	  0, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 },
-	  { 0, 0, 0, 0, 0 } },
+	  { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 } },
 	{ "sm_90a", "-gencode=arch=compute_90a,code=sm_90a",
 	  "wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16",
 	  64, 8, 16, "pm_sm90", N(sm90_macros), sm90_macros, 0,
@@ -63,7 +63,8 @@ static const struct pm_target targets[] = {
 	  128, "pm_wg_thread", 1, "pm_sm90_drain", "pm_wgmma_wait<1>();",
 	  64, 64, 64, 64, 4, 64, 128, 64, 128, 1, 2,
 	  4, { 128, 256, 64, 256, 3 }, { 256, 128, 128, 128, 3 },
-	  { 128, 192, 64, 192, 4 }, { 500, 950, 1090, 1000, 1060 } },
+	  { 128, 192, 64, 192, 4 }, { 500, 950, 1090, 1000, 1060 },
+	  { 192, 192, 64, 192, 3 }, { 1100, 1060, 1090, 1000, 1090 } },
 };
 
 static const struct pm_target host_target = {
@@ -71,7 +72,7 @@ static const struct pm_target host_target = {
 	host_macros, 0, 64, 64, 16, 32, 32, 2, 2, host_helpers, N(host_helpers), 0,
 	1, 0, 32, "pm_lane_id", 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
 	0, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 },
-	{ 0, 0, 0, 0, 0 }
+	{ 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0 }
 };
 
 const struct pm_target *pm_target_find(const char *name)

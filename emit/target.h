@@ -38,6 +38,18 @@ struct pm_ra_cost {
 	int partial, medium, wide, tall, mid;
 };
 
+/* The launch plan's rule for the sq blocks (192x192, one per SM), any
+ * kernel, grids of more than one wave (emit/plan.c): modelled time =
+ * rounds of blocks x blocks per SM x block area / rate, the rates per
+ * mille of the 128x128 kernels' for the mid, wide, tall and sq blocks;
+ * sq runs where the best of the others' is at least gain per mille of
+ * its own (measured: GEMM 13-32 % faster where the model says 13-37 %,
+ * within 1 % or slower elsewhere; docs/PERF.md, session 16); gain = 0:
+ * no rule */
+struct pm_sq_cost {
+	int gain, mid, wide, tall, sq;
+};
+
 struct pm_target {
 	const char *name;		/* "sm_80" */
 	const char *nvcc_arch;		/* what to pass to nvcc -arch */
@@ -97,6 +109,11 @@ struct pm_target {
 	int pstages;
 	struct pm_block_shape wide, tall, mid;
 	struct pm_ra_cost ra_cost;
+	/* the sq variant's blocks (192x192: three consumer warps of 64x192),
+	 * for grids of several waves that they run in fewer rounds (bm = 0:
+	 * none), and the plan's rule for them */
+	struct pm_block_shape sq;
+	struct pm_sq_cost sq_cost;
 };
 
 /* Known targets, by name; NULL when unknown. */

@@ -205,9 +205,12 @@ struct pm_kernel {
 	 * only; each kernel without the other's fixup code, which measured
 	 * ~2 % on the k loops; docs/PERF.md); persist_mid has 128x192 blocks
 	 * (the target's mid blocks) for grids of several waves that they
-	 * fill better than 128x128 blocks */
+	 * fill better than 128x128 blocks; persist_sq has 192x192 blocks
+	 * (the target's sq blocks) for grids of several waves that they run
+	 * in fewer rounds */
 	struct pm_kernel *persist, *persist_wide, *persist_split;
 	struct pm_kernel *persist_tall, *persist_split_cl, *persist_mid;
+	struct pm_kernel *persist_sq;
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };

@@ -642,6 +642,81 @@ static void test_mid(void **state)
 	free(diag);
 }
 
+/* The sq variant: 192x192 blocks (three consumer warps of one m64n192k16
+ * wgmma per k step, 96 accumulators each; a producer warp), 3 stages;
+ * launched by the plan's last rule where its modelled time is 1100/1000
+ * of the best other variant's or less; with a register prologue a producer
+ * warpgroup and setmaxnreg.inc 152; exact with an epilogue of several
+ * statements; not with --persistent off. */
+static void test_sq(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	const char *off[] = { "target", "sm_90a", "persistent", "off", NULL };
+	char *diag, *s = try_gen("gemm_bias_relu", opts, &diag), *k;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(416, 1) "
+		"pm_kernel_gemm_bias_relu_persist_sq(");
+	assert_int_equal(count(k, "pm_sm90_mma_tile<64, 192, 64, 1, 64, 1, 1, "
+		"192, 2, 192, 64>("), 1);
+	assert_non_null(strstr(k, "float pm_acc[1][96];"));
+	/* A's 192x64 box and B's three 64-column boxes, 3 stages */
+	assert_non_null(strstr(k, "pm_mbar_arrive_tx(&pm_bar[0 + pm_s], "
+		"49152);"));
+	assert_non_null(strstr(k, "pm_s = pm_q % 3;"));
+	/* ragged: the stores guarded */
+	assert_non_null(strstr(k, "(192 * c1 + 8 * c3) < N) pm_copy16_s2g("));
+	free(k);
+	/* the plan: last, the best other variant's modelled time against
+	 * its own */
+	assert_non_null(strstr(s, "\tif (oc[7] > 0 && tiles > (int64_t) sms) "
+		"{\n"));
+	assert_non_null(strstr(s, "* oc[6] * 24576.0 * 1000.0 / 1060.0;\n"
+		"\t\t\tif (c < best)\n\t\t\t\tbest = c;\n"));
+	assert_non_null(strstr(s, "\t\tconst double c3 = (double) ((t3 + b3 - "
+		"1) / b3) * oc[7] * 36864.0 * 1000.0 / 1090.0;\n\t\tif (best * "
+		"1000.0 >= c3 * 1100.0) {\n\t\t\tp->persist = 6, p->pblocks = "
+		"b3, p->tdp = 0, p->s = 1;\n"));
+	assert_true(strstr(s, "p->persist = 6") > strstr(s, "p->persist = 5, "
+		"p->pblocks = b2"));
+	assert_non_null(strstr(s, "pm_occ[7] = o > 0 ? o : 1;"));
+	assert_non_null(strstr(s, "\tif (p.persist == 6) {\n"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_sq<<<"
+		"grid, 416, 224304, stream>>>("));
+	free(s);
+	free(diag);
+	/* a register prologue: a producer warpgroup, three consumer ones at
+	 * 152 registers; the rule after the cost model's pick */
+	s = try_gen("relu_gemm", opts, &diag);
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(512, 1) "
+		"pm_kernel_relu_gemm_persist_sq(");
+	assert_non_null(strstr(k, "pm_setmaxnreg_inc<152>();"));
+	free(k);
+	assert_true(strstr(s, "p->persist = 6") > strstr(s, "best = c, pick "
+		"= 5;"));
+	free(s);
+	free(diag);
+	/* an epilogue of several statements: exact, where its tile divides
+	 * M and N */
+	s = try_gen("gemm_epilogue_chain", opts, &diag);
+	assert_non_null(s);
+	k = kernel_text(s, " pm_kernel_gemm_epilogue_chain_persist_sq(");
+	assert_null(strstr(k, "pm_tM"));
+	free(k);
+	assert_non_null(strstr(s, "\tif (oc[7] > 0 && tiles > (int64_t) sms "
+		"&& M % 192 == 0 && N % 192 == 0) {\n"));
+	free(s);
+	free(diag);
+	s = try_gen("gemm_bias_relu", off, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "persist_sq"));
+	assert_null(strstr(s, "p->persist = 6"));
+	free(s);
+	free(diag);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -651,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_tall),
 		cmocka_unit_test(test_mid),
+		cmocka_unit_test(test_sq),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_dump),
 	};

@@ -141,6 +141,10 @@ static void test_relu_gemm(void **state)
 	/* the medium blocks on one partial wave (5 % faster than wide) */
 	assert_plan(s, "2432x1280x1664", "s=1 persist=0 tdp=0 small=0 "
 		"medium=1 cl=0");
+	/* 192x192 blocks (a producer warpgroup, three consumer ones):
+	 * one round of 126 blocks (measured 32 % faster) */
+	assert_plan(s, "3456x1280x768", "s=1 persist=6 tdp=0 small=0 "
+		"medium=0 cl=0");
 	/* tall blocks no faster than two big ones per SM */
 	assert_plan(s, "3072x1152x1280", "s=1 persist=0 tdp=0 small=0 "
 		"medium=0 cl=0");
@@ -159,7 +163,8 @@ static void test_relu_gemm(void **state)
 	free(s);
 }
 
-/* GEMM: the fill rules (128x256 at 85 %, the tail split, 128x192). */
+/* GEMM: the fill rules (128x256 at 85 %, the tail split, 128x192), the
+ * 192x192 blocks' model. */
 static void test_gemm(void **state)
 {
 	char *s;
@@ -173,6 +178,16 @@ static void test_gemm(void **state)
 	assert_plan(s, "2944x3840x2944", "s=1 persist=5 tdp=0 small=0 "
 		"medium=0 cl=0");
 	assert_plan(s, "1664x2816x2432", "s=6 persist=3 tdp=264 small=0 "
+		"medium=0 cl=0");
+	/* 192x192 blocks where they run the grid in fewer rounds: 126 of
+	 * them in one, against 270 tiles of 128x128 in three (measured 32 %
+	 * faster), 3968x1152x1408 (25 %); not 3072x3072x640 (one round less
+	 * modelled 3 % faster, measured the same) */
+	assert_plan(s, "3456x1280x768", "s=1 persist=6 tdp=0 small=0 "
+		"medium=0 cl=0");
+	assert_plan(s, "3968x1152x1408", "s=1 persist=6 tdp=0 small=0 "
+		"medium=0 cl=0");
+	assert_plan(s, "3072x3072x640", "s=1 persist=5 tdp=0 small=0 "
 		"medium=0 cl=0");
 	free(s);
 }

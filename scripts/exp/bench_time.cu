@@ -1,9 +1,12 @@
 // bench_time.cu (session 15): GPU time per call of a generated entry with
-// the gemm_nn signature, timed as bench/bench.cu times it (unlike
+// the gemm_nn signature, timed nearly as bench/bench.cu times it (unlike
 // relu_time.cu's 200 calls back to back on one input set, which overrated
 // small-grid splits and tall blocks in session 15): input sets rotated, as
 // many as cover 2x the L2 (at most 16), each call between its own pair of
-// CUDA events, 30 warm-up calls, the median of 60 timed ones. Built
+// CUDA events, 30 warm-up calls, the median of 60 timed ones. Unlike the
+// benchmark it synchronizes after each call, so each time includes the
+// host's launch of the call (session 16, ops_time.cu): good for comparing
+// our own variants (one launch path), not for ratios to cuBLAS. Built
 // against a generated file (KERNEL_FILE, entry KFN); plans forceable with
 // force_var.py's PM_VAR. Prints "TIME tag MxNxK ms nsets".
 #include KERNEL_FILE
