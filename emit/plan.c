@@ -185,6 +185,18 @@ static void plan_cluster(struct pm_kernel *ps, struct pm_strbuf *b)
 		off[ps->nbufs], ps->scop->spec->name);
 }
 
+/* " && M % BM == 0 && N % BN == 0" into buf where kv is exact (built
+ * without ragged guards: launched only where its tile divides M and N),
+ * else "". */
+static void exact_cond(const struct pm_kernel *kv, const char *d0,
+	const char *d1, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (kv->exact)
+		snprintf(buf, len, " && %s %% %d == 0 && %s %% %d == 0", d0,
+			kv->cfg->bm, d1, kv->cfg->bn);
+}
+
 /* struct pm_plan_NAME and pm_plan_NAME(sizes, &p) (see the top). */
 /* One candidate of plan_ra: variant v (the plan's persist value; 1: the
  * medium variant) of blocks kv, oc[occ_i] per SM, at rate per mille of the
@@ -249,10 +261,7 @@ static void plan_ra(struct pm_kernel *k, struct pm_strbuf *b,
 
 		if (!kv)
 			continue;
-		cond[0] = '\0';
-		if (kv->exact)
-			snprintf(cond, sizeof(cond), " && %s %% %d == 0 && %s %% "
-				"%d == 0", d0, kv->cfg->bm, d1, kv->cfg->bn);
+		exact_cond(kv, d0, d1, cond, sizeof(cond));
 		/* tall blocks under 16 k tiles measured 4-18 % slower than
 		 * two big ones per SM (run131) */
 		if (i == 1)
@@ -267,28 +276,35 @@ static void plan_ra(struct pm_kernel *k, struct pm_strbuf *b,
 		"(int64_t) sms * oc[pick == 2 ? 3 : pick == 4 ? 5 : 6];\n\t}\n");
 }
 
+/* Declarations of the modelled time (var c) of c's blocks, oc[occ_i] per
+ * SM, at rate per mille: rounds of its grid (t tiles, bl at once) x
+ * blocks per SM x block area x 1000 / rate. */
+static void rounds_cost(struct pm_strbuf *b, const char *ind, const char *t,
+	const char *bl, const char *cv, const struct pm_config *c, int occ_i,
+	int rate, const char *d0, const char *d1)
+{
+	pm_strbuf_printf(b, "%sconst int64_t %s = ((%s + %d - 1) / %d) * "
+		"((%s + %d - 1) / %d), %s = (int64_t) sms * oc[%d];\n"
+		"%sconst double %s = (double) ((%s + %s - 1) / %s) * oc[%d] * "
+		"%d.0 * 1000.0 / %d.0;\n", ind, t, d0, c->bm, c->bm, d1, c->bn,
+		c->bn, bl, occ_i, ind, cv, t, bl, bl, occ_i, c->bm * c->bn, rate);
+}
+
 /* One term of plan_sq: the modelled time of variant kv (oc[occ_i] blocks
  * per SM) at rate per mille, as the best so far where it is less and
  * kv's tile divides M and N when kv is exact. */
 static void sq_term(struct pm_kernel *kv, int occ_i, int rate,
 	const char *d0, const char *d1, struct pm_strbuf *b)
 {
-	const struct pm_config *c = kv ? kv->cfg : NULL;
-	char ex[160] = "";
+	char ex[160];
 
-	if (!c || rate <= 0)
+	if (!kv || rate <= 0)
 		return;
-	if (kv->exact)
-		snprintf(ex, sizeof(ex), " && %s %% %d == 0 && %s %% %d == 0",
-			d0, c->bm, d1, c->bn);
-	pm_strbuf_printf(b, "\t\tif (oc[%d] > 0%s) {\n"
-		"\t\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d - 1) "
-		"/ %d), b2 = (int64_t) sms * oc[%d];\n"
-		"\t\t\tconst double c = (double) ((t2 + b2 - 1) / b2) * oc[%d] * "
-		"%d.0 * 1000.0 / %d.0;\n"
-		"\t\t\tif (c < best)\n\t\t\t\tbest = c;\n\t\t}\n",
-		occ_i, ex, d0, c->bm, c->bm, d1, c->bn, c->bn, occ_i, occ_i,
-		c->bm * c->bn, rate);
+	exact_cond(kv, d0, d1, ex, sizeof(ex));
+	pm_strbuf_printf(b, "\t\tif (oc[%d] > 0%s) {\n", occ_i, ex);
+	rounds_cost(b, "\t\t\t", "t2", "b2", "c", kv->cfg, occ_i, rate, d0,
+		d1);
+	pm_strbuf_add(b, "\t\t\tif (c < best)\n\t\t\t\tbest = c;\n\t\t}\n");
 }
 
 /* Grids of more than one wave of single blocks per SM, any kernel: the sq
@@ -302,13 +318,9 @@ static void plan_sq(struct pm_kernel *k, struct pm_strbuf *b,
 	const char *d0, const char *d1)
 {
 	const struct pm_sq_cost *sc = &k->cfg->target->sq_cost;
-	const struct pm_config *q = k->persist_sq->cfg;
-	char ex[160] = "";
-	int ns = k->scop->nsplit;
+	char ex[160];
 
-	if (k->persist_sq->exact)
-		snprintf(ex, sizeof(ex), " && %s %% %d == 0 && %s %% %d == 0",
-			d0, q->bm, d1, q->bn);
+	exact_cond(k->persist_sq, d0, d1, ex, sizeof(ex));
 	pm_strbuf_printf(b, "\t/* 192x192 blocks where they run the grid in "
 		"fewer rounds (modelled time\n\t * of the best other variant "
 		"at least %d/1000 of theirs; PERF.md) */\n"
@@ -320,18 +332,15 @@ static void plan_sq(struct pm_kernel *k, struct pm_strbuf *b,
 	sq_term(k->persist_mid, 6, sc->mid, d0, d1, b);
 	sq_term(k->persist_wide, 3, sc->wide, d0, d1, b);
 	sq_term(k->persist_tall, 5, sc->tall, d0, d1, b);
-	pm_strbuf_printf(b, "\t\tconst int64_t t3 = ((%s + %d - 1) / %d) * "
-		"((%s + %d - 1) / %d), b3 = (int64_t) sms * oc[7];\n"
-		"\t\tconst double c3 = (double) ((t3 + b3 - 1) / b3) * oc[7] * "
-		"%d.0 * 1000.0 / %d.0;\n"
-		"\t\tif (best * 1000.0 >= c3 * %d.0) {\n"
+	rounds_cost(b, "\t\t", "t3", "b3", "c3", k->persist_sq->cfg, 7,
+		sc->sq, d0, d1);
+	pm_strbuf_printf(b, "\t\tif (best * 1000.0 >= c3 * %d.0) {\n"
 		"\t\t\tp->persist = 6, p->pblocks = b3, p->tdp = 0, p->s = 1;\n"
 		"\t\t\tp->small = p->medium = p->medium1 = 0;\n"
 		"\t\t\tfor (int r = 0; r < %d; ++r)\n"
 		"\t\t\t\tp->kc[r] = kt[r] * %d;\n"
 		"\t\t\tp->cnt_bytes = 0, p->bytes = 0;\n\t\t}\n\t}\n",
-		d0, q->bm, q->bm, d1, q->bn, q->bn, q->bm * q->bn, sc->sq,
-		sc->gain, ns, k->cfg->bk);
+		sc->gain, k->scop->nsplit, k->cfg->bk);
 }
 
 static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
@@ -593,13 +602,11 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	if (k->persist_mid && c->split_k <= 1 && !ra_model) {
 		const struct pm_config *m = k->persist_mid->cfg;
 
-		char ex[160] = "";
+		char ex[160];
 
 		/* an exact variant (api/pipeline.c) only where its tile
 		 * divides M and N */
-		if (k->persist_mid->exact)
-			snprintf(ex, sizeof(ex), " && %s %% %d == 0 && %s %% %d "
-				"== 0", d0, m->bm, d1, m->bn);
+		exact_cond(k->persist_mid, d0, d1, ex, sizeof(ex));
 		pm_strbuf_printf(b, "\tif (oc[6] > 0 && tiles > (int64_t) sms%s) {"
 			"\n\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d "
 			"- 1) / %d), b2 = (int64_t) sms * oc[6];\n"
