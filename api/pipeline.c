@@ -386,19 +386,28 @@ static struct pm_kernel *small_tma_variant(isl_ctx *ctx,
  * in clusters (not --cluster 1), reduced through distributed shared
  * memory; mode 5: the mid variant (128x192 blocks, for grids of several
  * waves that they fill better); mode 6: the sq variant (192x192 blocks,
- * for grids of several waves that they run in fewer rounds). */
+ * for grids of several waves that they run in fewer rounds); mode 7: the
+ * narrow variant (64x192 blocks, one consumer warpgroup with one k tile
+ * of MMAs in flight, unsplit: for grids of one wave). */
 static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	const struct pm_spec *spec, const struct pm_config *cfg,
 	struct pm_config *c5, int mode)
 {
 	const struct pm_target *t = cfg->target;
-	int wide = mode == 1 || mode == 5 || mode == 6, tall = mode == 3;
-	int split = mode == 2 || mode == 4;
-	const struct pm_block_shape *blk = mode == 6 ? &t->sq :
+	int wide = mode == 1 || mode == 5 || mode == 6 || mode == 7;
+	int tall = mode == 3, split = mode == 2 || mode == 4;
+	const struct pm_block_shape *blk = mode == 7 ? &t->narrow :
+		mode == 6 ? &t->sq :
 		mode == 5 ? &t->mid : wide ?
 		&t->wide : tall ? &t->tall : NULL;
 	struct pm_kernel *k;
 
+	/* --mma-inflight on: the persistent variants are not built (their
+	 * TMA k loops refused it before session 17; the tall one's chain
+	 * epilogue spills with it); the narrow one always keeps MMAs in
+	 * flight (below) */
+	if (mode != 7 && cfg->mma_inflight > 0)
+		return NULL;
 	if (cfg->persistent >= 0 || !cfg->auto_block || t->tma != 2 ||
 	    !t->pstages || (blk && !blk->bm) ||
 	    !cfg->tma || !t->emits_cuda ||
@@ -434,6 +443,11 @@ static struct pm_kernel *persist_variant(isl_ctx *ctx,
 	}
 	c5->split_k = split ? 0 : 1;
 	c5->tma = -1;
+	/* narrow: its lone consumer warpgroup keeps one k tile of MMAs in
+	 * flight (5-7 % faster than waiting for them in every k tile: no
+	 * second warpgroup hides the wait; PERF.md, session 17) */
+	if (mode == 7)
+		c5->mma_inflight = 1;
 	k = quiet_variant(ctx, spec, c5);
 	/* not warp-specialized (no TMA here); the wide variant only where
 	 * the launcher runs it on grids of several waves (emit/launch.c) */
@@ -470,9 +484,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	struct pm_kernel *k, *small = NULL, *unsplit = NULL, *stma = NULL;
 	struct pm_kernel *medium = NULL, *persist = NULL, *wide = NULL;
 	struct pm_kernel *psplit = NULL, *tall = NULL, *pcl = NULL;
-	struct pm_kernel *mid = NULL, *sq = NULL;
+	struct pm_kernel *mid = NULL, *sq = NULL, *narrow = NULL;
 	struct pm_config cfg2, cfg1, cfg3, cfg4, cfg5, cfg6, cfg7, cfg8, cfg9;
-	struct pm_config cfg10, cfg11;
+	struct pm_config cfg10, cfg11, cfg12;
 	int rc = POLYMMA_OK;
 
 	if (!ctx)
@@ -505,6 +519,9 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 		if (persist)
 			k->persist_sq = sq = persist_variant(ctx, spec, cfg,
 				&cfg11, 6);
+		if (persist)
+			k->persist_narrow = narrow = persist_variant(ctx, spec,
+				cfg, &cfg12, 7);
 		/* not with a prologue through the MMA's registers: there the
 		 * workspace split measured faster at every size (ReLU+GEMM,
 		 * 10 of 10; PERF.md, session 15) */
@@ -541,6 +558,7 @@ int pm_pipeline_generate(const struct pm_spec *spec, struct pm_config *cfg,
 	pm_pipeline_kernel_free(tall);
 	pm_pipeline_kernel_free(mid);
 	pm_pipeline_kernel_free(sq);
+	pm_pipeline_kernel_free(narrow);
 	pm_pipeline_kernel_free(unsplit);
 	pm_pipeline_kernel_free(k);
 	isl_ctx_free(ctx);

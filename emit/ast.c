@@ -195,13 +195,14 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 	}
 	case PM_OP_WAIT:
 	case PM_OP_RELEASE:
-		/* the k tile (TMA: the stage's barrier and phase) */
+	case PM_OP_DRAIN:
+		/* the k tile (TMA: the stage's barrier and phase; DRAIN: is
+		 * it the last, with MMAs in flight) */
 		if (!k->tma[op->con])
 			return 0;
 		pa[0] = pa_str(k->ctx, "[p0, p1, p2]", "p2", id);
 		return 1;
 	case PM_OP_SYNC:
-	case PM_OP_DRAIN:
 	case PM_OP_COMMIT:
 		return 0;
 	}

@@ -164,6 +164,12 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			" *          wave that it runs in fewer rounds (modelled)\n",
 			k->persist_sq->cfg->bm, k->persist_sq->cfg->bn,
 			k->persist_sq->cfg->bk, k->persist_sq->cfg->stages);
+	if (k->persist_narrow)
+		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, one k tile "
+			"of MMAs in flight: launched\n *          unsplit on grids "
+			"of one wave where 128x128 blocks run one wave too\n",
+			k->persist_narrow->cfg->bm, k->persist_narrow->cfg->bn,
+			k->persist_narrow->cfg->bk, k->persist_narrow->cfg->stages);
 	if (k->persist_split)
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, split-K: "
 			"launched on grids under 3/5 tile per SM,\n"
@@ -605,6 +611,9 @@ static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	if (k->persist_sq &&
 	    def_twins(k->persist_sq, NULL, "_persist_sq", b, d) < 0)
+		return -1;
+	if (k->persist_narrow &&
+	    def_twins(k->persist_narrow, NULL, "_persist_narrow", b, d) < 0)
 		return -1;
 	if (k->persist_split) {
 		k->persist_split->emit_fixup = 1;

@@ -526,25 +526,26 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		launch(k->medium, "_medium", b, "\t\t", NULL);
 		pm_strbuf_add(b, "\t}\n");
 	}
-	/* the persistent variants, p.persist 2, 4, 1, 3, 5 and 6 */
+	/* the persistent variants, p.persist 2, 4, 1, 3, 5, 6 and 7 */
 	{
-		struct pm_kernel *pv[6] = { k->persist_wide, k->persist_tall,
+		struct pm_kernel *pv[7] = { k->persist_wide, k->persist_tall,
 			k->persist, k->persist_split, k->persist_mid,
-			k->persist_sq };
-		const char *suf[6] = { "_persist_wide", "_persist_tall",
+			k->persist_sq, k->persist_narrow };
+		const char *suf[7] = { "_persist_wide", "_persist_tall",
 			"_persist", "_persist_split", "_persist_mid",
-			"_persist_sq" };
-		const char *why[6] = { "several waves, filled by the wide "
+			"_persist_sq", "_persist_narrow" };
+		const char *why[7] = { "several waves, filled by the wide "
 			"persistent kernel", "several waves, filled by the tall "
 			"persistent kernel", "several waves, filled better by the "
 			"persistent kernel", "under 3/5 tile per SM, or the tail of "
 			"several waves: split-K in the\n\t * persistent kernel",
 			"several waves, filled better by the 128x192 persistent "
 			"kernel", "several waves, in fewer rounds of the 192x192 "
-			"persistent kernel" };
-		const int id[6] = { 2, 4, 1, 3, 5, 6 };
+			"persistent kernel", "one wave, of 64x192 blocks with "
+			"MMAs in flight" };
+		const int id[7] = { 2, 4, 1, 3, 5, 6, 7 };
 
-		for (int i = 0; i < 6; ++i) {
+		for (int i = 0; i < 7; ++i) {
 			if (!pv[i])
 				continue;
 			pm_strbuf_printf(b, "\t/* %s */\n\tif (p.persist == %d) "

@@ -204,9 +204,9 @@ void pm_print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
 	if (host)
 		pm_strbuf_printf(b, "pm_smem_off_h(%d, %d, ", buf->pitch,
 			buf->swz);
-	else if (buf->swz == 2)
-		pm_strbuf_printf(b, "pm_smem_off<%d, 2, %ld>(", buf->pitch,
-			buf->size[0]);
+	else if (buf->swz >= 2)
+		pm_strbuf_printf(b, "pm_smem_off<%d, %d, %ld>(", buf->pitch,
+			buf->swz, buf->size[0]);
 	else
 		pm_strbuf_printf(b, "pm_smem_off<%d, %d>(", buf->pitch,
 			buf->swz);
@@ -440,7 +440,9 @@ static void print_drain(struct pm_kernel *k, struct pm_strbuf *b,
 	    kind != PM_OP_STORE && kind != PM_OP_STS && kind != PM_OP_FIXUP))
 		return;
 	if (kind == PM_OP_WAIT) {
-		pm_strbuf_printf(b, "%s ", c->target->mma_wait_prev);
+		/* TMA: the DRAIN before it left one group (emit/tma.c) */
+		if (!k->tma[op->con])
+			pm_strbuf_printf(b, "%s ", c->target->mma_wait_prev);
 		return;
 	}
 	for (int i = 0; i < (k->acc_shared ? 1 : k->ncon); ++i)
@@ -580,6 +582,8 @@ int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
 	case PM_OP_DRAIN:
 		if (host || !tg->mma_drain)
 			pm_strbuf_add(b, "/* the MMAs are done */;\n");
+		else if (k->ws && c->mma_inflight > 0)
+			pm_print_ws_drain(k, b, a);
 		else
 			pm_strbuf_printf(b, "%s<%d>((float *) %s);\n",
 				tg->mma_drain, c->wm * c->wn / pm_config_unit(c),

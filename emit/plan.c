@@ -60,6 +60,9 @@
  *   blocks, one per SM) where the modelled time of the best other
  *   variant (rounds x blocks per SM x block area / rate; the target's
  *   sq_cost) is at least sq_cost.gain / 1000 of its own (plan_sq).
+ *   Then, with a narrow variant (64x192 blocks, MMAs in flight), the
+ *   unsplit _persist on T <= SMs: _persist_narrow where its grid is one
+ *   wave too (plan_narrow).
  *   tests/test_plan runs the plans on the host.
  * Workspace (launch.c's entries): PM_CNT_BYTES of counters (one per tile,
  * T <= PM_CNT_BYTES / 4 when split), then [T][s] slots of (accumulators x
@@ -92,10 +95,10 @@
  * PM_CNT_BYTES / 4 tiles. */
 #define PM_CNT_BYTES 4096
 
-/* static cudaError_t pm_device_NAME(int *sms, int occ[8]): the GPU's SMs
+/* static cudaError_t pm_device_NAME(int *sms, int occ[9]): the GPU's SMs
  * and the blocks per SM of the kernel, the medium, the persistent, the
- * wide, the split persistent, the tall, the mid and the sq variants (0:
- * none), asked once per process. */
+ * wide, the split persistent, the tall, the mid, the sq and the narrow
+ * variants (0: none), asked once per process. */
 static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
@@ -103,23 +106,23 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_printf(b, "\n/* The GPU's SMs and the kernels' blocks per SM "
 		"(asked once per process): occ[0] the\n * big kernel's, [1] the "
 		"medium, [2] the persistent, [3] the wide, [4] the split\n"
-		" * persistent, [5] the tall, [6] the mid and [7] the sq "
-		"variant's (0: none).\n */\n"
-		"static cudaError_t pm_device_%s(int *sms, int occ[8])\n{\n"
-		"\tstatic int pm_sms, pm_occ[8];\n\tif "
+		" * persistent, [5] the tall, [6] the mid, [7] the sq and [8] the "
+		"narrow\n * variant's (0: none).\n */\n"
+		"static cudaError_t pm_device_%s(int *sms, int occ[9])\n{\n"
+		"\tstatic int pm_sms, pm_occ[9];\n\tif "
 		"(!pm_sms) {\n\t\tint dev, n, o;\n"
 		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
 		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
 		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
 	{
-		struct pm_kernel *v[8] = { k, k->medium, k->persist,
+		struct pm_kernel *v[9] = { k, k->medium, k->persist,
 			k->persist_wide, k->persist_split, k->persist_tall,
-			k->persist_mid, k->persist_sq };
-		const char *suf[8] = { "", "_medium", "_persist",
+			k->persist_mid, k->persist_sq, k->persist_narrow };
+		const char *suf[9] = { "", "_medium", "_persist",
 			"_persist_wide", "_persist_split", "_persist_tall",
-			"_persist_mid", "_persist_sq" };
+			"_persist_mid", "_persist_sq", "_persist_narrow" };
 
-		for (int i = 0; i < 8; ++i) {
+		for (int i = 0; i < 9; ++i) {
 			if (!v[i])
 				continue;
 			pm_emit_occupancy(v[i], suf[i], b);
@@ -127,7 +130,7 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		}
 	}
 	pm_strbuf_add(b, "\t\tpm_sms = n;\n\t}\n\t*sms = pm_sms;\n\tfor (int "
-		"i = 0; i < 8; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
+		"i = 0; i < 9; ++i)\n\t\tocc[i] = pm_occ[i];\n\treturn "
 		"cudaSuccess;\n}\n");
 }
 
@@ -343,6 +346,29 @@ static void plan_sq(struct pm_kernel *k, struct pm_strbuf *b,
 		sc->gain, k->scop->nsplit, k->cfg->bk);
 }
 
+/* One wave of the 128x128 persistent kernel, unsplit (pfew), whose
+ * grid of narrow blocks (64x192, one per SM, one consumer warpgroup with
+ * one k tile of MMAs in flight) is one wave too: the narrow variant (its
+ * 3/4 the area at ~0.83 of the per-SM rate; measured 5-7 % faster at the
+ * 7 paper grids it takes, GEMM, where the split or the small variant run
+ * it lost 2-23 %; docs/PERF.md, session 17). */
+static void plan_narrow(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *d0, const char *d1)
+{
+	const struct pm_config *n = k->persist_narrow->cfg;
+	char ex[160];
+
+	exact_cond(k->persist_narrow, d0, d1, ex, sizeof(ex));
+	pm_strbuf_printf(b, "\t/* one wave of 128x128 blocks, unsplit, that "
+		"%dx%d blocks run in one wave too */\n"
+		"\tif (oc[8] > 0 && p->persist == 1 && p->s == 1 && !p->tdp && "
+		"tiles <= (int64_t) sms%s) {\n"
+		"\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
+		"%d), b2 = (int64_t) sms * oc[8];\n"
+		"\t\tif (t2 <= b2)\n\t\t\tp->persist = 7, p->pblocks = b2;\n"
+		"\t}\n", n->bm, n->bn, ex, d0, n->bm, n->bm, d1, n->bn, n->bn);
+}
+
 static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	struct pm_strbuf *b)
 {
@@ -386,7 +412,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\tint64_t pblocks, tdp, kc[%d];\n\tsize_t cnt_bytes, bytes;\n};\n\n"
 		"static cudaError_t pm_plan_%s(", name, ns, name);
 	pm_emit_size_list(k, b, 1);
-	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[8];\n"
+	pm_strbuf_printf(b, "%sstruct pm_plan_%s *p)\n{\n\tint sms, oc[9];\n"
 		"\tconst cudaError_t e = pm_device_%s(&sms, oc);\n"
 		"\tconst int occ = oc[0], occm = oc[1];\n\t(void) occm;\n"
 		"\tconst int64_t tiles = ((%s + %d - 1) / %d) * ((%s + %d - 1) / "
@@ -625,6 +651,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		plan_ra(k, b, d0, d1);
 	if (k->persist_sq && c->split_k <= 1 && c->target->sq_cost.gain > 0)
 		plan_sq(k, b, d0, d1);
+	if (k->persist_narrow && c->split_k <= 1)
+		plan_narrow(k, b, d0, d1);
 	pm_strbuf_add(b, "\tp->cl = p->persist == 3 && !p->tdp && p->s > 1 && "
 		"p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\tp->cnt_bytes = 0, p->bytes = 0;\n"
 		"\treturn cudaSuccess;\n}\n");

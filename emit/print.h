@@ -60,6 +60,10 @@ void pm_print_tma_wait(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);
 void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);
+/* DRAIN of a warp-specialized kernel with one k tile of MMAs in flight
+ * (--mma-inflight on): all but tile kt's group, all after the last. */
+void pm_print_ws_drain(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a);
 /* The stage (parity 0: "((q) % S)") or the phase parity (1: "((q) / S) &
  * 1") of the ring position of k tile q (expression e) of contraction c;
  * warp-specialized kernels (k->ws) count from the block's first tile:

@@ -114,6 +114,10 @@ struct pm_target {
 	 * none), and the plan's rule for them */
 	struct pm_block_shape sq;
 	struct pm_sq_cost sq_cost;
+	/* the narrow variant's blocks (64x192: one consumer warpgroup with
+	 * one k tile of MMAs in flight) for grids that the big kernel's
+	 * persistent twin runs in one wave and they do too (bm = 0: none) */
+	struct pm_block_shape narrow;
 };
 
 /* Known targets, by name; NULL when unknown. */

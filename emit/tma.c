@@ -55,13 +55,19 @@ void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
 
 long pm_emit_box_cols(const struct pm_buffer *b)
 {
-	return b->swz == 2 ? 64 : b->size[1];
+	return b->swz == 2 ? 64 : b->swz == 3 ? 32 : b->swz == 4 ? 16 :
+		b->size[1];
 }
 
-/* Boxes of buffer b per k tile: 64-column blocks (SWZ 2), else one. */
+/* Boxes of buffer b per k tile: blocks of 64, 32 or 16 columns (SWZ 2, 3,
+ * 4; the last one whole where the tile's width is not a multiple of the
+ * block: its columns past the tile land in the block's unused part), else
+ * one. */
 static long nboxes(const struct pm_buffer *b)
 {
-	return b->size[1] / pm_emit_box_cols(b);
+	long w = pm_emit_box_cols(b);
+
+	return (b->size[1] + w - 1) / w;
 }
 
 int pm_emit_mc(const struct pm_kernel *k)
@@ -96,14 +102,16 @@ int pm_emit_mc_rows(const struct pm_kernel *k, int i)
 	return pm_emit_mc(k) && is_b(k, i) && nboxes(&k->bufs[i]) == 1;
 }
 
-/* The bytes of one k tile of contraction c (all its buffers). */
+/* The bytes of one k tile of contraction c (all its buffers): whole
+ * boxes, as TMA counts them. */
 static long tma_tile_bytes(struct pm_kernel *k, int c)
 {
 	long bytes = 0;
 
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].con == c)
-			bytes += k->bufs[i].size[0] * k->bufs[i].size[1] * 2;
+			bytes += k->bufs[i].size[0] * nboxes(&k->bufs[i]) *
+				pm_emit_box_cols(&k->bufs[i]) * 2;
 	return bytes;
 }
 
@@ -125,7 +133,7 @@ static void mc_copy(struct pm_kernel *k, struct pm_strbuf *b,
 			name, buf->stage_elems);
 		if (n > 1)
 			pm_strbuf_printf(b, "(%ld + pm_rk) * %ld", 2 * jj,
-				buf->size[0] * 64);
+				buf->size[0] * w);
 		else
 			pm_strbuf_printf(b, "pm_rk * %ld", h * w);
 		pm_strbuf_printf(b, "], &pm_tm%d, &pm_bar[%d + pm_s], ",
@@ -172,10 +180,10 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		mc_copy(k, b, a, f);
 		return;
 	}
-	for (long j = 0; j < buf->size[1] / w; ++j) {
+	for (long j = 0; j < nboxes(buf); ++j) {
 		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[pm_s * %ld + "
 			"%ld], &pm_tm%d, &pm_bar[%d + pm_s], ", name,
-			buf->stage_elems, j * buf->size[0] * 64, a->op->buffer, f);
+			buf->stage_elems, j * buf->size[0] * w, a->op->buffer, f);
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_printf(b, " + %ld, ", j * w);
 		pm_print_expr(b, a->e[0]);
@@ -245,11 +253,11 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[4]);
 		pm_strbuf_printf(b, "], %ld); ", tma_tile_bytes(k, buf->con));
 	}
-	for (long j = 0; j < buf->size[1] / w; ++j) {
+	for (long j = 0; j < nboxes(buf); ++j) {
 		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[", name);
 		pm_print_expr(b, a->e[4]);
 		pm_strbuf_printf(b, " * %ld + %ld], &pm_tm%d, &pm_bar[%d + ",
-			buf->stage_elems, j * buf->size[0] * 64, a->op->buffer, f);
+			buf->stage_elems, j * buf->size[0] * w, a->op->buffer, f);
 		pm_print_expr(b, a->e[4]);
 		pm_strbuf_add(b, "], ");
 		pm_print_expr(b, a->e[1]);
@@ -287,31 +295,83 @@ void pm_print_tma_wait(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_printf(b, ") / %d) & 1);\n", S);
 }
 
-/* RELEASE: each warp, done with stage kt mod S (its MMAs drained). */
+/* "(unsigned) (kt) + 1u < KT" (last = 0) or ">= KT" (last = 1): tile kt
+ * of contraction c is not / is the last of the unit (unsplit). */
+static void print_last(struct pm_kernel *k, struct pm_strbuf *b,
+	__isl_keep isl_ast_expr *kt, int c, int last)
+{
+	pm_strbuf_add(b, "(unsigned) (");
+	pm_print_expr(b, kt);
+	pm_strbuf_printf(b, ") + 1u %s ", last ? ">=" : "<");
+	pm_print_ktiles(k, b, c);
+}
+
+/* DRAIN of a warp-specialized kernel with one k tile of MMAs in flight:
+ * all but tile kt's group, all of them after the last tile. */
+void pm_print_ws_drain(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a)
+{
+	const struct pm_config *c = k->cfg;
+
+	pm_strbuf_add(b, "if (");
+	print_last(k, b, a->e[0], a->op->con, 0);
+	pm_strbuf_printf(b, ") %s else %s<%d>((float *) %s);\n",
+		c->target->mma_wait_prev, c->target->mma_drain,
+		c->wm * c->wn / pm_config_unit(c),
+		pm_emit_acc_name(k, a->op->con));
+}
+
+/* The warp's arrival on the "empty" barrier of k tile q (expression e)
+ * of contraction c; a cluster of two (pm_emit_mc): on both blocks'. */
+static void ws_arrive(struct pm_kernel *k, struct pm_strbuf *b,
+	__isl_keep isl_ast_expr *e, int c)
+{
+	int S = k->cfg->stages, mc = pm_emit_mc(k);
+
+	pm_strbuf_printf(b, "%spm_mbar_arrive(&pm_bar[%d + ", mc ? "{ " : "",
+		bar_full(k, c) + S);
+	pm_print_ring(k, b, e, 0, c);
+	pm_strbuf_add(b, "]);");
+	if (mc) {
+		pm_strbuf_printf(b, " pm_mbar_arrive_peer(&pm_bar[%d + ",
+			bar_full(k, c) + S);
+		pm_print_ring(k, b, e, 0, c);
+		pm_strbuf_add(b, "], pm_rk ^ 1u); }");
+	}
+}
+
+/* RELEASE: each warp, done with stage kt mod S (its MMAs drained); with
+ * one k tile of MMAs in flight (warp-specialized), stage kt - 1, and after
+ * the last tile its own stage too. */
 void pm_print_release(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host)
 {
-	int S = k->cfg->stages;
+	int S = k->cfg->stages, con = a->op->con;
 
 	if (host) {
 		pm_strbuf_add(b, "/* release the stage */;\n");
 		return;
 	}
-	/* a cluster of two (pm_emit_mc): on both blocks' barriers */
-	if (k->ws) {
-		int mc = pm_emit_mc(k);
+	if (k->ws && k->cfg->mma_inflight > 0) {
+		isl_ctx *ctx = isl_ast_expr_get_ctx(a->e[0]);
+		isl_ast_expr *prev = isl_ast_expr_sub(isl_ast_expr_copy(a->e[0]),
+			isl_ast_expr_from_val(isl_val_one(ctx)));
 
-		pm_strbuf_printf(b, "if (pm_lane_id() == 0) %spm_mbar_arrive("
-			"&pm_bar[%d + ", mc ? "{ " : "",
-			bar_full(k, a->op->con) + S);
-		pm_print_ring(k, b, a->e[0], 0, a->op->con);
-		pm_strbuf_add(b, "]);");
-		if (mc) {
-			pm_strbuf_printf(b, " pm_mbar_arrive_peer(&pm_bar[%d + ",
-				bar_full(k, a->op->con) + S);
-			pm_print_ring(k, b, a->e[0], 0, a->op->con);
-			pm_strbuf_add(b, "], pm_rk ^ 1u); }");
-		}
+		pm_strbuf_add(b, "if (pm_lane_id() == 0) { if ((");
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, ") >= 1) ");
+		ws_arrive(k, b, prev, con);
+		pm_strbuf_add(b, " if (");
+		print_last(k, b, a->e[0], con, 1);
+		pm_strbuf_add(b, ") ");
+		ws_arrive(k, b, a->e[0], con);
+		pm_strbuf_add(b, " }\n");
+		isl_ast_expr_free(prev);
+		return;
+	}
+	if (k->ws) {
+		pm_strbuf_add(b, "if (pm_lane_id() == 0) ");
+		ws_arrive(k, b, a->e[0], con);
 		pm_strbuf_add(b, "\n");
 		return;
 	}

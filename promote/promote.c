@@ -314,7 +314,9 @@ __isl_give isl_schedule_node *pm_pr_graft_tree(struct pm_kernel *k, int n,
 
 /* The canonical swizzled layouts the tensor cores read through descriptors
  * (sm_90a): rows of 16, 32 or 64 elements swizzled in place (SWZ 1), wider
- * tiles as blocks of 64 columns (SWZ 2); stages on 1024-byte boundaries. */
+ * tiles as blocks of 64 columns (SWZ 2), else of 32 (SWZ 3, the 64-byte
+ * swizzle: 96 columns), else of 16 (SWZ 4, 32 bytes: 80); stages on
+ * 1024-byte boundaries. */
 static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
 	struct pm_diags *d)
 {
@@ -327,17 +329,20 @@ static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
 		return -1;
 	}
 	if (buf->vec != 8 || buf->size[0] % 8 ||
-	    (w != 16 && w != 32 && w != 64 && w % 64)) {
+	    (w != 16 && w != 32 && w != 64 && (w < 64 || w % 16))) {
 		pm_diag_plain(d, "--target %s needs shared tiles of whole 8-row "
-			"groups with rows of 16, 32, 64 or a multiple of 64 "
-			"elements; '%s' is %ldx%ld", k->cfg->target->name,
+			"groups with rows of 16, 32, 64 or more than 64 "
+			"elements in multiples of 16; '%s' is %ldx%ld",
+			k->cfg->target->name,
 			k->scop->spec->tensors[buf->tensor].name, buf->size[0],
 			w);
 		return -1;
 	}
+	/* wider: blocks of 64 columns (SWZ 2), else of 32 (SWZ 3: a B tile
+	 * of 96 columns), else of 16 (SWZ 4: 80) */
+	buf->swz = w <= 64 ? 1 : !(w % 64) ? 2 : !(w % 32) ? 3 : 4;
 	buf->pitch = w;
-	buf->swz = w <= 64 ? 1 : 2;
-	buf->stage_elems = (buf->size[0] * w + 511) / 512 * 512;
+	buf->stage_elems = (buf->size[0] * buf->pitch + 511) / 512 * 512;
 	return 0;
 }
 

@@ -9,7 +9,10 @@
  *   k loop { WAIT(kt): full[kt mod S]; MMA(kt) issued;
  *            COPY(kt + S - 1): empty[(kt - 1) mod S], arm, boxes;
  *            DRAIN; RELEASE(kt): empty[kt mod S] }
- * The tile of the next copies is issued while the MMAs run. */
+ * The tile of the next copies is issued while the MMAs run.
+ * Warp-specialized (persistent) kernels with --mma-inflight on: DRAIN
+ * waits for all but tile kt's MMAs and RELEASE frees stage kt - 1; the
+ * last k tile drains all and frees its own stage too. */
 #include "emit/target.h"
 #include "promote/internal.h"
 
@@ -23,9 +26,9 @@ static const char *tma_obstacle(struct pm_kernel *k, int c)
 		return "the target has no TMA";
 	if (cfg->stages < 2)
 		return "it needs --stages 2 or more";
-	if (cfg->mma_inflight > 0)
+	if (cfg->mma_inflight > 0 && cfg->persistent <= 0)
 		return "with --mma-inflight on the stages are freed by "
-			"barriers";
+			"barriers (but in persistent kernels: --persistent on)";
 	if (k->frag[c] || k->rstage[c])
 		return "the fragment pipeline or register staging copies "
 			"through the threads";
@@ -42,7 +45,7 @@ static const char *tma_obstacle(struct pm_kernel *k, int c)
 			return "a tile is not a 2-D box of at most 256 rows";
 		if (!host && !(buf->swz == 1 && p == buf->size[1] &&
 		    (p == 16 || p == 32 || p == 64)) &&
-		    !(buf->swz == 2 && p == buf->size[1]))
+		    !(buf->swz >= 2 && p == buf->size[1]))
 			return "a tile's shared layout is not a TMA swizzle "
 				"(--smem swizzle)";
 	}
@@ -158,6 +161,15 @@ int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	    k->con[c].buf_a > k->con[c].buf_b)) {
 		pm_diag_plain(d, "--persistent on: not possible here (the "
 			"contractions' shared tiles differ)");
+		return -1;
+	}
+	/* one k tile of MMAs in flight: the stage of tile kt - 1 released
+	 * after tile kt's are issued (emit/ops.c, emit/tma.c) */
+	if (k->cfg->mma_inflight > 0 && (k->scop->nsplit ||
+	    k->cfg->stages < 3)) {
+		pm_diag_plain(d, "--mma-inflight on in a persistent kernel: "
+			"not possible here (%s)", k->scop->nsplit ? "it splits "
+			"k: --split-k 1" : "it needs --stages 3 or more");
 		return -1;
 	}
 	if (k_loop(k, c, 0, node, d) < 0)

@@ -207,10 +207,12 @@ struct pm_kernel {
 	 * (the target's mid blocks) for grids of several waves that they
 	 * fill better than 128x128 blocks; persist_sq has 192x192 blocks
 	 * (the target's sq blocks) for grids of several waves that they run
-	 * in fewer rounds */
+	 * in fewer rounds; persist_narrow has 64x192 blocks (the target's
+	 * narrow blocks: one consumer warpgroup, one k tile of MMAs in
+	 * flight) for grids that both it and persist run in one wave */
 	struct pm_kernel *persist, *persist_wide, *persist_split;
 	struct pm_kernel *persist_tall, *persist_split_cl, *persist_mid;
-	struct pm_kernel *persist_sq;
+	struct pm_kernel *persist_sq, *persist_narrow;
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };

@@ -5,7 +5,7 @@ with both operands from shared memory through descriptors, scale-d = 1,
 transposes as immediates; and one per N with A from registers."""
 import sys
 
-NS = (64, 128, 192, 256)
+NS = (64, 80, 96, 128, 192, 256)
 
 def acc_lists(n):
     """The accumulator operands of m64nNk16: N/2 registers, as the PTX

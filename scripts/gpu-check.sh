@@ -19,7 +19,10 @@
 # --cluster 2: pairs of blocks sharing B by multicast; an odd number of
 # tile rows at 384x128x192, 640x384x1472, 1024x1536x512 ...), sm90a_nocl
 # (--cluster 1: split-K reduced through the workspace only), sm90a_p192
-# (--persistent on, 192x192 blocks: three consumer warps of 64x192);
+# (--persistent on, 192x192 blocks: three consumer warps of 64x192),
+# sm90a_n96 / sm90a_n96np / sm90a_n80 (128x96 and 128x80 blocks, wgmma n =
+# 96 / 80: B in 32- / 16-column swizzled blocks), sm90a_pinfl (--persistent
+# on --mma-inflight on: one k tile of wgmma in flight, 64x192 blocks);
 # SIZES_SM90A
 # (the sizes of the sm_90a configurations).
 set -u -o pipefail
@@ -65,7 +68,11 @@ CONFIGS=("sm80|--target sm_80"
 	 "sm90a_persist|--target sm_90a --persistent on"
 	 "sm90a_cluster|--target sm_90a --persistent on --cluster 2"
 	 "sm90a_nocl|--target sm_90a --cluster 1"
-	 "sm90a_p192|--target sm_90a --persistent on --block 192x192x64 --warp 64x192 --stages 3")
+	 "sm90a_p192|--target sm_90a --persistent on --block 192x192x64 --warp 64x192 --stages 3"
+	 "sm90a_n96|--target sm_90a --persistent on --split-k 1 --block 128x96x64 --warp 64x96 --mma 64x96x64"
+	 "sm90a_n96np|--target sm_90a --persistent off --split-k 1 --block 128x96x64 --warp 64x96 --mma 64x96x64"
+	 "sm90a_n80|--target sm_90a --persistent on --split-k 1 --block 128x80x64 --warp 64x80 --mma 64x80x64"
+	 "sm90a_pinfl|--target sm_90a --persistent on --split-k 1 --mma-inflight on --block 64x192x64 --warp 64x192 --stages 6")
 # ONLY=REGEX keeps the configurations whose name matches
 if [ -n "${ONLY:-}" ]; then
 	kept=()
@@ -81,10 +88,11 @@ job_list() {
 	for l in nn nt tn tt; do
 		for c in "${CONFIGS[@]}"; do echo "${l}_${c%%|*} $l 0 ${c#*|}"; done
 	done
-	# no fixed-size twin for 192x192 blocks: 192 does not divide the fixed
-	# 1024x2048 (polymma refuses such a size fixed at generation)
+	# no fixed-size twin for 192x192, 128x96, 128x80 or 64x192 blocks:
+	# they do not divide the fixed 1024x2048 (polymma refuses such a size
+	# fixed at generation)
 	for c in "${CONFIGS[@]}"; do
-		[[ ${c%%|*} == *p192* ]] && continue
+		[[ ${c%%|*} =~ p192|n96|n80|pinfl ]] && continue
 		echo "nn_${c%%|*}_fixed nn 1 ${c#*|}"
 	done
 }

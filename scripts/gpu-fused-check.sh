@@ -63,6 +63,8 @@ cfg_args() {
 	sm90a_cpasync) echo "--target sm_90a --tma off" ;;
 	sm90a_persist) echo "--target sm_90a --persistent on" ;;
 	sm90a_wg3) echo "--target sm_90a --persistent on --block 192x128x64 --warp 64x128" ;;
+	sm90a_n96) echo "--target sm_90a --persistent on --split-k 1 --block 128x96x64 --warp 64x96 --mma 64x96x64" ;;
+	sm90a_pinfl) echo "--target sm_90a --persistent on --split-k 1 --mma-inflight on --block 64x192x64 --warp 64x192 --stages 6" ;;
 	*) return 1 ;;
 	esac
 }
@@ -98,6 +100,19 @@ job_list() {
 	for c in "pro_relu nn" "pro_relu tt" "pro_silu nt" "pro_epi tn"; do
 		set -- $c
 		echo "${1}_${2}_sm90a_wg3 $1 $2 sm90a_wg3"
+	done
+	# 128x96 blocks (wgmma n = 96, B in 32-column swizzled blocks)
+	for c in "epi_chain nn" "epi_chain tt" "pro_relu nn" "pro_relu nt" \
+		 "pro_epi tn" "epi_silu nn"; do
+		set -- $c
+		echo "${1}_${2}_sm90a_n96 $1 $2 sm90a_n96"
+	done
+	# one k tile of wgmma in flight in a persistent kernel (epilogues:
+	# a prologue under --mma-inflight on is applied in shared memory,
+	# which TMA and so the persistent kernel do not allow)
+	for c in "epi_chain nn" "epi_chain tt" "epi_gelu nt" "epi_max tn"; do
+		set -- $c
+		echo "${1}_${2}_sm90a_pinfl $1 $2 sm90a_pinfl"
 	done
 	for c in "epi_chain nn" "epi_chain tt" "pro_relu nn" "pro_relu tt" \
 		 "epi_sigmoid nt" "pro_exp tn" "pro_epi nn"; do

@@ -595,7 +595,7 @@ static void test_refused_configs(void **state)
 		  "sm_80 has no asynchronous MMAs" },
 		{ "target", "sm_90a", "smem", "pad", "needs --smem swizzle" },
 		{ "target", "sm_90a", "block", "128x128x48", "rows of 16, 32, "
-		  "64 or a multiple of 64" },
+		  "64 or more than 64 elements in multiples of 16" },
 	};
 	char *text = pm_test_read("examples/gemm_nn.tc");
 

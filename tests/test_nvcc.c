@@ -10,7 +10,9 @@
  * report must say "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill
  * loads" for every function, with no warning and no "Potential Performance
  * Loss" (ptxas serializing wgmma). The sm_80 nn kernel is also compiled for
- * sm_90; the sm_90a nn and fused kernels also with --mma-inflight on.
+ * sm_90; the sm_90a nn and fused kernels also with --mma-inflight on;
+ * 128x96 and 128x80 persistent blocks (wgmma n = 96 / 80, B in 32- / 16-
+ * column swizzled blocks) in a few layouts and idioms.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs.
@@ -38,12 +40,13 @@
 #define GEN_FAILED 200		/* exit status of a job whose gen failed */
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
-#define N_CONFIGS 5
+#define N_CONFIGS 7
 #define N_LAYOUT_CONFIGS 4	/* the first ones, for every layout */
 #define N_FUSED 4
 #define N_FUSED_CONFIGS 4
+#define N_NARROW 5		/* the 128x96 / 128x80 cases */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
-	N_FUSED_CONFIGS * N_FUSED)
+	N_FUSED_CONFIGS * N_FUSED + N_NARROW)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -55,15 +58,24 @@ struct config {
 	const char *opt;	/* NULL, or one more gen option and value (with
 				 * --stages 4) */
 	const char *value;
+	const char *const *extra;	/* NULL, or more gen arguments */
 };
+
+static const char *const n96[] = { "--persistent", "on", "--split-k", "1",
+	"--block", "128x96x64", "--warp", "64x96", "--mma", "64x96x64", NULL };
+static const char *const n80[] = { "--persistent", "on", "--split-k", "1",
+	"--block", "128x80x64", "--warp", "64x80", "--mma", "64x80x64", NULL };
 
 #define SM90A "-gencode=arch=compute_90a,code=sm_90a"
 static const struct config configs[N_CONFIGS] = {
-	{ "sm80", "sm_80", NULL, "sm_80", NULL, NULL },
-	{ "sm70_16x16x8", "sm_70", "16x16x8", "sm_75", NULL, NULL },
-	{ "sm70_32x32x8", "sm_70", "32x32x8", "sm_75", NULL, NULL },
-	{ "sm90a", "sm_90a", NULL, SM90A, NULL, NULL },
-	{ "sm90a_inflight", "sm_90a", NULL, SM90A, "--mma-inflight", "on" },
+	{ "sm80", "sm_80", NULL, "sm_80", NULL, NULL, NULL },
+	{ "sm70_16x16x8", "sm_70", "16x16x8", "sm_75", NULL, NULL, NULL },
+	{ "sm70_32x32x8", "sm_70", "32x32x8", "sm_75", NULL, NULL, NULL },
+	{ "sm90a", "sm_90a", NULL, SM90A, NULL, NULL, NULL },
+	{ "sm90a_inflight", "sm_90a", NULL, SM90A, "--mma-inflight", "on",
+	  NULL },
+	{ "sm90a_n96", "sm_90a", NULL, SM90A, NULL, NULL, n96 },
+	{ "sm90a_n80", "sm_90a", NULL, SM90A, NULL, NULL, n80 },
 };
 
 struct ncase {
@@ -144,6 +156,29 @@ static void init_cases(void)
 				k->fixed = 0;
 			}
 	}
+	/* 128x96 / 128x80 blocks: B N-major (nn, tn: the 32- / 16-column
+	 * swizzled blocks) and K-major (tt), fused */
+	{
+		static const struct { const char *spec, *name; int c; }
+		nr[N_NARROW] = {
+			{ "gemm_nn", "nn_sm90a_n96", 5 },
+			{ "gemm_tn", "tn_sm90a_n80", 6 },
+			{ "gemm_tt", "tt_sm90a_n96", 5 },
+			{ "gemm_bias_relu", "gemm_bias_relu_sm90a_n96", 5 },
+			{ "relu_gemm", "relu_gemm_sm90a_n96", 5 },
+		};
+
+		for (int i = 0; i < N_NARROW; i++) {
+			struct ncase *k = &cases[n++];
+
+			snprintf(k->name, sizeof(k->name), "%s", nr[i].name);
+			snprintf(k->spec, sizeof(k->spec), "examples/%s.tc",
+				nr[i].spec);
+			k->cfg = &configs[nr[i].c];
+			k->arch = k->cfg->arch;
+			k->fixed = 0;
+		}
+	}
 	for (n = 0; n < N_CASES; n++) {
 		struct ncase *k = &cases[n];
 		char name[sizeof(k->name)];
@@ -195,6 +230,8 @@ static void job(const struct ncase *k)
 		gen[n++] = "--stages";
 		gen[n++] = "4";
 	}
+	for (int i = 0; k->cfg->extra && k->cfg->extra[i]; ++i)
+		gen[n++] = k->cfg->extra[i];
 	if (k->fixed) {
 		gen[n++] = "-D";
 		gen[n++] = "M=256";

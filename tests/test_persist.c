@@ -717,6 +717,87 @@ static void test_sq(void **state)
 	free(diag);
 }
 
+/* The narrow variant: 64x192 blocks (one consumer warpgroup of one
+ * m64n192k16 wgmma per k step, a producer warp), 6 stages, one k tile of
+ * MMAs in flight (wait<1>, the previous stage released; all drained and
+ * the own stage released after the last tile); launched where the plan
+ * runs the unsplit 128x128 persistent kernel on one wave and the 64x192
+ * grid is one wave too; not with a register prologue (MMAs in flight read
+ * A's registers), not with --persistent off. */
+static void test_narrow(void **state)
+{
+	const char *opts[] = { "target", "sm_90a", NULL };
+	const char *off[] = { "target", "sm_90a", "persistent", "off", NULL };
+	char *diag, *s = try_gen("gemm_bias_relu", opts, &diag), *k;
+
+	(void) state;
+	assert_non_null(s);
+	k = kernel_text(s, "__launch_bounds__(160, 1) "
+		"pm_kernel_gemm_bias_relu_persist_narrow(");
+	assert_int_equal(count(k, "pm_sm90_mma_tile<64, 192, 64, 1, 64, 1, 1, "
+		"192, 2, 64, 64>("), 1);
+	assert_non_null(strstr(k, "float pm_acc[1][96];"));
+	assert_non_null(strstr(k, "pm_s = pm_q % 6;"));
+	assert_non_null(strstr(k, "if ((unsigned) ((c2)) + 1u < ((unsigned) K "
+		"+ 63u) / 64u) pm_wgmma_wait<1>(); else pm_sm90_drain<96>((float "
+		"*) pm_acc);\n"));
+	assert_non_null(strstr(k, "if (pm_lane_id() == 0) { if (((c2)) >= 1) "
+		"pm_mbar_arrive(&pm_bar[6 + ((pm_qc + ((c2 - 1))) % 6)]); if "
+		"((unsigned) ((c2)) + 1u >= ((unsigned) K + 63u) / 64u) "
+		"pm_mbar_arrive(&pm_bar[6 + ((pm_qc + ((c2))) % 6)]); }\n"));
+	free(k);
+	/* the 128x128 persistent kernel waits for its MMAs in every k tile */
+	k = kernel_text(s, " pm_kernel_gemm_bias_relu_persist(");
+	assert_null(strstr(k, "pm_wgmma_wait<1>();"));
+	free(k);
+	/* the plan: after the unsplit 128x128 persistent kernel's one wave,
+	 * where the 64x192 grid is one wave too */
+	assert_non_null(strstr(s, "\tif (oc[8] > 0 && p->persist == 1 && "
+		"p->s == 1 && !p->tdp && tiles <= (int64_t) sms) {\n\t\tconst "
+		"int64_t t2 = ((M + 64 - 1) / 64) * ((N + 192 - 1) / 192), b2 = "
+		"(int64_t) sms * oc[8];\n\t\tif (t2 <= b2)\n\t\t\tp->persist = 7, "
+		"p->pblocks = b2;\n"));
+	assert_true(strstr(s, "p->persist = 7") > strstr(s, "p->persist = 6"));
+	assert_non_null(strstr(s, "pm_occ[8] = o > 0 ? o : 1;"));
+	assert_non_null(strstr(s, "\tif (p.persist == 7) {\n"));
+	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_narrow<<<"
+		"grid, 160, "));
+	free(s);
+	free(diag);
+	s = try_gen("relu_gemm", opts, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "persist_narrow"));
+	assert_null(strstr(s, "p->persist = 7"));
+	free(s);
+	free(diag);
+	s = try_gen("gemm_bias_relu", off, &diag);
+	assert_non_null(s);
+	assert_null(strstr(s, "persist_narrow"));
+	free(s);
+	free(diag);
+}
+
+/* --mma-inflight on in a persistent kernel: only unsplit, 3+ stages. */
+static void test_inflight_refusals(void **state)
+{
+	const char *split[] = { "target", "sm_90a", "persistent", "on",
+		"mma-inflight", "on", "split-k", "2", NULL };
+	const char *st2[] = { "target", "sm_90a", "persistent", "on",
+		"mma-inflight", "on", "split-k", "1", "stages", "2", NULL };
+	char *diag, *s;
+
+	(void) state;
+	s = try_gen("gemm_bias_relu", split, &diag);
+	assert_null(s);
+	assert_non_null(strstr(diag, "--persistent on"));
+	free(diag);
+	s = try_gen("gemm_bias_relu", st2, &diag);
+	assert_null(s);
+	assert_non_null(strstr(diag, "--mma-inflight on in a persistent "
+		"kernel: not possible here (it needs --stages 3 or more)"));
+	free(diag);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -727,6 +808,8 @@ int main(void)
 		cmocka_unit_test(test_tall),
 		cmocka_unit_test(test_mid),
 		cmocka_unit_test(test_sq),
+		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_inflight_refusals),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_dump),
 	};

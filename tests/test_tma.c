@@ -189,10 +189,56 @@ static void test_sm90a_tma(void **state)
 	}
 }
 
+/* B tiles of 96 and 80 columns (wgmma n = 96 / 80), N-major: blocks of
+ * 32 / 16 columns in the 64- / 32-byte swizzles (SWZ 3 / 4), one box per
+ * block, the stage exactly the tile; K-major (tt): rows of 64, one box. */
+static void test_narrow_b(void **state)
+{
+	const char *n96[] = { "target", "sm_90a", "block", "128x96x64", "warp",
+		"64x96", "mma", "64x96x64", NULL };
+	const char *n80[] = { "target", "sm_90a", "block", "128x80x64", "warp",
+		"64x80", "mma", "64x80x64", NULL };
+	char *s, *k;
+
+	(void) state;
+	s = gen("nn", n96, NULL, NULL);
+	k = main_kernel(s);
+	assert_non_null(strstr(k, "pm_sm90_mma_tile<64, 96, 64, 1, 64, 1, 1, "
+		"96, 3, 128, 64>("));
+	/* A 16 KB + B 12 KB a k tile; B's three 32-column boxes */
+	assert_non_null(strstr(k, "pm_mbar_arrive_tx(&pm_bar[0 + (0)], "
+		"28672);"));
+	assert_non_null(strstr(k, "pm_tma_load_2d(&B_shared[(0) * 6144 + 4096], "
+		"&pm_tm1, &pm_bar[0 + (0)], (96 * c1) + 64, (0));"));
+	assert_null(strstr(k, "B_shared[(0) * 6144 + 6144]"));
+	free(k);
+	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm1, B, K, N, N, 64, 32, "
+		"64)"));
+	free(s);
+	s = gen("nn", n80, NULL, NULL);
+	k = main_kernel(s);
+	assert_non_null(strstr(k, "pm_sm90_mma_tile<64, 80, 64, 1, 64, 1, 1, "
+		"80, 4, 128, 64>("));
+	assert_non_null(strstr(k, "pm_mbar_arrive_tx(&pm_bar[0 + (0)], "
+		"26624);"));
+	assert_int_equal(count(k, "&pm_tm1, &pm_bar[0 + (0)], (80 * c1) +"), 5);
+	free(k);
+	assert_non_null(strstr(s, "pm_tma_map_2d(&pm_tm1, B, K, N, N, 64, 16, "
+		"32)"));
+	free(s);
+	s = gen("tt", n96, NULL, NULL);
+	k = main_kernel(s);
+	assert_non_null(strstr(k, "pm_sm90_mma_tile<64, 96, 64, 0, 128, 2, 0, "
+		"64, 1, 64, 96>("));
+	free(k);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sm90a_tma),
+		cmocka_unit_test(test_narrow_b),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

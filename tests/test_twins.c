@@ -25,7 +25,7 @@ static void test_exact_twins(void **state)
 	const char *src;
 	static const char *const twins[] = { "", "_split", "_small", "_medium",
 		"_persist", "_persist_split", "_persist_split_cl", "_small_tma",
-		"_persist_mid", "_persist_sq" };
+		"_persist_mid", "_persist_sq", "_persist_narrow" };
 
 	(void) state;
 	assert_int_equal(polymma_options_set(o, opts[0], opts[1], NULL),

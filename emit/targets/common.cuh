@@ -167,12 +167,13 @@ __device__ __forceinline__ uint32_t pm_pack_half2(__half lo, __half hi) {
 //   host.h's pm_smem_off_h is the same formula (tests/test_banks.c checks
 //   both properties by simulation).
 //
-//   SWZ = 2 (column blocks of 64, the wgmma canonical 128-byte swizzle;
-//   sm_90a tiles wider than 64 elements), H the tile's row count:
-//     off = pm_smem_off<64, 1>((c / 64) * H + r, c % 64)
-//   i.e. the tile is stored as P/64 blocks of H rows x 64 columns, each
-//   block SWZ = 1 with CH = 8 (chunk ^ r % 8).  Requires P % 64 == 0 and
-//   H % 8 == 0.  Both bank properties above hold inside each block.
+//   SWZ = 2, 3, 4 (column blocks of W = 64, 32, 16: the wgmma canonical
+//   128-, 64- and 32-byte swizzles; sm_90a tiles wider than 64 elements),
+//   H the tile's row count:
+//     off = pm_smem_off<W, 1>((c / W) * H + r, c % W)
+//   i.e. the tile is stored as P/W blocks of H rows x W columns, each
+//   block SWZ = 1 with CH = W / 8.  Requires P % W == 0 and H % 8 == 0.
+//   Both bank properties above hold inside each block.
 // ---------------------------------------------------------------------------
 // Swizzle key x of row r for CH chunks per row (see above).
 template <int CH>
@@ -182,21 +183,35 @@ __host__ __device__ __forceinline__ constexpr int pm_swz_key(int r) {
                          (unsigned)(CH - 1));
 }
 
+// The column blocks of SWZ = 2, 3, 4 (0: none).
+template <int SWZ> __host__ __device__ constexpr int pm_swz_block() {
+  return SWZ == 2 ? 64 : SWZ == 3 ? 32 : SWZ == 4 ? 16 : 0;
+}
+// ... and its log2
+template <int SWZ> __host__ __device__ constexpr int pm_swz_shift() {
+  return SWZ == 2 ? 6 : SWZ == 3 ? 5 : SWZ == 4 ? 4 : 0;
+}
+
 template <int P, int SWZ, int H = 0>
 __host__ __device__ __forceinline__ constexpr int pm_smem_off(int r, int c) {
   static_assert(P > 0 && P % 8 == 0, "pm_smem_off: P must be a multiple of 8");
-  static_assert(SWZ >= 0 && SWZ <= 2, "pm_smem_off: SWZ must be 0, 1 or 2");
+  static_assert(SWZ >= 0 && SWZ <= 4, "pm_smem_off: SWZ must be 0 to 4");
   static_assert(SWZ != 1 || P / 8 == 1 || P / 8 == 2 || P / 8 == 4 ||
                     (P / 8) % 8 == 0,
                 "pm_smem_off: with SWZ=1, P/8 must be 1, 2, 4 or a multiple "
                 "of 8");
-  static_assert(SWZ != 2 || (P % 64 == 0 && H > 0 && H % 8 == 0),
-                "pm_smem_off: with SWZ=2, P must be a multiple of 64 and H "
-                "of 8");
+  constexpr int W = pm_swz_block<SWZ>();
+  static_assert(SWZ < 2 || (P % (W > 0 ? W : 1) == 0 && H > 0 && H % 8 == 0),
+                "pm_smem_off: with SWZ=2/3/4, P must be a multiple of the "
+                "block (64/32/16) and H of 8");
   return SWZ == 0   ? r * P + c
          : SWZ == 1 ? r * P + (((c >> 3) ^ pm_swz_key<P / 8>(r)) << 3) + (c & 7)
-                    : (((c >> 6) * (H > 0 ? H : 1) + r) << 6) +
-                          ((((c >> 3) & 7) ^ (r & 7)) << 3) + (c & 7);
+                    : (((c >> pm_swz_shift<SWZ>()) * (H > 0 ? H : 1) + r)
+                       << pm_swz_shift<SWZ>()) +
+                          ((((c >> 3) & (W / 8 - 1)) ^
+                            pm_swz_key<(W > 0 ? W : 8) / 8>(r))
+                           << 3) +
+                          (c & 7);
 }
 
 // ---------------------------------------------------------------------------

@@ -31,7 +31,9 @@
 //     tile is 64-wide MN blocks (SWZ = 1 with P = 64, or SWZ = 2), each a
 //     column of 8 (k) x 64 (mn) atoms of 1024 bytes.  SBO = 1024 (the next 8
 //     k rows), leading byte offset (LBO) = the stride between 64-wide MN
-//     blocks (H x 128 bytes).
+//     blocks (H x 128 bytes).  SWZ = 3 and 4 (MN blocks of 32 and 16, the
+//     64- and 32-byte swizzles; an MN of 96 or 80 in whole blocks): atoms
+//     of 8 x 32 (16), SBO 512 (256), LBO H x 64 (32) bytes.
 // Tile bases must be 1024-byte aligned (the swizzle is a function of the
 // address bits); the generator aligns every stage of every tile.
 #ifndef POLYMMA_TARGETS_SM90_CUH
@@ -115,6 +117,43 @@ __device__ __forceinline__ void pm_wgmma_m64n64k16(float *d, uint64_t da,
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
         "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
         "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
+}
+
+template <int TA, int TB>
+__device__ __forceinline__ void pm_wgmma_m64n80k16(float *d, uint64_t da,
+                                                   uint64_t db) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39}, "
+      "%40, %41, p, 1, 1, %43, %44;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+      : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
+}
+
+template <int TA, int TB>
+__device__ __forceinline__ void pm_wgmma_m64n96k16(float *d, uint64_t da,
+                                                   uint64_t db) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "
+      "%48, %49, p, 1, 1, %51, %52;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }
 
@@ -221,6 +260,47 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n64k16(float *d,
 }
 
 template <int TB>
+__device__ __forceinline__ void pm_wgmma_ra_m64n80k16(float *d,
+                                                      const uint32_t *a,
+                                                      uint64_t db) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %45, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39}, "
+      "{%40, %41, %42, %43}, %44, p, 1, 1, %46;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1),
+        "n"(TB));
+}
+
+template <int TB>
+__device__ __forceinline__ void pm_wgmma_ra_m64n96k16(float *d,
+                                                      const uint32_t *a,
+                                                      uint64_t db) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "
+      "{%48, %49, %50, %51}, %52, p, 1, 1, %54;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1),
+        "n"(TB));
+}
+
+template <int TB>
 __device__ __forceinline__ void pm_wgmma_ra_m64n128k16(float *d,
                                                       const uint32_t *a,
                                                       uint64_t db) {
@@ -314,10 +394,15 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n256k16(float *d,
 
 template <int N, int TA, int TB>
 __device__ __forceinline__ void pm_wgmma(float *d, uint64_t da, uint64_t db) {
-  static_assert(N == 64 || N == 128 || N == 192 || N == 256,
-                "pm_wgmma: N must be 64, 128, 192 or 256");
+  static_assert(N == 64 || N == 80 || N == 96 || N == 128 || N == 192 ||
+                    N == 256,
+                "pm_wgmma: N must be 64, 80, 96, 128, 192 or 256");
   if constexpr (N == 64)
     pm_wgmma_m64n64k16<TA, TB>(d, da, db);
+  else if constexpr (N == 80)
+    pm_wgmma_m64n80k16<TA, TB>(d, da, db);
+  else if constexpr (N == 96)
+    pm_wgmma_m64n96k16<TA, TB>(d, da, db);
   else if constexpr (N == 128)
     pm_wgmma_m64n128k16<TA, TB>(d, da, db);
   else if constexpr (N == 192)
@@ -329,10 +414,15 @@ __device__ __forceinline__ void pm_wgmma(float *d, uint64_t da, uint64_t db) {
 template <int N, int TB>
 __device__ __forceinline__ void pm_wgmma_ra(float *d, const uint32_t *a,
                                             uint64_t db) {
-  static_assert(N == 64 || N == 128 || N == 192 || N == 256,
-                "pm_wgmma_ra: N must be 64, 128, 192 or 256");
+  static_assert(N == 64 || N == 80 || N == 96 || N == 128 || N == 192 ||
+                    N == 256,
+                "pm_wgmma_ra: N must be 64, 80, 96, 128, 192 or 256");
   if constexpr (N == 64)
     pm_wgmma_ra_m64n64k16<TB>(d, a, db);
+  else if constexpr (N == 80)
+    pm_wgmma_ra_m64n80k16<TB>(d, a, db);
+  else if constexpr (N == 96)
+    pm_wgmma_ra_m64n96k16<TB>(d, a, db);
   else if constexpr (N == 128)
     pm_wgmma_ra_m64n128k16<TB>(d, a, db);
   else if constexpr (N == 192)
@@ -348,18 +438,20 @@ __device__ __forceinline__ void pm_wgmma_ra(float *d, const uint32_t *a,
 template <int KM, int P, int SWZ, int H>
 __device__ __forceinline__ uint64_t pm_sm90_operand(const __half *x, int r0,
                                                     int c0) {
-  static_assert(SWZ == 2 || (SWZ == 1 && (KM ? (P == 16 || P == 32 ||
-                                                 P == 64)
-                                             : P == 64)),
+  static_assert((SWZ >= 2 && SWZ <= 4) ||
+                    (SWZ == 1 && (KM ? (P == 16 || P == 32 || P == 64)
+                                     : P == 64)),
                 "pm_sm90: shared tiles must be swizzled with rows of 16, 32 "
-                "or 64 halves (K-major), 64 (MN-major), or in 64-wide blocks");
-  constexpr int W = SWZ == 2 ? 64 : P;     // halves per swizzled row
-  const int off = SWZ == 2 ? (((c0 >> 6) * H + r0) << 6) + (c0 & 63)
+                "or 64 halves (K-major), 64 (MN-major), or in 64-, 32- or "
+                "16-wide blocks");
+  constexpr int W = SWZ >= 2 ? pm_swz_block<SWZ>() : P;  // halves a row
+  const int off = SWZ >= 2 ? (((c0 >> pm_swz_shift<SWZ>()) * H + r0)
+                              << pm_swz_shift<SWZ>()) + (c0 & (W - 1))
                            : r0 * P + c0;
   const unsigned a = pm_smem_addr(x) + 2u * (unsigned)off;
   if (KM)
     return pm_wg_desc<2 * W>(a, 16u, 16u * W);
-  return pm_wg_desc<128>(a, SWZ == 2 ? 128u * H : 16u, 1024u);
+  return pm_wg_desc<2 * W>(a, SWZ >= 2 ? 2u * W * H : 16u, 16u * W);
 }
 
 // acc (MM x MN, the distribution above) += A(MM x MK) * B(MK x MN), the
