@@ -346,6 +346,51 @@ static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
 	return 0;
 }
 
+/* Is variable v (0 i, 1 j, 2 k) of read r the buffer's last (contiguous)
+ * dimension? */
+static int reads_last(const struct pm_buffer *buf, const struct pm_expr *r,
+	int v)
+{
+	for (int i = 0; i < r->nidx; ++i)
+		if (r->idx[i] == v)
+			return i == buf->rank - 1;
+	return 0;
+}
+
+/* Descriptors of an MN-major operand start on its swizzled column blocks
+ * (the canonical layouts: an MN start inside a block breaks the pattern;
+ * measured wrong results): in a tile of several blocks (SWZ 2-4), the
+ * macro-MMAs' and the units' MN offsets must be multiples of the block
+ * (64x192 warps of two 64x96 macro-MMAs are not). */
+static int check_mn_blocks(struct pm_kernel *k, int c, struct pm_diags *d)
+{
+	const struct pm_config *cfg = k->cfg;
+	const struct pm_contraction *con = &k->con[c];
+
+	for (int o = 0; o < 2 && cfg->target->desc_smem; ++o) {
+		const struct pm_buffer *buf = &k->bufs[o ? con->buf_b :
+			con->buf_a];
+		/* A M-major: k not its last dimension; B N-major: j its last */
+		int mn = o ? reads_last(buf, con->rb, 1) :
+			!reads_last(buf, con->ra, 2);
+		int w = buf->swz == 2 ? 64 : buf->swz == 3 ? 32 :
+			buf->swz == 4 ? 16 : 0;
+		int m = o ? cfg->mn : cfg->mm, u = o ? cfg->wn : cfg->wm;
+		int b = o ? cfg->bn : cfg->bm;
+
+		if (!mn || !w || ((u <= m || !(m % w)) && (b <= u || !(u % w))))
+			continue;
+		pm_diag_plain(d, "--target %s reads '%s' %s-major in swizzled "
+			"blocks of %d columns: the macro-MMA's %s (%d) and the warp "
+			"tile's (%d) must be multiples of %d where the tile has "
+			"several (choose --mma or --warp accordingly)",
+			cfg->target->name, k->scop->spec->tensors[buf->tensor].name,
+			o ? "N" : "M", w, o ? "n" : "m", m, u, w);
+		return -1;
+	}
+	return 0;
+}
+
 /* Pitch and swizzle of each buffer from --smem. */
 static int layout_buffers(struct pm_kernel *k, int first, struct pm_diags *d)
 {
@@ -735,6 +780,7 @@ static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 	if (!node || add_buffer(k, node, c, con->a, d) < 0 ||
 	    add_buffer(k, node, c, con->b, d) < 0 ||
 	    layout_buffers(k, first, d) < 0 ||
+	    check_mn_blocks(k, c, d) < 0 ||
 	    pro_regs_decide(k, c, d) < 0 ||
 	    (k->rstage[c] = pm_rstage_decide(k, c, d)) < 0 ||
 	    pipeline(k, c, &node, d) < 0) {

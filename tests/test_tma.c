@@ -232,6 +232,26 @@ static void test_narrow_b(void **state)
 		"64, 1, 64, 96>("));
 	free(k);
 	free(s);
+	/* two 64x96 macro-MMAs in a 64x192 warp tile: the second would start
+	 * inside B's second 64-column swizzled block (N-major; refused), not
+	 * so with B K-major (its n offsets are rows) */
+	{
+		const char *two[] = { "target", "sm_90a", "block", "64x192x64",
+			"warp", "64x192", "mma", "64x96x64", "split-k", "1",
+			NULL };
+		char *diag;
+
+		s = try_gen("gemm_nn", two, &diag);
+		assert_null(s);
+		assert_non_null(strstr(diag, "reads 'B' N-major in swizzled "
+			"blocks of 64 columns: the macro-MMA's n (96) and the warp "
+			"tile's (192) must be multiples of 64"));
+		free(diag);
+		s = try_gen("gemm_tt", two, &diag);
+		assert_non_null(s);
+		free(s);
+		free(diag);
+	}
 }
 
 int main(void)
