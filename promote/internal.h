@@ -18,6 +18,14 @@ static inline int pm_pr_smem_pro(const struct pm_buffer *b)
 	return b->pro != NULL && !b->pro_regs;
 }
 
+/* Pitch, swizzle and stage size of buffers first.. (--smem; on targets
+ * reading shared memory through descriptors, their canonical layouts);
+ * -1 with a diagnostic when a tile cannot be laid out. */
+int pm_pr_layout_buffers(struct pm_kernel *k, int first, struct pm_diags *d);
+/* -1 with a diagnostic when a macro-MMA or unit of contraction c would
+ * start inside a swizzled column block of an MN-major operand. */
+int pm_pr_check_mn_blocks(struct pm_kernel *k, int c, struct pm_diags *d);
+
 /* "{ <in> -> [(expr)] }" with the in tuple given the id -> mupa. */
 __isl_give isl_multi_union_pw_aff *pm_pr_mupa_str(isl_ctx *ctx,
 	const char *in, const char *expr, __isl_keep isl_id *id);
