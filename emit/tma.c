@@ -59,10 +59,9 @@ long pm_emit_box_cols(const struct pm_buffer *b)
 		b->size[1];
 }
 
-/* Boxes of buffer b per k tile: blocks of 64, 32 or 16 columns (SWZ 2, 3,
- * 4; the last one whole where the tile's width is not a multiple of the
- * block: its columns past the tile land in the block's unused part), else
- * one. */
+/* Boxes of buffer b per k tile: one per block of 64, 32 or 16 columns
+ * (SWZ 2, 3, 4: promote/layout.c picks the block that divides the tile's
+ * width), else one. */
 static long nboxes(const struct pm_buffer *b)
 {
 	long w = pm_emit_box_cols(b);
