@@ -13,14 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <vector>
-__global__ void bt_fill(__half *p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = (unsigned)i * 2654435761u ^ seed;
-    x ^= x >> 13; x *= 0x5bd1e995u; x ^= x >> 15;
-    p[i] = __float2half((x & 0xffff) / 32768.0f - 1.0f);
-  }
-}
+#include "exp_fill.cuh"
 int main(int argc, char **argv) {
   const char *tag = argc > 1 ? argv[1] : "?";
   int dev = 0, l2 = 0;
@@ -38,8 +31,8 @@ int main(int argc, char **argv) {
         printf("FAIL %s %s (memory)\n", tag, argv[a]);
         return 1;
       }
-      bt_fill<<<1024, 256>>>(A[i], M * K, 1u + 2 * i);
-      bt_fill<<<1024, 256>>>(B[i], K * N, 2u + 2 * i);
+      exp_fill<<<1024, 256>>>(A[i], M * K, 1u + 2 * i);
+      exp_fill<<<1024, 256>>>(B[i], K * N, 2u + 2 * i);
     }
     cudaMalloc(&C, M * N * 2);
     cudaStream_t s; cudaStreamCreate(&s);

@@ -19,14 +19,7 @@
 #include <cstdio>
 #include <vector>
 
-__global__ void ot_fill(__half *p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = (unsigned)i * 2654435761u ^ seed;
-    x ^= x >> 13; x *= 0x5bd1e995u; x ^= x >> 15;
-    p[i] = __float2half((x & 0xffff) / 32768.0f - 1.0f);
-  }
-}
+#include "exp_fill.cuh"
 
 // op 0: relu(C + bias); 1: C + bias; 2: relu(C). In place, 8 halves a
 // thread (M * N and N multiples of 8 here).
@@ -78,9 +71,9 @@ int main(int argc, char **argv) {
         printf("FAIL %s (memory)\n", argv[a]);
         return 1;
       }
-      ot_fill<<<1024, 256, 0, s>>>(A[i], M * K, 1u + 3 * i);
-      ot_fill<<<1024, 256, 0, s>>>(B[i], K * N, 2u + 3 * i);
-      ot_fill<<<1024, 256, 0, s>>>(bias[i], N, 3u + 3 * i);
+      exp_fill<<<1024, 256, 0, s>>>(A[i], M * K, 1u + 3 * i);
+      exp_fill<<<1024, 256, 0, s>>>(B[i], K * N, 2u + 3 * i);
+      exp_fill<<<1024, 256, 0, s>>>(bias[i], N, 3u + 3 * i);
     }
     const float one = 1.0f, zero = 0.0f;
     auto gemm = [&](int i) {

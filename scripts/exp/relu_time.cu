@@ -7,14 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-__global__ void rt_fill(__half *p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = (unsigned)i * 2654435761u ^ seed;
-    x ^= x >> 13; x *= 0x5bd1e995u; x ^= x >> 15;
-    p[i] = __float2half((x & 0xffff) / 32768.0f - 1.0f);
-  }
-}
+#include "exp_fill.cuh"
 int main(int argc, char **argv) {
   const char *tag = argc > 1 ? argv[1] : "?";
   for (int a = 2; a < argc; ++a) {
@@ -22,7 +15,7 @@ int main(int argc, char **argv) {
     if (sscanf(argv[a], "%lldx%lldx%lld", &M, &N, &K) != 3) return 2;
     __half *A, *B, *C;
     cudaMalloc(&A, M * K * 2); cudaMalloc(&B, K * N * 2); cudaMalloc(&C, M * N * 2);
-    rt_fill<<<1024, 256>>>(A, M * K, 1u); rt_fill<<<1024, 256>>>(B, K * N, 2u);
+    exp_fill<<<1024, 256>>>(A, M * K, 1u); exp_fill<<<1024, 256>>>(B, K * N, 2u);
     cudaStream_t s; cudaStreamCreate(&s);
     for (int i = 0; i < 20; ++i)
       if (KFN(A, B, C, M, N, K, s) != cudaSuccess) { printf("FAIL %s %s\n", tag, argv[a]); return 1; }

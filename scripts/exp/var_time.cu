@@ -26,14 +26,7 @@ struct pm_var {
 
 static const int NV = (int)(sizeof(vars) / sizeof(vars[0]));
 
-__global__ void vt_fill(__half *p, long long n, unsigned seed) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-       i += (long long)gridDim.x * blockDim.x) {
-    unsigned x = (unsigned)i * 2654435761u ^ seed;
-    x ^= x >> 13; x *= 0x5bd1e995u; x ^= x >> 15;
-    p[i] = __float2half((x & 0xffff) / 32768.0f - 1.0f);
-  }
-}
+#include "exp_fill.cuh"
 
 int main(int argc, char **argv) {
   int dev = 0, l2 = 0;
@@ -57,8 +50,8 @@ int main(int argc, char **argv) {
         printf("FAIL %s (memory)\n", argv[a]);
         return 1;
       }
-      vt_fill<<<1024, 256, 0, s>>>(A[i], M * K, 1u + 3 * i);
-      vt_fill<<<1024, 256, 0, s>>>(B[i], K * N, 2u + 3 * i);
+      exp_fill<<<1024, 256, 0, s>>>(A[i], M * K, 1u + 3 * i);
+      exp_fill<<<1024, 256, 0, s>>>(B[i], K * N, 2u + 3 * i);
     }
     const float one = 1.0f, zero = 0.0f;
     auto run = [&](int v, int i) {
