@@ -524,12 +524,31 @@ const char *const bench_idioms[4] = {
 	"gemm", "relu_gemm", "gemm_bias_relu", "add_gemm",
 };
 
+/* The time of variant V at R's set, idiom and size, when it was timed;
+ * NAN otherwise. */
+static double variant_ms(const struct bench_row *rows, int n,
+	const struct bench_row *r, const char *v)
+{
+	int i;
+
+	for (i = 0; i < n; ++i) {
+		const struct bench_row *q = &rows[i];
+
+		if (!strcmp(q->variant, v) && !strcmp(q->idiom, r->idiom) &&
+		    !strcmp(q->set, r->set) && q->m == r->m && q->n == r->n &&
+		    q->k == r->k)
+			return strcmp(q->status, "ok") ? NAN : q->ms;
+	}
+	return NAN;
+}
+
 struct bench_summary bench_summarize(const struct bench_row *rows, int n,
 	const char *idiom, const char *set, const char *baseline)
 {
 	struct bench_summary s;
 	double logsum = 0;
 	int i, lt = !strcmp(baseline, "cublaslt");
+	int col = lt || !strcmp(baseline, "cublas");
 
 	memset(&s, 0, sizeof s);
 	s.geomean = s.min = s.max = NAN;
@@ -549,7 +568,8 @@ struct bench_summary bench_summarize(const struct bench_row *rows, int n,
 			s.failed++;
 			continue;
 		}
-		x = lt ? r->speedup_cublaslt : r->speedup_cublas;
+		x = !col ? variant_ms(rows, n, r, baseline) / r->ms :
+			lt ? r->speedup_cublaslt : r->speedup_cublas;
 		if (!isfinite(x) || x <= 0) {
 			s.no_baseline++;
 			continue;
@@ -575,21 +595,36 @@ static void put_x(FILE *f, double v)
 		fputs(" — |", f);
 }
 
+/* Whether any row of IDIOM (in SET, or any) is of VARIANT. */
+static int has_variant(const struct bench_row *rows, int n, const char *idiom,
+	const char *set, const char *variant)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (!strcmp(rows[i].variant, variant) &&
+		    !strcmp(rows[i].idiom, idiom) &&
+		    (!set || !strcmp(rows[i].set, set)))
+			return 1;
+	return 0;
+}
+
 static void summary_table(FILE *f, const struct bench_row *rows, int n,
 	const char *set)
 {
-	static const char *const base[2] = { "cublas", "cublaslt" };
+	static const char *const base[3] = { "cublas", "cublaslt", "cublas_1pw" };
 	int i, b;
 
 	fputs("| idiom | baseline | sizes | timed | geomean | min | max | ≥ 1.0× "
 		"| unsupported | failed |\n", f);
 	fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n", f);
 	for (i = 0; i < BENCH_N_IDIOMS; ++i)
-		for (b = 0; b < 2; ++b) {
+		for (b = 0; b < 3; ++b) {
 			struct bench_summary s = bench_summarize(rows, n,
 				bench_idioms[i], set, base[b]);
 
-			if (!s.sizes)
+			if (!s.sizes || (b == 2 && !has_variant(rows, n,
+			    bench_idioms[i], set, base[b])))
 				continue;
 			fprintf(f, "| %s | %s | %d | %d |", bench_idioms[i], base[b],
 				s.sizes, s.timed);
@@ -625,7 +660,8 @@ void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 	const char *comments)
 {
 	static const char *const sets[] = { "paper", "square", "llm", "custom" };
-	static const char *const variants[] = { "polymma", "cublas", "cublaslt" };
+	static const char *const variants[] = { "polymma", "cublas", "cublaslt",
+		"cublas_1pw" };
 	int i, j, v, shown;
 
 	fputs("# polymma benchmark summary\n\n", f);
@@ -645,10 +681,13 @@ void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 	fputs("Speedup = baseline time / polymma time for the same idiom and size "
 		"(each time the median of the timed runs, CUDA events); above 1.0× "
 		"polymma is faster. Baselines: `cublas` is the paper's (cublasGemmEx, "
-		"tensor ops and fp32 compute, plus separate pointwise kernels); "
-		"`cublaslt` is today's (cuBLASLt with the fused ReLU+bias epilogue "
-		"for GEMM+bias+ReLU; the best unfused cuBLASLt sequence for the "
-		"prologue and Add idioms). *timed*: sizes where polymma and the "
+		"tensor ops and fp32 compute, plus one pointwise kernel per "
+		"operation: a relu kernel on A; a bias kernel then a relu kernel on "
+		"C; an add kernel); `cublaslt` is today's (cuBLASLt with the fused "
+		"ReLU+bias epilogue for GEMM+bias+ReLU; the best unfused cuBLASLt "
+		"sequence for the prologue and Add idioms); `cublas_1pw`, for "
+		"GEMM+bias+ReLU only, is the paper's with its two pointwise kernels "
+		"fused by hand into one (stricter). *timed*: sizes where polymma and the "
 		"baseline both passed the comparison gate and were timed; "
 		"*unsupported*: sizes or idioms the generator cannot do yet; "
 		"*failed*: a wrong result or an error (polymma's, or the "
@@ -672,7 +711,7 @@ void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 	fputs("| idiom | variant | timed | geomean TFLOP/s | best TFLOP/s |\n", f);
 	fputs("|---|---|--:|--:|--:|\n", f);
 	for (i = 0; i < BENCH_N_IDIOMS; ++i)
-		for (v = 0; v < 3; ++v) {
+		for (v = 0; v < 4; ++v) {
 			int cnt = 0, any = 0;
 			double ls = 0, best = 0;
 

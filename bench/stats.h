@@ -76,7 +76,9 @@ struct bench_cmp bench_compare_f16(const uint16_t *out, const uint16_t *ref,
 
 /* One row per (set, idiom, size, variant). variant is "polymma", "cublas"
  * (the paper's baseline: cublasGemmEx plus separate pointwise kernels) or
- * "cublaslt" (today's: cuBLASLt with a fused epilogue where one applies).
+ * "cublaslt" (today's: cuBLASLt with a fused epilogue where one applies);
+ * GEMM+bias+ReLU also has "cublas_1pw" (cublasGemmEx plus one hand-fused
+ * bias+ReLU kernel).
  * status is "ok" (timed), "unsupported" (the generator or its launcher
  * cannot do this idiom or size yet), "fail" (wrong result: not timed) or
  * "error" (a build, launch or library error). Absent numbers are NAN and
@@ -128,7 +130,10 @@ struct bench_summary {
 	double geomean, min, max;	/* NAN when timed == 0 */
 };
 
-/* SET NULL: every set. BASELINE: "cublas" or "cublaslt". */
+/* SET NULL: every set. BASELINE: "cublas" or "cublaslt" (the polymma
+ * row's speedup columns), or any other variant's name: then the speedup
+ * is that variant's ms at the same set, idiom and size over polymma's
+ * ("cublas_1pw"). */
 struct bench_summary bench_summarize(const struct bench_row *rows, int n,
 	const char *idiom, const char *set, const char *baseline);
 

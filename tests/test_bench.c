@@ -370,6 +370,62 @@ static void test_summary_known_csv(void **state)
 	free(comments);
 }
 
+/* A third baseline by name: GEMM+bias+ReLU's cublas_1pw rows. polymma 0.1
+ * and 0.4 ms against cublas_1pw 0.2 (speedup 2) and 0.2 (0.5); at the third
+ * size cublas_1pw failed (no baseline); gemm has no cublas_1pw rows, so its
+ * table has no such line. */
+static const char pw_csv[] =
+	BENCH_CSV_HEADER "\n"
+	"paper,gemm,128,128,128,polymma,ok,0.2,1,0.5,0.25,,,8,30,cfg,\n"
+	"paper,gemm_bias_relu,128,128,128,polymma,ok,0.1,1,3,1,,,8,30,cfg,\n"
+	"paper,gemm_bias_relu,128,128,128,cublas,ok,0.3,1,1,,,,8,30,x,\n"
+	"paper,gemm_bias_relu,128,128,128,cublas_1pw,ok,0.2,1,1.5,,,,8,30,x,\n"
+	"paper,gemm_bias_relu,256,128,128,polymma,ok,0.4,1,1,1,,,8,30,cfg,\n"
+	"paper,gemm_bias_relu,256,128,128,cublas_1pw,ok,0.2,1,1,,,,8,30,x,\n"
+	"paper,gemm_bias_relu,128,256,128,polymma,ok,0.4,1,1,1,,,8,30,cfg,\n"
+	"paper,gemm_bias_relu,128,256,128,cublas_1pw,fail,,,,,,,,,x,wrong\n";
+
+static void test_summary_named_baseline(void **state)
+{
+	struct bench_row *rows;
+	struct bench_summary s;
+	char *md;
+	size_t len;
+	int n;
+	FILE *f = text_file(pw_csv);
+
+	(void) state;
+	n = bench_csv_read(f, &rows, NULL, NULL);
+	fclose(f);
+	assert_int_equal(n, 8);
+	s = bench_summarize(rows, n, "gemm_bias_relu", NULL, "cublas_1pw");
+	assert_int_equal(s.sizes, 3);
+	assert_int_equal(s.timed, 2);
+	assert_int_equal(s.no_baseline, 1);
+	assert_int_equal(s.at_least_1, 1);
+	assert_true(fabs(s.geomean - 1.0) < 1e-12);
+	assert_true(s.min == 0.5 && s.max == 2.0);
+	s = bench_summarize(rows, n, "gemm", NULL, "cublas_1pw");
+	assert_int_equal(s.timed, 0);
+	assert_int_equal(s.no_baseline, 1);
+
+	f = tmpfile();
+	assert_non_null(f);
+	bench_write_summary(f, rows, n, NULL);
+	len = (size_t) ftell(f);
+	rewind(f);
+	md = calloc(len + 1, 1);
+	assert_non_null(md);
+	assert_int_equal(fread(md, 1, len, f), len);
+	fclose(f);
+	assert_non_null(strstr(md, "| gemm_bias_relu | cublas_1pw | 3 | 2 | 1.000× "
+		"| 0.500× | 2.000× | 1 of 2 | 0 | 1 |\n"));
+	assert_null(strstr(md, "| gemm | cublas_1pw |"));
+	assert_non_null(strstr(md, "| gemm_bias_relu | cublas_1pw | 2 | "));
+	free(md);
+	free(rows);
+}
+
 static void test_csv_malformed(void **state)
 {
 	struct bench_row *rows;
@@ -412,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_csv_round_trip),
 		cmocka_unit_test(test_summary_known_csv),
+		cmocka_unit_test(test_summary_named_baseline),
 		cmocka_unit_test(test_csv_malformed),
 	};
 
