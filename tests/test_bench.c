@@ -279,6 +279,25 @@ static void test_csv_round_trip(void **state)
 	free(comments);
 }
 
+/* bench_write_summary's markdown of ROWS, malloc'ed. */
+static char *summary_md(const struct bench_row *rows, int n,
+	const char *comments)
+{
+	FILE *f = tmpfile();
+	size_t len;
+	char *md;
+
+	assert_non_null(f);
+	bench_write_summary(f, rows, n, comments);
+	len = (size_t) ftell(f);
+	rewind(f);
+	md = calloc(len + 1, 1);
+	assert_non_null(md);
+	assert_int_equal(fread(md, 1, len, f), len);
+	fclose(f);
+	return md;
+}
+
 /* A known CSV: gemm's polymma speedups vs cublas 0.5, 2, 1 and vs cublaslt
  * 0.25, 4, 0.5 over three timed sizes, plus one unsupported size, one wrong
  * result and one where the baselines were not timed; relu_gemm is
@@ -303,7 +322,6 @@ static void test_summary_known_csv(void **state)
 	struct bench_row *rows;
 	struct bench_summary s;
 	char *comments, *md;
-	size_t len;
 	int n;
 	FILE *f = text_file(known_csv);
 
@@ -346,15 +364,7 @@ static void test_summary_known_csv(void **state)
 	assert_int_equal(s.sizes, 0);
 
 	/* the markdown carries the same numbers */
-	f = tmpfile();
-	assert_non_null(f);
-	bench_write_summary(f, rows, n, comments);
-	len = (size_t) ftell(f);
-	rewind(f);
-	md = calloc(len + 1, 1);
-	assert_non_null(md);
-	assert_int_equal(fread(md, 1, len, f), len);
-	fclose(f);
+	md = summary_md(rows, n, comments);
 	assert_non_null(strstr(md, "- device: Test GPU (sm_90, 132 SMs)\n"));
 	assert_non_null(strstr(md, "| gemm | cublas | 6 | 3 | 1.000× | 0.500× | 2.000× "
 		"| 2 of 3 | 1 | 2 |\n"));
@@ -390,7 +400,6 @@ static void test_summary_named_baseline(void **state)
 	struct bench_row *rows;
 	struct bench_summary s;
 	char *md;
-	size_t len;
 	int n;
 	FILE *f = text_file(pw_csv);
 
@@ -409,15 +418,7 @@ static void test_summary_named_baseline(void **state)
 	assert_int_equal(s.timed, 0);
 	assert_int_equal(s.no_baseline, 1);
 
-	f = tmpfile();
-	assert_non_null(f);
-	bench_write_summary(f, rows, n, NULL);
-	len = (size_t) ftell(f);
-	rewind(f);
-	md = calloc(len + 1, 1);
-	assert_non_null(md);
-	assert_int_equal(fread(md, 1, len, f), len);
-	fclose(f);
+	md = summary_md(rows, n, NULL);
 	assert_non_null(strstr(md, "| gemm_bias_relu | cublas_1pw | 3 | 2 | 1.000× "
 		"| 0.500× | 2.000× | 1 of 2 | 0 | 1 |\n"));
 	assert_null(strstr(md, "| gemm | cublas_1pw |"));

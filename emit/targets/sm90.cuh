@@ -491,7 +491,11 @@ __device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const __half *As,
 // pm_sm90_mma_tile with A from registers, through f: each thread's warp
 // loads its 16 rows of every k16 step of A with ldmatrix (.trans for an
 // [k][m] tile), f maps every .f16x2 register (a pointwise prologue on A),
-// then the wgmma read A from the registers and B through its descriptor.
+// then the wgmma reads A from the registers and B through its descriptor.
+// One k16 step at a time: step kk + 16's ldmatrix and f run while step
+// kk's wgmma does (a wgmma.fence before each wgmma orders its A registers'
+// writes; 1.5 % faster on the paper set than all loads before the first
+// wgmma, run156).
 // The A fragment of warp w of the warpgroup (rows 16w .. 16w + 15) is the
 // mma.m16n8k16 one: a0 (row g, k 2q..), a1 (row g + 8), a2 (k + 8), a3.
 template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
@@ -530,16 +534,13 @@ __device__ __forceinline__ void pm_sm90_mma_tile_ra(float *acc,
 #pragma unroll
     for (int e = 0; e < 4; ++e)
       x[e] = f(x[e]);
-  }
-  pm_wgmma_fence();
-#pragma unroll
-  for (int kk = 0; kk < MK; kk += 16) {
     uint64_t db;
     if constexpr (B_NC)
       db = pm_sm90_operand<0, PB, SWZB, HB>(Bs, b_r0 + kk, b_c0);
     else
       db = pm_sm90_operand<1, PB, SWZB, HB>(Bs, b_r0, b_c0 + kk);
-    pm_wgmma_ra<MN, B_NC ? 1 : 0>(acc, a[kk / 16], db);
+    pm_wgmma_fence();
+    pm_wgmma_ra<MN, B_NC ? 1 : 0>(acc, x, db);
   }
   pm_wgmma_commit();
 }

@@ -7,6 +7,8 @@
 // (poisoned first) is checked against cuBLAS's first (max |diff| / (1 +
 // |y|) <= 0.004, no NaN); a variant that fails prints FAIL and is not timed.
 // VARS_H: a header defining `static const pm_var vars[]` (name, entry).
+// -DRELU_A: the variants compute relu(A) * B (ReLU+GEMM); cuBLAS's side is
+// then the paper's unfused baseline, a relu kernel on A and the product.
 // Prints "VAR MxNxK cublas_ms name=ms .. nsets".
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -28,6 +30,18 @@ static const int NV = (int)(sizeof(vars) / sizeof(vars[0]));
 
 #include "exp_fill.cuh"
 
+#ifdef RELU_A
+__global__ void vt_relu(const __half *x, __half *y, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n / 8;
+       i += (long long)gridDim.x * blockDim.x) {
+    uint4 v = reinterpret_cast<const uint4 *>(x)[i];
+    __half2 *h = reinterpret_cast<__half2 *>(&v);
+    for (int q = 0; q < 4; ++q) h[q] = __hmax2(h[q], __float2half2_rn(0.0f));
+    reinterpret_cast<uint4 *>(y)[i] = v;
+  }
+}
+#endif
+
 int main(int argc, char **argv) {
   int dev = 0, l2 = 0;
   cudaGetDevice(&dev);
@@ -43,24 +57,33 @@ int main(int argc, char **argv) {
     if (sscanf(argv[a], "%lldx%lldx%lld", &M, &N, &K) != 3) return 2;
     const long long set = (M * K + K * N + M * N) * 2;
     int ns = (int)std::min(16LL, std::max(2LL, 2LL * l2 / set + 1));
-    std::vector<__half *> A(ns), B(ns), C(ns);
+    std::vector<__half *> A(ns), B(ns), C(ns), Ar(ns);
     for (int i = 0; i < ns; ++i) {
       if (cudaMalloc(&A[i], M * K * 2) || cudaMalloc(&B[i], K * N * 2) ||
           cudaMalloc(&C[i], M * N * 2)) {
         printf("FAIL %s (memory)\n", argv[a]);
         return 1;
       }
+#ifdef RELU_A
+      if (cudaMalloc(&Ar[i], M * K * 2)) return 1;
+#else
+      Ar[i] = A[i];
+#endif
       exp_fill<<<1024, 256, 0, s>>>(A[i], M * K, 1u + 3 * i);
       exp_fill<<<1024, 256, 0, s>>>(B[i], K * N, 2u + 3 * i);
     }
     const float one = 1.0f, zero = 0.0f;
     auto run = [&](int v, int i) {
-      if (v == 0)
+      if (v == 0) {
+#ifdef RELU_A
+        vt_relu<<<(unsigned)std::min(2112LL, (M * K / 8 + 255) / 256), 256, 0, s>>>(
+            A[i], Ar[i], M * K);
+#endif
         cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)N, (int)M, (int)K, &one,
-                     B[i], CUDA_R_16F, (int)N, A[i], CUDA_R_16F, (int)K, &zero,
+                     B[i], CUDA_R_16F, (int)N, Ar[i], CUDA_R_16F, (int)K, &zero,
                      C[i], CUDA_R_16F, (int)N, CUBLAS_COMPUTE_32F,
                      CUBLAS_GEMM_DEFAULT);
-      else
+      } else
         vars[v - 1].f(A[i], B[i], C[i], M, N, K, s);
     };
     const long long mn = M * N;
@@ -122,6 +145,7 @@ int main(int argc, char **argv) {
     fflush(stdout);
     for (int i = 0; i < ns; ++i) {
       cudaFree(A[i]); cudaFree(B[i]); cudaFree(C[i]);
+      if (Ar[i] != A[i]) cudaFree(Ar[i]);
     }
     for (auto &x : ev)
       for (auto &e : x) cudaEventDestroy(e);
