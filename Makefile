@@ -31,7 +31,7 @@ ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(PM_CFLAGS)
 LINK_FLAGS = $(CFLAGS) $(SANITIZE) $(LDFLAGS)
 STATIC_LIBS := -Wl,-Bstatic -lisl -lgmp -Wl,-Bdynamic -lm
 
-LIB_DIRS := frontend poly schedule_tree promote emit runtime api
+LIB_DIRS := frontend poly target schedule_tree promote variant emit runtime api
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
 LIB := $(BUILD)/libpolymma.a
@@ -49,8 +49,8 @@ TEST_HELPER_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,\
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
 # Target helper files embedded into the library (directories excluded).
-TARGET_FILES := $(sort $(filter-out $(patsubst %/,%,$(wildcard emit/targets/*/)),\
-	$(wildcard emit/targets/*)))
+TARGET_FILES := $(sort $(filter-out $(patsubst %/,%,$(wildcard runtime/device/*/)),\
+	$(wildcard runtime/device/*)))
 EMBED := $(BUILD)/tools/embed
 GEN := $(BUILD)/gen
 
@@ -81,13 +81,13 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_FILE) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-# Embedded target helpers: emit/targets/sm80.cuh -> pm_embed_sm80_cuh.
+# Embedded target helpers: runtime/device/sm80.cuh -> pm_embed_sm80_cuh.
 $(EMBED): scripts/embed.c $(FLAGS_FILE) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< -o $@
 
 # The directory is a prerequisite too, so that removing a file regenerates.
-$(GEN)/embedded.c: $(EMBED) $(TARGET_FILES) $(wildcard emit/targets)
+$(GEN)/embedded.c: $(EMBED) $(TARGET_FILES) $(wildcard runtime/device)
 	@mkdir -p $(@D)
 	$(EMBED) $@ $(TARGET_FILES)
 

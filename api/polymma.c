@@ -8,7 +8,7 @@
 #include <isl/options.h>
 
 #include "api/pipeline.h"
-#include "emit/target.h"
+#include "target/target.h"
 #include "frontend/frontend.h"
 #include "poly/poly.h"
 #include "polymma.h"

@@ -31,16 +31,11 @@
  * on the GPU (the block marks' HW: pm_by / pm_bx, the block's tile in
  * raster order, file.c); the host rendering prints every loop.
  *
- * pm_emit_file(k, small) returns the whole self-contained .cu (or host .c):
- * a comment block with version, spec, target and tiles, the target's helper
- * code, the kernel (and its variants: the unsplit and _split kernels of
- * split-K, the medium variant k->medium, the persistent ones k->persist,
- * k->persist_wide, k->persist_tall, k->persist_split and
- * k->persist_split_cl), the small-tile
- * variant when small
- * is not NULL (same spec and options but smaller tiles; launched when k's
- * grid has fewer blocks than the device has SMs; small->small_tma its twin
- * with TMA copies) and the host launcher of SPEC.md §3 (launch.c; its
+ * pm_emit_file(vs) returns the whole self-contained .cu (or host .c) of a
+ * variant set (variant/variant.h): a comment block with version, spec,
+ * target and tiles, the target's helper code, every kernel of the set in
+ * the target table's order (each with its exact "_x" twin where it has
+ * ragged sizes) and the host launcher of docs/LANGUAGE.md (launch.c; its
  * plan: plan.c).
  */
 #ifndef PM_EMIT_H
@@ -72,8 +67,9 @@ struct pm_output {
 	char *header;
 	char *meta;
 };
-int pm_emit_file(struct pm_kernel *k, struct pm_kernel *small,
-	struct pm_output *out, struct pm_diags *d);
+struct pm_variant_set;
+int pm_emit_file(const struct pm_variant_set *vs, struct pm_output *out,
+	struct pm_diags *d);
 void pm_output_clear(struct pm_output *out);
 
 #endif

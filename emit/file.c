@@ -7,8 +7,9 @@
 
 #include "emit/emit.h"
 #include "emit/print.h"
-#include "emit/target.h"
+#include "target/target.h"
 #include "polymma.h"
+#include "variant/variant.h"
 
 const char *pm_emit_ctype(struct pm_kernel *k, int t, int host)
 {
@@ -127,19 +128,19 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"than the GPU has SMs\n", small->cfg->bm, small->cfg->bn,
 			small->cfg->bk, small->cfg->wm, small->cfg->wn,
 			small->cfg->mm, small->cfg->mn, small->cfg->mk);
-	if (small && small->small_tma)
+	if (small && k->var[PM_V_SMALL_TMA])
 		pm_strbuf_add(b, " *          (copies by TMA from 3/2 blocks per SM "
 			"on, by cp.async below)\n");
-	if (k->medium)
+	if (k->var[PM_V_MEDIUM])
 		pm_strbuf_printf(b, " * medium   %dx%dx%d, warp %dx%d: launched "
 			"unsplit when the big grid is one partial\n"
 			" *          wave and its own fills the waves at least 5/4 as "
 			"well\n",
-			k->medium->cfg->bm, k->medium->cfg->bn, k->medium->cfg->bk,
-			k->medium->cfg->wm, k->medium->cfg->wn);
+			k->var[PM_V_MEDIUM]->cfg->bm, k->var[PM_V_MEDIUM]->cfg->bn, k->var[PM_V_MEDIUM]->cfg->bk,
+			k->var[PM_V_MEDIUM]->cfg->wm, k->var[PM_V_MEDIUM]->cfg->wn);
 	for (int w = 0; w < 3; ++w) {
-		const struct pm_kernel *v = w == 2 ? k->persist_tall : w ?
-			k->persist_wide : k->persist;
+		const struct pm_kernel *v = w == 2 ? k->var[PM_V_PERSIST_TALL] : w ?
+			k->var[PM_V_PERSIST_WIDE] : k->var[PM_V_PERSIST];
 
 		if (v)
 			pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, a "
@@ -151,33 +152,33 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 				"the wide one's)" : w ? "to 85 % or more "
 				"(N a multiple of its tile)" : "better");
 	}
-	if (k->persist_mid)
+	if (k->var[PM_V_PERSIST_MID])
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages: launched "
 			"unsplit on grids of more than one\n"
 			" *          wave whose waves it fills to 75 %% or more and "
 			"better than 128x128\n *          blocks\n",
-			k->persist_mid->cfg->bm, k->persist_mid->cfg->bn,
-			k->persist_mid->cfg->bk, k->persist_mid->cfg->stages);
-	if (k->persist_sq)
+			k->var[PM_V_PERSIST_MID]->cfg->bm, k->var[PM_V_PERSIST_MID]->cfg->bn,
+			k->var[PM_V_PERSIST_MID]->cfg->bk, k->var[PM_V_PERSIST_MID]->cfg->stages);
+	if (k->var[PM_V_PERSIST_SQ])
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages: launched "
 			"unsplit on grids of more than one\n"
 			" *          wave that it runs in fewer rounds (modelled)\n",
-			k->persist_sq->cfg->bm, k->persist_sq->cfg->bn,
-			k->persist_sq->cfg->bk, k->persist_sq->cfg->stages);
-	if (k->persist_narrow)
+			k->var[PM_V_PERSIST_SQ]->cfg->bm, k->var[PM_V_PERSIST_SQ]->cfg->bn,
+			k->var[PM_V_PERSIST_SQ]->cfg->bk, k->var[PM_V_PERSIST_SQ]->cfg->stages);
+	if (k->var[PM_V_PERSIST_NARROW])
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, one k tile "
 			"of MMAs in flight: launched\n *          unsplit on grids "
 			"of one wave where 128x128 blocks run one wave too\n",
-			k->persist_narrow->cfg->bm, k->persist_narrow->cfg->bn,
-			k->persist_narrow->cfg->bk, k->persist_narrow->cfg->stages);
-	if (k->persist_split)
+			k->var[PM_V_PERSIST_NARROW]->cfg->bm, k->var[PM_V_PERSIST_NARROW]->cfg->bn,
+			k->var[PM_V_PERSIST_NARROW]->cfg->bk, k->var[PM_V_PERSIST_NARROW]->cfg->stages);
+	if (k->var[PM_V_PERSIST_SPLIT])
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, split-K: "
 			"launched on grids under 3/5 tile per SM,\n"
 			" *          one block per SM, each running a chunk of k "
-			"of a tile%s\n", k->persist_split->cfg->bm,
-			k->persist_split->cfg->bn, k->persist_split->cfg->bk,
-			k->persist_split->cfg->stages,
-			k->persist_split_cl ? " (_cl: a tile's chunks as one "
+			"of a tile%s\n", k->var[PM_V_PERSIST_SPLIT]->cfg->bm,
+			k->var[PM_V_PERSIST_SPLIT]->cfg->bn, k->var[PM_V_PERSIST_SPLIT]->cfg->bk,
+			k->var[PM_V_PERSIST_SPLIT]->cfg->stages,
+			k->var[PM_V_PERSIST_SPLIT_CL] ? " (_cl: a tile's chunks as one "
 			"cluster,\n *          reduced through distributed "
 			"shared memory, where the GPU holds every cluster)" : "");
 	if (k->ws)
@@ -553,85 +554,49 @@ int pm_emit_twin(const struct pm_kernel *k)
 	return 0;
 }
 
-/* kernel_def of k with AST ast, or variant_def where ast is NULL; then
- * its exact twin (pm_emit_twin), suffix "_x" more. */
-static int def_twins(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
-	const char *suffix, struct pm_strbuf *b, struct pm_diags *d)
+/* variant_def of k, then its exact twin (pm_emit_twin), suffix "_x"
+ * more. */
+static int def_twins(struct pm_kernel *k, const char *suffix,
+	struct pm_strbuf *b, struct pm_diags *d)
 {
 	char sx[64];
-	int r = ast ? kernel_def(k, ast, suffix, b, d) :
-		variant_def(k, suffix, b, d);
+	int r = variant_def(k, suffix, b, d);
 
 	if (r < 0 || !pm_emit_twin(k))
 		return r;
 	snprintf(sx, sizeof(sx), "%s_x", suffix);
 	k->exact = 1;
-	r = ast ? kernel_def(k, ast, sx, b, d) : variant_def(k, sx, b, d);
+	r = variant_def(k, sx, b, d);
 	k->exact = 0;
 	return r;
 }
 
-static int source(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
-	struct pm_kernel *small, __isl_keep isl_ast_node *ast2,
-	struct pm_strbuf *b, struct pm_diags *d)
+static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
+	struct pm_diags *d)
 {
-	const struct pm_target *tg = k->cfg->target;
-	int host = !tg->emits_cuda;
+	struct pm_kernel *k = vs->main;
+	const struct pm_target *tg = vs->target;
 
-	comment_block(k, small, b);
+	comment_block(k, k->var[PM_V_SMALL], b);
 	for (int i = 0; i < tg->nhelpers; ++i)
 		pm_strbuf_add(b, tg->helpers[i]);
-	if (!host)
+	if (tg->emits_cuda)
 		pm_strbuf_add(b, prelude);
-	/* split-K: the kernel launched unsplit is the unsplit variant (or
-	 * this one without the fixup: its code slowed the k loops measurably,
-	 * docs/PERF.md), _split has it */
-	k->emit_fixup = 0;
-	if (k->unsplit ? def_twins(k->unsplit, NULL, "", b, d) < 0 :
-	    def_twins(k, ast, "", b, d) < 0)
-		return -1;
+	/* every kernel of the set in the table's order; the split-K fixup
+	 * only in the _split rows (its code slowed the k loops measurably
+	 * where the kernel runs unsplit; docs/decisions) */
+	for (int i = 0; i < tg->nvariants; ++i) {
+		const struct pm_variant *v = &vs->v[tg->variants[i].role];
+
+		if (!v->k)
+			continue;
+		v->k->emit_fixup = v->emit_fixup;
+		if (def_twins(v->k, v->desc->suffix, b, d) < 0)
+			return -1;
+	}
 	k->emit_fixup = 1;
-	if (!host && k->scop->nsplit &&
-	    def_twins(k, ast, "_split", b, d) < 0)
-		return -1;
-	if (small && def_twins(small, ast2, "_small", b, d) < 0)
-		return -1;
-	if (k->medium && def_twins(k->medium, NULL, "_medium", b, d) < 0)
-		return -1;
-	if (k->persist && def_twins(k->persist, NULL, "_persist", b, d) < 0)
-		return -1;
-	if (k->persist_wide &&
-	    def_twins(k->persist_wide, NULL, "_persist_wide", b, d) < 0)
-		return -1;
-	if (k->persist_tall &&
-	    def_twins(k->persist_tall, NULL, "_persist_tall", b, d) < 0)
-		return -1;
-	if (k->persist_mid &&
-	    def_twins(k->persist_mid, NULL, "_persist_mid", b, d) < 0)
-		return -1;
-	if (k->persist_sq &&
-	    def_twins(k->persist_sq, NULL, "_persist_sq", b, d) < 0)
-		return -1;
-	if (k->persist_narrow &&
-	    def_twins(k->persist_narrow, NULL, "_persist_narrow", b, d) < 0)
-		return -1;
-	if (k->persist_split) {
-		k->persist_split->emit_fixup = 1;
-		if (def_twins(k->persist_split, NULL, "_persist_split", b,
-		    d) < 0)
-			return -1;
-	}
-	if (k->persist_split_cl) {
-		k->persist_split_cl->emit_fixup = 1;
-		if (def_twins(k->persist_split_cl, NULL, "_persist_split_cl",
-		    b, d) < 0)
-			return -1;
-	}
-	if (small && small->small_tma &&
-	    def_twins(small->small_tma, NULL, "_small_tma", b, d) < 0)
-		return -1;
-	if (!host)
-		pm_emit_launcher(k, small, b);
+	if (tg->emits_cuda)
+		pm_emit_launcher(k, k->var[PM_V_SMALL], b);
 	return 0;
 }
 
@@ -679,7 +644,7 @@ static char *meta(struct pm_kernel *k)
 		"  \"cluster\": \"%s\",\n  \"sizes\": [", POLYMMA_VERSION,
 		spec->name, c->target->name, c->bm, c->bn, c->bk, c->wm, c->wn,
 		c->mm, c->mn, c->mk, pm_emit_threads(k), split_str(k, sk),
-		c->stages, smem_names[c->smem], k->ws ? "on" : k->persist ?
+		c->stages, smem_names[c->smem], k->ws ? "on" : k->var[PM_V_PERSIST] ?
 		"auto" : "off", c->cluster == 1 ? "1" : c->cluster == 2 ? "2" :
 		"auto");
 	for (int i = 0; i < n; ++i)
@@ -693,31 +658,22 @@ static char *meta(struct pm_kernel *k)
 	return pm_strbuf_take(&b);
 }
 
-int pm_emit_file(struct pm_kernel *k, struct pm_kernel *small,
-	struct pm_output *out, struct pm_diags *d)
+int pm_emit_file(const struct pm_variant_set *vs, struct pm_output *out,
+	struct pm_diags *d)
 {
-	isl_ast_node *ast = pm_emit_ast(k);
-	isl_ast_node *ast2 = small ? pm_emit_ast(small) : NULL;
 	struct pm_strbuf b;
 
-	if (!ast || (small && !ast2)) {
-		isl_ast_node_free(ast);
-		isl_ast_node_free(ast2);
-		pm_diag_plain(d, "internal error: AST generation failed");
-		return -1;
-	}
 	pm_strbuf_init(&b);
-	if (source(k, ast, small, ast2, &b, d) < 0 || b.failed) {
-		isl_ast_node_free(ast);
-		isl_ast_node_free(ast2);
+	if (source(vs, &b, d) < 0 || b.failed) {
+		if (!d->nerrors)
+			pm_diag_plain(d, "internal error: AST generation "
+				"failed");
 		pm_strbuf_free(&b);
 		return -1;
 	}
-	isl_ast_node_free(ast);
-	isl_ast_node_free(ast2);
 	out->source = pm_strbuf_take(&b);
-	out->header = header(k);
-	out->meta = meta(k);
+	out->header = header(vs->main);
+	out->meta = meta(vs->main);
 	return 0;
 }
 

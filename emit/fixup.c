@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "emit/print.h"
-#include "emit/target.h"
+#include "target/target.h"
 
 /* Split-K: the block's partial accumulators into its workspace slot; the
  * last block of the tile to arrive sums every slot (its own included) in

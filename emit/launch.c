@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "emit/print.h"
-#include "emit/target.h"
+#include "target/target.h"
 
 static int nsizes(struct pm_kernel *k)
 {
@@ -284,17 +284,18 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	pm_strbuf_free(&args);
 }
 
-/* The small variant: its twin with TMA copies (small->small_tma) when its
+/* The small variant: its twin with TMA copies (stma) when its
  * grid has 3/2 blocks per SM or more, else the cp.async one (TMA's longer
  * latency measured slower on grids below; docs/PERF.md). sms: the C
  * expression of the device's SM count. */
-static void launch_small(struct pm_kernel *small, struct pm_strbuf *b,
+static void launch_small(struct pm_kernel *small, struct pm_kernel *stma,
+	struct pm_strbuf *b,
 	const char *sms)
 {
 	const struct pm_config *c = small->cfg;
 	char d0[64], d1[64];
 
-	if (small->small_tma) {
+	if (stma) {
 		pm_scop_dim_str(small->scop, small->con[0].out, 0, d0,
 			sizeof(d0));
 		pm_scop_dim_str(small->scop, small->con[0].out, 1, d1,
@@ -302,7 +303,7 @@ static void launch_small(struct pm_kernel *small, struct pm_strbuf *b,
 		pm_strbuf_printf(b, "\t\tif (2 * (int64_t) ((%s + %d - 1) / %d) "
 			"* ((%s + %d - 1) / %d) >= 3 * (int64_t) %s) {\n", d0,
 			c->bm, c->bm, d1, c->bn, c->bn, sms);
-		launch(small->small_tma, "_small_tma", b, "\t\t\t", NULL);
+		launch(stma, "_small_tma", b, "\t\t\t", NULL);
 		pm_strbuf_add(b, "\t\t}\n");
 	}
 	launch(small, "_small", b, "\t\t", NULL);
@@ -516,21 +517,21 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\t/* unsplit and fewer %dx%d blocks than "
 			"SMs: the %dx%d variant */\n\tif (p.small) {\n",
 			k->cfg->bm, k->cfg->bn, small->cfg->bm, small->cfg->bn);
-		launch_small(small, b, "p.sms");
+		launch_small(small, k->var[PM_V_SMALL_TMA], b, "p.sms");
 		pm_strbuf_add(b, "\t}\n");
 	}
-	if (k->medium) {
+	if (k->var[PM_V_MEDIUM]) {
 		pm_strbuf_printf(b, "\t/* unsplit, a grid of %dx%d blocks that "
 			"fills the waves better */\n\tif (p.medium) {\n",
-			k->medium->cfg->bm, k->medium->cfg->bn);
-		launch(k->medium, "_medium", b, "\t\t", NULL);
+			k->var[PM_V_MEDIUM]->cfg->bm, k->var[PM_V_MEDIUM]->cfg->bn);
+		launch(k->var[PM_V_MEDIUM], "_medium", b, "\t\t", NULL);
 		pm_strbuf_add(b, "\t}\n");
 	}
 	/* the persistent variants, p.persist 2, 4, 1, 3, 5, 6 and 7 */
 	{
-		struct pm_kernel *pv[7] = { k->persist_wide, k->persist_tall,
-			k->persist, k->persist_split, k->persist_mid,
-			k->persist_sq, k->persist_narrow };
+		struct pm_kernel *pv[7] = { k->var[PM_V_PERSIST_WIDE], k->var[PM_V_PERSIST_TALL],
+			k->var[PM_V_PERSIST], k->var[PM_V_PERSIST_SPLIT], k->var[PM_V_PERSIST_MID],
+			k->var[PM_V_PERSIST_SQ], k->var[PM_V_PERSIST_NARROW] };
 		const char *suf[7] = { "_persist_wide", "_persist_tall",
 			"_persist", "_persist_split", "_persist_mid",
 			"_persist_sq", "_persist_narrow" };
@@ -552,9 +553,9 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 				"{\n", why[i], id[i]);
 			/* in clusters: the kernel whose fixup reduces through
 			 * them (plan.c) */
-			if (id[i] == 3 && k->persist_split_cl) {
+			if (id[i] == 3 && k->var[PM_V_PERSIST_SPLIT_CL]) {
 				pm_strbuf_add(b, "\t\tif (p.cl) {\n");
-				launch(k->persist_split_cl, "_persist_split_cl", b,
+				launch(k->var[PM_V_PERSIST_SPLIT_CL], "_persist_split_cl", b,
 					"\t\t\t", "p.pblocks");
 				pm_strbuf_add(b, "\t\t}\n");
 			}
@@ -565,7 +566,7 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
 	launch(k, "_split", b, "\t\t", NULL);
 	pm_strbuf_add(b, "\t}\n");
-	launch(k->unsplit ? k->unsplit : k, "", b, "\t", NULL);
+	launch(k->var[PM_V_BASE] ? k->var[PM_V_BASE] : k, "", b, "\t", NULL);
 	pm_strbuf_add(b, "}\n");
 	plain_entry(k, b);
 }
@@ -600,7 +601,7 @@ void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\tif ((int64_t) ((%s + %d - 1) / %d) * "
 			"((%s + %d - 1) / %d) < pm_sms) {\n", d0, c->bm, c->bm,
 			d1, c->bn, c->bn);
-		launch_small(small, b, "pm_sms");
+		launch_small(small, k->var[PM_V_SMALL_TMA], b, "pm_sms");
 		pm_strbuf_add(b, "\t}\n");
 	}
 	if (k->ws) {

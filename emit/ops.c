@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "emit/print.h"
-#include "emit/target.h"
+#include "target/target.h"
 
 static int read_pos(const struct pm_expr *r, int v)
 {

@@ -18,7 +18,7 @@
 
 #include "emit/emit.h"
 #include "emit/print.h"
-#include "emit/target.h"
+#include "target/target.h"
 
 /* The k tiles of a persistent kernel's unit of work (every contraction's;
  * split: its chunks). */

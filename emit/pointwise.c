@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "emit/print.h"
-#include "emit/target.h"
+#include "target/target.h"
 
 static const char *const fn_c[] = {
 	[PM_FN_RELU] = "pm_relu", [PM_FN_SIGMOID] = "pm_sigmoid",

@@ -10,7 +10,7 @@
 
 #include "emit/emit.h"
 #include "emit/print.h"
-#include "emit/target.h"
+#include "target/target.h"
 
 struct printer {
 	struct pm_kernel *k;

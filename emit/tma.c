@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "emit/print.h"
-#include "emit/target.h"
+#include "target/target.h"
 
 /* Index of contraction c's first "full" barrier in pm_bar (file.c): each
  * contraction has S full barriers, then S empty ones. */

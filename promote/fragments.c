@@ -23,7 +23,7 @@
 #include <isl/union_map.h>
 #include <isl/union_set.h>
 
-#include "emit/target.h"
+#include "target/target.h"
 #include "promote/internal.h"
 
 int pm_frag_pipe_decide(struct pm_kernel *k, int c, struct pm_diags *d)

@@ -1,7 +1,7 @@
 /* Shared-memory layouts of the promoted tiles (promote/internal.h): pitch,
  * swizzle and stage size per buffer, and the MN-block alignment that the
  * tensor cores' descriptors need. */
-#include "emit/target.h"
+#include "target/target.h"
 #include "promote/internal.h"
 
 /* The canonical swizzled layouts the tensor cores read through descriptors

@@ -13,7 +13,7 @@
 #include <isl/val.h>
 
 #include "poly/strbuf.h"
-#include "emit/target.h"
+#include "target/target.h"
 #include "promote/internal.h"
 #include "promote/promote.h"
 

@@ -16,7 +16,7 @@
 #include <isl/map.h>
 #include <isl/schedule_node.h>
 
-#include "emit/target.h"
+#include "target/target.h"
 #include "promote/internal.h"
 
 int pm_rstage_decide(struct pm_kernel *k, int c, struct pm_diags *d)

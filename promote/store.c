@@ -25,7 +25,7 @@
 #include <isl/union_map.h>
 #include <isl/union_set.h>
 
-#include "emit/target.h"
+#include "target/target.h"
 #include "promote/internal.h"
 
 /* Elements per 16 bytes of the output type (0: no staging). */

@@ -13,7 +13,7 @@
  * Warp-specialized (persistent) kernels with --mma-inflight on: DRAIN
  * waits for all but tile kt's MMAs and RELEASE frees stage kt - 1; the
  * last k tile drains all and frees its own stage too. */
-#include "emit/target.h"
+#include "target/target.h"
 #include "promote/internal.h"
 
 /* Why contraction c cannot use TMA copies, or NULL. */

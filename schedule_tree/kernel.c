@@ -7,7 +7,7 @@
 #include <isl/map.h>
 #include <isl/printer.h>
 
-#include "emit/target.h"
+#include "target/target.h"
 #include "schedule_tree/tree.h"
 
 /* Does read r index variable v? At which position? */

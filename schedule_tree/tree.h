@@ -38,6 +38,7 @@
 
 #include "poly/config.h"
 #include "poly/poly.h"
+#include "target/target.h"
 
 /* Marks: the isl_id's user pointer is a struct pm_mark. */
 enum pm_mark_kind {
@@ -168,16 +169,6 @@ struct pm_kernel {
 	 * 0: the default, 1: row-major (the small variant: its blocks are
 	 * all resident at once) */
 	int raster;
-	/* the same kernel without split-K, launched unsplit (api/; not
-	 * owned), or NULL: then this one, without its fixup */
-	struct pm_kernel *unsplit;
-	/* the medium variant (api/; not owned), or NULL: launched unsplit
-	 * when its grid fills the waves clearly better (emit/launch.c) */
-	struct pm_kernel *medium;
-	/* a small variant's twin with TMA copies (api/; not owned), or
-	 * NULL: launched instead of it on grids of 3/2 blocks per SM or
-	 * more (emit/launch.c) */
-	struct pm_kernel *small_tma;
 	int nepi;
 	isl_id *epi_id[8];		/* epilogue statements, in order */
 	struct pm_mark marks[PM_MAX_MARKS];
@@ -193,26 +184,9 @@ struct pm_kernel {
 	 * (the plan's wide and tall variants): no ragged last tiles, no
 	 * guards (pm_kernel_sym_ragged is 0) */
 	int exact;
-	/* the persistent warp-specialized variants (api/; not owned), or
-	 * NULL: launched unsplit on grids of more than one wave whose waves
-	 * they fill better (emit/launch.c); persist_wide has wider blocks
-	 * (the target's wide blocks); persist_split splits k (its loop runs
-	 * over chunks of tiles) for grids under 3/5 tile per SM;
-	 * persist_tall has taller blocks (the target's tall blocks) for grids
-	 * whose M they divide and N not the wide ones; persist_split_cl is
-	 * persist_split launched in clusters, a tile's chunks reduced through
-	 * distributed shared memory (persist_split: through the workspace
-	 * only; each kernel without the other's fixup code, which measured
-	 * ~2 % on the k loops; docs/PERF.md); persist_mid has 128x192 blocks
-	 * (the target's mid blocks) for grids of several waves that they
-	 * fill better than 128x128 blocks; persist_sq has 192x192 blocks
-	 * (the target's sq blocks) for grids of several waves that they run
-	 * in fewer rounds; persist_narrow has 64x192 blocks (the target's
-	 * narrow blocks: one consumer warpgroup, one k tile of MMAs in
-	 * flight) for grids that both it and persist run in one wave */
-	struct pm_kernel *persist, *persist_wide, *persist_split;
-	struct pm_kernel *persist_tall, *persist_split_cl, *persist_mid;
-	struct pm_kernel *persist_sq, *persist_narrow;
+	/* the main kernel of a file: the kernels of its variant set by
+	 * role (variant/variant.c; not owned; NULL where not built) */
+	struct pm_kernel *var[PM_V_NROLES];
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };

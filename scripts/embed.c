@@ -5,7 +5,7 @@
  * writes, for each FILE, the definition
  *   const char pm_embed_<name>[] = { bytes..., 0 };
  * where <name> is the file's basename with every character that is not a
- * letter or a digit replaced by '_' (emit/targets/sm80.cuh ->
+ * letter or a digit replaced by '_' (runtime/device/sm80.cuh ->
  * pm_embed_sm80_cuh). Each array is the file's text as a C string. OUT.c is
  * written to OUT.c.tmp first and renamed at the end.
  */

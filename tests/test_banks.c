@@ -1,4 +1,4 @@
-/* Shared-memory bank simulation of the tile layouts of emit/targets/.
+/* Shared-memory bank simulation of the tile layouts of runtime/device/.
  *
  * Model: 32 banks x 4 bytes. A warp's 16-byte accesses (ldmatrix rows,
  * 16-byte copies) are served in 4 phases of 8 lanes; a phase is conflict-free
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "emit/targets/host.h"
+#include "runtime/device/host.h"
 
 /* ---------------------------------------------------------------------- */
 /* bank model */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "api/pipeline.h"
-#include "emit/target.h"
+#include "target/target.h"
 #include "polymma.h"
 #include "poly/strbuf.h"
 #include "tests/util.h"

@@ -13,7 +13,7 @@
 #include <isl/union_set.h>
 
 #include "api/pipeline.h"
-#include "emit/target.h"
+#include "target/target.h"
 #include "promote/promote.h"
 #include "schedule_tree/tree.h"
 #include "tests/util.h"

@@ -12,7 +12,7 @@
 #include <isl/union_set.h>
 
 #include "poly/poly.h"
-#include "emit/target.h"
+#include "target/target.h"
 #include "tests/util.h"
 
 /* Compare an isl object printed as text with an expected isl text, by

@@ -1,5 +1,5 @@
 // Standalone GPU test of the polymma tensor-core helper files
-//   emit/targets/common.cuh, emit/targets/sm70.cuh, emit/targets/sm80.cuh
+//   runtime/device/common.cuh, runtime/device/sm70.cuh, runtime/device/sm80.cuh
 //
 // Build (from the repository root) and run on a GPU machine:
 //   nvcc -O2 -arch=sm_90 -I. tests/gpu/test_mma_helpers.cu -o test_mma_helpers
@@ -26,9 +26,9 @@
 // against a double reference.  A cp.async test copies swizzled / plain tiles
 // global -> shared in two commit groups (wait<1>, then wait<0>) and reads
 // them back through pm_smem_off.
-#include "emit/targets/common.cuh"
-#include "emit/targets/sm70.cuh"
-#include "emit/targets/sm80.cuh"
+#include "runtime/device/common.cuh"
+#include "runtime/device/sm70.cuh"
+#include "runtime/device/sm80.cuh"
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Standalone GPU test of the sm_90a helpers (emit/targets/sm90.cuh).
+// Standalone GPU test of the sm_90a helpers (runtime/device/sm90.cuh).
 //
 // Build (from the repository root) and run on a Hopper GPU:
 //   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I. \
@@ -14,8 +14,8 @@
 // drains (pm_sm90_drain) and stores with
 // pm_sm90_store into a NaN-poisoned buffer; the host compares with a double
 // reference. "N passed, M failed" last; exit 1 on a failure.
-#include "emit/targets/common.cuh"
-#include "emit/targets/sm90.cuh"
+#include "runtime/device/common.cuh"
+#include "runtime/device/sm90.cuh"
 
 #include <cmath>
 #include <cstdio>

@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #ifndef POLYMMA_TARGETS_COMMON_CUH
-#error "polymma: emit/targets/common.cuh must be included before sm80.cuh"
+#error "polymma: runtime/device/common.cuh must be included before sm80.cuh"
 #endif
 
 // One m16n8k16 instruction, .row.col, f32 accumulate in place (d == c).

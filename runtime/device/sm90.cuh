@@ -44,7 +44,7 @@
 #include <stdint.h>
 
 #ifndef POLYMMA_TARGETS_COMMON_CUH
-#error "polymma: emit/targets/common.cuh must be included before sm90.cuh"
+#error "polymma: runtime/device/common.cuh must be included before sm90.cuh"
 #endif
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)

@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #ifndef POLYMMA_TARGETS_COMMON_CUH
-#error "polymma: emit/targets/common.cuh must be included before sm70.cuh"
+#error "polymma: runtime/device/common.cuh must be included before sm70.cuh"
 #endif
 
 // One m8n8k4 instruction, .row.col, f32 accumulate in place (d == c).

@@ -1,0 +1,40 @@
+/* sm_80: mma.sync.m16n8k16 with ldmatrix and cp.async. */
+#include "target/embedded.h"
+#include "target/targets.h"
+
+static const struct pm_macro macros[] = {
+	{ 16, 8, 16 }, { 16, 16, 16 }, { 32, 16, 16 }, { 32, 32, 16 },
+	{ 64, 32, 16 }, { 32, 64, 16 }, { 64, 64, 16 }, { 32, 32, 32 },
+	{ 64, 32, 32 },
+	{ 64, 64, 32 },
+};
+
+static const char *const helpers[] = {
+	pm_embed_common_cuh, pm_embed_sm80_cuh,
+};
+
+static const struct pm_variant_desc variants[] = {
+	PM_VARIANT_BASE_ROWS,
+	/* 4 stages: cheap at 8 KB each, and free of the 4-byte spill ptxas
+	 * makes at 3 (docs/decisions/0002-small-variant.md) */
+	{ .role = PM_V_SMALL, .suffix = "_small", .from = PM_V_NROLES,
+	  .shape = { 64, 64, 32, 32, 4 },
+	  .flags = PM_VF_AUTO_BLOCK | PM_VF_SMALL_ON | PM_VF_UNSPLIT |
+		PM_VF_MIN_STAGES | PM_VF_NO_AUTO_TMA | PM_VF_ROW_RASTER,
+	  .why = "64x64 blocks for grids smaller than the GPU" },
+};
+
+const struct pm_target pm_target_sm80 = {
+	.name = "sm_80",
+	.nvcc_arch = "sm_80",
+	.instr = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+	.im = 16, .in = 8, .ik = 16,
+	.mma_fn = "pm_sm80",
+	.nmacros = PM_N(macros), .macros = macros, .default_macro = 3,
+	.bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 64,
+	.stages = 3, .smem = 2,
+	.helpers = helpers, .nhelpers = PM_N(helpers),
+	.emits_cuda = 1, .frag_pipe = 1, .async_copy = 1,
+	.unit = 32, .unit_thread = "pm_lane_id",
+	.nvariants = PM_N(variants), .variants = variants,
+};

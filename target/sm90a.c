@@ -1,0 +1,98 @@
+/* sm_90a: wgmma with operands in shared memory through descriptors, TMA
+ * copies with mbarriers, persistent warp-specialized kernels. */
+#include "target/embedded.h"
+#include "target/targets.h"
+
+/* warpgroup macros: MM = 64, one wgmma m64nNk16 per 16 of MK */
+static const struct pm_macro macros[] = {
+	{ 64, 128, 64 }, { 64, 64, 16 }, { 64, 128, 16 }, { 64, 256, 16 },
+	{ 64, 64, 32 }, { 64, 128, 32 }, { 64, 256, 32 }, { 64, 64, 64 },
+	{ 64, 256, 64 }, { 64, 192, 16 }, { 64, 192, 32 }, { 64, 192, 64 },
+	{ 64, 80, 16 }, { 64, 80, 32 }, { 64, 80, 64 }, { 64, 96, 16 },
+	{ 64, 96, 32 }, { 64, 96, 64 },
+};
+
+static const char *const helpers[] = {
+	pm_embed_common_cuh, pm_embed_sm90_cuh, pm_embed_sm90_split_cuh,
+};
+
+#define PERSIST (PM_VF_AUTO_BLOCK | PM_VF_SPLIT_PLAN | PM_VF_PERSIST)
+
+/* In file order.  The launch plan's rules (runtime/plan.c) and the
+ * measurements behind each row are in docs/decisions/. */
+static const struct pm_variant_desc variants[] = {
+	PM_VARIANT_BASE_ROWS,
+	{ .role = PM_V_SMALL, .suffix = "_small", .from = PM_V_NROLES,
+	  .shape = { 64, 64, 64, 64, 4 },
+	  .flags = PM_VF_AUTO_BLOCK | PM_VF_SMALL_ON | PM_VF_UNSPLIT |
+		PM_VF_MIN_STAGES | PM_VF_NO_AUTO_TMA | PM_VF_ROW_RASTER,
+	  .why = "64x64 blocks (cp.async) for grids smaller than the GPU" },
+	{ .role = PM_V_MEDIUM, .suffix = "_medium", .from = PM_V_NROLES,
+	  .shape = { 64, 128, 64, 128, 0 },
+	  .flags = PM_VF_AUTO_BLOCK | PM_VF_SMALL_ON | PM_VF_SPLIT_PLAN |
+		PM_VF_UNSPLIT,
+	  .rate = 950,
+	  .why = "64x128 blocks for grids of one partial wave" },
+	{ .role = PM_V_PERSIST, .suffix = "_persist", .from = PM_V_NROLES,
+	  .flags = PERSIST | PM_VF_UNSPLIT,
+	  .why = "persistent 128x128 blocks, a producer warp" },
+	{ .role = PM_V_PERSIST_WIDE, .suffix = "_persist_wide",
+	  .from = PM_V_NROLES, .shape = { 128, 256, 64, 256, 3 },
+	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO | PM_VF_EXACT,
+	  .rate = 1090,
+	  .why = "persistent 128x256 blocks for grids of several waves" },
+	{ .role = PM_V_PERSIST_TALL, .suffix = "_persist_tall",
+	  .from = PM_V_NROLES, .shape = { 256, 128, 128, 128, 3 },
+	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_EXACT,
+	  .rate = 1000,
+	  .why = "persistent 256x128 blocks for grids of several waves" },
+	{ .role = PM_V_PERSIST_MID, .suffix = "_persist_mid",
+	  .from = PM_V_NROLES, .shape = { 128, 192, 64, 192, 4 },
+	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO |
+		PM_VF_EXACT_IF_CHAIN,
+	  .rate = 1060,
+	  .why = "persistent 128x192 blocks for grids they fill better" },
+	{ .role = PM_V_PERSIST_SQ, .suffix = "_persist_sq",
+	  .from = PM_V_NROLES, .shape = { 192, 192, 64, 192, 3 },
+	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO |
+		PM_VF_EXACT_IF_CHAIN,
+	  .rate = 1090,
+	  .why = "persistent 192x192 blocks for grids they run in fewer "
+		"rounds" },
+	{ .role = PM_V_PERSIST_NARROW, .suffix = "_persist_narrow",
+	  .from = PM_V_NROLES, .shape = { 64, 192, 64, 192, 6 },
+	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO |
+		PM_VF_INFLIGHT,
+	  .why = "persistent 64x192 blocks, MMAs in flight, one-wave grids" },
+	{ .role = PM_V_PERSIST_SPLIT, .suffix = "_persist_split",
+	  .from = PM_V_NROLES,
+	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER,
+	  .why = "split-K in the persistent kernel, through the workspace" },
+	{ .role = PM_V_PERSIST_SPLIT_CL, .suffix = "_persist_split_cl",
+	  .from = PM_V_NROLES,
+	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_CLUSTER,
+	  .why = "split-K in clusters, reduced through distributed shared "
+		"memory" },
+	{ .role = PM_V_SMALL_TMA, .suffix = "_small_tma", .from = PM_V_SMALL,
+	  .flags = PM_VF_TMA | PM_VF_ROW_RASTER,
+	  .why = "the small variant with TMA copies (3/2 blocks per SM)" },
+};
+
+const struct pm_target pm_target_sm90a = {
+	.name = "sm_90a",
+	.nvcc_arch = "-gencode=arch=compute_90a,code=sm_90a",
+	.instr = "wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16",
+	.im = 64, .in = 8, .ik = 16,
+	.mma_fn = "pm_sm90",
+	.nmacros = PM_N(macros), .macros = macros, .default_macro = 0,
+	.bm = 128, .bn = 128, .bk = 64, .wm = 64, .wn = 128,
+	.stages = 3, .smem = 2,
+	.helpers = helpers, .nhelpers = PM_N(helpers),
+	.emits_cuda = 1, .async_copy = 1,
+	.unit = 128, .unit_thread = "pm_wg_thread",
+	.desc_smem = 1, .mma_drain = "pm_sm90_drain",
+	.mma_wait_prev = "pm_wgmma_wait<1>();",
+	.mma_ra = 1, .tma = 2, .pstages = 4,
+	.ra_partial = 500, .sq_gain = 1100,
+	.nvariants = PM_N(variants), .variants = variants,
+};

@@ -1,0 +1,183 @@
+/* MMA targets as data.
+ *
+ * A target names its tensor-core instruction and the warp-level macro-MMAs
+ * that can be built from it (shape, accumulator registers per thread, the
+ * helper templates that implement them), its default tiles and the helper
+ * source that generated kernels inline. Passes ask the target; they never
+ * branch on its name.
+ *
+ *   macro-MMA MM x MN x MK :  acc[MM x MN] += A[MM x MK] * B[MK x MN]
+ *   executed by one MMA unit (a warp, 32 threads; on sm_90a a warpgroup,
+ *   128 threads); acc is distributed over the unit's threads,
+ *   MM*MN/unit fp32 registers per thread.  The "warp" tile of the options
+ *   and passes is the tile of one MMA unit.
+ */
+#ifndef PM_TARGET_H
+#define PM_TARGET_H
+
+#include "frontend/frontend.h"
+
+struct pm_macro {
+	int m, n, k;
+};
+
+/* A block tile bm x bn, its unit (warp or warpgroup) tiles wm x wn, its
+ * shared-memory stages (0 in a variant row: the base kernel's). */
+struct pm_block_shape {
+	int bm, bn, wm, wn, stages;
+};
+
+/* The kernel variants a generated file may hold, one index space for the
+ * kernel, its launcher and the launch plan (runtime/plan.h numbers its
+ * rules in the same order: tests/test_variants checks it).  The order is
+ * the order of the kernels in a generated file. */
+enum pm_variant_role {
+	PM_V_BASE,		/* "": the kernel launched unsplit */
+	PM_V_SPLIT,		/* "_split": split-K over blockIdx.z */
+	PM_V_SMALL,		/* grids smaller than the GPU */
+	PM_V_MEDIUM,		/* one partial wave */
+	PM_V_PERSIST,		/* persistent warp-specialized 128x128 */
+	PM_V_PERSIST_WIDE,
+	PM_V_PERSIST_TALL,
+	PM_V_PERSIST_MID,
+	PM_V_PERSIST_SQ,
+	PM_V_PERSIST_NARROW,
+	PM_V_PERSIST_SPLIT,
+	PM_V_PERSIST_SPLIT_CL,
+	PM_V_SMALL_TMA,
+	PM_V_NROLES
+};
+
+/* What a variant row asks of the file and how its configuration derives
+ * from the user's (variant/variant.c applies them, in this order). */
+enum pm_variant_flag {
+	/* built only with the default block tile and --small-variant not off */
+	PM_VF_AUTO_BLOCK = 1 << 0,
+	PM_VF_SMALL_ON = 1 << 1,
+	/* built only where the main kernel splits k and its unsplit twin
+	 * was built (the variant is chosen by the split-K launch plan) */
+	PM_VF_SPLIT_PLAN = 1 << 2,
+	/* persistent warp-specialized (--persistent auto, TMA, the target's
+	 * pstages), built only where the _persist row was; not with
+	 * --mma-inflight on unless PM_VF_INFLIGHT */
+	PM_VF_PERSIST = 1 << 3,
+	/* split-K inside the persistent kernel (--split-k auto) */
+	PM_VF_PSPLIT = 1 << 4,
+	/* the split persistent kernel in clusters (not --cluster 1, not with
+	 * a prologue through the MMA's registers), or without them */
+	PM_VF_CLUSTER = 1 << 5,
+	PM_VF_NO_CLUSTER = 1 << 6,
+	/* one macro-MMA per unit tile where the target has it */
+	PM_VF_ONE_MACRO = 1 << 7,
+	/* one k tile of MMAs kept in flight */
+	PM_VF_INFLIGHT = 1 << 8,
+	/* launched only where its tile divides M and N: no ragged guards;
+	 * _IF_CHAIN: so with an epilogue of several statements */
+	PM_VF_EXACT = 1 << 9,
+	PM_VF_EXACT_IF_CHAIN = 1 << 10,
+	/* blocks in row-major order (all resident at once) */
+	PM_VF_ROW_RASTER = 1 << 11,
+	/* cp.async copies unless --tma on (latency-bound grids) */
+	PM_VF_NO_AUTO_TMA = 1 << 12,
+	/* TMA copies where the user left --tma auto and TMA is the
+	 * target's default; dropped when the kernel got none */
+	PM_VF_TMA = 1 << 13,
+	/* its unsplit configuration (split_k 1) */
+	PM_VF_UNSPLIT = 1 << 14,
+	/* the shape's stages are a minimum, not a setting */
+	PM_VF_MIN_STAGES = 1 << 15,
+};
+
+/* One row of a target's variant table. */
+struct pm_variant_desc {
+	enum pm_variant_role role;
+	const char *suffix;		/* "_persist_wide" */
+	const char *why;		/* one line, for the file's comment */
+	struct pm_block_shape shape;	/* bm = 0: the base kernel's tiles */
+	unsigned flags;			/* enum pm_variant_flag */
+	/* built from the row `from`'s configuration (PM_V_NROLES: the
+	 * user's); that row must have been built */
+	enum pm_variant_role from;
+	/* the launch plan's cost models (runtime/plan.c): the rate of its
+	 * blocks per mille of the 128x128 kernel's, measured (0: not in a
+	 * model) */
+	int rate;
+};
+
+struct pm_target {
+	const char *name;		/* "sm_80" */
+	const char *nvcc_arch;		/* what to pass to nvcc -arch */
+	const char *instr;		/* PTX instruction, for comments */
+	int im, in, ik;			/* the instruction's own shape */
+	const char *mma_fn;		/* helper template prefix: pm_sm80 */
+	int nmacros;
+	const struct pm_macro *macros;	/* legal macro shapes */
+	int default_macro;		/* index into macros */
+	int bm, bn, bk, wm, wn;		/* default tiles */
+	int stages, smem;		/* default pipeline depth, layout */
+	const char *const *helpers;	/* embedded helper sources, in order */
+	int nhelpers;
+	int emits_cuda;			/* 0 for the host rendering target */
+	/* Has warp-level fragment loads (<mma_fn>_ldf / _mma_frag): the
+	 * fragment pipeline across k-steps and k tiles (promote/) */
+	int frag_pipe;
+	/* Has asynchronous global -> shared copies (cp.async) */
+	int async_copy;
+	/* Threads of one MMA unit (32: a warp; 128: a warpgroup) and the
+	 * helper giving a thread's index inside it (the acc_coord argument) */
+	int unit;
+	const char *unit_thread;
+	/* The tensor cores read shared memory through descriptors (wgmma):
+	 * operand tiles in the canonical swizzled layouts (SWZ 1 for rows of
+	 * at most 64 elements, SWZ 2 blocks of 64 columns otherwise), stages
+	 * 1024-byte aligned, the tiles' row counts passed to <mma_fn>_mma_tile,
+	 * and a proxy fence before every barrier that publishes shared data */
+	int desc_smem;
+	/* Asynchronous MMAs (<mma_fn>_mma_tile returns while they run):
+	 * "<drain><N>((float *) acc);" waits for them and must come before any
+	 * read of the N accumulators and before every barrier; NULL when the
+	 * MMA is synchronous */
+	const char *mma_drain;
+	/* printed by the k loop's WAIT instead of the drain: wait for all but
+	 * the last group of MMAs, whose operand stage stays untouched */
+	const char *mma_wait_prev;
+	/* <mma_fn>_mma_tile_ra: the macro-MMA reading A through registers, a
+	 * functor applied to them on the way (a prologue on A, promote/) */
+	int mma_ra;
+	/* TMA copies (cp.async.bulk.tensor + mbarriers, promote/tma.c):
+	 * 0 none, 1 possible with --tma on, 2 the default */
+	int tma;
+	/* Persistent warp-specialized kernels (promote/tma.c, variant/):
+	 * their stages (0: none) */
+	int pstages;
+	/* The launch plan's cost models (runtime/plan.c): with a prologue
+	 * through the MMA's registers, a partial last wave costs
+	 * ra_partial + (1000 - ra_partial) x its fill per mille (0: no
+	 * model); the sq blocks run where the best other variant's modelled
+	 * time is at least sq_gain per mille of theirs (0: no rule); the
+	 * rates are the rows' (docs/decisions) */
+	int ra_partial, sq_gain;
+	/* The kernel variants a file may hold, in file order; row 0 is
+	 * PM_V_BASE (the user's configuration). */
+	int nvariants;
+	const struct pm_variant_desc *variants;
+};
+
+/* The row of role r in t's variant table, or NULL. */
+const struct pm_variant_desc *pm_target_variant(const struct pm_target *t,
+	enum pm_variant_role r);
+
+/* Known targets, by name; NULL when unknown. */
+const struct pm_target *pm_target_find(const char *name);
+const struct pm_target *pm_target_default(void);
+/* The sequential host-C rendering of a kernel (tests). */
+const struct pm_target *pm_target_host(void);
+/* Is m x n x k a legal macro shape for t? */
+int pm_target_has_macro(const struct pm_target *t, int m, int n, int k);
+/* Can t multiply inputs of type `in` into outputs of type `out`? */
+int pm_target_supports(const struct pm_target *t, enum pm_type in,
+	enum pm_type out);
+/* Comma-separated list of the legal macro shapes, for messages. */
+void pm_target_macro_list(const struct pm_target *t, char *buf, int len);
+
+#endif

@@ -1,0 +1,185 @@
+#define _POSIX_C_SOURCE 200809L
+/* The variant set per spec and target (variant/variant.c), as a golden:
+ * tests/golden/variants.txt has one block per case, one line per row of
+ * the target's table (built, with its resolved configuration, or why
+ * not).  PM_UPDATE_GOLDEN=1 rewrites it; review the diff: a changed line
+ * is a kernel a file gains, loses or builds differently.  Also: the
+ * tables themselves (roles unique, in file order, derived rows after
+ * their source). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <isl/ctx.h>
+
+#include "schedule_tree/tree.h"
+#include "target/target.h"
+#include "tests/util.h"
+#include "variant/variant.h"
+
+/* The user's defaults (api/polymma.c's polymma_options_alloc). */
+static void defaults(struct pm_config *c, const char *target)
+{
+	memset(c, 0, sizeof(*c));
+	c->target = pm_target_find(target);
+	c->smem = c->frag_pipe = c->staged_store = c->mma_inflight = -1;
+	c->pro_overlap = c->pro_regs = c->tma = c->persistent = -1;
+	c->cluster = c->small_variant = c->reg_stage = -1;
+}
+
+struct vcase {
+	const char *spec, *target, *opt;
+};
+
+/* One option of the form the cases name. */
+static void apply(struct pm_config *c, const char *opt)
+{
+	if (!strcmp(opt, "persistent=on"))
+		c->persistent = 1;
+	else if (!strcmp(opt, "mma-inflight=on"))
+		c->mma_inflight = 1;
+	else if (!strcmp(opt, "cluster=1"))
+		c->cluster = 1;
+	else if (!strcmp(opt, "tma=off"))
+		c->tma = 0;
+	else if (!strcmp(opt, "split-k=2"))
+		c->split_k = 2;
+	else if (!strcmp(opt, "small-variant=off"))
+		c->small_variant = 0;
+	else if (!strcmp(opt, "smem=pad"))
+		c->smem = 1;
+	else if (!strcmp(opt, "block=128x128x64"))
+		c->bm = c->bn = 128, c->bk = 64;
+}
+
+static const struct vcase cases[] = {
+	{ "gemm_nn", "sm_70", "" }, { "gemm_nn", "sm_80", "" },
+	{ "gemm_nn", "sm_90a", "" }, { "gemm_nt", "sm_90a", "" },
+	{ "gemm_tn", "sm_90a", "" }, { "gemm_tt", "sm_90a", "" },
+	{ "gemm_bias_relu", "sm_80", "" }, { "gemm_bias_relu", "sm_90a", "" },
+	{ "relu_gemm", "sm_80", "" }, { "relu_gemm", "sm_90a", "" },
+	{ "add_gemm", "sm_80", "" }, { "add_gemm", "sm_90a", "" },
+	{ "gemm_epilogue_chain", "sm_90a", "" },
+	{ "gemm_nn", "sm_90a", "persistent=on" },
+	{ "gemm_nn", "sm_90a", "mma-inflight=on" },
+	{ "gemm_nn", "sm_90a", "cluster=1" },
+	{ "gemm_nn", "sm_90a", "tma=off" },
+	{ "gemm_nn", "sm_90a", "split-k=2" },
+	{ "gemm_nn", "sm_90a", "small-variant=off" },
+	{ "gemm_nn", "sm_90a", "block=128x128x64" },
+	{ "relu_gemm", "sm_90a", "cluster=1" },
+	{ "gemm_nn", "host", "smem=pad" },
+};
+
+static struct pm_spec *load(const char *name)
+{
+	char path[128], *text;
+	struct pm_diags d;
+	struct pm_spec *spec;
+
+	snprintf(path, sizeof(path), "examples/%s.tc", name);
+	text = pm_test_read(path);
+	assert_non_null(text);
+	pm_diags_init(&d, path, text);
+	spec = pm_spec_parse(text, path, &d);
+	pm_diags_clear(&d);
+	free(text);
+	return spec;
+}
+
+/* The report of one case into f. */
+static void report(const struct vcase *vc, FILE *f)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_spec *spec = load(vc->spec);
+	struct pm_variant_set *vs = malloc(sizeof(*vs));
+	struct pm_config c;
+	struct pm_diags d;
+
+	assert_non_null(spec);
+	assert_non_null(vs);
+	defaults(&c, vc->target);
+	apply(&c, vc->opt);
+	pm_diags_init(&d, vc->spec, NULL);
+	fprintf(f, "== %s %s %s\n", vc->spec, vc->target, vc->opt);
+	if (pm_variant_set_build(ctx, spec, &c, vs, &d) == 0)
+		pm_variant_set_report(vs, f);
+	else
+		fprintf(f, "error: %s", pm_diags_text(&d));
+	pm_variant_set_clear(vs);
+	pm_diags_clear(&d);
+	free(vs);
+	pm_spec_free(spec);
+	isl_ctx_free(ctx);
+}
+
+static void test_variant_sets_golden(void **state)
+{
+	const char *path = "tests/golden/variants.txt";
+	char *buf = NULL, *golden;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void) state;
+	assert_non_null(f);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
+		report(&cases[i], f);
+	fclose(f);
+	if (getenv("PM_UPDATE_GOLDEN")) {
+		FILE *g = fopen(path, "w");
+
+		assert_non_null(g);
+		fputs(buf, g);
+		fclose(g);
+	}
+	golden = pm_test_read(path);
+	assert_non_null(golden);
+	if (strcmp(golden, buf)) {
+		fprintf(stderr, "the variant sets differ from %s:\n%s", path,
+			buf);
+		fail();
+	}
+	free(golden);
+	free(buf);
+}
+
+/* Every target's table: roles unique, row 0 the base, derived rows after
+ * the row they derive from, suffixes distinct. */
+static void test_tables_well_formed(void **state)
+{
+	const char *names[] = { "sm_70", "sm_80", "sm_90a", "host" };
+
+	(void) state;
+	for (int i = 0; i < 4; ++i) {
+		const struct pm_target *t = pm_target_find(names[i]);
+		int seen[PM_V_NROLES] = { 0 };
+
+		assert_non_null(t);
+		assert_true(t->nvariants >= 1);
+		assert_int_equal(t->variants[0].role, PM_V_BASE);
+		for (int r = 0; r < t->nvariants; ++r) {
+			const struct pm_variant_desc *v = &t->variants[r];
+
+			assert_true(v->role < PM_V_NROLES);
+			assert_false(seen[v->role]);
+			seen[v->role] = 1;
+			assert_true(v->from == PM_V_NROLES || seen[v->from]);
+			assert_ptr_equal(pm_target_variant(t, v->role), v);
+			for (int q = 0; q < r; ++q)
+				assert_string_not_equal(t->variants[q].suffix,
+					v->suffix);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables_well_formed),
+		cmocka_unit_test(test_variant_sets_golden),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

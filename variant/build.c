@@ -1,0 +1,269 @@
+/* The pass table: options -> scop -> kernel through every pass. */
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/schedule_node.h>
+
+#include "polymma.h"
+#include "promote/promote.h"
+#include "schedule_tree/tree.h"
+#include "target/target.h"
+#include "variant/variant.h"
+
+static int divides(int a, int b)
+{
+	return a > 0 && b > 0 && b % a == 0;
+}
+
+int pm_config_finish(struct pm_config *c, struct pm_diags *d)
+{
+	const struct pm_target *t = c->target;
+	const struct pm_macro *m = &t->macros[t->default_macro];
+	char list[256];
+
+	c->unit = t->unit;
+	c->auto_block = !c->bm && !c->bn && !c->bk;
+	c->bm = c->bm ? c->bm : t->bm;
+	c->bn = c->bn ? c->bn : t->bn;
+	c->bk = c->bk ? c->bk : t->bk;
+	c->auto_warp = !c->wm && !c->wn;
+	c->wm = c->wm ? c->wm : t->wm;
+	c->wn = c->wn ? c->wn : t->wn;
+	if (!c->mm) {
+		c->mm = m->m;
+		c->mn = m->n;
+		c->mk = m->k;
+		/* the default macro-MMA does not fit the tiles asked for:
+		 * the largest one of the target that does */
+		if (!divides(c->mm, c->wm) || !divides(c->mn, c->wn) ||
+		    !divides(c->mk, c->bk))
+			for (int i = 0, best = 0; i < t->nmacros; ++i) {
+				const struct pm_macro *x = &t->macros[i];
+				int v = x->m * x->n * x->k;
+
+				if (v > best && divides(x->m, c->wm) &&
+				    divides(x->n, c->wn) && divides(x->k, c->bk)) {
+					best = v;
+					c->mm = x->m, c->mn = x->n, c->mk = x->k;
+				}
+			}
+	}
+	if (!pm_target_has_macro(t, c->mm, c->mn, c->mk)) {
+		pm_target_macro_list(t, list, sizeof(list));
+		pm_diag_plain(d, "--mma %dx%dx%d is not a macro-MMA of target "
+			"%s (legal: %s)", c->mm, c->mn, c->mk, t->name, list);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (!divides(c->wm, c->bm) || !divides(c->wn, c->bn) ||
+	    !divides(c->mm, c->wm) || !divides(c->mn, c->wn) ||
+	    !divides(c->mk, c->bk)) {
+		pm_diag_plain(d, "inconsistent tiles: block %dx%dx%d, warp "
+			"%dx%d, mma %dx%dx%d (the warp tile must divide the block "
+			"tile, the macro-MMA the warp tile, and the macro k the "
+			"block k)", c->bm, c->bn, c->bk, c->wm, c->wn, c->mm,
+			c->mn, c->mk);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (pm_config_threads(c) > 1024) {
+		pm_diag_plain(d, "block %dx%d with warp %dx%d needs %d threads "
+			"(at most 1024)", c->bm, c->bn, c->wm, c->wn,
+			pm_config_threads(c));
+		return POLYMMA_ERR_SPEC;
+	}
+	/* persistent: the target's stages for it (sm_90a: 4; the C tile has
+	 * memory of its own, 4 x 32 KB and 34 KB, one block per SM; measured
+	 * faster than 3, PERF.md) */
+	c->stages = c->stages ? c->stages : c->persistent > 0 && t->pstages ?
+		t->pstages : t->stages;
+	if (c->mma_inflight > 0 && !t->mma_drain) {
+		pm_diag_plain(d, "--mma-inflight on: target %s has no "
+			"asynchronous MMAs (sm_90a has)", t->name);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (c->mma_inflight < 0 || !t->mma_drain)
+		c->mma_inflight = 0;
+	c->smem = c->smem >= 0 ? c->smem : t->smem;
+	if (c->split_k > 64) {
+		pm_diag_plain(d, "--split-k %d: at most 64 chunks of the "
+			"reduction", c->split_k);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (c->stages > 8) {
+		pm_diag_plain(d, "--stages %d: at most 8 shared-memory stages",
+			c->stages);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (c->persistent > 0 && (!t->tma || !t->emits_cuda || !c->tma)) {
+		pm_diag_plain(d, "--persistent on: it needs TMA copies "
+			"(--target sm_90a, --tma not off); target %s%s", t->name,
+			!c->tma ? " with --tma off" : "");
+		return POLYMMA_ERR_SPEC;
+	}
+	if (c->persistent > 0 && c->split_k > 1) {
+		pm_diag_plain(d, "--persistent on: the persistent kernel does "
+			"not split k (--split-k %d)", c->split_k);
+		return POLYMMA_ERR_SPEC;
+	}
+	/* the persistent kernel is the only one: no split, no variants
+	 * (persistent 2: api/'s split variant keeps split-K) */
+	if (c->persistent == 1) {
+		c->split_k = 1;
+		c->small_variant = 0;
+	}
+	return POLYMMA_OK;
+}
+
+/* Fixed sizes must be multiples of their tiles. */
+static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_tensor *c = &spec->tensors[k->con[0].out];
+	int tile[3] = { k->cfg->bm, k->cfg->bn, k->cfg->bk };
+	const char *what[3] = { "M (rows of the output)",
+		"N (columns of the output)", "K (the reduction)" };
+
+	for (int n = 0; n < k->ncon; ++n) {
+		const struct pm_expr *r = k->con[n].ra;
+		long ext[3] = { 0, 0, 0 };
+
+		for (int i = 0; i < 2; ++i) {
+			const struct pm_dim *dim = &c->dims[i];
+			ext[i] = dim->sym < 0 ? dim->value :
+				k->scop->sym_value[dim->sym];
+		}
+		for (int i = 0; i < r->nidx; ++i)
+			if (r->idx[i] == 2) {
+				const struct pm_dim *dim =
+					&spec->tensors[r->tensor].dims[i];
+				ext[2] = dim->sym < 0 ? dim->value :
+					k->scop->sym_value[dim->sym];
+			}
+		for (int i = 0; i < 3; ++i)
+			if (ext[i] > 0 && ext[i] % tile[i]) {
+				pm_diag_error(d, spec->stmts[k->con[n].stmt].loc,
+					"unsupported: the extent %s is %ld, not a "
+					"multiple of the block tile %d (a size "
+					"fixed at generation must be one%s)",
+					what[i], ext[i], tile[i], i < 2 ?
+					"; left a runtime size it need not be: "
+					"ragged tiles" : "");
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* The cost of the fused epilogue per accumulator element: input reads
+ * plus transcendental functions. */
+static int epilogue_cost(const struct pm_expr *e, int chain)
+{
+	int c = 0;
+
+	if (e->kind == PM_E_READ)
+		return e->tensor != chain;
+	if (e->kind == PM_E_CALL && e->fn != PM_FN_RELU && e->fn != PM_FN_ABS &&
+	    e->fn != PM_FN_MAX && e->fn != PM_FN_MIN)
+		c = 1;
+	for (int i = 0; i < e->nargs; ++i)
+		c += epilogue_cost(e->args[i], chain);
+	return c;
+}
+
+/* Register pressure: a heavy epilogue (its loads and functions live next
+ * to the accumulators) gets half the default warp tile in n, which
+ * measured free of spills where 64x64 spilled. */
+static void default_warp_for_epilogue(struct pm_kernel *k,
+	struct pm_config *c)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int cost = 0;
+
+	for (int s = k->ncon; s < spec->nstmts; ++s)
+		cost += epilogue_cost(spec->stmts[s].rhs, spec->stmts[s - 1].lhs);
+	/* two accumulators in registers count as a heavy epilogue */
+	if (k->ncon > 1)
+		cost += 3;
+	if (c->auto_warp && cost >= 3 && c->wn >= 2 * c->mn &&
+	    (c->wn / 2) % c->mn == 0)
+		c->wn /= 2;
+}
+
+static int dump(struct pm_kernel *k, const char *pass)
+{
+	const struct pm_config *c = k->cfg;
+
+	if (c->dump_all || !strcmp(c->dump_pass, pass))
+		pm_dump_schedule(c->dump ? c->dump : stderr, pass, k->schedule);
+	return 0;
+}
+
+typedef int (*pm_pass)(struct pm_kernel *k, struct pm_diags *d);
+
+static const struct {
+	const char *name;
+	pm_pass run;
+} passes[] = {
+	{ "tile_block", &pm_tile_block },
+	{ "strip_k", &pm_strip_k },
+	{ "tile_warp", &pm_tile_warp },
+	{ "contract", &pm_contract },
+	{ "promote", &pm_promote },
+};
+
+static void set_options(isl_ctx *ctx)
+{
+	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+	isl_options_set_tile_scale_tile_loops(ctx, 0);
+	isl_options_set_tile_shift_point_loops(ctx, 1);
+}
+
+struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
+	struct pm_config *cfg, const char *last, struct pm_diags *d)
+{
+	struct pm_scop *scop;
+	struct pm_kernel *k;
+
+	set_options(ctx);
+	if (pm_config_finish(cfg, d) != POLYMMA_OK)
+		return NULL;
+	scop = pm_scop_build(ctx, spec, cfg, d);
+	if (!scop)
+		return NULL;
+	k = pm_kernel_alloc(scop, cfg, d);
+	if (k)
+		default_warp_for_epilogue(k, cfg);
+	if (!k || check_fixed_sizes(k, d) < 0 ||
+	    pm_kernel_require_multiples(k) < 0)
+		goto error;
+	dump(k, "initial");
+	for (size_t i = 0; i < sizeof(passes) / sizeof(passes[0]); ++i) {
+		if (passes[i].run(k, d) < 0)
+			goto error;
+		dump(k, passes[i].name);
+		if (last && !strcmp(last, passes[i].name))
+			break;
+	}
+	return k;
+error:
+	if (!d->nerrors)
+		pm_diag_plain(d, "internal error: isl: %s",
+			isl_ctx_last_error_msg(ctx) ?
+			isl_ctx_last_error_msg(ctx) : "a pass failed");
+	pm_pipeline_kernel_free(k);
+	if (!k)
+		pm_scop_free(scop);
+	return NULL;
+}
+
+void pm_pipeline_kernel_free(struct pm_kernel *k)
+{
+	struct pm_scop *scop;
+
+	if (!k)
+		return;
+	scop = k->scop;
+	pm_kernel_free(k);
+	pm_scop_free(scop);
+}
+

@@ -1,0 +1,268 @@
+/* The variant set: every row of the target's table through the passes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "polymma.h"
+#include "schedule_tree/tree.h"
+#include "variant/variant.h"
+
+/* Was the main kernel's failure an internal error? (the diagnostics'
+ * class, once frontend/diag.h records one) */
+static int internal_error(const struct pm_diags *d)
+{
+	return d->buf && strstr(d->buf, "internal error");
+}
+
+/* Does row r's condition on the user's request and the rows built so far
+ * hold?  NULL, or why not. */
+static const char *wanted(const struct pm_variant_set *vs,
+	const struct pm_variant_desc *r)
+{
+	const struct pm_config *c = &vs->main_cfg;
+	const struct pm_target *t = vs->target;
+	const struct pm_kernel *split = vs->v[PM_V_SPLIT].k;
+
+	if (!t->emits_cuda && r->role != PM_V_BASE)
+		return "host rendering: one kernel";
+	if ((r->flags & PM_VF_AUTO_BLOCK) && !c->auto_block)
+		return "--block given";
+	if ((r->flags & PM_VF_SMALL_ON) && c->small_variant == 0)
+		return "--small-variant off";
+	if ((r->flags & PM_VF_SMALL_ON) && c->bm == r->shape.bm &&
+	    c->bn == r->shape.bn)
+		return "the main kernel's block";
+	if ((r->flags & PM_VF_SPLIT_PLAN) &&
+	    (!split || vs->v[PM_V_BASE].borrowed))
+		return "no split-K launch plan";
+	if (r->from != PM_V_NROLES && !vs->v[r->from].k)
+		return "the row it derives from was not built";
+	if ((r->flags & PM_VF_TMA) && (c->tma >= 0 || t->tma != 2))
+		return "--tma given, or TMA not the target's default";
+	return NULL;
+}
+
+/* The conditions of a persistent row (PM_VF_PERSIST). */
+static const char *wanted_persist(const struct pm_variant_set *vs,
+	const struct pm_variant_desc *r)
+{
+	const struct pm_config *c = &vs->main_cfg;
+	const struct pm_target *t = vs->target;
+	int split = !!(r->flags & PM_VF_PSPLIT);
+
+	if (!(r->flags & PM_VF_INFLIGHT) && c->mma_inflight > 0)
+		return "--mma-inflight on";
+	if (c->persistent >= 0)
+		return "--persistent given";
+	if (t->tma != 2 || !t->pstages || !c->tma)
+		return "no TMA copies";
+	if (split && c->split_k != 0)
+		return "--split-k given";
+	if ((r->flags & PM_VF_CLUSTER) && c->cluster == 1)
+		return "--cluster 1";
+	if (r->role != PM_V_PERSIST && !vs->v[PM_V_PERSIST].k)
+		return "no _persist kernel";
+	if ((r->flags & PM_VF_CLUSTER) && (!vs->v[PM_V_PERSIST_SPLIT].k ||
+	    pm_kernel_pro_regs(vs->v[PM_V_PERSIST_SPLIT].k)))
+		return "no split persistent kernel, or a prologue through "
+			"the MMA's registers (docs/decisions)";
+	return NULL;
+}
+
+/* A macro-MMA too large for the row's unit tile: the target's choice. */
+static void fit_macro(struct pm_config *c)
+{
+	if (c->wm % c->mm || c->wn % c->mn)
+		c->mm = c->mn = c->mk = 0;
+}
+
+/* Row r's configuration, from base (the main one or its `from` row's). */
+static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
+	const struct pm_config *base, struct pm_config *c)
+{
+	const struct pm_block_shape *s = &r->shape;
+
+	*c = *base;
+	c->dump_all = 0;
+	c->dump_pass[0] = '\0';
+	if (r->flags & PM_VF_PERSIST) {
+		if (r->flags & PM_VF_NO_CLUSTER)
+			c->cluster = 1;
+		c->persistent = r->flags & PM_VF_PSPLIT ? 2 : 1;
+		c->stages = t->pstages;
+	}
+	if (s->bm) {
+		c->bm = s->bm, c->bn = s->bn, c->wm = s->wm, c->wn = s->wn;
+		if (!(r->flags & PM_VF_MIN_STAGES) && s->stages)
+			c->stages = s->stages;
+		else if (c->stages < s->stages)
+			c->stages = s->stages;
+	}
+	if ((r->flags & PM_VF_ONE_MACRO) &&
+	    pm_target_has_macro(t, c->wm, c->wn, c->bk))
+		c->mm = c->wm, c->mn = c->wn, c->mk = c->bk;
+	else if (s->bm)
+		fit_macro(c);
+	if (r->flags & PM_VF_UNSPLIT)
+		c->split_k = 1;
+	if (r->flags & PM_VF_PSPLIT)
+		c->split_k = 0;
+	if ((r->flags & PM_VF_NO_AUTO_TMA) && c->tma < 0)
+		c->tma = 0;
+	if (r->flags & (PM_VF_TMA | PM_VF_PERSIST))
+		c->tma = -1;
+	if (r->flags & PM_VF_INFLIGHT)
+		c->mma_inflight = 1;
+}
+
+/* Is built kernel k what row r needs?  NULL, or why not. */
+static const char *fits(const struct pm_variant_desc *r,
+	const struct pm_kernel *k)
+{
+	const struct pm_config *c = k->cfg;
+
+	if ((r->flags & PM_VF_TMA) && !k->tma[0])
+		return "no TMA copies in the kernel";
+	if ((r->flags & PM_VF_PERSIST) && !k->ws)
+		return "not warp-specialized (no TMA copies)";
+	/* split: its strips of rows need the staged store and the unit
+	 * tiles stacked along m, 16 rows per warp (emit/fixup.c) */
+	if ((r->flags & PM_VF_PSPLIT) && (!k->scop->nsplit ||
+	    !k->cst_pitch || c->wm != 64 || c->wn != c->bn ||
+	    !c->target->desc_smem))
+		return "the split persistent kernel needs the staged store "
+			"and full-width unit tiles";
+	return NULL;
+}
+
+/* Build row r quietly into v (diagnostics dropped: the file is complete
+ * without it, and v->why_not says why it is not there). */
+static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
+	struct pm_variant_set *vs, const struct pm_variant_desc *r)
+{
+	struct pm_variant *v = &vs->v[r->role];
+	const struct pm_config *base = r->from == PM_V_NROLES ?
+		&vs->main_cfg : &vs->v[r->from].cfg;
+	const char *no;
+	struct pm_diags d2;
+
+	derive(vs->target, r, base, &v->cfg);
+	pm_diags_init(&d2, "", NULL);
+	v->k = pm_pipeline_until(ctx, spec, &v->cfg, NULL, &d2);
+	if (!v->k)
+		snprintf(v->why_not, sizeof(v->why_not), "build failed: %.120s",
+			d2.buf ? d2.buf : "?");
+	pm_diags_clear(&d2);
+	no = v->k ? fits(r, v->k) : NULL;
+	if (no) {
+		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
+		pm_pipeline_kernel_free(v->k);
+		v->k = NULL;
+	}
+	if (!v->k)
+		return;
+	if (r->flags & PM_VF_ROW_RASTER)
+		v->k->raster = 1;
+	if ((r->flags & PM_VF_EXACT) ||
+	    ((r->flags & PM_VF_EXACT_IF_CHAIN) && v->k->nepi > 1))
+		v->k->exact = 1;
+	v->emit_fixup = !!(r->flags & PM_VF_PSPLIT);
+}
+
+/* The base and split rows: the main kernel splits k (and emits CUDA):
+ * it is the _split row and the base row is its unsplit build (or, when
+ * that fails, the main kernel without its fixup); else it is the base
+ * row. */
+static void main_rows(isl_ctx *ctx, const struct pm_spec *spec,
+	struct pm_variant_set *vs)
+{
+	struct pm_variant *b = &vs->v[PM_V_BASE], *s = &vs->v[PM_V_SPLIT];
+
+	if (vs->main->scop->nsplit && vs->target->emits_cuda && s->desc) {
+		s->k = vs->main;
+		s->borrowed = 1;
+		s->emit_fixup = 1;
+		s->cfg = vs->main_cfg;
+		build_row(ctx, spec, vs, b->desc);
+	} else if (s->desc) {
+		snprintf(s->why_not, sizeof(s->why_not), "%s",
+			vs->main->scop->nsplit ? "host rendering" :
+			"the kernel does not split k");
+	}
+	if (!b->k) {
+		b->k = vs->main;
+		b->borrowed = 1;
+		b->cfg = vs->main_cfg;
+	}
+}
+
+int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
+	const struct pm_config *user, struct pm_variant_set *vs,
+	struct pm_diags *d)
+{
+	const struct pm_target *t = user->target;
+
+	memset(vs, 0, sizeof(*vs));
+	vs->target = t;
+	vs->main_cfg = *user;
+	for (int i = 0; i < t->nvariants; ++i)
+		vs->v[t->variants[i].role].desc = &t->variants[i];
+	vs->main = pm_pipeline_until(ctx, spec, &vs->main_cfg, NULL, d);
+	if (!vs->main)
+		return internal_error(d) ? POLYMMA_ERR_INTERNAL :
+			POLYMMA_ERR_SPEC;
+	main_rows(ctx, spec, vs);
+	for (int i = 0; i < t->nvariants; ++i) {
+		const struct pm_variant_desc *r = &t->variants[i];
+		struct pm_variant *v = &vs->v[r->role];
+		const char *no;
+
+		if (r->role == PM_V_BASE || r->role == PM_V_SPLIT)
+			continue;
+		no = wanted(vs, r);
+		if (!no && (r->flags & PM_VF_PERSIST))
+			no = wanted_persist(vs, r);
+		if (no)
+			snprintf(v->why_not, sizeof(v->why_not), "%s", no);
+		else
+			build_row(ctx, spec, vs, r);
+	}
+	for (int i = 0; i < PM_V_NROLES; ++i)
+		vs->main->var[i] = vs->v[i].k;
+	return POLYMMA_OK;
+}
+
+void pm_variant_set_clear(struct pm_variant_set *vs)
+{
+	for (int i = 0; i < PM_V_NROLES; ++i)
+		if (!vs->v[i].borrowed)
+			pm_pipeline_kernel_free(vs->v[i].k);
+	pm_pipeline_kernel_free(vs->main);
+	memset(vs, 0, sizeof(*vs));
+}
+
+struct pm_kernel *pm_variant_set_kernel(const struct pm_variant_set *vs,
+	enum pm_variant_role r)
+{
+	return r >= 0 && r < PM_V_NROLES ? vs->v[r].k : NULL;
+}
+
+void pm_variant_set_report(const struct pm_variant_set *vs, FILE *out)
+{
+	for (int i = 0; i < vs->target->nvariants; ++i) {
+		const struct pm_variant_desc *r = &vs->target->variants[i];
+		const struct pm_variant *v = &vs->v[r->role];
+		const struct pm_config *c = &v->cfg;
+
+		if (!v->k) {
+			fprintf(out, "%-18s -  %s\n", r->suffix[0] ? r->suffix :
+				"(base)", v->why_not);
+			continue;
+		}
+		fprintf(out, "%-18s +  block %dx%dx%d warp %dx%d mma %dx%dx%d "
+			"stages %d split %d persistent %d tma %d%s%s\n",
+			r->suffix[0] ? r->suffix : "(base)", c->bm, c->bn, c->bk,
+			c->wm, c->wn, c->mm, c->mn, c->mk, c->stages, c->split_k,
+			c->persistent, v->k->tma[0], v->k->exact ? " exact" : "",
+			v->emit_fixup ? " fixup" : "");
+	}
+}
