@@ -1,4 +1,0 @@
-set -u
-export CONFIGS="big|--block 128x128x32 --stages 3
-small|--block 64x64x32 --warp 32x32 --stages 4"
-bash scripts/tile-sweep.sh 1536x1536x1024 1536x1536x4096 2048x1536x2048 1792x1792x2048 2048x2048x1024 2048x2048x4096 2560x2048x2048 3072x3072x2048
