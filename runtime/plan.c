@@ -1,0 +1,792 @@
+/* runtime/plan.c — the launch plan over a variant table (plan.h has the
+ * contract). The rules, in the order they apply (T: output tiles of the
+ * base's block tile, B = SMs x its blocks per SM, kt: k tiles of each
+ * contraction, PS = SMs x the split persistent row's blocks per SM):
+ *
+ *   split-K auto: s = min(B / T, kt / PM_RT_MIN_KT) where T < B (with a
+ *     small row: none under 4/5 of the SMs); --split-k N: s = N.
+ *   pfew: 3/5 SMs <= T <= SMs (or SMs / 2 < T with 16 k tiles): _persist
+ *     unsplit.
+ *   psplit: T < 3/5 SMs: _persist_split, s chunks of PM_RT_MIN_PKT k
+ *     tiles; in clusters (_split_cl) where that gives more chunks than the
+ *     workspace; none where the units fill under half the SMs.
+ *   small: T < SMs, unsplit: _small (_small_tma from 3/2 blocks per SM).
+ *   medium: T < B, one partial wave filled 5/4 better: _medium.
+ *   fill (T > B): _persist_wide / _persist_tall where they divide M, N and
+ *     fill their waves to 85 %, else _persist where it fills them better.
+ *   tail (T > PS): _persist_split on the last wave's tiles when it is at
+ *     most half full.
+ *   mid (T > SMs): _persist_mid where its waves are 75 % full and fuller.
+ *   ra (a prologue through the MMA's registers, T > SMs): the row of least
+ *     modelled time instead of fill, tail and mid.
+ *   sq (T > SMs): _persist_sq where the best other row's rounds cost
+ *     gain / 1000 of its own.
+ *   narrow: _persist on one wave whose 64x192 grid is one wave too.
+ *
+ * Then the launcher's precedence: small, medium, the persistent rows, the
+ * split, the base. No isl, no CUDA: C11 and C++ alike.
+ */
+#ifndef PM_RT_PLAN_H
+#include "runtime/plan.h"
+#endif
+
+/* Fewest k tiles per chunk of the automatic split (the workspace split). */
+#define PM_RT_MIN_KT 4
+/* ... in the split persistent kernel */
+#define PM_RT_MIN_PKT 16
+/* ... there with a prologue through the MMA's registers (its small
+ * variant, without TMA, measured 1.1-1.4x slower than 2-4 chunks of 8-15
+ * k tiles at 10-48 tiles), from PM_RT_SPLIT_KT_RA k tiles of work (at 22
+ * and 24 the split measured 0-16 % slower; PERF.md, session 15) */
+#define PM_RT_MIN_PKT_RA 8
+#define PM_RT_SPLIT_KT_RA 28
+/* ... in the tail of a grid of several waves */
+#define PM_RT_MIN_TKT 4
+/* the tail split and pfew's half-SM case: k tiles of work from which a
+ * shorter tile saves more than the fixup costs (PERF.md) */
+#define PM_RT_LONG_KT 16
+/* ... in clusters (fixup.c's reduction through distributed shared
+ * memory): k tiles of the unit's work, all contractions together */
+#define PM_RT_MIN_CKT 16
+/* the largest cluster */
+#define PM_RT_MAX_CL 8
+/* The workspace's counters: a fixed area in front of the slots, so that
+ * one workspace serves launches of any size; a plan splits at most
+ * PM_RT_CNT_BYTES / 4 tiles. */
+#define PM_RT_CNT_BYTES 4096
+/* The fill rule's wave fill, per cent (85; with a register prologue 70 at
+ * 16 k tiles or more), the mid rule's (75). */
+#define PM_RT_FILL 85
+#define PM_RT_FILL_RA 70
+#define PM_RT_FILL_MID 75
+
+/* The plan's working state: the inputs and what the rules set. */
+struct pm_rt_st {
+	const struct pm_rt_spec *f;
+	const struct pm_rt_variant *v;
+	const struct pm_rt_device *d;
+	const struct pm_rt_problem *p;
+	int row[PM_RT_NROLES];	/* role -> row, -1: none */
+	int64_t t, kt[PM_RT_MAX_K], ktsum, b;	/* b = SMs x base's occupancy */
+	int sms, occ, ra, nofix;
+	/* set by the rules (today's struct pm_plan_NAME) */
+	int64_t s, cl, tdp;
+	int persist;		/* a role, -1: none */
+	int small, medium;	/* launch the small / medium row */
+	int small1, medium1;	/* ... where the split falls back to one chunk */
+	int pfew, psplit;
+};
+
+static int64_t pm_rt_cdiv(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/* The row of role r, or -1. */
+static int pm_rt_row(const struct pm_rt_st *st, int r)
+{
+	return st->row[r];
+}
+
+/* Blocks per SM of role r's row, 0 where it has none or cannot run. */
+static int pm_rt_occ(const struct pm_rt_st *st, int r)
+{
+	const int i = st->row[r];
+
+	return i < 0 || st->d->occ[i] < 0 ? 0 : st->d->occ[i];
+}
+
+/* Output tiles of row i's block tile. */
+static int64_t pm_rt_tiles(const struct pm_rt_st *st, int i)
+{
+	return pm_rt_cdiv(st->p->m, st->v[i].bm) *
+		pm_rt_cdiv(st->p->n, st->v[i].bn);
+}
+
+/* Row i's tile divides M and N. */
+static int pm_rt_divides(const struct pm_rt_st *st, int i)
+{
+	return st->p->m % st->v[i].bm == 0 && st->p->n % st->v[i].bn == 0;
+}
+
+/* Row i may run here: not exact, or its tile divides M and N. */
+static int pm_rt_exact_ok(const struct pm_rt_st *st, int i)
+{
+	return !(st->v[i].flags & PM_RT_EXACT) || pm_rt_divides(st, i);
+}
+
+/* The most chunks, at most s and max_s, of at least min_kt k tiles each,
+ * in which every contraction's k tiles split into whole chunks, none empty
+ * (at least 1). */
+static int64_t pm_rt_fit(const struct pm_rt_st *st, int64_t s, int64_t min_kt,
+	int64_t max_s)
+{
+	int again = 1;
+
+	if (s > max_s)
+		s = max_s;
+	for (int r = 0; r < st->f->nk; ++r)
+		if (s > st->kt[r] / min_kt)
+			s = st->kt[r] / min_kt;
+	if (s < 1)
+		s = 1;
+	while (again && s > 1) {
+		again = 0;
+		for (int r = 0; r < st->f->nk; ++r) {
+			const int64_t ch = pm_rt_cdiv(st->kt[r], s);
+			const int64_t s2 = pm_rt_cdiv(st->kt[r], ch);
+
+			if (s2 < s)
+				s = s2, again = 1;
+		}
+	}
+	return s;
+}
+
+/* Fills st from the inputs; PM_RT_EINVAL where they make no sense. */
+static int pm_rt_init(struct pm_rt_st *st, const struct pm_rt_spec *f,
+	const struct pm_rt_variant *v, int nv, const struct pm_rt_device *d,
+	const struct pm_rt_problem *p)
+{
+	int base;
+
+	if (!f || !v || !d || !p || nv < 1 || nv > PM_RT_MAX_VARIANTS ||
+	    f->nk < 1 || f->nk > PM_RT_MAX_K || f->ncon < 1 || f->nacc < 1 ||
+	    f->split_k < 0 || d->sms < 1 || p->m < 1 || p->n < 1)
+		return PM_RT_EINVAL;
+	st->f = f, st->v = v, st->d = d, st->p = p;
+	for (int r = 0; r < PM_RT_NROLES; ++r)
+		st->row[r] = -1;
+	for (int i = 0; i < nv; ++i) {
+		if (v[i].role < 0 || v[i].role >= PM_RT_NROLES ||
+		    st->row[v[i].role] >= 0 || v[i].bm < 1 || v[i].bn < 1 ||
+		    v[i].bk < 1)
+			return PM_RT_EINVAL;
+		st->row[v[i].role] = i;
+	}
+	base = st->row[PM_RT_BASE];
+	if (base < 0 || d->occ[base] < 1)
+		return PM_RT_EINVAL;
+	st->sms = d->sms;
+	st->occ = d->occ[base];
+	st->b = (int64_t) st->sms * st->occ;
+	st->t = pm_rt_tiles(st, base);
+	st->ktsum = 0;
+	for (int r = 0; r < f->nk; ++r) {
+		if (p->k[r] < 1)
+			return PM_RT_EINVAL;
+		st->kt[r] = p->k[r] / v[base].bk;
+		st->ktsum += st->kt[r];
+	}
+	/* a prologue through the MMA's registers: its own rules */
+	st->ra = st->row[PM_RT_PERSIST] >= 0 &&
+		(v[st->row[PM_RT_PERSIST]].flags & PM_RT_PRO_REGS);
+	/* the rules for automatic plans (--split-k auto; no split row: never) */
+	st->nofix = f->split_k <= 1;
+	st->s = 1, st->cl = 0, st->tdp = 0;
+	st->persist = -1, st->small = st->medium = 0;
+	st->small1 = st->medium1 = 0;
+	st->pfew = 0, st->psplit = 0;
+	return PM_RT_OK;
+}
+
+/* The workspace split: s = min(B / T, kt / PM_RT_MIN_KT) chunks where T <
+ * B (below 4/5 of a block per SM the small variant measured faster);
+ * --split-k N: N. */
+static void pm_rt_rule_split(struct pm_rt_st *st)
+{
+	const int small = pm_rt_row(st, PM_RT_SMALL) >= 0 ||
+		pm_rt_row(st, PM_RT_SMALL_TMA) >= 0;
+
+	if (pm_rt_row(st, PM_RT_SPLIT) < 0 || st->f->split_k == 1)
+		return;
+	if (st->f->split_k > 1) {
+		st->s = st->f->split_k;
+		return;
+	}
+	if (st->t < st->b)
+		st->s = st->b / st->t;
+	for (int r = 0; r < st->f->nk; ++r)
+		if (st->s > st->kt[r] / PM_RT_MIN_KT)
+			st->s = st->kt[r] / PM_RT_MIN_KT;
+	if (small && st->t * 5 < (int64_t) st->sms * 4)
+		st->s = 1;
+}
+
+/* 3/5 to 1 block per SM: one persistent block per SM (its producer warp
+ * and 4 stages), no split (measured 1.2-2x faster there than split-K,
+ * whose fp32 partial tiles cost more than they save, and than the small
+ * variant); from 1/2 with 16 k tiles or more of work (too many tiles for
+ * clusters of 2 chunks: measured 5-12 % faster than the small variant at
+ * 69-72 tiles, 12 % slower at 4 k tiles; docs/PERF.md) */
+static void pm_rt_rule_pfew(struct pm_rt_st *st)
+{
+	const int64_t t = st->t, sms = st->sms;
+
+	if (pm_rt_row(st, PM_RT_PERSIST) < 0 || !st->nofix)
+		return;
+	st->pfew = pm_rt_occ(st, PM_RT_PERSIST) > 0 && t <= sms &&
+		(t * 5 >= sms * 3 ||
+		(t * 2 > sms && st->ktsum >= PM_RT_LONG_KT));
+	if (st->pfew)
+		st->s = 1;
+}
+
+/* Split persistent units in clusters: the most chunks c, more than the
+ * workspace split makes (sw, after its half-SM rule; at as many chunks the
+ * workspace measured 2-10 % faster since session 10's fixup barrier;
+ * PERF.md, session 12), at most PM_RT_MAX_CL, of PM_RT_MIN_CKT k tiles of
+ * the unit's work or more, whose T clusters of c blocks the GPU holds at
+ * once and whose receive area (the peers' partials of a strip of the
+ * tile's rows: c - 1 of them, ceil(W / c) warps each) fits in the stages. */
+static void pm_rt_rule_cluster(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SPLIT_CL);
+	const int64_t min_kt = (PM_RT_MIN_CKT + st->f->ncon - 1) / st->f->ncon;
+	int64_t c, sw;
+
+	if (i < 0 || !st->psplit || !st->d->clusters)
+		return;
+	c = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST_SPLIT) / st->t;
+	sw = st->t * st->s * 2 < (int64_t) st->sms ? 1 : st->s;
+	for (c = c < PM_RT_MAX_CL ? c : PM_RT_MAX_CL;
+	    c >= 2 && c > sw && !st->cl; --c)
+		if (pm_rt_fit(st, c, min_kt, c) == c &&
+		    st->v[i].cl_warp_bytes * (c - 1) *
+		    pm_rt_cdiv(st->v[i].cwarps, c) <= st->v[i].cl_room &&
+		    st->t <= st->d->clusters(st->d->ctx, (int) c))
+			st->cl = c;
+	if (st->cl)
+		st->s = st->cl;
+}
+
+/* Under 3/5 tile per SM: split-K in the persistent kernel, one chunk of a
+ * tile per block (the tile's blocks reduce-scatter their partials), where
+ * its units fill half the SMs or more (fewer: the small variant's 4x more
+ * blocks measured faster), a quarter with a register prologue; in
+ * clusters counting a unit once per contraction (Add(GEMM, GEMM): measured
+ * 7-36 % faster at 40-96 units, GEMM's 3-26 % slower at 20-60; PERF.md).
+ * Also the counters' limit and chunks of whole k tiles, none empty. */
+static void pm_rt_rule_psplit(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SPLIT);
+	const int occ = pm_rt_occ(st, PM_RT_PERSIST_SPLIT);
+
+	if (i >= 0) {
+		st->psplit = occ > 0 && st->t * 5 < (int64_t) st->sms * 3 &&
+			(!st->ra || st->ktsum >= PM_RT_SPLIT_KT_RA);
+		if (st->psplit)
+			st->s = pm_rt_fit(st, (int64_t) st->sms * occ / st->t,
+				st->ra ? PM_RT_MIN_PKT_RA : PM_RT_MIN_PKT,
+				st->v[i].cwarps);
+	}
+	pm_rt_rule_cluster(st);
+	if (st->t > PM_RT_CNT_BYTES / 4)
+		st->s = 1;
+	st->s = pm_rt_fit(st, st->s, 1, st->s);
+	if (st->psplit && st->t * st->s * (st->cl ? st->f->ncon : 1) *
+	    (st->ra ? 4 : 2) < (int64_t) st->sms)
+		st->s = 1;
+	if (st->psplit && st->s > 1)
+		st->persist = PM_RT_PERSIST_SPLIT;
+	if (st->pfew)
+		st->persist = PM_RT_PERSIST;
+}
+
+/* Fewer tiles than SMs: the small variant (not on pfew's grids). A big
+ * grid of one partial wave: the medium variant where its grid's wave
+ * efficiency t / (waves x blocks per wave) is at least 5/4 of the base's
+ * (measured: 5-11 % faster there; 5-18 % slower on grids of several
+ * waves, where three medium blocks per SM run less efficiently than two
+ * big ones; docs/PERF.md). Both apply unsplit only. */
+static void pm_rt_rule_small_medium(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_MEDIUM);
+	const int occm = pm_rt_occ(st, PM_RT_MEDIUM);
+
+	st->small1 = (pm_rt_row(st, PM_RT_SMALL) >= 0 ||
+		pm_rt_row(st, PM_RT_SMALL_TMA) >= 0) &&
+		st->t < st->sms && !st->pfew;
+	if (i >= 0 && occm > 0 && !st->small1 && st->t < st->b && !st->pfew) {
+		const int64_t t2 = pm_rt_tiles(st, i);
+		const int64_t b2 = (int64_t) st->sms * occm;
+		const int64_t w1 = pm_rt_cdiv(st->t, st->b);
+		const int64_t w2 = pm_rt_cdiv(t2, b2);
+
+		st->medium1 = t2 * w1 * st->b * 4 > st->t * w2 * b2 * 5;
+	}
+	st->small = st->s == 1 && st->small1;
+	st->medium = st->s == 1 && st->medium1;
+}
+
+/* Role r's row (exact: its tile divides M and N) fills its waves to fill
+ * per cent. */
+static int pm_rt_fills(const struct pm_rt_st *st, int r, int64_t fill)
+{
+	const int i = pm_rt_row(st, r);
+	int64_t t2, bw;
+
+	if (i < 0 || pm_rt_occ(st, r) <= 0 || !pm_rt_divides(st, i))
+		return 0;
+	t2 = (st->p->m / st->v[i].bm) * (st->p->n / st->v[i].bn);
+	bw = (int64_t) st->sms * pm_rt_occ(st, r);
+	return t2 * 100 >= fill * pm_rt_cdiv(t2, bw) * bw;
+}
+
+/* Grids of several waves (T > B): the wide blocks where they divide M and
+ * N and fill their waves to 85 % (smem traffic per flop lower; measured
+ * 3-12 % faster there, slower on poorly filled waves; with a register
+ * prologue, whose alternative is two 128x128 blocks per SM, 70 % at 16 k
+ * tiles or more: 3-15 % faster from 72 %, 7-14 % slower under 67 %), else
+ * the tall blocks on the same terms (copies a third fewer per flop;
+ * 8-13 % faster on full waves), else (no register prologue: there the
+ * 128x128 persistent kernel measured 6 % slower) _persist where one block
+ * per SM looping over tiles fills the waves better than two per SM do.
+ * Not with the register prologue's cost model (pm_rt_rule_ra). */
+static void pm_rt_rule_fill(struct pm_rt_st *st, int ra_model)
+{
+	const int64_t bp = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST);
+	int64_t fill = PM_RT_FILL;
+
+	if (pm_rt_row(st, PM_RT_PERSIST) < 0 || ra_model || (st->ra &&
+	    pm_rt_row(st, PM_RT_PERSIST_WIDE) < 0 &&
+	    pm_rt_row(st, PM_RT_PERSIST_TALL) < 0))
+		return;
+	if (bp <= 0 || st->t <= st->b)
+		return;
+	if (st->ra && st->kt[0] >= PM_RT_LONG_KT)
+		fill = PM_RT_FILL_RA;
+	if (pm_rt_fills(st, PM_RT_PERSIST_WIDE, fill))
+		st->persist = PM_RT_PERSIST_WIDE;
+	else if (pm_rt_fills(st, PM_RT_PERSIST_TALL, fill))
+		st->persist = PM_RT_PERSIST_TALL;
+	else if (!st->ra && pm_rt_cdiv(st->t, bp) * bp <
+	    pm_rt_cdiv(st->t, st->b) * st->b)
+		st->persist = PM_RT_PERSIST;
+}
+
+/* Several waves of the 128x128 persistent kernel whose last is at most
+ * half full: the split kernel runs the full waves' tiles whole (tdp) and
+ * splits the tail's (chunks of 4 k tiles or more, at most its consumer
+ * warps; k of 16 tiles or more: a shorter tile saves less than the fixup
+ * costs; PERF.md). Not after the wide or tall rule, not with a register
+ * prologue. */
+static void pm_rt_rule_tail(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SPLIT);
+	const int64_t pb = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST_SPLIT);
+	int64_t rt, s3;
+
+	if (i < 0 || !st->nofix || (st->v[i].flags & PM_RT_PRO_REGS) ||
+	    pb <= 0 || st->persist == PM_RT_PERSIST_WIDE ||
+	    st->persist == PM_RT_PERSIST_TALL || st->t <= pb)
+		return;
+	rt = st->t % pb;
+	s3 = rt > 0 && 2 * rt <= pb ?
+		pm_rt_fit(st, pb / rt, PM_RT_MIN_TKT, st->v[i].cwarps) : 1;
+	for (int r = 0; r < st->f->nk; ++r)
+		if (st->kt[r] < PM_RT_LONG_KT)
+			s3 = 1;
+	if (s3 > 1)
+		st->persist = PM_RT_PERSIST_SPLIT, st->tdp = st->t - rt,
+			st->s = s3;
+}
+
+/* An unsplit plan of role r that replaces the others (mid, sq; the sq
+ * rule also clears the medium fallback, as today). */
+static void pm_rt_take(struct pm_rt_st *st, int r)
+{
+	st->persist = r, st->tdp = 0, st->s = 1;
+	st->small = st->medium = 0;
+	if (r == PM_RT_PERSIST_SQ)
+		st->medium1 = 0;
+}
+
+/* Grids of more than one wave of single blocks per SM: the mid variant's
+ * 128x192 blocks (a third fewer copies per flop than 128x128) where their
+ * grid fills its waves to 75 % or more and at least as well as the T
+ * tiles fill waves of SMs (GEMM measured 1-19 % faster there, 4 % in
+ * geomean over 34 of the 66 paper grids of more than one wave, up to 36 %
+ * slower where its last wave is half empty; docs/PERF.md, session 14);
+ * an exact row only where its tile divides M and N. */
+static void pm_rt_rule_mid(struct pm_rt_st *st, int ra_model)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_MID);
+	const int64_t sms = st->sms;
+	int64_t t2, b2, w1, w2;
+
+	if (i < 0 || !st->nofix || ra_model || pm_rt_occ(st,
+	    PM_RT_PERSIST_MID) <= 0 || st->t <= sms || !pm_rt_exact_ok(st, i))
+		return;
+	t2 = pm_rt_tiles(st, i);
+	b2 = sms * pm_rt_occ(st, PM_RT_PERSIST_MID);
+	w1 = pm_rt_cdiv(st->t, sms);
+	w2 = pm_rt_cdiv(t2, b2);
+	if (t2 * 100 >= PM_RT_FILL_MID * w2 * b2 && t2 * w1 * sms >= st->t * w2 * b2)
+		pm_rt_take(st, PM_RT_PERSIST_MID);
+}
+
+/* Waves of t tiles on slots blocks at once, a partial last one counted
+ * partial / 1000 + its fill x (1000 - partial) / 1000. */
+static double pm_rt_waves(int64_t t, int64_t slots, int partial)
+{
+	const int64_t f = t / slots, r = t % slots;
+
+	return (double) f + (r ? ((double) partial + (double) (1000 - partial) *
+		(double) r / (double) slots) / 1000.0 : 0.0);
+}
+
+/* One candidate of pm_rt_rule_ra: role r at rate per mille of the base's,
+ * where cond holds; *pick = r where it is the best so far. */
+static void pm_rt_ra_term(const struct pm_rt_st *st, int r, int rate, int cond,
+	double *best, int *pick)
+{
+	const int i = pm_rt_row(st, r), o = pm_rt_occ(st, r);
+	double c;
+
+	if (i < 0 || rate <= 0 || o <= 0 || !cond || !pm_rt_exact_ok(st, i))
+		return;
+	c = pm_rt_waves(pm_rt_tiles(st, i), (int64_t) st->sms * o,
+		st->f->ra.partial) * o * (double) (st->v[i].bm * st->v[i].bn) *
+		1000.0 / (double) rate;
+	if (c < *best)
+		*best = c, *pick = r;
+}
+
+/* A prologue through the MMA's registers, more than one tile per SM: the
+ * row of least modelled time (waves, a partial one counted partial + (1 -
+ * partial) x its fill, x blocks per SM x block area / measured rate)
+ * among the base (two 128x128 blocks per SM), the medium one (on one
+ * partial wave of base blocks only: on several, three medium blocks per SM
+ * ran 20 % slower), the wide and tall (tall: 16 k tiles or more, under
+ * them 4-18 % slower than two big blocks per SM) and mid persistent ones.
+ * Fitted on 65 paper sizes (ReLU+GEMM, every variant forced, run131: 0.5 %
+ * slower than the fastest in mean, against 3.1 % for the fill rules),
+ * checked with the benchmark (run132; docs/PERF.md, session 15). */
+static void pm_rt_rule_ra(struct pm_rt_st *st)
+{
+	const struct pm_rt_variant *b = &st->v[st->row[PM_RT_BASE]];
+	const struct pm_rt_ra_cost *rc = &st->f->ra;
+	double best;
+	int pick = PM_RT_BASE;
+
+	if (st->t <= st->sms || st->s != 1)
+		return;
+	best = pm_rt_waves(st->t, st->b, rc->partial) * st->occ *
+		(double) (b->bm * b->bn);
+	pm_rt_ra_term(st, PM_RT_MEDIUM, rc->medium, st->t < st->b, &best,
+		&pick);
+	pm_rt_ra_term(st, PM_RT_PERSIST_WIDE, rc->wide, 1, &best, &pick);
+	pm_rt_ra_term(st, PM_RT_PERSIST_TALL, rc->tall,
+		st->ktsum >= PM_RT_LONG_KT, &best, &pick);
+	pm_rt_ra_term(st, PM_RT_PERSIST_MID, rc->mid, 1, &best, &pick);
+	st->small = 0;
+	st->medium = st->medium1 = pick == PM_RT_MEDIUM;
+	st->persist = pick == PM_RT_MEDIUM || pick == PM_RT_BASE ? -1 : pick;
+	st->tdp = 0;
+}
+
+/* Rounds of role r's grid x blocks per SM x block area x 1000 / rate. */
+static double pm_rt_rounds(const struct pm_rt_st *st, int r, int rate)
+{
+	const int i = pm_rt_row(st, r), o = pm_rt_occ(st, r);
+	const int64_t b2 = (int64_t) st->sms * o;
+
+	return (double) pm_rt_cdiv(pm_rt_tiles(st, i), b2) * o *
+		(double) (st->v[i].bm * st->v[i].bn) * 1000.0 / (double) rate;
+}
+
+/* One term of pm_rt_rule_sq: role r at rate, the best so far where less. */
+static void pm_rt_sq_term(const struct pm_rt_st *st, int r, int rate,
+	double *best)
+{
+	const int i = pm_rt_row(st, r);
+	double c;
+
+	if (i < 0 || rate <= 0 || pm_rt_occ(st, r) <= 0 ||
+	    !pm_rt_exact_ok(st, i))
+		return;
+	c = pm_rt_rounds(st, r, rate);
+	if (c < *best)
+		*best = c;
+}
+
+/* Grids of more than one wave of single blocks per SM, any kernel: the sq
+ * variant (192x192 blocks, one per SM) where the modelled time of the
+ * best of the others (rounds x blocks per SM x block area / rate: the base
+ * and the 128x128 persistent kernel at 1000, the mid, wide and tall ones)
+ * is at least gain per mille of its own (measured: GEMM 13-32 % faster at
+ * the 3 paper grids the model picks, 1-30 % slower at most others;
+ * docs/PERF.md, session 16). Replaces the choices before it. */
+static void pm_rt_rule_sq(struct pm_rt_st *st)
+{
+	const struct pm_rt_variant *b = &st->v[st->row[PM_RT_BASE]];
+	const struct pm_rt_sq_cost *sc = &st->f->sq;
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SQ);
+	double best;
+
+	if (i < 0 || !st->nofix || sc->gain <= 0 || sc->sq <= 0 ||
+	    pm_rt_occ(st, PM_RT_PERSIST_SQ) <= 0 || st->t <= st->sms ||
+	    !pm_rt_exact_ok(st, i))
+		return;
+	best = (double) pm_rt_cdiv(st->t, st->b) * st->occ *
+		(double) (b->bm * b->bn);
+	pm_rt_sq_term(st, PM_RT_PERSIST, 1000, &best);
+	pm_rt_sq_term(st, PM_RT_PERSIST_MID, sc->mid, &best);
+	pm_rt_sq_term(st, PM_RT_PERSIST_WIDE, sc->wide, &best);
+	pm_rt_sq_term(st, PM_RT_PERSIST_TALL, sc->tall, &best);
+	if (best * 1000.0 >= pm_rt_rounds(st, PM_RT_PERSIST_SQ, sc->sq) *
+	    (double) sc->gain)
+		pm_rt_take(st, PM_RT_PERSIST_SQ);
+}
+
+/* One wave of the 128x128 persistent kernel, unsplit (pfew), whose grid
+ * of narrow blocks (64x192, one per SM, one consumer warpgroup with one k
+ * tile of MMAs in flight) is one wave too: the narrow variant (3/4 the
+ * area at ~0.83 of the per-SM rate; measured 5-7 % faster at the 7 paper
+ * grids it takes, GEMM, where the split or the small variant run it lost
+ * 2-23 %; docs/PERF.md, session 17). */
+static void pm_rt_rule_narrow(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_NARROW);
+	const int o = pm_rt_occ(st, PM_RT_PERSIST_NARROW);
+
+	if (i < 0 || !st->nofix || o <= 0 || st->persist != PM_RT_PERSIST ||
+	    st->s != 1 || st->tdp || st->t > st->sms || !pm_rt_exact_ok(st, i))
+		return;
+	if (pm_rt_tiles(st, i) <= (int64_t) st->sms * o)
+		st->persist = PM_RT_PERSIST_NARROW;
+}
+
+/* Today's pm_plan_NAME: the rules in order. */
+static void pm_rt_rules(struct pm_rt_st *st)
+{
+	const int ra_model = st->ra && st->nofix && st->f->ra.partial > 0;
+
+	pm_rt_rule_split(st);
+	pm_rt_rule_pfew(st);
+	pm_rt_rule_psplit(st);
+	pm_rt_rule_small_medium(st);
+	pm_rt_rule_fill(st, ra_model);
+	pm_rt_rule_tail(st);
+	pm_rt_rule_mid(st, ra_model);
+	if (ra_model)
+		pm_rt_rule_ra(st);
+	pm_rt_rule_sq(st);
+	pm_rt_rule_narrow(st);
+	if (!(st->persist == PM_RT_PERSIST_SPLIT && !st->tdp && st->s > 1 &&
+	    st->s == st->cl))
+		st->cl = 0;
+}
+
+/* The small row to launch: _small_tma where its grid has 3/2 blocks per
+ * SM or more (or there is no _small), else _small. */
+static int pm_rt_small_row(const struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_SMALL);
+	const int j = pm_rt_row(st, PM_RT_SMALL_TMA);
+
+	if (j >= 0 && (i < 0 ||
+	    2 * pm_rt_tiles(st, j) >= 3 * (int64_t) st->sms))
+		return j;
+	return i;
+}
+
+/* The launcher's precedence over the rules' flags (small, medium, s
+ * chunks, persist): small, medium, the persistent row, the split, the
+ * base. */
+static int pm_rt_resolve(const struct pm_rt_st *st, int small, int medium,
+	int64_t s, int persist)
+{
+	if (small)
+		return pm_rt_small_row(st);
+	if (medium)
+		return pm_rt_row(st, PM_RT_MEDIUM);
+	if (persist == PM_RT_PERSIST_SPLIT && st->cl && s == st->cl)
+		return pm_rt_row(st, PM_RT_PERSIST_SPLIT_CL);
+	if (persist >= 0)
+		return pm_rt_row(st, persist);
+	return pm_rt_row(st, s > 1 ? PM_RT_SPLIT : PM_RT_BASE);
+}
+
+/* The role's split: it takes s chunks over a workspace or a cluster. */
+static int pm_rt_splits(int role)
+{
+	return role == PM_RT_SPLIT || role == PM_RT_PERSIST_SPLIT ||
+		role == PM_RT_PERSIST_SPLIT_CL;
+}
+
+/* Fills *c for row i, s chunks (1 unless i splits), tdp, cluster cl. */
+static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
+	int64_t tdp, int64_t cl, struct pm_rt_choice *c)
+{
+	const struct pm_rt_variant *b = &st->v[st->row[PM_RT_BASE]];
+	const int role = st->v[i].role;
+	int o;
+
+	if (!pm_rt_splits(role))
+		s = 1, tdp = 0, cl = 0;
+	c->v = i;
+	c->exact = (st->v[i].flags & PM_RT_TWIN) && pm_rt_divides(st, i);
+	c->s = (int) s;
+	c->cl = role == PM_RT_PERSIST_SPLIT_CL ? (int) cl : 0;
+	c->tdp = tdp;
+	c->grid = pm_rt_tiles(st, i);
+	o = pm_rt_occ(st, role == PM_RT_PERSIST_SPLIT_CL &&
+		pm_rt_row(st, PM_RT_PERSIST_SPLIT) >= 0 ?
+		PM_RT_PERSIST_SPLIT : role);
+	if (role == PM_RT_PERSIST_SPLIT || role == PM_RT_PERSIST_SPLIT_CL)
+		c->grid = tdp + (c->grid - tdp) * s;
+	if (role >= PM_RT_PERSIST && c->grid > (int64_t) st->sms * o)
+		c->grid = (int64_t) st->sms * o;
+	for (int r = 0; r < PM_RT_MAX_K; ++r)
+		c->kc[r] = r < st->f->nk ? pm_rt_cdiv(st->kt[r], s) * b->bk : 0;
+	c->cnt_bytes = s > 1 && !c->cl ? PM_RT_CNT_BYTES : 0;
+	c->ws_bytes = c->cnt_bytes ? c->cnt_bytes + (size_t) (st->t - tdp) *
+		(size_t) s * (size_t) st->f->nacc * (size_t) b->bm *
+		(size_t) b->bn * 4u : 0;
+}
+
+/* The rules' flags in today's numbering, for pm_rt_choice.why. */
+static void pm_rt_why(const struct pm_rt_st *st, struct pm_rt_rules *w)
+{
+	static const int num[PM_RT_NROLES] = { 0, 0, 0, 0, 0, 1, 2, 4, 5, 6,
+		7, 3, 3 };
+
+	w->s = (int) st->s;
+	w->persist = st->persist < 0 ? 0 : num[st->persist];
+	w->small = st->small;
+	w->medium = st->medium;
+	w->cl = (int) st->cl;
+	w->tdp = st->tdp;
+}
+
+/* a and b, up to a's end or a ',' in b, are equal. */
+static int pm_rt_name_eq(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i < n && a[i] && a[i] == b[i]; ++i)
+		;
+	return i == n && !a[i];
+}
+
+PM_RT_API int pm_rt_parse_force(const char *str,
+	const struct pm_rt_variant *v, int nv, struct pm_rt_force *out)
+{
+	size_t n = 0;
+	int64_t s = 0;
+
+	out->v = -1, out->s = 0;
+	if (!str || !*str)
+		return PM_RT_OK;
+	while (str[n] && str[n] != ',')
+		++n;
+	for (int i = 0; i < nv && out->v < 0; ++i)
+		if (pm_rt_name_eq(v[i].suffix, str, n) ||
+		    (v[i].role == PM_RT_BASE && pm_rt_name_eq("_base", str, n)))
+			out->v = i;
+	if (out->v < 0)
+		return PM_RT_EUNKNOWN;
+	if (!str[n])
+		return PM_RT_OK;
+	if (str[n + 1] != 's' || str[n + 2] != '=' || !str[n + 3])
+		return out->v = -1, PM_RT_ESYNTAX;
+	for (const char *c = str + n + 3; *c; ++c) {
+		if (*c < '0' || *c > '9' || s > 1000)
+			return out->v = -1, PM_RT_ESYNTAX;
+		s = s * 10 + (*c - '0');
+	}
+	if (s < 1)
+		return out->v = -1, PM_RT_ESYNTAX;
+	out->s = (int) s;
+	return PM_RT_OK;
+}
+
+/* The largest legal cluster size for the _split_cl row i, at most max (0:
+ * none): s chunks of whole k tiles, receive area in the stages, every
+ * tile's cluster resident. */
+static int64_t pm_rt_force_cl(const struct pm_rt_st *st, int i, int64_t max)
+{
+	const struct pm_rt_variant *r = &st->v[i];
+
+	for (int64_t c = max; c >= 2; --c)
+		if (pm_rt_fit(st, c, 1, c) == c && r->cl_warp_bytes * (c - 1) *
+		    pm_rt_cdiv(r->cwarps, c) <= r->cl_room &&
+		    st->d->clusters && st->t <= st->d->clusters(st->d->ctx, (int) c))
+			return c;
+	return 0;
+}
+
+/* The forced row f->v with f->s chunks (0: a legal count), into *c;
+ * PM_RT_EILLEGAL where it cannot run the problem. */
+static int pm_rt_forced(const struct pm_rt_st *st, const struct pm_rt_force *f,
+	int nv, struct pm_rt_choice *c)
+{
+	const int i = f->v, role = i >= 0 && i < nv ? st->v[i].role : -1;
+	int64_t s = f->s, max = 1;
+
+	if (role < 0 || pm_rt_occ(st, role) <= 0 || !pm_rt_exact_ok(st, i))
+		return PM_RT_EILLEGAL;
+	if (role == PM_RT_SPLIT)
+		max = st->b / st->t > 2 ? st->b / st->t : 2;
+	else if (role == PM_RT_PERSIST_SPLIT || role == PM_RT_PERSIST_SPLIT_CL)
+		max = st->v[i].cwarps;
+	if (role == PM_RT_PERSIST_SPLIT_CL && max > PM_RT_MAX_CL)
+		max = PM_RT_MAX_CL;
+	if (!pm_rt_splits(role))
+		s = s ? s : 1;
+	else if (role == PM_RT_PERSIST_SPLIT_CL)
+		s = pm_rt_force_cl(st, i, s ? (s <= max ? s : 0) : max);
+	else if (!s)
+		s = pm_rt_fit(st, max, 1, max);
+	if (s < 1 || (pm_rt_splits(role) && (s < 2 || s > (role ==
+	    PM_RT_SPLIT ? s : max) || pm_rt_fit(st, s, 1, s) != s)) ||
+	    (!pm_rt_splits(role) && s != 1) ||
+	    (role != PM_RT_PERSIST_SPLIT_CL && s > 1 &&
+	    st->t > PM_RT_CNT_BYTES / 4) ||
+	    (role == PM_RT_PERSIST_SPLIT_CL && f->s && s != f->s))
+		return PM_RT_EILLEGAL;
+	pm_rt_fill_choice(st, i, s, 0, s, c);
+	c->v_nows = -1;
+	return PM_RT_OK;
+}
+
+PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,
+	const struct pm_rt_variant *v, int nv, const struct pm_rt_device *d,
+	const struct pm_rt_problem *p, const struct pm_rt_force *force,
+	struct pm_rt_choice *out)
+{
+	struct pm_rt_st st;
+	int e = pm_rt_init(&st, f, v, nv, d, p), i;
+
+	if (e != PM_RT_OK)
+		return e;
+	pm_rt_rules(&st);
+	pm_rt_why(&st, &out->why);
+	if (force && force->v >= 0)
+		return pm_rt_forced(&st, force, nv, out);
+	i = pm_rt_resolve(&st, st.small, st.medium, st.s, st.persist);
+	pm_rt_fill_choice(&st, i, st.s, st.tdp, st.cl, out);
+	/* no workspace: one chunk, the small and medium rules' own choice,
+	 * the tail's split back to _persist (the launcher's fallback) */
+	out->v_nows = out->ws_bytes ? pm_rt_resolve(&st, st.small1,
+		st.medium1, 1, st.persist == PM_RT_PERSIST_SPLIT ? (st.tdp ? PM_RT_PERSIST :
+		-1) : st.persist) : out->v;
+	return PM_RT_OK;
+}
+
+PM_RT_API int pm_rt_no_workspace(const struct pm_rt_variant *v, int nv,
+	const struct pm_rt_device *d, const struct pm_rt_problem *p,
+	const struct pm_rt_spec *f, struct pm_rt_choice *c)
+{
+	struct pm_rt_st st;
+	const int e = pm_rt_init(&st, f, v, nv, d, p);
+
+	if (e != PM_RT_OK)
+		return e;
+	if (c->v_nows < 0 || c->v_nows >= nv)
+		return PM_RT_EILLEGAL;
+	pm_rt_fill_choice(&st, c->v_nows, 1, 0, 0, c);
+	return PM_RT_OK;
+}

@@ -1,0 +1,169 @@
+/* runtime/plan.h — the launch plan of a generated file, as plain C over a
+ * table of the file's kernel variants.
+ *
+ * Contract. Given the file's variant table (one row per kernel; an exact
+ * "_x" twin is a flag of its row, not a row), the file's fixed spec (split-K
+ * mode, contractions, the target's cost tables), the device (SMs, each
+ * row's blocks per SM, how many clusters of s blocks fit at once) and the
+ * problem (M, N, the k extents), pm_rt_plan picks the one row to launch and
+ * how: k chunks s, the split tail's whole tiles (tdp), the cluster size,
+ * the _x twin, the grid, the k elements per chunk and the workspace bytes,
+ * plus the row to launch unsplit where the workspace is missing. It only
+ * reads its arguments: no isl, no CUDA, no allocation, no global state;
+ * C11 and C++ (nvcc) alike, <stdint.h> and <stddef.h> only.
+ *
+ * The decisions are those of emit/plan.c's printed pm_plan_NAME and the
+ * launcher's precedence after it (docs/PERF.md has the measurements);
+ * tests/test_rt_plan.c checks them against tests/golden/plan_*_sm90a.txt.
+ *
+ * Use. The library compiles runtime/plan.c (external functions, PM_RT_API
+ * empty). A generated file embeds this header's text, then plan.c's, once
+ * per translation unit after "#define PM_RT_API static inline" (the guard
+ * PM_RT_PLAN_H makes plan.c's #include of this header a no-op there).
+ */
+#ifndef PM_RT_PLAN_H
+#define PM_RT_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef PM_RT_API
+#define PM_RT_API
+#endif
+
+#define PM_RT_MAX_VARIANTS 32	/* rows of a table */
+#define PM_RT_MAX_K 8		/* k extents (contractions) of a problem */
+
+/* What a row is to the plan: the rule that may pick it. At most one row
+ * per role. */
+enum pm_rt_role {
+	PM_RT_BASE,		/* "": the big kernel (128x128, 2 per SM); required */
+	PM_RT_SPLIT,		/* "_split": the base's tiles, k over gridDim.z, workspace */
+	PM_RT_SMALL,		/* "_small": 64x64 blocks, fewer tiles than SMs */
+	PM_RT_SMALL_TMA,	/* "_small_tma": the same with TMA, 3/2 blocks per SM or more */
+	PM_RT_MEDIUM,		/* "_medium": 64x128, one partial wave */
+	PM_RT_PERSIST,		/* "_persist": 128x128, one per SM, loops over tiles */
+	PM_RT_PERSIST_WIDE,	/* "_persist_wide": 128x256 */
+	PM_RT_PERSIST_TALL,	/* "_persist_tall": 256x128 */
+	PM_RT_PERSIST_MID,	/* "_persist_mid": 128x192 */
+	PM_RT_PERSIST_SQ,	/* "_persist_sq": 192x192 */
+	PM_RT_PERSIST_NARROW,	/* "_persist_narrow": 64x192, MMAs in flight */
+	PM_RT_PERSIST_SPLIT,	/* "_persist_split": split-K units, workspace */
+	PM_RT_PERSIST_SPLIT_CL,	/* "_persist_split_cl": a tile's chunks in a cluster */
+	PM_RT_NROLES
+};
+
+/* Row flags. */
+#define PM_RT_EXACT	1u	/* no ragged guards: only where bm | M and bn | N */
+#define PM_RT_TWIN	2u	/* has an exact "_x" twin, launched where bm | M, bn | N */
+#define PM_RT_PRO_REGS	4u	/* a prologue through the MMA's registers */
+
+/* One kernel of a generated file. */
+struct pm_rt_variant {
+	const char *suffix;	/* "_persist_wide"; "" for the base */
+	int role;		/* enum pm_rt_role */
+	int bm, bn, bk;		/* block tile */
+	int threads;		/* block size (__launch_bounds__) */
+	long smem;		/* dynamic shared memory bytes of the launch */
+	unsigned flags;		/* PM_RT_EXACT, PM_RT_TWIN, PM_RT_PRO_REGS */
+	int cwarps;		/* split persistent rows: consumer warps, the most
+				 * chunks of a tile (pm_config_threads / 32) */
+	long cl_warp_bytes;	/* _split_cl: one warp's strip of one peer's
+				 * partials (accumulators x regs x 32 x 4) */
+	long cl_room;		/* _split_cl: the stages' bytes that receive them */
+};
+
+/* The target's cost models, per mille (emit/target.h's pm_ra_cost and
+ * pm_sq_cost, copied; 0 turns a model or a term off). */
+struct pm_rt_ra_cost {
+	int partial, medium, wide, tall, mid;
+};
+
+struct pm_rt_sq_cost {
+	int gain, mid, wide, tall, sq;
+};
+
+/* A file's fixed facts. */
+struct pm_rt_spec {
+	int nk;		/* k extents (problem.k entries), 1..PM_RT_MAX_K */
+	int ncon;	/* contractions (a cluster unit counts once per each) */
+	int nacc;	/* accumulator tiles per output tile (1 when shared) */
+	int split_k;	/* 0: --split-k auto, 1: never, N > 1: always N */
+	struct pm_rt_ra_cost ra;
+	struct pm_rt_sq_cost sq;
+};
+
+/* The device: SMs, blocks per SM of each row (the occupancy API with the
+ * row's threads and smem; <= 0: the row cannot run), and how many clusters
+ * of s blocks of the _split_cl row it holds at once (NULL: none). */
+struct pm_rt_device {
+	int sms;
+	int occ[PM_RT_MAX_VARIANTS];
+	int (*clusters)(void *ctx, int s);
+	void *ctx;
+};
+
+/* A problem: output M x N, each contraction's k extent (elements). */
+struct pm_rt_problem {
+	int64_t m, n;
+	int64_t k[PM_RT_MAX_K];
+};
+
+/* The flags of today's rules before the launcher's precedence (small,
+ * medium, persist, split, base): what pm_plan_NAME's struct held, persist
+ * in its numbering (1 persist, 2 wide, 3 split, 4 tall, 5 mid, 6 sq,
+ * 7 narrow). For tests and logs only: launch from pm_rt_choice. */
+struct pm_rt_rules {
+	int s, persist, small, medium, cl;
+	int64_t tdp;
+};
+
+/* What to launch. */
+struct pm_rt_choice {
+	int v;		/* the row */
+	int exact;	/* launch its _x twin */
+	int s;		/* k chunks (1: unsplit); _split: gridDim.z */
+	int cl;		/* cluster size of _split_cl (= s), else 0 */
+	int64_t tdp;	/* split persistent: the first tdp tiles run whole */
+	int64_t grid;	/* gridDim.x */
+	int64_t kc[PM_RT_MAX_K];	/* k elements per chunk */
+	size_t cnt_bytes;	/* workspace: counters in front of the slots */
+	size_t ws_bytes;	/* workspace needed (0: none) */
+	int v_nows;	/* the row to launch unsplit (pm_rt_no_workspace)
+			 * where ws_bytes cannot be had; -1: fail instead */
+	struct pm_rt_rules why;
+};
+
+/* POLYMMA_VARIANT=<suffix>[,s=N]: a forced row and split count. */
+struct pm_rt_force {
+	int v;		/* -1: none */
+	int s;		/* 0: the plan picks */
+};
+
+/* Return codes. */
+#define PM_RT_OK 0
+#define PM_RT_EINVAL (-1)	/* bad table, spec, device or problem */
+#define PM_RT_EUNKNOWN (-2)	/* override: no row has that suffix */
+#define PM_RT_ESYNTAX (-3)	/* override: not "<suffix>[,s=N]" */
+#define PM_RT_EILLEGAL (-4)	/* override: that row cannot run this problem */
+
+/* Parses str (getenv("POLYMMA_VARIANT"); NULL or "": no override) into
+ * *out against the table; "_base" names the base row. */
+PM_RT_API int pm_rt_parse_force(const char *str,
+	const struct pm_rt_variant *v, int nv, struct pm_rt_force *out);
+
+/* The launch of problem p: the rules, or the forced row where force is
+ * non-NULL with force->v >= 0 (PM_RT_EILLEGAL where that row or its s
+ * cannot run p; its v_nows is -1). */
+PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,
+	const struct pm_rt_variant *v, int nv, const struct pm_rt_device *d,
+	const struct pm_rt_problem *p, const struct pm_rt_force *force,
+	struct pm_rt_choice *out);
+
+/* c turned into its unsplit fallback (c->v_nows): for a split choice whose
+ * workspace the caller cannot provide. PM_RT_EILLEGAL where v_nows < 0. */
+PM_RT_API int pm_rt_no_workspace(const struct pm_rt_variant *v, int nv,
+	const struct pm_rt_device *d, const struct pm_rt_problem *p,
+	const struct pm_rt_spec *f, struct pm_rt_choice *c);
+
+#endif

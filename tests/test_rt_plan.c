@@ -1,0 +1,504 @@
+/* runtime/plan.c, the launch plan over a variant table, on the host.
+ *
+ * The four examples' sm_90a variant tables (hand-written from the files
+ * `polymma gen examples/NAME.tc --target sm_90a` writes; to be replaced by
+ * the rows the library produces) on the H100 model of tests/plan_probe.cu
+ * (132 SMs; blocks per SM from threads and dynamic shared memory; half the
+ * SMs' worth of clusters), at every size of tests/golden/plan_sizes.txt:
+ * the rules' flags printed as plan_probe prints pm_plan_NAME's must equal
+ * tests/golden/plan_NAME_sm90a.txt byte for byte, and the row chosen must
+ * be the one the generated launcher runs on those flags. Also the sm_80
+ * and fixed-split shapes of the plan, the override POLYMMA_VARIANT and
+ * the workspace fallback.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/plan.h"
+#include "tests/util.h"
+
+/* tests/plan_probe.cu's H100: blocks per SM from dynamic shared memory
+ * (228 KiB per SM, 1 KiB reserved per block) and threads (2048 per SM);
+ * 384 threads fill the registers (one block). pm_device_NAME stores 0 as 1. */
+static int h100_occ(int threads, long smem)
+{
+	const int by_smem = (int) (233472 / (smem + 1024));
+	const int by_threads = 2048 / threads;
+	int o = by_smem < by_threads ? by_smem : by_threads;
+
+	if (threads == 384)
+		o = o > 0 ? 1 : 0;
+	return o > 0 ? o : 1;
+}
+
+static int h100_clusters(void *ctx, int s)
+{
+	(void) ctx;
+	return 132 / s / 2;
+}
+
+static struct pm_rt_device h100(const struct pm_rt_variant *v, int nv)
+{
+	struct pm_rt_device d;
+
+	memset(&d, 0, sizeof(d));
+	d.sms = 132;
+	for (int i = 0; i < nv; ++i)
+		d.occ[i] = h100_occ(v[i].threads, v[i].smem);
+	d.clusters = h100_clusters;
+	return d;
+}
+
+#define TW PM_RT_TWIN
+#define EX PM_RT_EXACT
+#define PR PM_RT_PRO_REGS
+
+/* The cluster row's receive area (emit/plan.c's plan_cluster, printed in
+ * pm_plan_NAME: "1 * (c - 1) * 64 * ((8 + c - 1) / c) * 128 <= 131072"):
+ * 1 accumulator x 64 registers x 32 lanes x 4 bytes per warp, 8 consumer
+ * warps, 131072 bytes of stages. */
+#define CL_ROW 8, 8192, 131072
+
+/* gemm_nn and gemm_bias_relu (identical geometry): threads from
+ * __launch_bounds__, smem from the launches' <<<grid, threads, smem>>> and
+ * pm_device's occupancy calls, tiles from the grids and TMA boxes; wide
+ * and tall have no _x twin (exact: the plan checks their tile divides). */
+static const struct pm_rt_variant gemm_rows[] = {
+	{ "", PM_RT_BASE, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
+	{ "_split", PM_RT_SPLIT, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
+	{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
+	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65600, TW, 0, 0, 0 },
+	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73776, TW, 0, 0, 0 },
+	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 },
+	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, EX,
+		0, 0, 0 },
+	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, EX,
+		0, 0, 0 },
+	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW,
+		0, 0, 0 },
+	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304, TW,
+		0, 0, 0 },
+	{ "_persist_narrow", PM_RT_PERSIST_NARROW, 64, 192, 64, 160, 222304,
+		TW, 0, 0, 0 },
+	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 288, 165952, TW,
+		8, 0, 0 },
+	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288,
+		165968, TW, CL_ROW },
+};
+
+/* add_gemm: the base, split, medium and small_tma kernels' smem differ. */
+static const struct pm_rt_variant add_rows[] = {
+	{ "", PM_RT_BASE, 128, 128, 64, 256, 98400, TW, 0, 0, 0 },
+	{ "_split", PM_RT_SPLIT, 128, 128, 64, 256, 98400, TW, 0, 0, 0 },
+	{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
+	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65664, TW, 0, 0, 0 },
+	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73824, TW, 0, 0, 0 },
+	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 },
+	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, EX,
+		0, 0, 0 },
+	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, EX,
+		0, 0, 0 },
+	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW,
+		0, 0, 0 },
+	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304, TW,
+		0, 0, 0 },
+	{ "_persist_narrow", PM_RT_PERSIST_NARROW, 64, 192, 64, 160, 222304,
+		TW, 0, 0, 0 },
+	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 288, 165952, TW,
+		8, 0, 0 },
+	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288,
+		165968, TW, CL_ROW },
+};
+
+/* relu_gemm: the persistent kernels' prologue through the MMA's
+ * registers (a producer warpgroup: 384 threads, sq 512); no narrow and no
+ * cluster kernel. */
+static const struct pm_rt_variant relu_rows[] = {
+	{ "", PM_RT_BASE, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
+	{ "_split", PM_RT_SPLIT, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
+	{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
+	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65600, TW, 0, 0, 0 },
+	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73776, TW, 0, 0, 0 },
+	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 384, 165952, TW | PR,
+		0, 0, 0 },
+	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 384, 215088,
+		EX | PR, 0, 0, 0 },
+	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 384, 217136,
+		EX | PR, 0, 0, 0 },
+	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 384, 215104,
+		TW | PR, 0, 0, 0 },
+	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 512, 224304, TW | PR,
+		0, 0, 0 },
+	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 384, 165952,
+		TW | PR, 8, 0, 0 },
+};
+
+/* sm_90a's cost tables (emit/target.c: ra_cost, sq_cost). */
+#define SM90_RA { 500, 950, 1090, 1000, 1060 }
+#define SM90_SQ { 1100, 1060, 1090, 1000, 1090 }
+
+static const struct pm_rt_spec gemm_spec = { 1, 1, 1, 0, SM90_RA, SM90_SQ };
+static const struct pm_rt_spec add_spec = { 2, 2, 1, 0, SM90_RA, SM90_SQ };
+
+#define NROWS(a) ((int) (sizeof(a) / sizeof((a)[0])))
+
+/* The role today's launcher runs on the flags w (small, medium, persist
+ * 1-7, the split, the base). */
+static int launched_role(const struct pm_rt_rules *w)
+{
+	static const int role[8] = { -1, PM_RT_PERSIST, PM_RT_PERSIST_WIDE,
+		PM_RT_PERSIST_SPLIT, PM_RT_PERSIST_TALL, PM_RT_PERSIST_MID,
+		PM_RT_PERSIST_SQ, PM_RT_PERSIST_NARROW };
+
+	if (w->small)
+		return PM_RT_SMALL;
+	if (w->medium)
+		return PM_RT_MEDIUM;
+	if (w->persist == 3 && w->cl)
+		return PM_RT_PERSIST_SPLIT_CL;
+	if (w->persist)
+		return role[w->persist];
+	return w->s > 1 ? PM_RT_SPLIT : PM_RT_BASE;
+}
+
+/* The plan of MxNxK (every k extent K) on the H100 model. */
+static struct pm_rt_choice plan(const struct pm_rt_spec *f,
+	const struct pm_rt_variant *v, int nv, int64_t m, int64_t n, int64_t k,
+	const char *force, int *rc)
+{
+	struct pm_rt_device d = h100(v, nv);
+	struct pm_rt_problem p;
+	struct pm_rt_force fo;
+	struct pm_rt_choice c;
+
+	memset(&p, 0, sizeof(p));
+	memset(&c, 0, sizeof(c));
+	p.m = m, p.n = n;
+	for (int r = 0; r < PM_RT_MAX_K; ++r)
+		p.k[r] = k;
+	*rc = pm_rt_parse_force(force, v, nv, &fo);
+	if (*rc == PM_RT_OK)
+		*rc = pm_rt_plan(f, v, nv, &d, &p, &fo, &c);
+	return c;
+}
+
+/* Every size of plan_sizes.txt: the flags equal the golden's line, the
+ * row is what the launcher runs on them. */
+static void check_golden(const char *name, const struct pm_rt_spec *f,
+	const struct pm_rt_variant *v, int nv)
+{
+	char path[128], size[64], *sizes, *golden, *out;
+	size_t len = 0, cap = 1 << 16;
+	int pos = 0, used;
+
+	sizes = pm_test_read("tests/golden/plan_sizes.txt");
+	snprintf(path, sizeof(path), "tests/golden/plan_%s_sm90a.txt", name);
+	golden = pm_test_read(path);
+	out = malloc(cap);
+	assert_non_null(sizes);
+	assert_non_null(golden);
+	assert_non_null(out);
+	out[0] = '\0';
+	while (sscanf(sizes + pos, "%63s%n", size, &used) == 1) {
+		long long m, n, k;
+		int rc;
+		struct pm_rt_choice c;
+
+		pos += used;
+		assert_int_equal(sscanf(size, "%lldx%lldx%lld", &m, &n, &k), 3);
+		c = plan(f, v, nv, m, n, k, NULL, &rc);
+		assert_int_equal(rc, PM_RT_OK);
+		len += snprintf(out + len, cap - len, "%s s=%d persist=%d "
+			"tdp=%lld small=%d medium=%d cl=%d\n", size, c.why.s,
+			c.why.persist, (long long) c.why.tdp, c.why.small,
+			c.why.medium, c.why.cl);
+		assert_true(len < cap);
+		if (launched_role(&c.why) == PM_RT_SMALL)
+			assert_true(v[c.v].role == PM_RT_SMALL ||
+				v[c.v].role == PM_RT_SMALL_TMA);
+		else
+			assert_int_equal(v[c.v].role, launched_role(&c.why));
+	}
+	if (strcmp(out, golden)) {
+		fprintf(stderr, "%s: plans differ from %s; got:\n%s", name, path,
+			out);
+		fail();
+	}
+	free(out);
+	free(golden);
+	free(sizes);
+}
+
+static void test_gemm_nn(void **state)
+{
+	(void) state;
+	check_golden("gemm_nn", &gemm_spec, gemm_rows, NROWS(gemm_rows));
+}
+
+static void test_gemm_bias_relu(void **state)
+{
+	(void) state;
+	check_golden("gemm_bias_relu", &gemm_spec, gemm_rows, NROWS(gemm_rows));
+}
+
+static void test_add_gemm(void **state)
+{
+	(void) state;
+	check_golden("add_gemm", &add_spec, add_rows, NROWS(add_rows));
+}
+
+static void test_relu_gemm(void **state)
+{
+	(void) state;
+	check_golden("relu_gemm", &gemm_spec, relu_rows, NROWS(relu_rows));
+}
+
+/* What a choice launches: row role, chunks, tdp, cluster, twin, grid. */
+static void assert_choice(const struct pm_rt_choice *c,
+	const struct pm_rt_variant *v, int role, int s, long long tdp, int cl,
+	int exact, long long grid)
+{
+	assert_int_equal(v[c->v].role, role);
+	assert_int_equal(c->s, s);
+	assert_int_equal(c->tdp, tdp);
+	assert_int_equal(c->cl, cl);
+	assert_int_equal(c->exact, exact);
+	assert_int_equal(c->grid, grid);
+}
+
+/* The launch geometry and workspace of a few golden plans. */
+static void test_choices(void **state)
+{
+	const int nv = NROWS(gemm_rows);
+	struct pm_rt_choice c;
+	int rc;
+
+	(void) state;
+	/* 1x1 tile: the small row (64x64: 1 block, under 3/2 per SM) */
+	c = plan(&gemm_spec, gemm_rows, nv, 64, 64, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_SMALL, 1, 0, 0, 1, 1);
+	assert_int_equal(c.ws_bytes, 0);
+	/* Add(GEMM, GEMM) 640x256x2176 (golden: s=4 cl=4): 10 tiles in
+	 * clusters of 4 chunks of 9 k tiles, no workspace */
+	c = plan(&add_spec, add_rows, NROWS(add_rows), 640, 256, 2176, NULL,
+		&rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, add_rows, PM_RT_PERSIST_SPLIT_CL, 4, 0, 4, 1, 40);
+	assert_int_equal(c.ws_bytes, 0);
+	assert_int_equal(c.kc[0], 9 * 64);
+	assert_int_equal(c.kc[1], 9 * 64);
+	/* ragged 4095x4096: _persist_wide needs its tile to divide M */
+	c = plan(&gemm_spec, gemm_rows, nv, 4095, 4096, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_int_not_equal(gemm_rows[c.v].role, PM_RT_PERSIST_WIDE);
+	assert_int_equal(c.exact, 0);
+}
+
+/* The tail split: the last wave's tiles in chunks over a workspace; where
+ * it is missing, _persist unsplit (the launcher's fallback). */
+static void test_tail_no_workspace(void **state)
+{
+	const int nv = NROWS(gemm_rows);
+	struct pm_rt_device d = h100(gemm_rows, nv);
+	struct pm_rt_problem p;
+	struct pm_rt_choice c;
+	int rc;
+
+	(void) state;
+	/* 1664x2816x2432 (golden: s=6 persist=3 tdp=264): 286 tiles, the
+	 * 22 of the last wave in 6 chunks */
+	c = plan(&gemm_spec, gemm_rows, nv, 1664, 2816, 2432, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SPLIT, 6, 264, 0, 1, 132);
+	assert_int_equal(c.ws_bytes, 4096 + (size_t) 22 * 6 * 65536);
+	assert_int_equal(c.kc[0], 7 * 64);
+	memset(&p, 0, sizeof(p));
+	p.m = 1664, p.n = 2816, p.k[0] = 2432;
+	assert_int_equal(pm_rt_no_workspace(gemm_rows, nv, &d, &p, &gemm_spec,
+		&c), PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST, 1, 0, 0, 1, 132);
+	assert_int_equal(c.ws_bytes, 0);
+	assert_int_equal(c.kc[0], 2432);
+}
+
+/* The override: a legal row, an exact row at a size its tile does not
+ * divide, a split count, unknown suffixes and bad syntax. */
+static void test_force(void **state)
+{
+	const int nv = NROWS(gemm_rows);
+	struct pm_rt_force fo;
+	struct pm_rt_choice c;
+	int rc;
+
+	(void) state;
+	c = plan(&gemm_spec, gemm_rows, nv, 4096, 4096, 4096, "_persist_wide",
+		&rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_WIDE, 1, 0, 0, 0, 132);
+	assert_int_equal(c.v_nows, -1);
+	c = plan(&gemm_spec, gemm_rows, nv, 4000, 4096, 4096, "_persist_wide",
+		&rc);
+	assert_int_equal(rc, PM_RT_EILLEGAL);
+	/* twins: _persist_mid where 192 divides N */
+	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1536, 512, "_persist_mid",
+		&rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_MID, 1, 0, 0, 1, 64);
+	c = plan(&gemm_spec, gemm_rows, nv, 100, 100, 512, "_base", &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_BASE, 1, 0, 0, 0, 1);
+	/* k of 10 tiles: 4 chunks of 3, 3, 3, 1; 6 would leave 5 */
+	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 640, "_split,s=4", &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_SPLIT, 4, 0, 0, 1, 64);
+	assert_int_equal(c.kc[0], 192);
+	assert_int_equal(c.ws_bytes, 4096 + (size_t) 64 * 4 * 65536);
+	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 640, "_split,s=6", &rc);
+	assert_int_equal(rc, PM_RT_EILLEGAL);
+	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 640, "_split", &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_true(c.s >= 2);
+	/* the split persistent kernel: at most 8 chunks (its consumer warps) */
+	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
+		"_persist_split,s=8", &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SPLIT, 8, 0, 0, 1, 128);
+	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
+		"_persist_split,s=16", &rc);
+	assert_int_equal(rc, PM_RT_EILLEGAL);
+	/* clusters: 16 tiles, 132 / c / 2 clusters at once: at most 4 */
+	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
+		"_persist_split_cl", &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SPLIT_CL, 4, 0, 4, 1, 64);
+	assert_int_equal(c.ws_bytes, 0);
+	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
+		"_persist_split_cl,s=8", &rc);
+	assert_int_equal(rc, PM_RT_EILLEGAL);
+	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096, "_persist,s=2",
+		&rc);
+	assert_int_equal(rc, PM_RT_EILLEGAL);
+	/* a row the file does not have, an unknown suffix, bad syntax */
+	c = plan(&gemm_spec, relu_rows, NROWS(relu_rows), 512, 512, 4096,
+		"_persist_narrow", &rc);
+	assert_int_equal(rc, PM_RT_EUNKNOWN);
+	assert_int_equal(pm_rt_parse_force("_bogus", gemm_rows, nv, &fo),
+		PM_RT_EUNKNOWN);
+	assert_int_equal(pm_rt_parse_force("_persist_", gemm_rows, nv, &fo),
+		PM_RT_EUNKNOWN);
+	assert_int_equal(pm_rt_parse_force("_split,x=2", gemm_rows, nv, &fo),
+		PM_RT_ESYNTAX);
+	assert_int_equal(pm_rt_parse_force("_split,s=", gemm_rows, nv, &fo),
+		PM_RT_ESYNTAX);
+	assert_int_equal(pm_rt_parse_force("_split,s=0", gemm_rows, nv, &fo),
+		PM_RT_ESYNTAX);
+	assert_int_equal(pm_rt_parse_force("_split,s=2x", gemm_rows, nv, &fo),
+		PM_RT_ESYNTAX);
+	assert_int_equal(fo.v, -1);
+	assert_int_equal(pm_rt_parse_force("_split,s=12", gemm_rows, nv, &fo),
+		PM_RT_OK);
+	assert_int_equal(fo.v, 1);
+	assert_int_equal(fo.s, 12);
+	assert_int_equal(pm_rt_parse_force("", gemm_rows, nv, &fo), PM_RT_OK);
+	assert_int_equal(fo.v, -1);
+	assert_int_equal(pm_rt_parse_force(NULL, gemm_rows, nv, &fo), PM_RT_OK);
+	assert_int_equal(fo.v, -1);
+}
+
+/* sm_80's plan (gemm_nn --target sm_80: base, split, small; kt of 32):
+ * the workspace split from 4/5 of the SMs, the small row below. */
+static void test_sm80(void **state)
+{
+	/* 128x128x32 blocks, 2 per SM on the model */
+	static const struct pm_rt_variant rows[] = {
+		{ "", PM_RT_BASE, 128, 128, 32, 256, 98304, TW, 0, 0, 0 },
+		{ "_split", PM_RT_SPLIT, 128, 128, 32, 256, 98304, TW, 0, 0, 0 },
+		{ "_small", PM_RT_SMALL, 64, 64, 32, 128, 32768, TW, 0, 0, 0 },
+	};
+	static const struct pm_rt_spec f = { 1, 1, 1, 0, { 0, 0, 0, 0, 0 },
+		{ 0, 0, 0, 0, 0 } };
+	struct pm_rt_device d = h100(rows, 3);
+	struct pm_rt_problem p;
+	struct pm_rt_choice c;
+
+	(void) state;
+	memset(&p, 0, sizeof(p));
+	d.sms = 108;
+	/* 96 tiles >= 4/5 of 108: s = min(216 / 96, 128 / 4) = 2 */
+	p.m = 1024, p.n = 1536, p.k[0] = 4096;
+	assert_int_equal(pm_rt_plan(&f, rows, 3, &d, &p, NULL, &c), PM_RT_OK);
+	assert_choice(&c, rows, PM_RT_SPLIT, 2, 0, 0, 1, 96);
+	/* no workspace: unsplit, and 96 < 108 tiles: the small row */
+	assert_int_equal(c.v_nows, 2);
+	/* 64 tiles: the small row, unsplit */
+	p.n = 1024;
+	assert_int_equal(pm_rt_plan(&f, rows, 3, &d, &p, NULL, &c), PM_RT_OK);
+	assert_choice(&c, rows, PM_RT_SMALL, 1, 0, 0, 1, 256);
+	/* --split-k 3: always 3 */
+	{
+		struct pm_rt_spec f3 = f;
+
+		f3.split_k = 3;
+		assert_int_equal(pm_rt_plan(&f3, rows, 3, &d, &p, NULL, &c),
+			PM_RT_OK);
+		assert_choice(&c, rows, PM_RT_SPLIT, 3, 0, 0, 1, 64);
+	}
+	/* --split-k 1 (no split row): the small row where T < SMs only */
+	assert_int_equal(pm_rt_plan(&f, rows, 1, &d, &p, NULL, &c), PM_RT_OK);
+	assert_choice(&c, rows, PM_RT_BASE, 1, 0, 0, 1, 64);
+	/* --small-variant off: the split below 4/5 of the SMs too */
+	p.n = 512;
+	assert_int_equal(pm_rt_plan(&f, rows, 2, &d, &p, NULL, &c), PM_RT_OK);
+	assert_choice(&c, rows, PM_RT_SPLIT, 6, 0, 0, 1, 32);
+}
+
+/* Bad inputs: no base row, two rows of one role, no k. */
+static void test_invalid(void **state)
+{
+	struct pm_rt_variant rows[2];
+	struct pm_rt_device d;
+	struct pm_rt_problem p;
+	struct pm_rt_choice c;
+
+	(void) state;
+	memcpy(rows, gemm_rows, sizeof(rows));
+	d = h100(rows, 2);
+	memset(&p, 0, sizeof(p));
+	p.m = p.n = 256, p.k[0] = 256;
+	assert_int_equal(pm_rt_plan(&gemm_spec, rows, 2, &d, &p, NULL, &c),
+		PM_RT_OK);
+	rows[1].role = PM_RT_BASE;
+	assert_int_equal(pm_rt_plan(&gemm_spec, rows, 2, &d, &p, NULL, &c),
+		PM_RT_EINVAL);
+	assert_int_equal(pm_rt_plan(&gemm_spec, rows + 1, 0, &d, &p, NULL, &c),
+		PM_RT_EINVAL);
+	rows[1].role = PM_RT_SPLIT;
+	p.k[0] = 0;
+	assert_int_equal(pm_rt_plan(&gemm_spec, rows, 2, &d, &p, NULL, &c),
+		PM_RT_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gemm_nn),
+		cmocka_unit_test(test_gemm_bias_relu),
+		cmocka_unit_test(test_add_gemm),
+		cmocka_unit_test(test_relu_gemm),
+		cmocka_unit_test(test_choices),
+		cmocka_unit_test(test_tail_no_workspace),
+		cmocka_unit_test(test_force),
+		cmocka_unit_test(test_sm80),
+		cmocka_unit_test(test_invalid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
