@@ -128,19 +128,19 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"than the GPU has SMs\n", small->cfg->bm, small->cfg->bn,
 			small->cfg->bk, small->cfg->wm, small->cfg->wn,
 			small->cfg->mm, small->cfg->mn, small->cfg->mk);
-	if (small && k->var[PM_V_SMALL_TMA])
+	if (small && k->var[PM_RT_SMALL_TMA])
 		pm_strbuf_add(b, " *          (copies by TMA from 3/2 blocks per SM "
 			"on, by cp.async below)\n");
-	if (k->var[PM_V_MEDIUM])
+	if (k->var[PM_RT_MEDIUM])
 		pm_strbuf_printf(b, " * medium   %dx%dx%d, warp %dx%d: launched "
 			"unsplit when the big grid is one partial\n"
 			" *          wave and its own fills the waves at least 5/4 as "
 			"well\n",
-			k->var[PM_V_MEDIUM]->cfg->bm, k->var[PM_V_MEDIUM]->cfg->bn, k->var[PM_V_MEDIUM]->cfg->bk,
-			k->var[PM_V_MEDIUM]->cfg->wm, k->var[PM_V_MEDIUM]->cfg->wn);
+			k->var[PM_RT_MEDIUM]->cfg->bm, k->var[PM_RT_MEDIUM]->cfg->bn, k->var[PM_RT_MEDIUM]->cfg->bk,
+			k->var[PM_RT_MEDIUM]->cfg->wm, k->var[PM_RT_MEDIUM]->cfg->wn);
 	for (int w = 0; w < 3; ++w) {
-		const struct pm_kernel *v = w == 2 ? k->var[PM_V_PERSIST_TALL] : w ?
-			k->var[PM_V_PERSIST_WIDE] : k->var[PM_V_PERSIST];
+		const struct pm_kernel *v = w == 2 ? k->var[PM_RT_PERSIST_TALL] : w ?
+			k->var[PM_RT_PERSIST_WIDE] : k->var[PM_RT_PERSIST];
 
 		if (v)
 			pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, a "
@@ -152,33 +152,33 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 				"the wide one's)" : w ? "to 85 % or more "
 				"(N a multiple of its tile)" : "better");
 	}
-	if (k->var[PM_V_PERSIST_MID])
+	if (k->var[PM_RT_PERSIST_MID])
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages: launched "
 			"unsplit on grids of more than one\n"
 			" *          wave whose waves it fills to 75 %% or more and "
 			"better than 128x128\n *          blocks\n",
-			k->var[PM_V_PERSIST_MID]->cfg->bm, k->var[PM_V_PERSIST_MID]->cfg->bn,
-			k->var[PM_V_PERSIST_MID]->cfg->bk, k->var[PM_V_PERSIST_MID]->cfg->stages);
-	if (k->var[PM_V_PERSIST_SQ])
+			k->var[PM_RT_PERSIST_MID]->cfg->bm, k->var[PM_RT_PERSIST_MID]->cfg->bn,
+			k->var[PM_RT_PERSIST_MID]->cfg->bk, k->var[PM_RT_PERSIST_MID]->cfg->stages);
+	if (k->var[PM_RT_PERSIST_SQ])
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages: launched "
 			"unsplit on grids of more than one\n"
 			" *          wave that it runs in fewer rounds (modelled)\n",
-			k->var[PM_V_PERSIST_SQ]->cfg->bm, k->var[PM_V_PERSIST_SQ]->cfg->bn,
-			k->var[PM_V_PERSIST_SQ]->cfg->bk, k->var[PM_V_PERSIST_SQ]->cfg->stages);
-	if (k->var[PM_V_PERSIST_NARROW])
+			k->var[PM_RT_PERSIST_SQ]->cfg->bm, k->var[PM_RT_PERSIST_SQ]->cfg->bn,
+			k->var[PM_RT_PERSIST_SQ]->cfg->bk, k->var[PM_RT_PERSIST_SQ]->cfg->stages);
+	if (k->var[PM_RT_PERSIST_NARROW])
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, one k tile "
 			"of MMAs in flight: launched\n *          unsplit on grids "
 			"of one wave where 128x128 blocks run one wave too\n",
-			k->var[PM_V_PERSIST_NARROW]->cfg->bm, k->var[PM_V_PERSIST_NARROW]->cfg->bn,
-			k->var[PM_V_PERSIST_NARROW]->cfg->bk, k->var[PM_V_PERSIST_NARROW]->cfg->stages);
-	if (k->var[PM_V_PERSIST_SPLIT])
+			k->var[PM_RT_PERSIST_NARROW]->cfg->bm, k->var[PM_RT_PERSIST_NARROW]->cfg->bn,
+			k->var[PM_RT_PERSIST_NARROW]->cfg->bk, k->var[PM_RT_PERSIST_NARROW]->cfg->stages);
+	if (k->var[PM_RT_PERSIST_SPLIT])
 		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, split-K: "
 			"launched on grids under 3/5 tile per SM,\n"
 			" *          one block per SM, each running a chunk of k "
-			"of a tile%s\n", k->var[PM_V_PERSIST_SPLIT]->cfg->bm,
-			k->var[PM_V_PERSIST_SPLIT]->cfg->bn, k->var[PM_V_PERSIST_SPLIT]->cfg->bk,
-			k->var[PM_V_PERSIST_SPLIT]->cfg->stages,
-			k->var[PM_V_PERSIST_SPLIT_CL] ? " (_cl: a tile's chunks as one "
+			"of a tile%s\n", k->var[PM_RT_PERSIST_SPLIT]->cfg->bm,
+			k->var[PM_RT_PERSIST_SPLIT]->cfg->bn, k->var[PM_RT_PERSIST_SPLIT]->cfg->bk,
+			k->var[PM_RT_PERSIST_SPLIT]->cfg->stages,
+			k->var[PM_RT_PERSIST_SPLIT_CL] ? " (_cl: a tile's chunks as one "
 			"cluster,\n *          reduced through distributed "
 			"shared memory, where the GPU holds every cluster)" : "");
 	if (k->ws)
@@ -221,7 +221,7 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			pm_strbuf_add(b, ", unsigned pm_tdp");
 		/* the blocks of a cluster, the chunks of one tile (fixup.c;
 		 * 0: no cluster) */
-		if (pm_emit_dsm(k) && !host)
+		if (k->dsm && !host)
 			pm_strbuf_add(b, ", int pm_cl");
 		if (host)
 			pm_strbuf_add(b, ", long pm_z, long pm_nz");
@@ -257,7 +257,7 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 	/* persistent: the tile of each iteration of the loop over pm_t
 	 * (kernel_def) */
 	if (k->ws) {
-		int mc = pm_emit_mc(k);
+		int mc = k->mc;
 
 		/* a cluster of two: groups of PM_RASTER / 2 pairs of rows */
 		pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + "
@@ -348,7 +348,7 @@ int pm_emit_nbars(struct pm_kernel *k)
 				 * split-K fixup through distributed shared
 				 * memory: its "go" and "recv" after it */
 			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon) +
-				(pm_emit_dsm(k) ? 2 : 0);
+				(k->dsm ? 2 : 0);
 	return 0;
 }
 
@@ -359,7 +359,7 @@ int pm_emit_nbars(struct pm_kernel *k)
  * before both blocks' first copies). */
 static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 {
-	int nb = pm_emit_nbars(k), S = k->cfg->stages, dsm = pm_emit_dsm(k);
+	int nb = pm_emit_nbars(k), S = k->cfg->stages, dsm = k->dsm;
 	int w = pm_config_threads(k->cfg) / 32;
 
 	if (!nb)
@@ -368,7 +368,7 @@ static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 		"%ld);\n\tif (threadIdx.x == 0) {\n\t\tfor (int pm_i = 0; "
 		"pm_i < %d; ++pm_i)\n\t\t\tpm_mbar_init(&pm_bar[pm_i], "
 		"pm_i %% %d < %d ? 1 : %d);\n", total - 8L * nb,
-		nb - (dsm ? 2 : 0), 2 * S, S, w * (pm_emit_mc(k) ? 2 : 1));
+		nb - (dsm ? 2 : 0), 2 * S, S, w * (k->mc ? 2 : 1));
 	/* the tensor maps' descriptors on their way before the first copy */
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)
@@ -383,7 +383,7 @@ static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 			"32u * (unsigned) (%d * (pm_rk + 1) / pm_cl - %d * pm_rk / "
 			"pm_cl));\n\t\t}\n", nb - 2, nb - 1, w, w);
 	pm_strbuf_printf(b, "\t\tpm_mbar_init_fence();\n\t}\n\t%s;\n",
-		pm_emit_mc(k) ? "pm_cluster_sync()" : dsm ? "if (pm_cl > 1)\n"
+		k->mc ? "pm_cluster_sync()" : dsm ? "if (pm_cl > 1)\n"
 		"\t\tpm_cluster_sync();\n\telse\n\t\t__syncthreads()" :
 		"__syncthreads()");
 }
@@ -500,7 +500,7 @@ static const char prelude[] =
 
 int pm_emit_threads(const struct pm_kernel *k)
 {
-	return pm_config_threads(k->cfg) + (!k->ws ? 0 : pm_emit_wg(k) ? 128 :
+	return pm_config_threads(k->cfg) + (!k->ws ? 0 : k->wg ? 128 :
 		32);
 }
 
@@ -518,7 +518,7 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	if (!host)
 		pm_strbuf_printf(b, k->ws ? "__launch_bounds__(%d, 1) " :
 			"__launch_bounds__(%d) ", pm_emit_threads(k));
-	if (!host && pm_emit_mc(k))
+	if (!host && k->mc)
 		pm_strbuf_add(b, "__cluster_dims__(2, 1, 1) ");
 	pm_strbuf_printf(b, "%s%s%s(", host ? "" : "pm_kernel_",
 		k->scop->spec->name, suffix);
@@ -544,17 +544,8 @@ static int variant_def(struct pm_kernel *v, const char *suffix,
 	return r;
 }
 
-int pm_emit_twin(const struct pm_kernel *k)
-{
-	if (!k->cfg->target->emits_cuda || k->exact)
-		return 0;
-	for (int s = 0; s < k->scop->spec->nsyms; ++s)
-		if (pm_kernel_sym_ragged(k, s))
-			return 1;
-	return 0;
-}
 
-/* variant_def of k, then its exact twin (pm_emit_twin), suffix "_x"
+/* variant_def of k, then its exact twin (k->twin), suffix "_x"
  * more. */
 static int def_twins(struct pm_kernel *k, const char *suffix,
 	struct pm_strbuf *b, struct pm_diags *d)
@@ -562,7 +553,7 @@ static int def_twins(struct pm_kernel *k, const char *suffix,
 	char sx[64];
 	int r = variant_def(k, suffix, b, d);
 
-	if (r < 0 || !pm_emit_twin(k))
+	if (r < 0 || !k->twin)
 		return r;
 	snprintf(sx, sizeof(sx), "%s_x", suffix);
 	k->exact = 1;
@@ -577,7 +568,7 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	struct pm_kernel *k = vs->main;
 	const struct pm_target *tg = vs->target;
 
-	comment_block(k, k->var[PM_V_SMALL], b);
+	comment_block(k, k->var[PM_RT_SMALL], b);
 	for (int i = 0; i < tg->nhelpers; ++i)
 		pm_strbuf_add(b, tg->helpers[i]);
 	if (tg->emits_cuda)
@@ -596,7 +587,7 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	}
 	k->emit_fixup = 1;
 	if (tg->emits_cuda)
-		pm_emit_launcher(k, k->var[PM_V_SMALL], b);
+		pm_emit_launcher(k, k->var[PM_RT_SMALL], b);
 	return 0;
 }
 
@@ -644,7 +635,7 @@ static char *meta(struct pm_kernel *k)
 		"  \"cluster\": \"%s\",\n  \"sizes\": [", POLYMMA_VERSION,
 		spec->name, c->target->name, c->bm, c->bn, c->bk, c->wm, c->wn,
 		c->mm, c->mn, c->mk, pm_emit_threads(k), split_str(k, sk),
-		c->stages, smem_names[c->smem], k->ws ? "on" : k->var[PM_V_PERSIST] ?
+		c->stages, smem_names[c->smem], k->ws ? "on" : k->var[PM_RT_PERSIST] ?
 		"auto" : "off", c->cluster == 1 ? "1" : c->cluster == 2 ? "2" :
 		"auto");
 	for (int i = 0; i < n; ++i)

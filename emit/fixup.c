@@ -23,11 +23,6 @@
  * not --cluster 1): its fixup reduces through distributed shared memory
  * only, _persist_split's through the workspace only (each kernel without
  * the other's code: ~2 % on the k loops; docs/PERF.md). */
-int pm_emit_dsm(const struct pm_kernel *k)
-{
-	return k->ws && k->scop->nsplit && k->cfg->target->emits_cuda &&
-		k->cfg->cluster != 1;
-}
 
 /* Launched in clusters (pm_cl > 1): the same reduce-scatter with the
  * partials in the strip owner's shared memory, the stages (sm90_split.cuh's
@@ -61,7 +56,7 @@ static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	pm_strbuf_add(b, "if (pm_nz > 1) {");
 	/* the kernel launched in clusters reduces through them only (the
 	 * plan gives it no other split); the other through the workspace */
-	if (pm_emit_dsm(k)) {
+	if (k->dsm) {
 		dsm_fixup(k, b, n, nacc);
 		pm_strbuf_add(b, " }\n");
 		return;
@@ -90,7 +85,7 @@ void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e)
 {
 	/* a cluster's block past the last tile row (file.c's mc_loop) */
-	if (pm_emit_mc(k)) {
+	if (k->mc) {
 		pm_strbuf_add(b, "if (pm_own) ");
 		return;
 	}

@@ -90,7 +90,7 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 	for (int i = 0; i < k->nbufs; ++i) {
 		const struct pm_buffer *buf = &k->bufs[i];
 		const char *name = k->scop->spec->tensors[buf->tensor].name;
-		long w = pm_emit_box_cols(buf);
+		long w = pm_buffer_box_cols(buf);
 		char d0[64], d1[64];
 
 		if (!buf->tma)
@@ -101,11 +101,11 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 			"&pm_tm%d, %s, %s, %s, %s, %ld, %ld, %ld) != cudaSuccess)"
 			"\n%s\treturn cudaErrorInvalidValue;\n", ind, i, ind, i,
 			name, d0, d1, d1, buf->size[0] /
-			(pm_emit_mc_rows(k, i) ? 2 : 1), w, 2 * w, ind);
+			(k->bufs[i].mc_rows ? 2 : 1), w, 2 * w, ind);
 	}
 }
 
-/* A cluster of two (pm_emit_mc): "dim3 grid" of 2 min(pairs, pblocks / 2,
+/* A cluster of two (k->mc): "dim3 grid" of 2 min(pairs, pblocks / 2,
  * the clusters resident at once) blocks; the last asked once per process
  * (the occupancy API), so that one round of clusters runs every block. */
 static void mc_grid(struct pm_kernel *k, const char *suffix,
@@ -201,9 +201,9 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	/* before a cluster's occupancy is asked; once per device (a driver
 	 * call of ~0.6 us on the host, before the launch: measured in every
 	 * call's time otherwise; docs/PERF.md) */
-	/* the kernel's exact twin (pm_emit_twin): launched where its tile
+	/* the kernel's exact twin (k->twin): launched where its tile
 	 * divides the ragged sizes, ex is that condition */
-	twin = pm_emit_twin(k);
+	twin = k->twin;
 	if (twin)
 		twin_cond(k, ex, sizeof(ex));
 	if (smem > 48 * 1024) {
@@ -225,7 +225,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 			"if (pm_dev >= 0 && pm_dev < 64)\n%s\t\t\tpm_set[pm_dev] = "
 			"1;\n%s\t}\n%s}\n", ind, ind, ind, ind);
 	}
-	if (pm_emit_mc(k))
+	if (k->mc)
 		mc_grid(k, suffix, b, ind, pblocks, smem);
 	else if (k->ws)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
@@ -248,14 +248,14 @@ static void launch(struct pm_kernel *k, const char *suffix,
 			pm_strbuf_printf(&args, ", (int) p.kc[%d]", r);
 		if (k->ws)
 			pm_strbuf_add(&args, ", (unsigned) p.tdp");
-		if (pm_emit_dsm(k))
+		if (k->dsm)
 			pm_strbuf_add(&args, ", (int) p.cl");
 	}
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)
 			pm_strbuf_printf(&args, ", pm_tm%d", i);
 	/* clusters of p.cl blocks, the chunks of a tile (fixup.c) */
-	if (pm_emit_dsm(k)) {
+	if (k->dsm) {
 		char in2[16];
 
 		snprintf(in2, sizeof(in2), "%s\t", ind);
@@ -517,21 +517,21 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\t/* unsplit and fewer %dx%d blocks than "
 			"SMs: the %dx%d variant */\n\tif (p.small) {\n",
 			k->cfg->bm, k->cfg->bn, small->cfg->bm, small->cfg->bn);
-		launch_small(small, k->var[PM_V_SMALL_TMA], b, "p.sms");
+		launch_small(small, k->var[PM_RT_SMALL_TMA], b, "p.sms");
 		pm_strbuf_add(b, "\t}\n");
 	}
-	if (k->var[PM_V_MEDIUM]) {
+	if (k->var[PM_RT_MEDIUM]) {
 		pm_strbuf_printf(b, "\t/* unsplit, a grid of %dx%d blocks that "
 			"fills the waves better */\n\tif (p.medium) {\n",
-			k->var[PM_V_MEDIUM]->cfg->bm, k->var[PM_V_MEDIUM]->cfg->bn);
-		launch(k->var[PM_V_MEDIUM], "_medium", b, "\t\t", NULL);
+			k->var[PM_RT_MEDIUM]->cfg->bm, k->var[PM_RT_MEDIUM]->cfg->bn);
+		launch(k->var[PM_RT_MEDIUM], "_medium", b, "\t\t", NULL);
 		pm_strbuf_add(b, "\t}\n");
 	}
 	/* the persistent variants, p.persist 2, 4, 1, 3, 5, 6 and 7 */
 	{
-		struct pm_kernel *pv[7] = { k->var[PM_V_PERSIST_WIDE], k->var[PM_V_PERSIST_TALL],
-			k->var[PM_V_PERSIST], k->var[PM_V_PERSIST_SPLIT], k->var[PM_V_PERSIST_MID],
-			k->var[PM_V_PERSIST_SQ], k->var[PM_V_PERSIST_NARROW] };
+		struct pm_kernel *pv[7] = { k->var[PM_RT_PERSIST_WIDE], k->var[PM_RT_PERSIST_TALL],
+			k->var[PM_RT_PERSIST], k->var[PM_RT_PERSIST_SPLIT], k->var[PM_RT_PERSIST_MID],
+			k->var[PM_RT_PERSIST_SQ], k->var[PM_RT_PERSIST_NARROW] };
 		const char *suf[7] = { "_persist_wide", "_persist_tall",
 			"_persist", "_persist_split", "_persist_mid",
 			"_persist_sq", "_persist_narrow" };
@@ -553,9 +553,9 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 				"{\n", why[i], id[i]);
 			/* in clusters: the kernel whose fixup reduces through
 			 * them (plan.c) */
-			if (id[i] == 3 && k->var[PM_V_PERSIST_SPLIT_CL]) {
+			if (id[i] == 3 && k->var[PM_RT_PERSIST_SPLIT_CL]) {
 				pm_strbuf_add(b, "\t\tif (p.cl) {\n");
-				launch(k->var[PM_V_PERSIST_SPLIT_CL], "_persist_split_cl", b,
+				launch(k->var[PM_RT_PERSIST_SPLIT_CL], "_persist_split_cl", b,
 					"\t\t\t", "p.pblocks");
 				pm_strbuf_add(b, "\t\t}\n");
 			}
@@ -566,7 +566,7 @@ static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
 	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
 	launch(k, "_split", b, "\t\t", NULL);
 	pm_strbuf_add(b, "\t}\n");
-	launch(k->var[PM_V_BASE] ? k->var[PM_V_BASE] : k, "", b, "\t", NULL);
+	launch(k->var[PM_RT_BASE] ? k->var[PM_RT_BASE] : k, "", b, "\t", NULL);
 	pm_strbuf_add(b, "}\n");
 	plain_entry(k, b);
 }
@@ -601,7 +601,7 @@ void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
 		pm_strbuf_printf(b, "\tif ((int64_t) ((%s + %d - 1) / %d) * "
 			"((%s + %d - 1) / %d) < pm_sms) {\n", d0, c->bm, c->bm,
 			d1, c->bn, c->bn);
-		launch_small(small, k->var[PM_V_SMALL_TMA], b, "pm_sms");
+		launch_small(small, k->var[PM_RT_SMALL_TMA], b, "pm_sms");
 		pm_strbuf_add(b, "\t}\n");
 	}
 	if (k->ws) {

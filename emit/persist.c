@@ -5,7 +5,7 @@
  *
  *   one producer warp:  for (tiles) { if (producer) { copies; continue; }
  *                                      consumers }
- *   a producer warpgroup (pm_emit_wg: a prologue through the MMA's
+ *   a producer warpgroup (k->wg: a prologue through the MMA's
  *   registers): if (producer warpgroup) { setmaxnreg.dec 40; thread 0:
  *   for (tiles) copies } else { setmaxnreg.inc R; for (tiles) rest }
  *   (R: what the register file leaves the consumers, at most 232)
@@ -57,7 +57,7 @@ static void unit_tile(struct pm_strbuf *b)
  * run in the same round and wait for each other. */
 static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 {
-	int w = pm_config_threads(k->cfg) / 32, dsm = pm_emit_dsm(k);
+	int w = pm_config_threads(k->cfg) / 32, dsm = k->dsm;
 
 	pm_strbuf_printf(b, "\tconst unsigned pm_nt = pm_tx * pm_ty, pm_nr = "
 		"pm_nt - pm_tdp;\n"
@@ -91,7 +91,7 @@ static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 	unit_tile(b);
 }
 
-/* A cluster of two blocks (pm_emit_mc): cluster x / 2 runs pairs of tile
+/* A cluster of two blocks (k->mc): cluster x / 2 runs pairs of tile
  * rows' tiles x / 2, x / 2 + gridDim.x / 2, ... of the raster order over
  * the pm_ty2 pairs (groups of PM_RASTER / 2 pairs), block pm_rk the tile
  * in row 2 y + pm_rk; past the last row (M of an odd number of tiles) it
@@ -121,7 +121,7 @@ static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 		split_loop(k, b);
 		return;
 	}
-	if (pm_emit_mc(k)) {
+	if (k->mc) {
 		mc_loop(k, b);
 		return;
 	}
@@ -133,10 +133,6 @@ static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 	unit_tile(b);
 }
 
-int pm_emit_wg(const struct pm_kernel *k)
-{
-	return k->ws && pm_kernel_pro_regs(k);
-}
 
 /* Append t to b, each line indented by n more tabs. */
 static void add_indented(struct pm_strbuf *b, const char *t, int n)
@@ -194,10 +190,10 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	 * last access to its shared memory (the "recv" wait already orders
 	 * them; this makes it a cluster barrier, which compute-sanitizer's
 	 * racecheck recognizes; relaxed: a release one cost ~3 %, PERF.md) */
-	const char *dsm_end = pm_emit_dsm(k) ?
+	const char *dsm_end = k->dsm ?
 		"\tif (pm_cl > 1)\n\t\tpm_cluster_sync_relaxed();\n" : "";
 
-	if (pm_emit_wg(k)) {
+	if (k->wg) {
 		pm_strbuf_printf(b, "\tif (threadIdx.x >= %d) {\n"
 			"\t\tpm_setmaxnreg_dec<%d>();\n"
 			"\t\tif (threadIdx.x == %d) {\n", nt, PM_WG_PRODUCER_REGS,
@@ -216,7 +212,7 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	/* a cluster: neither block leaves while the other may copy into
 	 * its shared memory or arrive on its barriers */
-	pm_strbuf_printf(b, "\t}\n%s}\n", pm_emit_mc(k) ?
+	pm_strbuf_printf(b, "\t}\n%s}\n", k->mc ?
 		"\tpm_cluster_sync();\n" : dsm_end);
 	return 0;
 }

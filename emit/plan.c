@@ -115,9 +115,9 @@ static void device_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev)"
 		" != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n", name);
 	{
-		struct pm_kernel *v[9] = { k, k->var[PM_V_MEDIUM], k->var[PM_V_PERSIST],
-			k->var[PM_V_PERSIST_WIDE], k->var[PM_V_PERSIST_SPLIT], k->var[PM_V_PERSIST_TALL],
-			k->var[PM_V_PERSIST_MID], k->var[PM_V_PERSIST_SQ], k->var[PM_V_PERSIST_NARROW] };
+		struct pm_kernel *v[9] = { k, k->var[PM_RT_MEDIUM], k->var[PM_RT_PERSIST],
+			k->var[PM_RT_PERSIST_WIDE], k->var[PM_RT_PERSIST_SPLIT], k->var[PM_RT_PERSIST_TALL],
+			k->var[PM_RT_PERSIST_MID], k->var[PM_RT_PERSIST_SQ], k->var[PM_RT_PERSIST_NARROW] };
 		const char *suf[9] = { "", "_medium", "_persist",
 			"_persist_wide", "_persist_split", "_persist_tall",
 			"_persist_mid", "_persist_sq", "_persist_narrow" };
@@ -253,15 +253,15 @@ static void plan_ra(struct pm_kernel *k, struct pm_strbuf *b,
 		(1000 - partial) / 100 % 10, name, k->cfg->bm * k->cfg->bn);
 	/* the medium blocks on one partial wave of the big ones only (on
 	 * several, three medium blocks per SM ran 20 % slower; run131) */
-	if (k->var[PM_V_MEDIUM])
-		ra_candidate(k->var[PM_V_MEDIUM], 1, 1, pm_target_variant(t, PM_V_MEDIUM)->rate, d0, d1,
+	if (k->var[PM_RT_MEDIUM])
+		ra_candidate(k->var[PM_RT_MEDIUM], 1, 1, pm_target_variant(t, PM_RT_MEDIUM)->rate, d0, d1,
 			" && tiles < (int64_t) sms * occ", name, b);
 	for (int i = 0; i < 3; ++i) {
-		struct pm_kernel *kv = i == 0 ? k->var[PM_V_PERSIST_WIDE] : i == 1 ?
-			k->var[PM_V_PERSIST_TALL] : k->var[PM_V_PERSIST_MID];
+		struct pm_kernel *kv = i == 0 ? k->var[PM_RT_PERSIST_WIDE] : i == 1 ?
+			k->var[PM_RT_PERSIST_TALL] : k->var[PM_RT_PERSIST_MID];
 		const int v = i == 0 ? 2 : i == 1 ? 4 : 5;
 		const int oi = i == 0 ? 3 : i == 1 ? 5 : 6;
-		const int rate = i == 0 ? pm_target_variant(t, PM_V_PERSIST_WIDE)->rate : i == 1 ? pm_target_variant(t, PM_V_PERSIST_TALL)->rate : pm_target_variant(t, PM_V_PERSIST_MID)->rate;
+		const int rate = i == 0 ? pm_target_variant(t, PM_RT_PERSIST_WIDE)->rate : i == 1 ? pm_target_variant(t, PM_RT_PERSIST_TALL)->rate : pm_target_variant(t, PM_RT_PERSIST_MID)->rate;
 
 		if (!kv)
 			continue;
@@ -324,7 +324,7 @@ static void plan_sq(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_target *t = k->cfg->target;
 	char ex[160];
 
-	exact_cond(k->var[PM_V_PERSIST_SQ], d0, d1, ex, sizeof(ex));
+	exact_cond(k->var[PM_RT_PERSIST_SQ], d0, d1, ex, sizeof(ex));
 	pm_strbuf_printf(b, "\t/* 192x192 blocks where they run the grid in "
 		"fewer rounds (modelled time\n\t * of the best other variant "
 		"at least %d/1000 of theirs; PERF.md) */\n"
@@ -332,12 +332,12 @@ static void plan_sq(struct pm_kernel *k, struct pm_strbuf *b,
 		"\t\tconst int64_t b1 = (int64_t) sms * occ;\n"
 		"\t\tdouble best = (double) ((tiles + b1 - 1) / b1) * occ * "
 		"%d.0;\n", t->sq_gain, ex, k->cfg->bm * k->cfg->bn);
-	sq_term(k->var[PM_V_PERSIST], 2, 1000, d0, d1, b);
-	sq_term(k->var[PM_V_PERSIST_MID], 6, pm_target_variant(t, PM_V_PERSIST_MID)->rate, d0, d1, b);
-	sq_term(k->var[PM_V_PERSIST_WIDE], 3, pm_target_variant(t, PM_V_PERSIST_WIDE)->rate, d0, d1, b);
-	sq_term(k->var[PM_V_PERSIST_TALL], 5, pm_target_variant(t, PM_V_PERSIST_TALL)->rate, d0, d1, b);
-	rounds_cost(b, "\t\t", "t3", "b3", "c3", k->var[PM_V_PERSIST_SQ]->cfg, 7,
-		pm_target_variant(t, PM_V_PERSIST_SQ)->rate, d0, d1);
+	sq_term(k->var[PM_RT_PERSIST], 2, 1000, d0, d1, b);
+	sq_term(k->var[PM_RT_PERSIST_MID], 6, pm_target_variant(t, PM_RT_PERSIST_MID)->rate, d0, d1, b);
+	sq_term(k->var[PM_RT_PERSIST_WIDE], 3, pm_target_variant(t, PM_RT_PERSIST_WIDE)->rate, d0, d1, b);
+	sq_term(k->var[PM_RT_PERSIST_TALL], 5, pm_target_variant(t, PM_RT_PERSIST_TALL)->rate, d0, d1, b);
+	rounds_cost(b, "\t\t", "t3", "b3", "c3", k->var[PM_RT_PERSIST_SQ]->cfg, 7,
+		pm_target_variant(t, PM_RT_PERSIST_SQ)->rate, d0, d1);
 	pm_strbuf_printf(b, "\t\tif (best * 1000.0 >= c3 * %d.0) {\n"
 		"\t\t\tp->persist = 6, p->pblocks = b3, p->tdp = 0, p->s = 1;\n"
 		"\t\t\tp->small = p->medium = p->medium1 = 0;\n"
@@ -356,10 +356,10 @@ static void plan_sq(struct pm_kernel *k, struct pm_strbuf *b,
 static void plan_narrow(struct pm_kernel *k, struct pm_strbuf *b,
 	const char *d0, const char *d1)
 {
-	const struct pm_config *n = k->var[PM_V_PERSIST_NARROW]->cfg;
+	const struct pm_config *n = k->var[PM_RT_PERSIST_NARROW]->cfg;
 	char ex[160];
 
-	exact_cond(k->var[PM_V_PERSIST_NARROW], d0, d1, ex, sizeof(ex));
+	exact_cond(k->var[PM_RT_PERSIST_NARROW], d0, d1, ex, sizeof(ex));
 	pm_strbuf_printf(b, "\t/* one wave of 128x128 blocks, unsplit, that "
 		"%dx%d blocks run in one wave too */\n"
 		"\tif (oc[8] > 0 && p->persist == 1 && p->s == 1 && !p->tdp && "
@@ -379,7 +379,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	int order[64];
 	char d0[64], d1[64], half[400] = "";
 	/* a prologue through the MMA's registers: its own rules */
-	const int ra = k->var[PM_V_PERSIST] && pm_kernel_pro_regs(k->var[PM_V_PERSIST]);
+	const int ra = k->var[PM_RT_PERSIST] && pm_kernel_pro_regs(k->var[PM_RT_PERSIST]);
 	const int ra_model = ra && c->split_k <= 1 &&
 		c->target->ra_partial > 0;
 
@@ -444,7 +444,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * (too many tiles for clusters of 2 chunks: measured 5-12 % faster
 	 * than the small variant at 69-72 tiles, 12 % slower at 4 k tiles;
 	 * docs/PERF.md) */
-	if (k->var[PM_V_PERSIST] && c->split_k <= 1) {
+	if (k->var[PM_RT_PERSIST] && c->split_k <= 1) {
 		pm_strbuf_add(b, "\tconst int pfew = oc[2] > 0 && tiles <= sms && "
 			"(tiles * 5 >= (int64_t) sms * 3 ||\n\t    (tiles * 2 > "
 			"(int64_t) sms && ");
@@ -455,28 +455,28 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	/* under 3/5 tile per SM: split-K in the persistent kernel, one
 	 * chunk of a tile per block (the tile's blocks reduce-scatter their
 	 * partials; PERF.md) */
-	if (k->var[PM_V_PERSIST_SPLIT] && ra) {
+	if (k->var[PM_RT_PERSIST_SPLIT] && ra) {
 		pm_strbuf_add(b, "\tconst int psplit = oc[4] > 0 && tiles * 5 < "
 			"(int64_t) sms * 3 && ");
 		for (int r = 0; r < ns; ++r)
 			pm_strbuf_printf(b, "%skt[%d]", r ? " + " : "", r);
 		pm_strbuf_printf(b, " >= %d;\n", PM_SPLIT_KT_RA);
-	} else if (k->var[PM_V_PERSIST_SPLIT])
+	} else if (k->var[PM_RT_PERSIST_SPLIT])
 		pm_strbuf_add(b, "\tconst int psplit = oc[4] > 0 && tiles * "
 			"5 < (int64_t) sms * 3;\n");
-	if (k->var[PM_V_PERSIST_SPLIT])
+	if (k->var[PM_RT_PERSIST_SPLIT])
 		pm_strbuf_printf(b, "\tif (psplit)\n"
 			"\t\ts = pm_fit_%s(kt, (int64_t) sms * oc[4] / tiles, %d, "
 			"%d);\n", name, ra ? PM_MIN_PKT_RA : PM_MIN_PKT,
-			pm_config_threads(k->var[PM_V_PERSIST_SPLIT]->cfg) / 32);
+			pm_config_threads(k->var[PM_RT_PERSIST_SPLIT]->cfg) / 32);
 	/* under 3/5 tile per SM, in clusters (fixup.c): the most chunks, more
 	 * than the split's above after its half-SM rule (at as many chunks
 	 * the workspace measured 2-10 % faster since session 10's fixup
 	 * barrier; PERF.md, session 12), of PM_MIN_CKT k tiles or more, whose
 	 * clusters are all resident at once and whose partials fit in the
 	 * stages (plan_cluster) */
-	if (k->var[PM_V_PERSIST_SPLIT_CL])
-		plan_cluster(k->var[PM_V_PERSIST_SPLIT_CL], b);
+	if (k->var[PM_RT_PERSIST_SPLIT_CL])
+		plan_cluster(k->var[PM_RT_PERSIST_SPLIT_CL], b);
 	else
 		pm_strbuf_add(b, "\tconst int64_t cl = 0;\n");
 	/* the split persistent kernel where its units fill half the SMs or
@@ -484,13 +484,13 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * in clusters, counting a unit of Add(GEMM, GEMM) twice (its two
 	 * contractions' chunks: measured 7-36 % faster at 40-96 units,
 	 * GEMM's 3-26 % slower at 20-60; PERF.md) */
-	if (k->var[PM_V_PERSIST_SPLIT])
+	if (k->var[PM_RT_PERSIST_SPLIT])
 		snprintf(half, sizeof(half), "\t/* the split persistent kernel "
 			"where its units (in clusters: x contractions) fill\n"
 			"\t * half the SMs or more (fewer: the small variant's 4x "
 			"more blocks measured\n\t * faster; PERF.md) */\n"
 			"\tif (psplit && tiles * s * (cl ? %d : 1) * %d < (int64_t) "
-			"sms)\n\t\ts = 1;\n", k->var[PM_V_PERSIST_SPLIT]->ncon, ra ? 4 : 2);
+			"sms)\n\t\ts = 1;\n", k->var[PM_RT_PERSIST_SPLIT]->ncon, ra ? 4 : 2);
 	/* the counters' fixed area: at most PM_CNT_BYTES / 4 split tiles */
 	pm_strbuf_printf(b, "\tif (tiles > %d)\n\t\ts = 1;\n", PM_CNT_BYTES / 4);
 	pm_strbuf_printf(b, "\t/* chunks of whole k tiles, none empty */\n"
@@ -503,7 +503,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		"\tp->small1 = %s%s;\n\tp->small = s == 1 && "
 		"p->small1;\n",
 		name, half, ns, c->bk, PM_CNT_BYTES, (long) nacc * c->bm * c->bn * 4,
-		small ? "tiles < sms" : "0", small && k->var[PM_V_PERSIST] &&
+		small ? "tiles < sms" : "0", small && k->var[PM_RT_PERSIST] &&
 		c->split_k <= 1 ? " && !pfew" : "");
 	/* the medium variant, for a big grid of one partial wave: when its
 	 * grid's wave efficiency t / (waves x blocks per wave) is at least
@@ -511,8 +511,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * slower on grids of several waves, where three medium blocks per
 	 * SM run less efficiently than two big ones; docs/PERF.md) */
 	pm_strbuf_add(b, "\tp->medium1 = 0;\n");
-	if (k->var[PM_V_MEDIUM]) {
-		const struct pm_config *m = k->var[PM_V_MEDIUM]->cfg;
+	if (k->var[PM_RT_MEDIUM]) {
+		const struct pm_config *m = k->var[PM_RT_MEDIUM]->cfg;
 
 		pm_strbuf_printf(b, "\tif (occm > 0 && !p->small1 && tiles < "
 			"(int64_t) sms * occ%s) {\n"
@@ -521,7 +521,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"(int64_t) sms * occm;\n\t\tconst int64_t w1 = (tiles + b1 - "
 			"1) / b1, w2 = (t2 + b2 - 1) / b2;\n"
 			"\t\tp->medium1 = t2 * w1 * b1 * 4 > tiles * w2 * b2 * 5;\n"
-			"\t}\n", k->var[PM_V_PERSIST] && c->split_k <= 1 ? " && !pfew" : "",
+			"\t}\n", k->var[PM_RT_PERSIST] && c->split_k <= 1 ? " && !pfew" : "",
 			d0, m->bm, m->bm, d1, m->bn, m->bn);
 	}
 	pm_strbuf_add(b, "\tp->medium = s == 1 && p->medium1;\n");
@@ -530,10 +530,10 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * overlapping the copies of the next) measured faster; on one wave
 	 * the big kernel, two blocks per SM, was (docs/PERF.md) */
 	pm_strbuf_add(b, "\tp->persist = 0;\n");
-	if (k->var[PM_V_PERSIST_SPLIT])
+	if (k->var[PM_RT_PERSIST_SPLIT])
 		pm_strbuf_add(b, "\tif (psplit && s > 1)\n\t\tp->persist = 3, "
 			"p->pblocks = (int64_t) sms * oc[4];\n");
-	if (k->var[PM_V_PERSIST]) {
+	if (k->var[PM_RT_PERSIST]) {
 		if (c->split_k <= 1)
 			pm_strbuf_add(b, "\tif (pfew)\n\t\tp->persist = 1, "
 				"p->pblocks = (int64_t) sms * oc[2];\n");
@@ -543,12 +543,12 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * gives its registers to the consumers: 8-15 % faster there than two
 	 * 128x128 blocks per SM; the 128x128 persistent kernel measured 6 %
 	 * slower: the ldmatrix latency shows with 8 warps per SM; PERF.md) */
-	if (k->var[PM_V_PERSIST] && !ra_model && (!ra ||
-	    k->var[PM_V_PERSIST_WIDE] || k->var[PM_V_PERSIST_TALL])) {
-		const struct pm_config *w = k->var[PM_V_PERSIST_WIDE] ?
-			k->var[PM_V_PERSIST_WIDE]->cfg : NULL;
-		const struct pm_config *t = k->var[PM_V_PERSIST_TALL] ?
-			k->var[PM_V_PERSIST_TALL]->cfg : NULL;
+	if (k->var[PM_RT_PERSIST] && !ra_model && (!ra ||
+	    k->var[PM_RT_PERSIST_WIDE] || k->var[PM_RT_PERSIST_TALL])) {
+		const struct pm_config *w = k->var[PM_RT_PERSIST_WIDE] ?
+			k->var[PM_RT_PERSIST_WIDE]->cfg : NULL;
+		const struct pm_config *t = k->var[PM_RT_PERSIST_TALL] ?
+			k->var[PM_RT_PERSIST_TALL]->cfg : NULL;
 
 		pm_strbuf_add(b, "\tif (oc[2] > 0 && tiles > (int64_t) sms * "
 			"occ) {\n\t\tconst int64_t b1 = (int64_t) sms * occ, bp = "
@@ -560,7 +560,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 		 * partial wave of them runs its lone blocks faster), to 70 % at
 		 * k of 16 tiles or more (measured 3-15 % faster from 72 %, 7-14 %
 		 * slower under 67 %; PERF.md) */
-		const char *fill = pm_kernel_pro_regs(k->var[PM_V_PERSIST]) ?
+		const char *fill = pm_kernel_pro_regs(k->var[PM_RT_PERSIST]) ?
 			"(kt[0] >= 16 ? 70 : 85)" : "85";
 
 		if (w)
@@ -584,7 +584,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 				d0, t->bm, d1, t->bn, fill);
 		/* 128x128: where one block per SM looping over tiles fills the
 		 * waves better than two per SM do */
-		if (!pm_kernel_pro_regs(k->var[PM_V_PERSIST]))
+		if (!pm_kernel_pro_regs(k->var[PM_RT_PERSIST]))
 			pm_strbuf_add(b, "\t\tif (!p->persist && (tiles + bp - 1) "
 				"/ bp * bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\t"
 				"p->persist = 1, p->pblocks = bp;\n");
@@ -596,8 +596,8 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * of 16 tiles or more: a shorter tile saves less than the fixup
 	 * costs; PERF.md) */
 	pm_strbuf_add(b, "\tp->tdp = 0;\n");
-	if (k->var[PM_V_PERSIST_SPLIT] && c->split_k <= 1 &&
-	    !pm_kernel_pro_regs(k->var[PM_V_PERSIST_SPLIT])) {
+	if (k->var[PM_RT_PERSIST_SPLIT] && c->split_k <= 1 &&
+	    !pm_kernel_pro_regs(k->var[PM_RT_PERSIST_SPLIT])) {
 		pm_strbuf_printf(b, "\tif (oc[4] > 0 && p->persist != 2 && "
 			"p->persist != 4 && tiles "
 			"> (int64_t) sms * oc[4]) {\n"
@@ -614,7 +614,7 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 			"\t\t\tp->cnt_bytes = %d;\n"
 			"\t\t\tp->bytes = p->cnt_bytes + (size_t) rt * (size_t) s3 "
 			"* %ld;\n\t\t}\n\t}\n", name, PM_MIN_TKT,
-			pm_config_threads(k->var[PM_V_PERSIST_SPLIT]->cfg) / 32, ns, ns,
+			pm_config_threads(k->var[PM_RT_PERSIST_SPLIT]->cfg) / 32, ns, ns,
 			c->bk, PM_CNT_BYTES,
 			(long) nacc * c->bm * c->bn * 4);
 	}
@@ -626,14 +626,14 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	 * one wave, up to 36 % slower where its last wave is half empty;
 	 * ReLU+GEMM, its prologue through the registers, 10-24 % faster at
 	 * 8 such sizes; docs/PERF.md, session 14) */
-	if (k->var[PM_V_PERSIST_MID] && c->split_k <= 1 && !ra_model) {
-		const struct pm_config *m = k->var[PM_V_PERSIST_MID]->cfg;
+	if (k->var[PM_RT_PERSIST_MID] && c->split_k <= 1 && !ra_model) {
+		const struct pm_config *m = k->var[PM_RT_PERSIST_MID]->cfg;
 
 		char ex[160];
 
 		/* an exact variant (api/pipeline.c) only where its tile
 		 * divides M and N */
-		exact_cond(k->var[PM_V_PERSIST_MID], d0, d1, ex, sizeof(ex));
+		exact_cond(k->var[PM_RT_PERSIST_MID], d0, d1, ex, sizeof(ex));
 		pm_strbuf_printf(b, "\tif (oc[6] > 0 && tiles > (int64_t) sms%s) {"
 			"\n\t\tconst int64_t t2 = ((%s + %d - 1) / %d) * ((%s + %d "
 			"- 1) / %d), b2 = (int64_t) sms * oc[6];\n"
@@ -650,9 +650,9 @@ static void plan_fn(struct pm_kernel *k, struct pm_kernel *small,
 	}
 	if (ra_model)
 		plan_ra(k, b, d0, d1);
-	if (k->var[PM_V_PERSIST_SQ] && c->split_k <= 1 && c->target->sq_gain > 0)
+	if (k->var[PM_RT_PERSIST_SQ] && c->split_k <= 1 && c->target->sq_gain > 0)
 		plan_sq(k, b, d0, d1);
-	if (k->var[PM_V_PERSIST_NARROW] && c->split_k <= 1)
+	if (k->var[PM_RT_PERSIST_NARROW] && c->split_k <= 1)
 		plan_narrow(k, b, d0, d1);
 	pm_strbuf_add(b, "\tp->cl = p->persist == 3 && !p->tdp && p->s > 1 && "
 		"p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\tp->cnt_bytes = 0, p->bytes = 0;\n"
@@ -664,7 +664,7 @@ void pm_emit_plan(struct pm_kernel *k, struct pm_kernel *small,
 	struct pm_strbuf *b)
 {
 	device_fn(k, b);
-	if (k->var[PM_V_PERSIST_SPLIT_CL])
-		ncl_fn(k->var[PM_V_PERSIST_SPLIT_CL], b);
+	if (k->var[PM_RT_PERSIST_SPLIT_CL])
+		ncl_fn(k->var[PM_RT_PERSIST_SPLIT_CL], b);
 	plan_fn(k, small, b);
 }

@@ -5,6 +5,7 @@
 #include <isl/ast.h>
 
 #include "emit/emit.h"
+#include "promote/promote.h"
 
 void pm_print_expr(struct pm_strbuf *b, __isl_keep isl_ast_expr *e);
 /* One statement (with trailing newline) for annotation a; copies happen
@@ -77,23 +78,6 @@ void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
  * locals: the loop over tiles and the roles' code, closing the kernel. */
 int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_strbuf *b, struct pm_diags *d);
-/* persist.c: 1 when k's producer is a warpgroup that gives its registers
- * to the consumers (setmaxnreg): a prologue through the MMA's registers
- * (128 accumulators and the A fragments do not fit in 224 registers
- * beside a producer warp). */
-int pm_emit_wg(const struct pm_kernel *k);
-/* Clusters of two blocks (cfg->cluster; tma.c): 1 when k's blocks run in
- * pairs on vertically adjacent output tiles (rank pm_rk, tile row 2 y +
- * pm_rk), each copying half of every contraction's B tile into both by
- * multicast: persistent, not split, a staged store, every tile by TMA and
- * each B tile of whole boxes in pairs, or of one box of 16 k rows or more
- * (its halves by rows). pm_emit_mc_rows: 1 when buffer i is a B tile of
- * one box, multicast by halves of its rows (the tensor map's box too). */
-int pm_emit_mc(const struct pm_kernel *k);
-/* The columns of buffer b's TMA box: 64 for a tile of 64-column blocks
- * (SWZ 2), else the tile's. */
-long pm_emit_box_cols(const struct pm_buffer *b);
-int pm_emit_mc_rows(const struct pm_kernel *k, int i);
 /* The k tiles of contraction c: "((unsigned) K + 63u) / 64u". */
 void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c);
 /* fixup.c: the predicate of the split persistent kernel's STG at tile
@@ -101,16 +85,6 @@ void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c);
  * elsewhere). */
 void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e);
-/* fixup.c: whether k is the split persistent kernel that can run in
- * clusters, its chunks of a tile reduced through distributed shared
- * memory (kernel parameter pm_cl > 1: the cluster's blocks). */
-int pm_emit_dsm(const struct pm_kernel *k);
-/* file.c: 1 when kernel k (CUDA, not exact) has ragged sizes: the file
- * then also holds its exact twin pm_kernel_NAME<suffix>_x (printed with
- * k->exact set: no guards, the code of sizes that are multiples of the
- * tile), which the launcher runs where k's tile divides those sizes (the
- * guards cost up to 13 % there; docs/PERF.md, session 13). */
-int pm_emit_twin(const struct pm_kernel *k);
 /* fixup.c: the FIXUP op (split-K) of annotation a. */
 void pm_print_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);

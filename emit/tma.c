@@ -53,53 +53,10 @@ void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, k->ws ? ")) %% %d)" : ") %% %d)", S);
 }
 
-long pm_emit_box_cols(const struct pm_buffer *b)
-{
-	return b->swz == 2 ? 64 : b->swz == 3 ? 32 : b->swz == 4 ? 16 :
-		b->size[1];
-}
 
-/* Boxes of buffer b per k tile: one per block of 64, 32 or 16 columns
- * (SWZ 2, 3, 4: promote/layout.c picks the block that divides the tile's
- * width), else one. */
-static long nboxes(const struct pm_buffer *b)
-{
-	long w = pm_emit_box_cols(b);
 
-	return (b->size[1] + w - 1) / w;
-}
 
-int pm_emit_mc(const struct pm_kernel *k)
-{
-	if (!k->ws || k->cfg->cluster != 2 || k->scop->nsplit ||
-	    !k->cst_pitch || !k->cfg->target->emits_cuda || pm_emit_wg(k))
-		return 0;
-	for (int i = 0; i < k->nbufs; ++i)
-		if (!k->bufs[i].tma)
-			return 0;
-	for (int c = 0; c < k->ncon; ++c) {
-		const struct pm_buffer *b = &k->bufs[k->con[c].buf_b];
-		long n = nboxes(b);
 
-		if (n % 2 && (n != 1 || b->size[0] % 16))
-			return 0;
-	}
-	return 1;
-}
-
-/* Is buffer i a contraction's B tile? */
-static int is_b(const struct pm_kernel *k, int i)
-{
-	for (int c = 0; c < k->ncon; ++c)
-		if (k->con[c].buf_b == i)
-			return 1;
-	return 0;
-}
-
-int pm_emit_mc_rows(const struct pm_kernel *k, int i)
-{
-	return pm_emit_mc(k) && is_b(k, i) && nboxes(&k->bufs[i]) == 1;
-}
 
 /* The bytes of one k tile of contraction c (all its buffers): whole
  * boxes, as TMA counts them. */
@@ -109,12 +66,12 @@ static long tma_tile_bytes(struct pm_kernel *k, int c)
 
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].con == c)
-			bytes += k->bufs[i].size[0] * nboxes(&k->bufs[i]) *
-				pm_emit_box_cols(&k->bufs[i]) * 2;
+			bytes += k->bufs[i].size[0] * pm_buffer_boxes(&k->bufs[i]) *
+				pm_buffer_box_cols(&k->bufs[i]) * 2;
 	return bytes;
 }
 
-/* The B tile's boxes in a cluster of two blocks (pm_emit_mc): block
+/* The B tile's boxes in a cluster of two blocks (k->mc): block
  * pm_rk copies boxes 2 jj + pm_rk (a tile of one box: rows pm_rk R / 2 ..
  * of its R, the tensor map's box half as tall) into both blocks, each
  * completing the bytes on its own full barrier f + pm_s. The rest of
@@ -124,7 +81,7 @@ static void mc_copy(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
-	long n = nboxes(buf), w = pm_emit_box_cols(buf);
+	long n = pm_buffer_boxes(buf), w = pm_buffer_box_cols(buf);
 	long h = buf->size[0] / 2;
 
 	for (long jj = 0; jj < (n > 1 ? n / 2 : 1); ++jj) {
@@ -159,7 +116,7 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int S = k->cfg->stages, f = bar_full(k, buf->con);
-	long w = pm_emit_box_cols(buf);
+	long w = pm_buffer_box_cols(buf);
 
 	pm_strbuf_printf(b, "%s%s%s{ const unsigned pm_q = pm_qc + ",
 		pred ? "if (" : "", pred ? pred : "", pred ? ") " : "");
@@ -175,11 +132,11 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 			"pm_s], (pm_q / %d + 1) & 1); pm_mbar_arrive_tx(&pm_bar"
 			"[%d + pm_s], %ld); ", S, f + S, S, f,
 			tma_tile_bytes(k, buf->con));
-	if (pm_emit_mc(k) && is_b(k, a->op->buffer)) {
+	if (k->mc && pm_buffer_is_b(k, a->op->buffer)) {
 		mc_copy(k, b, a, f);
 		return;
 	}
-	for (long j = 0; j < nboxes(buf); ++j) {
+	for (long j = 0; j < pm_buffer_boxes(buf); ++j) {
 		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[pm_s * %ld + "
 			"%ld], &pm_tm%d, &pm_bar[%d + pm_s], ", name,
 			buf->stage_elems, j * buf->size[0] * w, a->op->buffer, f);
@@ -203,7 +160,7 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int S = k->cfg->stages, f = bar_full(k, buf->con), lead = 1;
-	long w = pm_emit_box_cols(buf);
+	long w = pm_buffer_box_cols(buf);
 
 	for (int i = 0; i < a->op->buffer; ++i)
 		lead &= k->bufs[i].con != buf->con;
@@ -252,7 +209,7 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[4]);
 		pm_strbuf_printf(b, "], %ld); ", tma_tile_bytes(k, buf->con));
 	}
-	for (long j = 0; j < nboxes(buf); ++j) {
+	for (long j = 0; j < pm_buffer_boxes(buf); ++j) {
 		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[", name);
 		pm_print_expr(b, a->e[4]);
 		pm_strbuf_printf(b, " * %ld + %ld], &pm_tm%d, &pm_bar[%d + ",
@@ -321,11 +278,11 @@ void pm_print_ws_drain(struct pm_kernel *k, struct pm_strbuf *b,
 }
 
 /* The warp's arrival on the "empty" barrier of k tile q (expression e)
- * of contraction c; a cluster of two (pm_emit_mc): on both blocks'. */
+ * of contraction c; a cluster of two (k->mc): on both blocks'. */
 static void ws_arrive(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e, int c)
 {
-	int S = k->cfg->stages, mc = pm_emit_mc(k);
+	int S = k->cfg->stages, mc = k->mc;
 
 	pm_strbuf_printf(b, "%spm_mbar_arrive(&pm_bar[%d + ", mc ? "{ " : "",
 		bar_full(k, c) + S);

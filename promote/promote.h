@@ -43,4 +43,15 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d);
  * its macro tile starts at (built by pm_promote). */
 __isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int b);
 
+/* Record the decisions emit/ prints (promote/decide.c): k->wg, k->mc,
+ * k->dsm and each buffer's mc_rows, from the promoted kernel. */
+void pm_decide(struct pm_kernel *k);
+/* The columns of buffer b's TMA box (64, 32 or 16 for a tile of blocks of
+ * that many columns: SWZ 2, 3, 4; else the tile's) and the boxes of one
+ * k tile. */
+long pm_buffer_box_cols(const struct pm_buffer *b);
+long pm_buffer_boxes(const struct pm_buffer *b);
+/* Is buffer i of k a contraction's B tile? */
+int pm_buffer_is_b(const struct pm_kernel *k, int i);
+
 #endif

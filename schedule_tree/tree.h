@@ -124,6 +124,9 @@ struct pm_buffer {
 	isl_id *ldr_id, *str_id;
 	long pass_rows;
 	int tma;			/* copied by TMA boxes (promote/tma.c) */
+	/* a B tile of one box that a cluster of two multicasts by halves of
+	 * its rows (pm_decide) */
+	int mc_rows;
 };
 
 #define PM_MAX_MARKS 32
@@ -184,9 +187,17 @@ struct pm_kernel {
 	 * (the plan's wide and tall variants): no ragged last tiles, no
 	 * guards (pm_kernel_sym_ragged is 0) */
 	int exact;
+	/* Decided after promotion (promote/decide.c, pm_decide), printed by
+	 * emit/: a producer warpgroup handing its registers to the consumers
+	 * (setmaxnreg) instead of a producer warp (wg); clusters of two
+	 * blocks multicasting B (mc); the split persistent kernel's chunks
+	 * reduced through distributed shared memory in clusters (dsm); an
+	 * exact twin "_x" without ragged guards in the file (twin, set by
+	 * variant/) */
+	int wg, mc, dsm, twin;
 	/* the main kernel of a file: the kernels of its variant set by
 	 * role (variant/variant.c; not owned; NULL where not built) */
-	struct pm_kernel *var[PM_V_NROLES];
+	struct pm_kernel *var[PM_RT_NROLES];
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };

@@ -12,7 +12,7 @@ static const char *const helpers[] = {
 };
 
 static const struct pm_variant_desc variants[] = {
-	{ .role = PM_V_BASE, .suffix = "", .from = PM_V_NROLES,
+	{ .role = PM_RT_BASE, .suffix = "", .from = PM_RT_NROLES,
 	  .why = "the kernel" },
 };
 

@@ -17,7 +17,7 @@ static const struct pm_variant_desc variants[] = {
 	PM_VARIANT_BASE_ROWS,
 	/* 4 stages: cheap at 8 KB each, and free of the 4-byte spill ptxas
 	 * makes at 3 (docs/decisions/0002-small-variant.md) */
-	{ .role = PM_V_SMALL, .suffix = "_small", .from = PM_V_NROLES,
+	{ .role = PM_RT_SMALL, .suffix = "_small", .from = PM_RT_NROLES,
 	  .shape = { 64, 64, 32, 32, 4 },
 	  .flags = PM_VF_AUTO_BLOCK | PM_VF_SMALL_ON | PM_VF_UNSPLIT |
 		PM_VF_MIN_STAGES | PM_VF_NO_AUTO_TMA | PM_VF_ROW_RASTER,

@@ -16,6 +16,7 @@
 #define PM_TARGET_H
 
 #include "frontend/frontend.h"
+#include "runtime/plan.h"
 
 struct pm_macro {
 	int m, n, k;
@@ -27,26 +28,10 @@ struct pm_block_shape {
 	int bm, bn, wm, wn, stages;
 };
 
-/* The kernel variants a generated file may hold, one index space for the
- * kernel, its launcher and the launch plan (runtime/plan.h numbers its
- * rules in the same order: tests/test_variants checks it).  The order is
- * the order of the kernels in a generated file. */
-enum pm_variant_role {
-	PM_V_BASE,		/* "": the kernel launched unsplit */
-	PM_V_SPLIT,		/* "_split": split-K over blockIdx.z */
-	PM_V_SMALL,		/* grids smaller than the GPU */
-	PM_V_MEDIUM,		/* one partial wave */
-	PM_V_PERSIST,		/* persistent warp-specialized 128x128 */
-	PM_V_PERSIST_WIDE,
-	PM_V_PERSIST_TALL,
-	PM_V_PERSIST_MID,
-	PM_V_PERSIST_SQ,
-	PM_V_PERSIST_NARROW,
-	PM_V_PERSIST_SPLIT,
-	PM_V_PERSIST_SPLIT_CL,
-	PM_V_SMALL_TMA,
-	PM_V_NROLES
-};
+/* The kernel variants a generated file may hold: enum pm_rt_role
+ * (runtime/plan.h), one index space for the kernel, its launcher and the
+ * launch plan (the role is the plan's rule that may pick it). */
+#define pm_variant_role pm_rt_role
 
 /* What a variant row asks of the file and how its configuration derives
  * from the user's (variant/variant.c applies them, in this order). */
@@ -95,7 +80,7 @@ struct pm_variant_desc {
 	const char *why;		/* one line, for the file's comment */
 	struct pm_block_shape shape;	/* bm = 0: the base kernel's tiles */
 	unsigned flags;			/* enum pm_variant_flag */
-	/* built from the row `from`'s configuration (PM_V_NROLES: the
+	/* built from the row `from`'s configuration (PM_RT_NROLES: the
 	 * user's); that row must have been built */
 	enum pm_variant_role from;
 	/* the launch plan's cost models (runtime/plan.c): the rate of its
@@ -158,7 +143,7 @@ struct pm_target {
 	 * rates are the rows' (docs/decisions) */
 	int ra_partial, sq_gain;
 	/* The kernel variants a file may hold, in file order; row 0 is
-	 * PM_V_BASE (the user's configuration). */
+	 * PM_RT_BASE (the user's configuration). */
 	int nvariants;
 	const struct pm_variant_desc *variants;
 };

@@ -13,10 +13,10 @@ extern const struct pm_target pm_target_sm90a, pm_target_host_c;
  * split-K twin (variant/variant.c builds the first only where the kernel
  * splits k; without split-K the main kernel is the base row). */
 #define PM_VARIANT_BASE_ROWS \
-	{ .role = PM_V_BASE, .suffix = "", .from = PM_V_NROLES, \
+	{ .role = PM_RT_BASE, .suffix = "", .from = PM_RT_NROLES, \
 	  .flags = PM_VF_UNSPLIT, \
 	  .why = "the kernel launched unsplit" }, \
-	{ .role = PM_V_SPLIT, .suffix = "_split", .from = PM_V_NROLES, \
+	{ .role = PM_RT_SPLIT, .suffix = "_split", .from = PM_RT_NROLES, \
 	  .why = "split-K over blockIdx.z, reduced through a workspace" }
 
 #endif

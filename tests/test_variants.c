@@ -154,18 +154,18 @@ static void test_tables_well_formed(void **state)
 	(void) state;
 	for (int i = 0; i < 4; ++i) {
 		const struct pm_target *t = pm_target_find(names[i]);
-		int seen[PM_V_NROLES] = { 0 };
+		int seen[PM_RT_NROLES] = { 0 };
 
 		assert_non_null(t);
 		assert_true(t->nvariants >= 1);
-		assert_int_equal(t->variants[0].role, PM_V_BASE);
+		assert_int_equal(t->variants[0].role, PM_RT_BASE);
 		for (int r = 0; r < t->nvariants; ++r) {
 			const struct pm_variant_desc *v = &t->variants[r];
 
-			assert_true(v->role < PM_V_NROLES);
+			assert_true(v->role < PM_RT_NROLES);
 			assert_false(seen[v->role]);
 			seen[v->role] = 1;
-			assert_true(v->from == PM_V_NROLES || seen[v->from]);
+			assert_true(v->from == PM_RT_NROLES || seen[v->from]);
 			assert_ptr_equal(pm_target_variant(t, v->role), v);
 			for (int q = 0; q < r; ++q)
 				assert_string_not_equal(t->variants[q].suffix,

@@ -242,8 +242,9 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 			goto error;
 		dump(k, passes[i].name);
 		if (last && !strcmp(last, passes[i].name))
-			break;
+			return k;
 	}
+	pm_decide(k);
 	return k;
 error:
 	if (!d->nerrors)

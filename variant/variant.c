@@ -20,9 +20,9 @@ static const char *wanted(const struct pm_variant_set *vs,
 {
 	const struct pm_config *c = &vs->main_cfg;
 	const struct pm_target *t = vs->target;
-	const struct pm_kernel *split = vs->v[PM_V_SPLIT].k;
+	const struct pm_kernel *split = vs->v[PM_RT_SPLIT].k;
 
-	if (!t->emits_cuda && r->role != PM_V_BASE)
+	if (!t->emits_cuda && r->role != PM_RT_BASE)
 		return "host rendering: one kernel";
 	if ((r->flags & PM_VF_AUTO_BLOCK) && !c->auto_block)
 		return "--block given";
@@ -32,9 +32,9 @@ static const char *wanted(const struct pm_variant_set *vs,
 	    c->bn == r->shape.bn)
 		return "the main kernel's block";
 	if ((r->flags & PM_VF_SPLIT_PLAN) &&
-	    (!split || vs->v[PM_V_BASE].borrowed))
+	    (!split || vs->v[PM_RT_BASE].borrowed))
 		return "no split-K launch plan";
-	if (r->from != PM_V_NROLES && !vs->v[r->from].k)
+	if (r->from != PM_RT_NROLES && !vs->v[r->from].k)
 		return "the row it derives from was not built";
 	if ((r->flags & PM_VF_TMA) && (c->tma >= 0 || t->tma != 2))
 		return "--tma given, or TMA not the target's default";
@@ -59,10 +59,10 @@ static const char *wanted_persist(const struct pm_variant_set *vs,
 		return "--split-k given";
 	if ((r->flags & PM_VF_CLUSTER) && c->cluster == 1)
 		return "--cluster 1";
-	if (r->role != PM_V_PERSIST && !vs->v[PM_V_PERSIST].k)
+	if (r->role != PM_RT_PERSIST && !vs->v[PM_RT_PERSIST].k)
 		return "no _persist kernel";
-	if ((r->flags & PM_VF_CLUSTER) && (!vs->v[PM_V_PERSIST_SPLIT].k ||
-	    pm_kernel_pro_regs(vs->v[PM_V_PERSIST_SPLIT].k)))
+	if ((r->flags & PM_VF_CLUSTER) && (!vs->v[PM_RT_PERSIST_SPLIT].k ||
+	    pm_kernel_pro_regs(vs->v[PM_RT_PERSIST_SPLIT].k)))
 		return "no split persistent kernel, or a prologue through "
 			"the MMA's registers (docs/decisions)";
 	return NULL;
@@ -134,13 +134,26 @@ static const char *fits(const struct pm_variant_desc *r,
 	return NULL;
 }
 
+/* k (CUDA, not exact) has ragged sizes: the file also holds its exact twin
+ * "_x", without guards, launched where k's tile divides those sizes
+ * (docs/decisions/0018-exact-twins.md). */
+static int has_twin(const struct pm_kernel *k)
+{
+	if (!k->cfg->target->emits_cuda || k->exact)
+		return 0;
+	for (int s = 0; s < k->scop->spec->nsyms; ++s)
+		if (pm_kernel_sym_ragged(k, s))
+			return 1;
+	return 0;
+}
+
 /* Build row r quietly into v (diagnostics dropped: the file is complete
  * without it, and v->why_not says why it is not there). */
 static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
 	struct pm_variant_set *vs, const struct pm_variant_desc *r)
 {
 	struct pm_variant *v = &vs->v[r->role];
-	const struct pm_config *base = r->from == PM_V_NROLES ?
+	const struct pm_config *base = r->from == PM_RT_NROLES ?
 		&vs->main_cfg : &vs->v[r->from].cfg;
 	const char *no;
 	struct pm_diags d2;
@@ -175,7 +188,7 @@ static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
 static void main_rows(isl_ctx *ctx, const struct pm_spec *spec,
 	struct pm_variant_set *vs)
 {
-	struct pm_variant *b = &vs->v[PM_V_BASE], *s = &vs->v[PM_V_SPLIT];
+	struct pm_variant *b = &vs->v[PM_RT_BASE], *s = &vs->v[PM_RT_SPLIT];
 
 	if (vs->main->scop->nsplit && vs->target->emits_cuda && s->desc) {
 		s->k = vs->main;
@@ -216,7 +229,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 		struct pm_variant *v = &vs->v[r->role];
 		const char *no;
 
-		if (r->role == PM_V_BASE || r->role == PM_V_SPLIT)
+		if (r->role == PM_RT_BASE || r->role == PM_RT_SPLIT)
 			continue;
 		no = wanted(vs, r);
 		if (!no && (r->flags & PM_VF_PERSIST))
@@ -226,14 +239,17 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 		else
 			build_row(ctx, spec, vs, r);
 	}
-	for (int i = 0; i < PM_V_NROLES; ++i)
+	for (int i = 0; i < PM_RT_NROLES; ++i) {
 		vs->main->var[i] = vs->v[i].k;
+		if (vs->v[i].k)
+			vs->v[i].k->twin = has_twin(vs->v[i].k);
+	}
 	return POLYMMA_OK;
 }
 
 void pm_variant_set_clear(struct pm_variant_set *vs)
 {
-	for (int i = 0; i < PM_V_NROLES; ++i)
+	for (int i = 0; i < PM_RT_NROLES; ++i)
 		if (!vs->v[i].borrowed)
 			pm_pipeline_kernel_free(vs->v[i].k);
 	pm_pipeline_kernel_free(vs->main);
@@ -243,7 +259,7 @@ void pm_variant_set_clear(struct pm_variant_set *vs)
 struct pm_kernel *pm_variant_set_kernel(const struct pm_variant_set *vs,
 	enum pm_variant_role r)
 {
-	return r >= 0 && r < PM_V_NROLES ? vs->v[r].k : NULL;
+	return r >= 0 && r < PM_RT_NROLES ? vs->v[r].k : NULL;
 }
 
 void pm_variant_set_report(const struct pm_variant_set *vs, FILE *out)

@@ -50,7 +50,7 @@ struct pm_variant_set {
 	/* the kernel of the user's configuration (owned) */
 	struct pm_kernel *main;
 	/* indexed by role; rows the target lacks have desc NULL */
-	struct pm_variant v[PM_V_NROLES];
+	struct pm_variant v[PM_RT_NROLES];
 };
 
 /* Build every row of user->target's variant table for spec into *vs (in

@@ -1,0 +1,77 @@
+/* The decisions emit/ prints but does not make, recorded on the kernel
+ * once its promotion is done (pm_decide). */
+#include "promote/promote.h"
+#include "schedule_tree/tree.h"
+#include "target/target.h"
+
+long pm_buffer_box_cols(const struct pm_buffer *b)
+{
+	return b->swz == 2 ? 64 : b->swz == 3 ? 32 : b->swz == 4 ? 16 :
+		b->size[1];
+}
+
+long pm_buffer_boxes(const struct pm_buffer *b)
+{
+	long w = pm_buffer_box_cols(b);
+
+	return (b->size[1] + w - 1) / w;
+}
+
+/* A producer warpgroup that gives its registers to the consumers
+ * (setmaxnreg): a prologue through the MMA's registers (128 accumulators
+ * and the A fragments do not fit in 224 registers beside a producer
+ * warp). */
+static int decide_wg(const struct pm_kernel *k)
+{
+	return k->ws && pm_kernel_pro_regs(k);
+}
+
+/* Clusters of two blocks on vertically adjacent output tiles, each copying
+ * half of every contraction's B tile into both by multicast (--cluster 2):
+ * persistent, not split, a staged store, every tile by TMA, each B tile of
+ * whole boxes in pairs or of one box of 16 k rows or more (its halves by
+ * rows; docs/decisions/0017-multicast-off-by-default.md). */
+static int decide_mc(const struct pm_kernel *k)
+{
+	if (!k->ws || k->cfg->cluster != 2 || k->scop->nsplit ||
+	    !k->cst_pitch || !k->cfg->target->emits_cuda || k->wg)
+		return 0;
+	for (int i = 0; i < k->nbufs; ++i)
+		if (!k->bufs[i].tma)
+			return 0;
+	for (int c = 0; c < k->ncon; ++c) {
+		const struct pm_buffer *b = &k->bufs[k->con[c].buf_b];
+		long n = pm_buffer_boxes(b);
+
+		if (n % 2 && (n != 1 || b->size[0] % 16))
+			return 0;
+	}
+	return 1;
+}
+
+int pm_buffer_is_b(const struct pm_kernel *k, int i)
+{
+	for (int c = 0; c < k->ncon; ++c)
+		if (k->con[c].buf_b == i)
+			return 1;
+	return 0;
+}
+
+/* The split persistent kernel that can run in clusters, a tile's chunks
+ * reduced through distributed shared memory (not --cluster 1;
+ * docs/decisions/0015-cluster-dsm-split-vs-workspace.md). */
+static int decide_dsm(const struct pm_kernel *k)
+{
+	return k->ws && k->scop->nsplit && k->cfg->target->emits_cuda &&
+		k->cfg->cluster != 1;
+}
+
+void pm_decide(struct pm_kernel *k)
+{
+	k->wg = decide_wg(k);
+	k->mc = decide_mc(k);
+	k->dsm = decide_dsm(k);
+	for (int i = 0; i < k->nbufs; ++i)
+		k->bufs[i].mc_rows = k->mc && pm_buffer_is_b(k, i) &&
+			pm_buffer_boxes(&k->bufs[i]) == 1;
+}
