@@ -64,8 +64,12 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, n ? ")" : "void)");
 		return;
 	}
-	pm_strbuf_printf(b, "cudaError_t %s%s(", spec->name,
-		e == PM_ENTRY_WS ? "_ws" : "");
+	if (e == PM_ENTRY_LAUNCH)
+		pm_strbuf_printf(b, "cudaError_t pm_launch_%s(const struct "
+			"pm_rt_choice *c, ", spec->name);
+	else
+		pm_strbuf_printf(b, "cudaError_t %s%s(", spec->name,
+			e == PM_ENTRY_WS ? "_ws" : "");
 	for (int t = 0; t < spec->ntensors; ++t)
 		if (spec->tensors[t].role == PM_INPUT)
 			pm_strbuf_printf(b, "const void *%s, ",
@@ -75,7 +79,7 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 			pm_strbuf_printf(b, "void *%s, ", spec->tensors[t].name);
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, "int64_t %s, ", spec->syms[order[i]].name);
-	if (e == PM_ENTRY_WS)
+	if (e == PM_ENTRY_WS || e == PM_ENTRY_LAUNCH)
 		pm_strbuf_add(b, "void *workspace, size_t workspace_bytes, ");
 	pm_strbuf_add(b, "cudaStream_t stream)");
 }
@@ -587,7 +591,7 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	}
 	k->emit_fixup = 1;
 	if (tg->emits_cuda)
-		pm_emit_launcher(k, k->var[PM_RT_SMALL], b);
+		pm_emit_launcher(vs, b);
 	return 0;
 }
 

@@ -24,6 +24,7 @@
 
 #include "emit/print.h"
 #include "target/target.h"
+#include "variant/variant.h"
 
 static int nsizes(struct pm_kernel *k)
 {
@@ -195,9 +196,10 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		"/ %d)", d0, c->bm, c->bm, d1, c->bn, c->bn);
 	pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
 		"cudaErrorInvalidValue;\n", ind, n, ind);
-	/* persistent (k->ws): at most pblocks blocks, looping over tiles */
-	/* split: p.tdp whole tiles, then p.s units per tile of the tail */
-	snprintf(nu, sizeof(nu), "(p.tdp + (%s - p.tdp) * p.s)", n);
+	/* planned (pblocks NULL): the plan's grid (persistent: at most its
+	 * blocks, looping over tiles; split: c->tdp whole tiles, then c->s
+	 * units per tile of the tail), else n tiles or pblocks */
+	snprintf(nu, sizeof(nu), "%s", "c->grid");
 	/* before a cluster's occupancy is asked; once per device (a driver
 	 * call of ~0.6 us on the host, before the launch: measured in every
 	 * call's time otherwise; docs/PERF.md) */
@@ -225,42 +227,42 @@ static void launch(struct pm_kernel *k, const char *suffix,
 			"if (pm_dev >= 0 && pm_dev < 64)\n%s\t\t\tpm_set[pm_dev] = "
 			"1;\n%s\t}\n%s}\n", ind, ind, ind, ind);
 	}
-	if (k->mc)
+	if (k->mc && pblocks)
 		mc_grid(k, suffix, b, ind, pblocks, smem);
-	else if (k->ws)
+	else if (k->ws && pblocks)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
-			"? %s : (int64_t) (%s)), 1);\n", ind,
-			k->scop->nsplit ? nu : n, pblocks,
-			k->scop->nsplit ? nu : n, pblocks);
+			"? %s : (int64_t) (%s)), 1);\n", ind, n, pblocks, n,
+			pblocks);
 	else
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1%s);\n", ind,
-			n, k->scop->nsplit ? ", (unsigned) p.s" : "");
+			pblocks ? n : nu, k->scop->nsplit && !k->ws ?
+			", (unsigned) c->s" : "");
 	tma_maps(k, b, ind);
 	pm_strbuf_init(&args);
 	tensor_args(k, &args);
 	for (int i = 0; i < ns; ++i)
 		pm_strbuf_printf(&args, ", (int) %s", spec->syms[order[i]].name);
 	if (k->scop->nsplit) {
-		pm_strbuf_add(&args, ", p.s > 1 && workspace ? (float *) ((char *) "
-			"workspace + p.cnt_bytes) : (float *) 0, (unsigned *) "
+		pm_strbuf_add(&args, ", c->s > 1 && workspace ? (float *) ((char *) "
+			"workspace + c->cnt_bytes) : (float *) 0, (unsigned *) "
 			"workspace");
 		for (int r = 0; r < k->scop->nsplit; ++r)
-			pm_strbuf_printf(&args, ", (int) p.kc[%d]", r);
+			pm_strbuf_printf(&args, ", (int) c->kc[%d]", r);
 		if (k->ws)
-			pm_strbuf_add(&args, ", (unsigned) p.tdp");
+			pm_strbuf_add(&args, ", (unsigned) c->tdp");
 		if (k->dsm)
-			pm_strbuf_add(&args, ", (int) p.cl");
+			pm_strbuf_add(&args, ", (int) c->cl");
 	}
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)
 			pm_strbuf_printf(&args, ", pm_tm%d", i);
-	/* clusters of p.cl blocks, the chunks of a tile (fixup.c) */
+	/* clusters of c->cl blocks, the chunks of a tile (fixup.c) */
 	if (k->dsm) {
 		char in2[16];
 
 		snprintf(in2, sizeof(in2), "%s\t", ind);
-		pm_strbuf_printf(b, "%sif (p.cl > 1) {\n", ind);
-		pm_emit_cluster_config(k, b, in2, "grid", "(unsigned) p.cl", 1);
+		pm_strbuf_printf(b, "%sif (c->cl > 1) {\n", ind);
+		pm_emit_cluster_config(k, b, in2, "grid", "(unsigned) c->cl", 1);
 		if (twin)
 			pm_strbuf_printf(b, "%s\treturn cudaLaunchKernelEx(&pm_lc, "
 				"%s ? pm_kernel_%s%s_x : pm_kernel_%s%s, %s);\n%s}\n",
@@ -282,31 +284,6 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	if (args.failed)
 		b->failed = 1;
 	pm_strbuf_free(&args);
-}
-
-/* The small variant: its twin with TMA copies (stma) when its
- * grid has 3/2 blocks per SM or more, else the cp.async one (TMA's longer
- * latency measured slower on grids below; docs/PERF.md). sms: the C
- * expression of the device's SM count. */
-static void launch_small(struct pm_kernel *small, struct pm_kernel *stma,
-	struct pm_strbuf *b,
-	const char *sms)
-{
-	const struct pm_config *c = small->cfg;
-	char d0[64], d1[64];
-
-	if (stma) {
-		pm_scop_dim_str(small->scop, small->con[0].out, 0, d0,
-			sizeof(d0));
-		pm_scop_dim_str(small->scop, small->con[0].out, 1, d1,
-			sizeof(d1));
-		pm_strbuf_printf(b, "\t\tif (2 * (int64_t) ((%s + %d - 1) / %d) "
-			"* ((%s + %d - 1) / %d) >= 3 * (int64_t) %s) {\n", d0,
-			c->bm, c->bm, d1, c->bn, c->bn, sms);
-		launch(stma, "_small_tma", b, "\t\t\t", NULL);
-		pm_strbuf_add(b, "\t\t}\n");
-	}
-	launch(small, "_small", b, "\t\t", NULL);
 }
 
 /* Size and alignment checks (k's tiles: the small variant's divide them);
@@ -442,168 +419,136 @@ static void get_fn(struct pm_kernel *k, struct pm_strbuf *b)
 }
 
 /* The plain entry of a splitting kernel: the stream's kept workspace, or
- * one of its own (stream-ordered). */
+ * one of its own (stream-ordered), or none (the plan without one). */
 static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
+	const char *sep = nsizes(k) ? ", " : "";
 
 	alloc_fn(k, b);
 	get_fn(k, b);
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
-	pm_strbuf_printf(b, "\n{\n\tstruct pm_plan_%s p;\n\tvoid *ws = 0;\n"
-		"\tcudaError_t e, e2;\n\n", name);
-	checks(k, b, 0, "cudaErrorInvalidValue");
+	pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n\tvoid *ws = 0;\n"
+		"\tcudaError_t e, e2;\n\n");
+	checks(k, b, 1, "cudaErrorInvalidValue");
 	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&p)) != cudaSuccess)\n\t\treturn e;\n"
+	pm_strbuf_printf(b, "%s&c, 0)) != cudaSuccess)\n\t\treturn e;\n"
 		"\t/* the stream's kept workspace */\n"
-		"\tif (p.s > 1 && !p.cl && pm_ws_get_%s(&ws, p.bytes, stream) == "
-		"cudaSuccess)\n\t\treturn %s_ws(", nsizes(k) ? ", " : "", name,
-		name);
+		"\tif (c.ws_bytes && pm_ws_get_%s(&ws, c.ws_bytes, stream) == "
+		"cudaSuccess)\n\t\treturn pm_launch_%s(&c, ", sep, name, name);
 	entry_args(k, b);
-	pm_strbuf_printf(b, ", ws, p.bytes, stream);\n"
-		"\tif (p.s > 1 && !p.cl)\n\t\t(void) cudaGetLastError();\n"
+	pm_strbuf_printf(b, ", ws, c.ws_bytes, stream);\n"
 		"\t/* no split, a split in clusters (no workspace), or no memory "
-		"for its\n\t * workspace: unsplit */\n"
-		"\tif (p.s == 1 || p.cl || pm_ws_alloc_%s(&ws, p.bytes, stream) != "
-		"cudaSuccess) {\n\t\tif (p.s > 1)\n\t\t\t(void) "
-		"cudaGetLastError();\n\t\treturn %s_ws(", name, name);
+		"for its\n\t * workspace: the plan without one */\n"
+		"\tif (!c.ws_bytes || pm_ws_alloc_%s(&ws, c.ws_bytes, stream) != "
+		"cudaSuccess) {\n\t\tif (c.ws_bytes) {\n\t\t\t(void) "
+		"cudaGetLastError();\n\t\t\tif ((e = pm_plan_%s(", name, name);
+	pm_emit_size_list(k, b, 0);
+	pm_strbuf_printf(b, "%s&c, 1)) != cudaSuccess)\n\t\t\t\treturn e;\n"
+		"\t\t}\n\t\treturn pm_launch_%s(&c, ", sep, name);
 	entry_args(k, b);
 	pm_strbuf_printf(b, ", 0, 0, stream);\n\t}\n"
-		"\te = cudaMemsetAsync(ws, 0, p.cnt_bytes, stream);\n"
-		"\tif (e == cudaSuccess)\n\t\te = %s_ws(", name);
+		"\te = cudaMemsetAsync(ws, 0, c.cnt_bytes, stream);\n"
+		"\tif (e == cudaSuccess)\n\t\te = pm_launch_%s(&c, ", name);
 	entry_args(k, b);
-	pm_strbuf_add(b, ", ws, p.bytes, stream);\n"
+	pm_strbuf_add(b, ", ws, c.ws_bytes, stream);\n"
 		"\te2 = cudaFreeAsync(ws, stream);\n"
 		"\treturn e != cudaSuccess ? e : e2;\n}\n");
 }
 
-static void split_launcher(struct pm_kernel *k, struct pm_kernel *small,
+/* static cudaError_t pm_launch_NAME(c, tensors, sizes, workspace, bytes,
+ * stream): the launch of the plan's choice c, one case per row. */
+static void launch_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
+{
+	const struct pm_target *t = vs->target;
+	struct pm_kernel *k = vs->main;
+
+	pm_strbuf_add(b, "\nstatic ");
+	pm_emit_signature(k, b, PM_ENTRY_LAUNCH);
+	pm_strbuf_add(b, "\n{\n\t(void) workspace_bytes;\n\tswitch (c->v) {\n");
+	for (int i = 0, n = 0; i < t->nvariants; ++i) {
+		const struct pm_variant *v = &vs->v[t->variants[i].role];
+
+		if (!v->k)
+			continue;
+		pm_strbuf_printf(b, "\tcase %d: { /* %s */\n", n++,
+			v->desc->why);
+		launch(v->k, v->desc->suffix, b, "\t\t", NULL);
+		pm_strbuf_add(b, "\t}\n");
+	}
+	pm_strbuf_add(b, "\t}\n\treturn cudaErrorInvalidValue;\n}\n");
+}
+
+/* The entries of a file of several kernels: the plan picks one. */
+static void planned_launcher(const struct pm_variant_set *vs,
 	struct pm_strbuf *b)
 {
+	struct pm_kernel *k = vs->main;
 	const char *name = k->scop->spec->name;
+	const char *sep = nsizes(k) ? ", " : "";
 
-	pm_emit_plan(k, small, b);
+	pm_emit_plan(vs, b);
+	launch_fn(vs, b);
+	if (!k->scop->nsplit) {
+		pm_strbuf_add(b, "\nextern \"C\" ");
+		pm_emit_signature(k, b, PM_ENTRY_PLAIN);
+		pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n"
+			"\tcudaError_t e;\n\n");
+		checks(k, b, 1, "cudaErrorInvalidValue");
+		pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
+		pm_emit_size_list(k, b, 0);
+		pm_strbuf_printf(b, "%s&c, 0)) != cudaSuccess)\n\t\treturn e;\n"
+			"\treturn pm_launch_%s(&c, ", sep, name);
+		entry_args(k, b);
+		pm_strbuf_add(b, ", 0, 0, stream);\n}\n");
+		return;
+	}
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_WS_SIZE);
-	pm_strbuf_printf(b, "\n{\n\tstruct pm_plan_%s p;\n\n", name);
+	pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n\n");
 	checks(k, b, 0, "0");
 	pm_strbuf_printf(b, "\tif (pm_plan_%s(", name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&p) != cudaSuccess) {\n\t\t(void) "
-		"cudaGetLastError();\n\t\treturn 0;\n\t}\n\treturn p.bytes;\n}\n",
-		nsizes(k) ? ", " : "");
+	pm_strbuf_printf(b, "%s&c, 0) != cudaSuccess) {\n\t\t(void) "
+		"cudaGetLastError();\n\t\treturn 0;\n\t}\n\treturn "
+		"c.ws_bytes;\n}\n", sep);
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_WS);
-	pm_strbuf_printf(b, "\n{\n\tstruct pm_plan_%s p;\n\tcudaError_t e;\n\n",
-		name);
+	pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n\tcudaError_t e;\n\n");
 	checks(k, b, 1, "cudaErrorInvalidValue");
 	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&p)) != cudaSuccess)\n\t\treturn e;\n",
-		nsizes(k) ? ", " : "");
-	pm_strbuf_add(b, "\t/* no room for the split: one chunk */\n"
-		"\tif (p.s > 1 && !p.cl && (!workspace || workspace_bytes < "
-		"p.bytes)) {\n"
-		"\t\tp.s = 1;\n\t\tp.small = p.small1;\n\t\tp.medium = "
-		"p.medium1;\n\t\tif (p.persist == 3)\n\t\t\tp.persist = p.tdp ? "
-		"1 : 0;\n");
-	for (int r = 0; r < k->scop->nsplit; ++r)
-		pm_strbuf_printf(b, "\t\tp.kc[%d] = %s;\n", r,
-			k->scop->split_ext[r]);
-	pm_strbuf_add(b, "\t}\n");
-	if (small) {
-		pm_strbuf_printf(b, "\t/* unsplit and fewer %dx%d blocks than "
-			"SMs: the %dx%d variant */\n\tif (p.small) {\n",
-			k->cfg->bm, k->cfg->bn, small->cfg->bm, small->cfg->bn);
-		launch_small(small, k->var[PM_RT_SMALL_TMA], b, "p.sms");
-		pm_strbuf_add(b, "\t}\n");
-	}
-	if (k->var[PM_RT_MEDIUM]) {
-		pm_strbuf_printf(b, "\t/* unsplit, a grid of %dx%d blocks that "
-			"fills the waves better */\n\tif (p.medium) {\n",
-			k->var[PM_RT_MEDIUM]->cfg->bm, k->var[PM_RT_MEDIUM]->cfg->bn);
-		launch(k->var[PM_RT_MEDIUM], "_medium", b, "\t\t", NULL);
-		pm_strbuf_add(b, "\t}\n");
-	}
-	/* the persistent variants, p.persist 2, 4, 1, 3, 5, 6 and 7 */
-	{
-		struct pm_kernel *pv[7] = { k->var[PM_RT_PERSIST_WIDE], k->var[PM_RT_PERSIST_TALL],
-			k->var[PM_RT_PERSIST], k->var[PM_RT_PERSIST_SPLIT], k->var[PM_RT_PERSIST_MID],
-			k->var[PM_RT_PERSIST_SQ], k->var[PM_RT_PERSIST_NARROW] };
-		const char *suf[7] = { "_persist_wide", "_persist_tall",
-			"_persist", "_persist_split", "_persist_mid",
-			"_persist_sq", "_persist_narrow" };
-		const char *why[7] = { "several waves, filled by the wide "
-			"persistent kernel", "several waves, filled by the tall "
-			"persistent kernel", "several waves, filled better by the "
-			"persistent kernel", "under 3/5 tile per SM, or the tail of "
-			"several waves: split-K in the\n\t * persistent kernel",
-			"several waves, filled better by the 128x192 persistent "
-			"kernel", "several waves, in fewer rounds of the 192x192 "
-			"persistent kernel", "one wave, of 64x192 blocks with "
-			"MMAs in flight" };
-		const int id[7] = { 2, 4, 1, 3, 5, 6, 7 };
-
-		for (int i = 0; i < 7; ++i) {
-			if (!pv[i])
-				continue;
-			pm_strbuf_printf(b, "\t/* %s */\n\tif (p.persist == %d) "
-				"{\n", why[i], id[i]);
-			/* in clusters: the kernel whose fixup reduces through
-			 * them (plan.c) */
-			if (id[i] == 3 && k->var[PM_RT_PERSIST_SPLIT_CL]) {
-				pm_strbuf_add(b, "\t\tif (p.cl) {\n");
-				launch(k->var[PM_RT_PERSIST_SPLIT_CL], "_persist_split_cl", b,
-					"\t\t\t", "p.pblocks");
-				pm_strbuf_add(b, "\t\t}\n");
-			}
-			launch(pv[i], suf[i], b, "\t\t", "p.pblocks");
-			pm_strbuf_add(b, "\t}\n");
-		}
-	}
-	pm_strbuf_add(b, "\tif (p.s > 1) {\n");
-	launch(k, "_split", b, "\t\t", NULL);
-	pm_strbuf_add(b, "\t}\n");
-	launch(k->var[PM_RT_BASE] ? k->var[PM_RT_BASE] : k, "", b, "\t", NULL);
-	pm_strbuf_add(b, "}\n");
+	pm_strbuf_printf(b, "%s&c, 0)) != cudaSuccess)\n\t\treturn e;\n"
+		"\t/* no room for the split: the plan without a workspace */\n"
+		"\tif (c.ws_bytes && (!workspace || workspace_bytes < c.ws_bytes)"
+		" &&\n\t    (e = pm_plan_%s(", sep, name);
+	pm_emit_size_list(k, b, 0);
+	pm_strbuf_printf(b, "%s&c, 1)) != cudaSuccess)\n\t\treturn e;\n"
+		"\treturn pm_launch_%s(&c, ", sep, name);
+	entry_args(k, b);
+	pm_strbuf_add(b, ", workspace, workspace_bytes, stream);\n}\n");
 	plain_entry(k, b);
 }
 
-/* The unsplit launcher: checks, then k, or the small-tile variant when
- * k's grid has fewer blocks than the device has SMs. */
-void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
-	struct pm_strbuf *b)
+/* The launcher: the plan's when the file has several kernels; else
+ * checks, then k. */
+void pm_emit_launcher(const struct pm_variant_set *vs, struct pm_strbuf *b)
 {
-	const struct pm_config *c = k->cfg;
-	char d0[64], d1[64];
+	struct pm_kernel *k = vs->main;
+	int n = 0;
 
-	if (k->scop->nsplit) {
-		split_launcher(k, small, b);
+	for (int i = 0; i < PM_RT_NROLES; ++i)
+		n += !!vs->v[i].k;
+	if (n > 1) {
+		planned_launcher(vs, b);
 		return;
 	}
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
 	pm_strbuf_add(b, "\n{\n");
 	checks(k, b, 1, "cudaErrorInvalidValue");
-	if (small) {
-		pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
-		pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
-		pm_strbuf_printf(b, "\t/* fewer %dx%d blocks than SMs: the "
-			"%dx%d variant */\n\tstatic int pm_sms;\n"
-			"\tif (!pm_sms) {\n\t\tint dev;\n"
-			"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
-			"cudaDeviceGetAttribute(&pm_sms, "
-			"cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)\n"
-			"\t\t\treturn cudaGetLastError();\n\t}\n",
-			c->bm, c->bn, small->cfg->bm, small->cfg->bn);
-		pm_strbuf_printf(b, "\tif ((int64_t) ((%s + %d - 1) / %d) * "
-			"((%s + %d - 1) / %d) < pm_sms) {\n", d0, c->bm, c->bm,
-			d1, c->bn, c->bn);
-		launch_small(small, k->var[PM_RT_SMALL_TMA], b, "pm_sms");
-		pm_strbuf_add(b, "\t}\n");
-	}
 	if (k->ws) {
 		/* persistent: SMs x blocks per SM, asked once */
 		pm_strbuf_printf(b, "\tstatic int64_t pm_pblocks;\n"

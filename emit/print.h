@@ -97,7 +97,9 @@ int pm_emit_size_order(struct pm_kernel *k, int *order);
 enum pm_entry {
 	PM_ENTRY_PLAIN,		/* NAME(tensors, sizes, stream) */
 	PM_ENTRY_WS,		/* NAME_ws(..., workspace, bytes, stream) */
-	PM_ENTRY_WS_SIZE	/* NAME_workspace_size(sizes) */
+	PM_ENTRY_WS_SIZE,	/* NAME_workspace_size(sizes) */
+	/* pm_launch_NAME(choice, ..., workspace, bytes, stream) */
+	PM_ENTRY_LAUNCH
 };
 void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 	enum pm_entry e);
@@ -108,8 +110,8 @@ long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off);
 /* TMA: the number of mbarriers at the end of shared memory (0: none). */
 int pm_emit_nbars(struct pm_kernel *k);
 /* launch.c: the host entry points of k (and its small variant) */
-void pm_emit_launcher(struct pm_kernel *k, struct pm_kernel *small,
-	struct pm_strbuf *b);
+struct pm_variant_set;
+void pm_emit_launcher(const struct pm_variant_set *vs, struct pm_strbuf *b);
 /* launch.c: k's sizes, "int64_t M, int64_t N" (decl 1, or 2: "void" when
  * none) or "M, N" (decl 0) */
 void pm_emit_size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl);
@@ -125,7 +127,11 @@ void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
 /* plan.c: pm_device_NAME (SMs, blocks per SM of each variant), the
  * clusters the GPU holds (pm_ncl_NAME) and the launch plan pm_plan_NAME of
  * a kernel that can split k */
-void pm_emit_plan(struct pm_kernel *k, struct pm_kernel *small,
-	struct pm_strbuf *b);
+void pm_emit_plan(const struct pm_variant_set *vs, struct pm_strbuf *b);
+/* The plan's rows of vs's kernels (and the kernels, where kern is not
+ * NULL) and its spec (table.c); returns the number of rows. */
+int pm_emit_rt_table(const struct pm_variant_set *vs,
+	struct pm_rt_variant *rows, const struct pm_kernel **kern,
+	struct pm_rt_spec *spec);
 
 #endif

@@ -5,8 +5,9 @@
 // from its dynamic shared memory, 228 KiB per SM with 1 KiB reserved per
 // block, and its threads, 2048 per SM; one block of 384 threads, whose
 // registers fill the SM; clusters: half the SMs' worth). Matches the
-// plans an H100 gave at the 100 paper sizes (docs/gpu-logs,
-// plans-mid-session14-run128.txt).
+// plans an H100 gave at the 100 paper sizes (session 14, run128). The
+// plan's rules' flags are printed in the goldens' format (runtime/plan.h's
+// struct pm_rt_rules).
 #include <cuda_runtime.h>
 static int pm_probe_occ(int threads, size_t smem) {
   const int by_smem = (int)(233472 / (smem + 1024));
@@ -49,11 +50,12 @@ int main(int argc, char **argv) {
     long M, N, K;
     if (sscanf(argv[i], "%ldx%ldx%ld", &M, &N, &K) != 3)
       return 2;
-    struct PM_CAT(pm_plan_, PLAN) p;
-    if (PM_CAT(pm_plan_, PLAN)(M, N, K, &p) != cudaSuccess)
+    struct pm_rt_choice c;
+    if (PM_CAT(pm_plan_, PLAN)(M, N, K, &c, 0) != cudaSuccess)
       return 1;
     printf("%s s=%d persist=%d tdp=%lld small=%d medium=%d cl=%d\n", argv[i],
-           p.s, p.persist, (long long)p.tdp, p.small, p.medium, p.cl);
+           c.why.s, c.why.persist, (long long)c.why.tdp, c.why.small,
+           c.why.medium, c.why.cl);
   }
   return 0;
 }
