@@ -5,6 +5,7 @@
 #   make asan         the same with -fsanitize=address,undefined (build-asan/)
 #   make install      PREFIX=/usr/local, DESTDIR honoured
 #   make gpu-check    scripts/gpu-check.sh (on a GPU machine)
+#   make docs         regenerate docs/OPTIONS.md from the options table
 #   make clean
 #
 # isl and GMP are linked statically into every program so that they run on
@@ -60,7 +61,7 @@ FLAGS_FILE := $(BUILD)/flags
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(BUILD)/obj/examples/embed.o \
 	$(TEST_SRCS:%.c=$(BUILD)/obj/%.o) $(TEST_HELPER_OBJS)
 
-.PHONY: all check asan install uninstall clean gpu-check FORCE
+.PHONY: all check asan install uninstall clean gpu-check docs FORCE
 
 all: $(LIB) $(CLI) $(EXAMPLE)
 
@@ -146,6 +147,12 @@ asan:
 
 gpu-check:
 	bash scripts/gpu-check.sh
+
+# docs/OPTIONS.md is generated from api/options.c (tests/test_options.c
+# checks that it is up to date).
+docs: $(CLI)
+	$(CLI) --options-markdown > docs/OPTIONS.md.tmp
+	mv -f docs/OPTIONS.md.tmp docs/OPTIONS.md
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 LIBDIR = $(DESTDIR)$(PREFIX)/lib

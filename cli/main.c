@@ -16,9 +16,10 @@
 #include <isl/version.h>
 
 #include "polymma.h"
+#include "api/options.h"
 #include "cli/io.h"
 
-static const char usage_text[] =
+static const char usage_head[] =
 "Usage: polymma gen SPEC -o OUT.cu [options]  generate one self-contained CUDA file\n"
 "       polymma check SPEC [options]          parse and validate; print the DAG,\n"
 "                                             domains, accesses and dependences\n"
@@ -26,71 +27,12 @@ static const char usage_text[] =
 "\n"
 "SPEC is a .tc file ('-' reads standard input).\n"
 "\n"
-"Options (all optional except -o for gen; good defaults are chosen):\n"
-"  -o FILE                   write the CUDA source to FILE ('-': standard output)\n"
-"  --header FILE             also write the C header of the launcher\n"
-"  --meta FILE               also write the configuration as JSON\n"
-"  --target sm_70|sm_80|sm_90a\n"
-"                            instruction set (default sm_80)\n"
-"  -D NAME=VALUE             fix a size symbol (repeatable); the others stay\n"
-"                            runtime arguments of the launcher\n"
-"  --block MxNxK             block tile\n"
-"  --warp MxNxK              warp tile (sm_90a: warpgroup tile, M = 64)\n"
-"  --mma MxNxK               macro-MMA shape (sm_70: 16x16x8 or 32x32x8;\n"
-"                            sm_90a: 64xNxK, N 64/128/256, K 16/32/64)\n"
-"  --split-k auto|N          split the reduction over blockIdx.z: auto (the\n"
-"                            default) when the grid is smaller than the\n"
-"                            GPU, N always, 1 never\n"
-"  --stages N                shared-memory pipeline stages\n"
-"  --frag-pipeline on|off    load warp fragments one k-step ahead, across\n"
-"                            k tiles (default: on where the target and the\n"
-"                            tiles allow it)\n"
-"  --staged-store on|off     write the output tile through shared memory,\n"
-"                            then to global memory in 16-byte units\n"
-"                            (default: on where the tile allows it)\n"
-"  --reg-stage on|off        without cp.async (sm_70): load the next k tile\n"
-"                            into registers before the MMAs, store it to\n"
-"                            shared memory after them (default: on with 2\n"
-"                            stages)\n"
-"  --mma-inflight on|off     sm_90a: keep one k tile of wgmma running across\n"
-"                            the barrier, copies --stages - 2 tiles ahead\n"
-"                            (default off: wait right after issuing them)\n"
-"  --pro-overlap on|off      prologues: transform tile k+1 while tile k's\n"
-"                            asynchronous MMAs run (default: on sm_90a\n"
-"                            where the pipeline allows it)\n"
-"  --pro-regs on|off         a prologue on A applied to the MMA's register\n"
-"                            operand instead of in shared memory (default:\n"
-"                            on for sm_90a)\n"
-"  --tma on|off              sm_90a: copy the k tiles with the Tensor Memory\n"
-"                            Accelerator, one thread per block issuing them,\n"
-"                            mbarriers ordering the stages (default: on\n"
-"                            where the pipeline allows it)\n"
-"  --persistent auto|on|off  sm_90a with TMA: a persistent kernel whose\n"
-"                            producer warp issues the copies while the\n"
-"                            other warps compute, each block looping over\n"
-"                            output tiles (auto, the default: variants\n"
-"                            the launcher runs on grids of more than one\n"
-"                            wave, of 3/5 (1/2 at longer k) to 1 tile\n"
-"                            per SM and, splitting k, on smaller ones;\n"
-"                            on: the only kernel, no split-K)\n"
-"  --cluster auto|1|2        sm_90a thread-block clusters (auto, the default:\n"
-"                            split-K on small grids runs a tile's chunks as\n"
-"                            one cluster, reducing them through distributed\n"
-"                            shared memory, where the GPU holds every\n"
-"                            cluster at once and that makes more chunks\n"
-"                            than the workspace would; 2: also the persistent\n"
-"                            kernels in pairs of blocks on vertically\n"
-"                            adjacent tiles that share B's k tiles by TMA\n"
-"                            multicast; 1: no clusters)\n"
-"  --small-variant auto|off  with the default block tile, also generate a\n"
-"                            64x64-tile kernel that the launcher runs when\n"
-"                            the grid has fewer blocks than the GPU has SMs\n"
-"                            (default auto)\n"
-"  --smem swizzle|pad|plain  shared-memory layout\n"
-"  --dump-schedule[=PASS]    print the isl schedule tree after every pass\n"
-"                            (or after PASS only) to standard error\n"
+"Options (all optional except -o for gen; good defaults are chosen):\n";
+
+static const char usage_tail[] =
 "A value follows its option as the next argument or after '=' (--target=sm_80,\n"
 "-DM=256, -oOUT.cu). check takes the same options except -o, --header, --meta.\n"
+"Details: docs/OPTIONS.md.\n"
 "\n"
 "Exit status:\n"
 "  0  success\n"
@@ -103,40 +45,13 @@ static const char usage_text[] =
 
 enum cmd { CMD_GEN, CMD_CHECK };
 
-/* What an option does: set a library option, or name an output file. */
-enum opt_kind { OPT_LIB, OPT_OUT_SOURCE, OPT_OUT_HEADER, OPT_OUT_META };
-
-struct opt {
-	const char *name;	/* as written on the command line */
-	const char *key;	/* polymma_options_set key */
-	enum opt_kind kind;
-	int value_optional;	/* only --dump-schedule: "=PASS" or nothing */
-};
-
-static const struct opt opts[] = {
-	{ "-o", NULL, OPT_OUT_SOURCE, 0 },
-	{ "-D", "define", OPT_LIB, 0 },
-	{ "--header", NULL, OPT_OUT_HEADER, 0 },
-	{ "--meta", NULL, OPT_OUT_META, 0 },
-	{ "--target", "target", OPT_LIB, 0 },
-	{ "--block", "block", OPT_LIB, 0 },
-	{ "--warp", "warp", OPT_LIB, 0 },
-	{ "--mma", "mma", OPT_LIB, 0 },
-	{ "--split-k", "split-k", OPT_LIB, 0 },
-	{ "--stages", "stages", OPT_LIB, 0 },
-	{ "--smem", "smem", OPT_LIB, 0 },
-	{ "--frag-pipeline", "frag-pipeline", OPT_LIB, 0 },
-	{ "--staged-store", "staged-store", OPT_LIB, 0 },
-	{ "--small-variant", "small-variant", OPT_LIB, 0 },
-	{ "--reg-stage", "reg-stage", OPT_LIB, 0 },
-	{ "--mma-inflight", "mma-inflight", OPT_LIB, 0 },
-	{ "--pro-overlap", "pro-overlap", OPT_LIB, 0 },
-	{ "--pro-regs", "pro-regs", OPT_LIB, 0 },
-	{ "--tma", "tma", OPT_LIB, 0 },
-	{ "--persistent", "persistent", OPT_LIB, 0 },
-	{ "--cluster", "cluster", OPT_LIB, 0 },
-	{ "--dump-schedule", "dump-schedule", OPT_LIB, 1 },
-};
+/* --help: the options' lines come from the table (api/options.c). */
+static void usage(void)
+{
+	fputs(usage_head, stdout);
+	pm_options_help(stdout);
+	fputs(usage_tail, stdout);
+}
 
 struct args {
 	enum cmd cmd;
@@ -165,16 +80,20 @@ static int usage_error(const char *fmt, ...)
 /* The option argv[*i] names, and its value: attached ("-DM=1",
  * "--target=sm_80") or the next argument (then *i moves past it). NULL for
  * an unknown option; *missing when the value is missing. */
-static const struct opt *match(char **argv, int argc, int *i,
+static const struct pm_opt *match(char **argv, int argc, int *i,
 	const char **value, int *missing)
 {
 	const char *arg = argv[*i];
-	size_t n, k;
+	const struct pm_opt *opts;
+	size_t n, k, nopts;
 
 	*missing = 0;
-	for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
-		n = strlen(opts[k].name);
-		if (strncmp(arg, opts[k].name, n))
+	opts = pm_options_table(&nopts);
+	for (k = 0; k < nopts; k++) {
+		if (!opts[k].flag || (opts[k].flags & PM_OPT_INTERNAL))
+			continue;
+		n = strlen(opts[k].flag);
+		if (strncmp(arg, opts[k].flag, n))
 			continue;
 		if (arg[1] != '-' && arg[n]) {		/* -DM=1, -oOUT */
 			*value = arg + n;
@@ -182,7 +101,7 @@ static const struct opt *match(char **argv, int argc, int *i,
 			*value = arg + n + 1;
 		} else if (arg[n]) {			/* --targetX */
 			continue;
-		} else if (opts[k].value_optional) {
+		} else if (opts[k].flags & PM_OPT_VALUE_OPTIONAL) {
 			*value = "";
 		} else if (*i + 1 < argc) {
 			*value = argv[++*i];
@@ -204,7 +123,7 @@ static int status(int rc)
 static int parse(int argc, char **argv, struct args *a, polymma_options *o)
 {
 	int i, j, rc, missing, only_files = 0;
-	const struct opt *opt;
+	const struct pm_opt *opt;
 	const char *value, *err;
 
 	for (i = 2; i < argc; i++) {
@@ -212,7 +131,7 @@ static int parse(int argc, char **argv, struct args *a, polymma_options *o)
 
 		if (!only_files && (!strcmp(arg, "--help") ||
 				    !strcmp(arg, "-h"))) {
-			fputs(usage_text, stdout);
+			usage();
 			return HELP_SHOWN;
 		}
 		if (!only_files && !strcmp(arg, "--")) {
@@ -231,22 +150,22 @@ static int parse(int argc, char **argv, struct args *a, polymma_options *o)
 			return usage_error("unknown option '%s'", arg);
 		if (missing)
 			return usage_error("option '%s' needs a value",
-				opt->name);
-		if (opt->kind != OPT_LIB) {
+				opt->flag);
+		if (opt->kind == PM_OPT_FILE) {
 			if (a->cmd != CMD_GEN)
 				return usage_error("option '%s' is only for "
-					"'gen'", opt->name);
+					"'gen'", opt->flag);
 			if (!*value)
 				return usage_error("option '%s' needs a file "
-					"name", opt->name);
-			a->out[opt->kind - 1] = value;
+					"name", opt->flag);
+			a->out[opt->out] = value;
 			continue;
 		}
 		err = NULL;
 		rc = polymma_options_set(o, opt->key, value, &err);
 		if (rc != POLYMMA_OK) {
 			fprintf(stderr, "polymma: error: %s %s: %s\n",
-				opt->name, value, err ? err : "invalid value");
+				opt->flag, value, err ? err : "invalid value");
 			if (rc == POLYMMA_ERR_USAGE)
 				fputs("Try 'polymma --help' for more "
 					"information.\n", stderr);
@@ -344,8 +263,12 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage_error("no command (gen or check)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage_text, stdout);
+		usage();
 		return 0;
+	}
+	if (!strcmp(argv[1], "--options-markdown")) {	/* make docs */
+		pm_options_markdown(stdout);
+		return fflush(stdout) == EOF ? POLYMMA_ERR_SPEC : 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		const char *isl = isl_version();	/* ends with '\n' */

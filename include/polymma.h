@@ -44,42 +44,14 @@ const char *polymma_diagnostics(const polymma_ctx *ctx);
 
 polymma_options *polymma_options_alloc(void);
 void polymma_options_free(polymma_options *o);
-/* Set one option by its command-line name (without dashes):
- *   "target"  sm_70 | sm_80 | sm_90a
- *   "define"  NAME=VALUE (may be given several times)
- *   "block"   MxNxK        "warp"  MxNxK        "mma"  MxNxK
- *   "split-k" auto|N       "stages" N           "smem" swizzle|pad|plain
- *             (split-k auto, the default: the launcher splits the reduction
- *             over blockIdx.z when the grid is smaller than the GPU)
- *   "frag-pipeline" on|off (default: on where the target and tiles allow)
- *   "staged-store"  on|off (default: on where the tile allows)
- *   "reg-stage"     on|off (default: on for sm_70 with 2 stages)
- *   "mma-inflight"  on|off (sm_90a; default off)
- *   "pro-overlap"   on|off (default: on for sm_90a where the pipeline allows)
- *   "pro-regs"      on|off (default: on for sm_90a: a prologue on A applied
- *                   to the MMA's register operand)
- *   "tma"           on|off (default: on for sm_90a where the pipeline allows:
- *                   k tiles copied by the Tensor Memory Accelerator)
- *   "persistent"    auto|on|off (sm_90a with TMA copies; default auto: also
- *                   persistent warp-specialized kernels, launched on grids
- *                   of more than one wave, of 3/5 (1/2 at longer k) to
- *                   1 tile per SM and, splitting k inside the kernel, on
- *                   smaller ones;
- *                   on: the kernel itself is, with no split-K and no
- *                   variants)
- *   "cluster"       auto|1|2 (sm_90a thread-block clusters; default
- *                   auto: the split persistent kernel runs the chunks of
- *                   k of a tile as one cluster, reduced through
- *                   distributed shared memory, where the GPU holds every
- *                   cluster at once (no workspace then); 2: also the
- *                   unsplit persistent kernels as clusters of two blocks
- *                   on vertically adjacent output tiles that share the B
- *                   operand's k tiles by TMA multicast; 1: no clusters)
- *   "small-variant" auto|off (default auto: with the default block tile,
- *                   also a 64x64 kernel for grids smaller than the GPU)
- *   "dump-schedule"  "" (after every pass) or a pass name
+/* Set one option by its command-line name without dashes ("target",
+ * "block", "split-k", ...; -D is "define", NAME=VALUE, repeatable) to a
+ * value spelled as on the command line ("sm_90a", "128x128x64", "auto").
+ * docs/OPTIONS.md lists every option, its values and its default (it is
+ * generated from the table in api/options.c: `make docs`).
  * Returns POLYMMA_OK or POLYMMA_ERR_USAGE (message in *err when err is not
- * NULL: a static string). */
+ * NULL: a static string): for an unknown key, a bad value, or a NULL o,
+ * key or value. A failed call leaves o unchanged. */
 int polymma_options_set(polymma_options *o, const char *key,
 	const char *value, const char **err);
 /* Where --dump-schedule output goes (default stderr). */
