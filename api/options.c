@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "api/options.h"
-#include "emit/target.h"
+#include "target/target.h"
 #include "poly/config.h"
 #include "polymma.h"
 

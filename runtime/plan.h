@@ -73,7 +73,7 @@ struct pm_rt_variant {
 	long cl_room;		/* _split_cl: the stages' bytes that receive them */
 };
 
-/* The target's cost models, per mille (emit/target.h's pm_ra_cost and
+/* The target's cost models, per mille (target/target.h's pm_ra_cost and
  * pm_sq_cost, copied; 0 turns a model or a term off). */
 struct pm_rt_ra_cost {
 	int partial, medium, wide, tall, mid;

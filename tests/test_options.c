@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "api/options.h"
-#include "emit/target.h"
+#include "target/target.h"
 #include "poly/config.h"
 #include "polymma.h"
 #include "util.h"

@@ -14,44 +14,35 @@
 
 #include <isl/ctx.h>
 
+#include "api/options.h"
+#include "polymma.h"
 #include "schedule_tree/tree.h"
 #include "target/target.h"
 #include "tests/util.h"
 #include "variant/variant.h"
 
-/* The user's defaults (api/polymma.c's polymma_options_alloc). */
-static void defaults(struct pm_config *c, const char *target)
-{
-	memset(c, 0, sizeof(*c));
-	c->target = pm_target_find(target);
-	c->smem = c->frag_pipe = c->staged_store = c->mma_inflight = -1;
-	c->pro_overlap = c->pro_regs = c->tma = c->persistent = -1;
-	c->cluster = c->small_variant = c->reg_stage = -1;
-}
-
 struct vcase {
 	const char *spec, *target, *opt;
 };
 
-/* One option of the form the cases name. */
-static void apply(struct pm_config *c, const char *opt)
+/* The configuration polymma_options_set makes of target and opt
+ * ("key=value" or ""). */
+static void config(struct pm_config *c, const char *target, const char *opt)
 {
-	if (!strcmp(opt, "persistent=on"))
-		c->persistent = 1;
-	else if (!strcmp(opt, "mma-inflight=on"))
-		c->mma_inflight = 1;
-	else if (!strcmp(opt, "cluster=1"))
-		c->cluster = 1;
-	else if (!strcmp(opt, "tma=off"))
-		c->tma = 0;
-	else if (!strcmp(opt, "split-k=2"))
-		c->split_k = 2;
-	else if (!strcmp(opt, "small-variant=off"))
-		c->small_variant = 0;
-	else if (!strcmp(opt, "smem=pad"))
-		c->smem = 1;
-	else if (!strcmp(opt, "block=128x128x64"))
-		c->bm = c->bn = 128, c->bk = 64;
+	polymma_options *o = polymma_options_alloc();
+	char key[64];
+	const char *eq = strchr(opt, '=');
+
+	assert_non_null(o);
+	assert_int_equal(pm_options_set_internal(o, strcmp(target, "host") ?
+		"target" : "host-target", strcmp(target, "host") ? target :
+		"on", NULL), 0);
+	if (eq) {
+		snprintf(key, sizeof(key), "%.*s", (int) (eq - opt), opt);
+		assert_int_equal(polymma_options_set(o, key, eq + 1, NULL), 0);
+	}
+	*c = *pm_options_config(o);
+	polymma_options_free(o);
 }
 
 static const struct vcase cases[] = {
@@ -100,8 +91,7 @@ static void report(const struct vcase *vc, FILE *f)
 
 	assert_non_null(spec);
 	assert_non_null(vs);
-	defaults(&c, vc->target);
-	apply(&c, vc->opt);
+	config(&c, vc->target, vc->opt);
 	pm_diags_init(&d, vc->spec, NULL);
 	fprintf(f, "== %s %s %s\n", vc->spec, vc->target, vc->opt);
 	if (pm_variant_set_build(ctx, spec, &c, vs, &d) == 0)
