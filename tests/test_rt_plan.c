@@ -22,39 +22,9 @@
 #include <string.h>
 
 #include "runtime/plan.h"
-#include "tests/util.h"
+#include "tests/plan_util.h"
 
-/* tests/plan_probe.cu's H100: blocks per SM from dynamic shared memory
- * (228 KiB per SM, 1 KiB reserved per block) and threads (2048 per SM);
- * 384 threads fill the registers (one block). pm_device_NAME stores 0 as 1. */
-static int h100_occ(int threads, long smem)
-{
-	const int by_smem = (int) (233472 / (smem + 1024));
-	const int by_threads = 2048 / threads;
-	int o = by_smem < by_threads ? by_smem : by_threads;
-
-	if (threads == 384)
-		o = o > 0 ? 1 : 0;
-	return o > 0 ? o : 1;
-}
-
-static int h100_clusters(void *ctx, int s)
-{
-	(void) ctx;
-	return 132 / s / 2;
-}
-
-static struct pm_rt_device h100(const struct pm_rt_variant *v, int nv)
-{
-	struct pm_rt_device d;
-
-	memset(&d, 0, sizeof(d));
-	d.sms = 132;
-	for (int i = 0; i < nv; ++i)
-		d.occ[i] = h100_occ(v[i].threads, v[i].smem);
-	d.clusters = h100_clusters;
-	return d;
-}
+#define h100 pm_test_h100
 
 #define TW PM_RT_TWIN
 #define EX PM_RT_EXACT
@@ -168,32 +138,16 @@ static int launched_role(const struct pm_rt_rules *w)
 	return w->s > 1 ? PM_RT_SPLIT : PM_RT_BASE;
 }
 
-/* The plan of MxNxK (every k extent K) on the H100 model. */
-static struct pm_rt_choice plan(const struct pm_rt_spec *f,
-	const struct pm_rt_variant *v, int nv, int64_t m, int64_t n, int64_t k,
-	const char *force, int *rc)
-{
-	struct pm_rt_device d = h100(v, nv);
-	struct pm_rt_problem p;
-	struct pm_rt_force fo;
-	struct pm_rt_choice c;
-
-	memset(&p, 0, sizeof(p));
-	memset(&c, 0, sizeof(c));
-	p.m = m, p.n = n;
-	for (int r = 0; r < PM_RT_MAX_K; ++r)
-		p.k[r] = k;
-	*rc = pm_rt_parse_force(force, v, nv, &fo);
-	if (*rc == PM_RT_OK)
-		*rc = pm_rt_plan(f, v, nv, &d, &p, &fo, &c);
-	return c;
-}
+#define plan pm_test_plan
 
 /* Every size of plan_sizes.txt: the flags equal the golden's line, the
  * row is what the launcher runs on them. */
-static void check_golden(const char *name, const struct pm_rt_spec *f,
-	const struct pm_rt_variant *v, int nv)
+static void check_golden(const char *name)
 {
+	struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec spec;
+	const struct pm_rt_spec *f = &spec;
+	int nv = pm_test_rows(name, "sm_90a", NULL, v, &spec);
 	char path[128], size[64], *sizes, *golden, *out;
 	size_t len = 0, cap = 1 << 16;
 	int pos = 0, used;
@@ -236,28 +190,70 @@ static void check_golden(const char *name, const struct pm_rt_spec *f,
 	free(sizes);
 }
 
+/* The hand-written rows and specs of the unit tests below are the ones
+ * the library makes of the examples (every field, matched by role). */
+static void check_rows(const char *name, const struct pm_rt_variant *h,
+	int nh, const struct pm_rt_spec *hf)
+{
+	struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	int nv = pm_test_rows(name, "sm_90a", NULL, v, &f);
+
+	assert_int_equal(nv, nh);
+	assert_memory_equal(&f, hf, sizeof(f));
+	for (int i = 0; i < nh; ++i) {
+		int j = 0;
+
+		while (j < nv && v[j].role != h[i].role)
+			++j;
+		assert_true(j < nv);
+		assert_string_equal(v[j].suffix, h[i].suffix);
+		assert_int_equal(v[j].bm, h[i].bm);
+		assert_int_equal(v[j].bn, h[i].bn);
+		assert_int_equal(v[j].bk, h[i].bk);
+		assert_int_equal(v[j].threads, h[i].threads);
+		assert_int_equal(v[j].smem, h[i].smem);
+		/* the base and split rows' prologue flag: the plan reads it
+		 * on the persistent rows only */
+		assert_int_equal(v[j].flags & ~(h[i].role < PM_RT_PERSIST ?
+			PM_RT_PRO_REGS : 0u), h[i].flags);
+		assert_int_equal(v[j].cwarps, h[i].cwarps);
+		assert_int_equal(v[j].cl_warp_bytes, h[i].cl_warp_bytes);
+		assert_int_equal(v[j].cl_room, h[i].cl_room);
+	}
+}
+
+static void test_library_rows(void **state)
+{
+	(void) state;
+	check_rows("gemm_nn", gemm_rows, NROWS(gemm_rows), &gemm_spec);
+	check_rows("gemm_bias_relu", gemm_rows, NROWS(gemm_rows), &gemm_spec);
+	check_rows("add_gemm", add_rows, NROWS(add_rows), &add_spec);
+	check_rows("relu_gemm", relu_rows, NROWS(relu_rows), &gemm_spec);
+}
+
 static void test_gemm_nn(void **state)
 {
 	(void) state;
-	check_golden("gemm_nn", &gemm_spec, gemm_rows, NROWS(gemm_rows));
+	check_golden("gemm_nn");
 }
 
 static void test_gemm_bias_relu(void **state)
 {
 	(void) state;
-	check_golden("gemm_bias_relu", &gemm_spec, gemm_rows, NROWS(gemm_rows));
+	check_golden("gemm_bias_relu");
 }
 
 static void test_add_gemm(void **state)
 {
 	(void) state;
-	check_golden("add_gemm", &add_spec, add_rows, NROWS(add_rows));
+	check_golden("add_gemm");
 }
 
 static void test_relu_gemm(void **state)
 {
 	(void) state;
-	check_golden("relu_gemm", &gemm_spec, relu_rows, NROWS(relu_rows));
+	check_golden("relu_gemm");
 }
 
 /* What a choice launches: row role, chunks, tdp, cluster, twin, grid. */
@@ -489,6 +485,7 @@ static void test_invalid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_library_rows),
 		cmocka_unit_test(test_gemm_nn),
 		cmocka_unit_test(test_gemm_bias_relu),
 		cmocka_unit_test(test_add_gemm),
