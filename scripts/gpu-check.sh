@@ -4,10 +4,22 @@
 # and run them: PASS/FAIL per case, "N passed, M failed" last, exit 1 on failure.
 #
 #   bash scripts/gpu-check.sh [--time] [--build-only | --run-only]
+#                             [--force | --force-only]
 #
 #   --time        also time nn of each config at 2048^3 and 4096^3 against cuBLAS
 #   --build-only  generate and compile only (works without a GPU)
 #   --run-only    run what an earlier --build-only left in build/gpu
+#   --force       (or FORCE=1) after the usual runs, the forced-variant sweep:
+#                 for every binary of a file with a variant table (not the
+#                 fixed-size ones unless FORCE_FIXED=1), one run per row of
+#                 its pm_variants_* table with POLYMMA_VARIANT=<suffix>
+#                 (_base for the unsuffixed kernel; split rows also with
+#                 ,s=2 and ,s=3), at the configuration's sizes and
+#                 FORCE_SIZES; sizes a forced variant cannot run are SKIP
+#                 lines (check_gemm.cu), a forced variant that runs no size
+#                 at all is a FAIL ("never legal"); one summary line per
+#                 file (variants run / never legal), logs in build/gpu/sweep
+#   --force-only  the sweep without the usual runs
 # Run from anywhere; works in the repository root. Needs build/polymma and nvcc.
 # Environment: POLYMMA (build/polymma), NVCC (nvcc on PATH, else
 # /usr/local/cuda/bin/nvcc), ARCH (sm_90; sm_90a configurations always build
@@ -24,7 +36,9 @@
 # 96 / 80: B in 32- / 16-column swizzled blocks), sm90a_pinfl (--persistent
 # on --mma-inflight on: one k tile of wgmma in flight, 64x192 blocks);
 # SIZES_SM90A
-# (the sizes of the sm_90a configurations).
+# (the sizes of the sm_90a configurations), FORCE_SIZES (the sweep's sizes
+# beyond those: ragged M and N, K a multiple of 64), RUN_JOBS (4: sweep
+# checkers at a time on the one GPU).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.."
@@ -56,6 +70,9 @@ SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 
 # 384x384x8192 (9) 8; 896x768x4096's 42 tiles in 3 chunks are more clusters
 # than fit: the workspace's
 SIZES_SM90A=${SIZES_SM90A:-"128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 896x768x4096 1024x768x2048 512x640x4096 256x1408x5120 512x512x6144 384x512x7168 384x384x8192 640x384x1472 1024x1024x448 1024x1536x512 2048x1536x1024 2304x1408x896 2304x2304x1024 2560x2944x512 2816x1536x512 3200x1408x1408 4096x4096x4096 2304x1920x1024 1000x3000x512"}
+# the forced-variant sweep's ragged sizes, beside the configuration's
+FORCE_SIZES=${FORCE_SIZES:-"1000x3000x512 200x328x576 4104x264x1024"}
+RUN_JOBS=${RUN_JOBS:-4}
 FIXED_M=1024 FIXED_N=2048 FIXED_K=512
 TIME_SIZES="2048x2048x2048 4096x4096x4096"
 CONFIGS=("sm80|--target sm_80"
@@ -128,15 +145,62 @@ build_one() {
 	touch "$W/$name.ok"
 }
 
-if [ "${1:-}" = --build-one ]; then shift; build_one "$@"; exit; fi
+# The forced-variant strings of generated file $1: each row's suffix in its
+# pm_variants_* table (_base for the unsuffixed kernel), and <suffix>,s=2
+# and <suffix>,s=3 for the split rows; nothing for a file of one kernel.
+file_variants() {
+	awk '/^static const struct pm_rt_variant pm_variants_/ { t = 1; next }
+	t && /^};/ { t = 0 }
+	t && match($0, /\{ "[^"]*", PM_RT_[A-Z_]+/) {
+		split(substr($0, RSTART, RLENGTH), f, "\"")
+		suf = f[2] == "" ? "_base" : f[2]
+		role = f[3]
+		sub(/^, /, "", role)
+		print suf
+		if (role == "PM_RT_SPLIT" || role == "PM_RT_PERSIST_SPLIT" ||
+		    role == "PM_RT_PERSIST_SPLIT_CL")
+			print suf ",s=2\n" suf ",s=3"
+	}' "$1"
+}
 
-do_build=1 do_run=1 do_time=0
+# One line per sweep run: NAME VARIANT (built binaries of files with a table).
+sweep_list() {
+	local name fixed v
+	while read -r name _ fixed _; do
+		[ "$fixed" = 1 ] && [ "${FORCE_FIXED:-0}" != 1 ] && continue
+		[ -e "$W/$name.ok" ] && [ -x "$W/$name" ] || continue
+		for v in $(file_variants "$W/$name.cu"); do echo "$name $v"; done
+	done < <(job_list)
+}
+
+# One forced run: build/gpu/sweep/NAME@VARIANT.log, last line "rc=N".
+sweep_one() {
+	local name=$1 v=$2 fixed=0 sizes log
+	log=$W/sweep/$name@$v.log
+	[[ $name == *_fixed ]] && fixed=1
+	if [ $fixed = 1 ]; then sizes=
+	elif [[ $name == *sm90a* ]]; then sizes="$SIZES_SM90A $FORCE_SIZES"
+	else sizes="$SIZES $FORCE_SIZES"; fi
+	echo "== run POLYMMA_VARIANT=$v $W/$name --tag $name $sizes" >"$log"
+	exec 2>>"$log"	# also the shell's own "Segmentation fault" notices
+	POLYMMA_VARIANT=$v timeout 600 "$W/$name" --tag "$name" $sizes >>"$log" 2>&1
+	echo "rc=$?" >>"$log"
+}
+
+if [ "${1:-}" = --build-one ]; then shift; build_one "$@"; exit; fi
+if [ "${1:-}" = --sweep-one ]; then shift; sweep_one "$@"; exit; fi
+
+do_build=1 do_run=1 do_time=0 do_plain=1 do_force=0
+[ "${FORCE:-0}" = 1 ] && do_force=1
 for a in "$@"; do
 	case $a in
 	--time) do_time=1 ;;
 	--build-only) do_run=0 ;;
 	--run-only) do_build=0 ;;
-	*) echo "usage: $0 [--time] [--build-only | --run-only]" >&2; exit 2 ;;
+	--force) do_force=1 ;;
+	--force-only) do_force=1 do_plain=0 ;;
+	*) echo "usage: $0 [--time] [--build-only | --run-only] [--force | --force-only]" >&2
+	   exit 2 ;;
 	esac
 done
 mkdir -p "$W"
@@ -163,6 +227,14 @@ while read -r name _; do		# all build logs into the one log
 			tee -a "$RES"
 	fi
 done < <(job_list)
+if [ $do_force = 1 ]; then	# the sweep's runs, per file
+	mkdir -p "$W/sweep"
+	sweep_list >"$W/sweep/runs.txt"
+	awk '{ v[$1] = v[$1] " " $2; n[$1]++; if (!($1 in o)) o[$1] = ++k; f[k] = $1 }
+	     END { for (i = 1; i <= k; i++) printf "sweep %-24s %2d:%s\n", f[i], n[f[i]], v[f[i]] }' \
+		"$W/sweep/runs.txt" >>"$LOG"
+	[ $do_run = 0 ] && echo "forced-variant sweep: $(wc -l <"$W/sweep/runs.txt") runs over $(cut -d' ' -f1 "$W/sweep/runs.txt" | sort -u | wc -l) files (list in $LOG)"
+fi
 if [ $do_run = 0 ]; then
 	f=$(grep -c '^FAIL ' "$RES")
 	echo "build only: $f failed; log in $LOG"
@@ -191,11 +263,63 @@ run_bin() {
 }
 
 { nvidia-smi -L; "$NVCC" --version | tail -n 1; } >>"$LOG" 2>&1
-while read -r name layout fixed _; do
+[ $do_plain = 1 ] && while read -r name layout fixed _; do
 	if [ "$fixed" = 1 ]; then run_bin "$name" --tag "$name"
 	elif [[ $name == *sm90a* ]]; then run_bin "$name" --tag "$name" $SIZES_SM90A
 	else run_bin "$name" --tag "$name" $SIZES; fi
 done < <(job_list)
+
+# The forced-variant sweep: every row of every table, RUN_JOBS at a time;
+# then, per file, its case lines to RES and one summary line.
+if [ $do_force = 1 ]; then
+	rm -f "$W"/sweep/*.log
+	if [ $do_plain = 0 ] && [ $do_build = 0 ]; then	# else reported above
+		while read -r name _ fixed _; do
+			[ "$fixed" = 1 ] && [ "${FORCE_FIXED:-0}" != 1 ] && continue
+			[ -e "$W/$name.ok" ] && [ -x "$W/$name" ] ||
+				echo "FAIL $name - not built" | tee -a "$LOG" >>"$RES"
+		done < <(job_list)
+	fi
+	echo "forced-variant sweep: $(wc -l <"$W/sweep/runs.txt") runs, $RUN_JOBS at a time ..."
+	t0=$SECONDS
+	xargs -P "$RUN_JOBS" -L 1 bash "$SELF" --sweep-one <"$W/sweep/runs.txt"
+	echo "swept in $((SECONDS - t0)) s"
+	prev= nv=0 nrun=0 never=() sp=0 sf=0 ss=0
+	sweep_summary() {	# the summary line of file $prev
+		[ -n "$prev" ] || return 0
+		printf '%-26s sweep: %2d variants, %2d ran, %d never legal%s; %d passed, %d failed, %d skipped\n' \
+			"$prev" "$nv" "$nrun" "${#never[@]}" \
+			"$([ ${#never[@]} = 0 ] || echo " (${never[*]})")" "$sp" "$sf" "$ss"
+	}
+	while read -r name v; do
+		if [ "$name" != "$prev" ]; then
+			sweep_summary
+			prev=$name nv=0 nrun=0 never=() sp=0 sf=0 ss=0
+		fi
+		log=$W/sweep/$name@$v.log
+		cat "$log" >>"$LOG"
+		grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$RES"
+		nv=$((nv + 1))
+		sp=$((sp + $(grep -c '^PASS ' "$log")))
+		sf=$((sf + $(grep -c '^FAIL ' "$log")))
+		ss=$((ss + $(grep -c '^SKIP ' "$log")))
+		if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"; then
+			echo "FAIL $name@$v - crashed or timed out ($(tail -n 1 "$log")): $(tail -n 2 "$log" | head -n 1)" |
+				tee -a "$LOG" >>"$RES"
+			sf=$((sf + 1))
+		fi
+		ran=$(sed -n 's/^VARIANT .* ran=\([0-9]*\) .*/\1/p' "$log")
+		if [ "${ran:-0}" = 0 ]; then
+			never+=("$v")
+			echo "FAIL $name@$v - never legal: the forced variant ran no size of the sweep" |
+				tee -a "$LOG" >>"$RES"
+			sf=$((sf + 1))
+		else
+			nrun=$((nrun + 1))
+		fi
+	done <"$W/sweep/runs.txt"
+	sweep_summary
+fi
 if [ $do_time = 1 ]; then
 	for c in "${CONFIGS[@]}"; do
 		run_bin "nn_${c%%|*}" --time --tag "nn_${c%%|*}" $TIME_SIZES
@@ -204,6 +328,7 @@ fi
 
 p=$(grep -c '^PASS ' "$RES")
 f=$(grep -c '^FAIL ' "$RES")
+s=$(grep -c '^SKIP ' "$RES")
 if [ "$f" != 0 ]; then
 	echo; echo "failures (first 40; all in $LOG):"
 	grep '^FAIL ' "$RES" | head -n 40
@@ -217,5 +342,6 @@ if [ $do_time = 1 ]; then
 	echo "(ratio = polymma TFLOP/s / cuBLAS TFLOP/s; median of 20 runs, events)"
 fi
 echo "log: $LOG"
+[ "$s" != 0 ] && echo "$s skipped (forced variant cannot run this size)"
 echo "$p passed, $f failed"
 [ "$f" = 0 ] && [ "$p" != 0 ]

@@ -8,19 +8,33 @@
 # any failure.
 #
 #   bash scripts/gpu-fused-check.sh [--build-only | --run-only] [--only REGEX]
+#                                   [--force | --force-only]
 #   bash scripts/gpu-fused-check.sh --list
 #
 #   --build-only  generate and compile only (works without a GPU)
 #   --run-only    run what an earlier --build-only left in build/fused
 #   --only REGEX  only the binaries whose name matches REGEX (an extended
 #                 regex, awk), e.g. '^epi_(relu|chain)_nn'
+#   --force       (or FORCE=1) after the usual runs, the forced-variant
+#                 sweep: for every selected binary whose file has a variant
+#                 table, one run per row of its pm_variants_* table with
+#                 POLYMMA_VARIANT=<suffix> (_base for the unsuffixed kernel;
+#                 split rows also with ,s=2 and ,s=3), at its sizes and
+#                 FORCE_SIZES; sizes a forced variant cannot run are SKIP
+#                 lines (check_fused.cu), a forced variant that runs no size
+#                 is a FAIL ("never legal"); one summary line per binary
+#                 (variants run / never legal), logs in build/fused/sweep.
+#                 The host fp64 reference makes this slow: select with
+#                 --only (e.g. '^(epi_chain|pro_epi)_')
+#   --force-only  the sweep without the usual runs
 #   --list        print every binary name and stop
 # Run from anywhere; works in the repository root. Needs build/polymma and nvcc.
 # Environment: POLYMMA (build/polymma), NVCC (nvcc on PATH, else
 # /usr/local/cuda/bin/nvcc), ARCH (sm_90), JOBS (16 parallel builds),
 # RUN_JOBS (8 checkers at a time on the one GPU), SIZES (the MxNxK run for
 # every binary; multiples of 128x128x32), SIZES_SM90A (the same for sm_90a
-# binaries; multiples of 128x128x64), OUT (folder for the full log
+# binaries; multiples of 128x128x64), FORCE_SIZES (the sweep's sizes beyond
+# those: ragged M and N, K a multiple of 64), OUT (folder for the full log
 # fused.log; default build/fused).
 #
 # Binary NAME = CASE_LAYOUT_CFG; the spec build/fused/NAME.tc defines the
@@ -52,6 +66,8 @@ SIZES_SM90A=${SIZES_SM90A:-"256x384x192 512x256x1024 1024x1024x512 1024x1536x512
 UNARY="relu sigmoid tanh gelu gelu_erf silu exp abs"
 BINARY="max min"
 LAYOUTS="nn nt tn tt"
+# the forced-variant sweep's ragged sizes, beside the binary's
+FORCE_SIZES=${FORCE_SIZES:-"1000x3000x512 200x328x576 4104x264x1024"}
 
 cfg_args() {
 	case $1 in
@@ -235,17 +251,59 @@ run_one() {
 	echo "rc=$rc" >>"$log"
 }
 
+# The forced-variant strings of generated file $1: each row's suffix in its
+# pm_variants_* table (_base for the unsuffixed kernel), and <suffix>,s=2
+# and <suffix>,s=3 for the split rows; nothing for a file of one kernel.
+file_variants() {
+	awk '/^static const struct pm_rt_variant pm_variants_/ { t = 1; next }
+	t && /^};/ { t = 0 }
+	t && match($0, /\{ "[^"]*", PM_RT_[A-Z_]+/) {
+		split(substr($0, RSTART, RLENGTH), f, "\"")
+		suf = f[2] == "" ? "_base" : f[2]
+		role = f[3]
+		sub(/^, /, "", role)
+		print suf
+		if (role == "PM_RT_SPLIT" || role == "PM_RT_PERSIST_SPLIT" ||
+		    role == "PM_RT_PERSIST_SPLIT_CL")
+			print suf ",s=2\n" suf ",s=3"
+	}' "$1"
+}
+
+# One line per sweep run: NAME VARIANT (built binaries of files with a table).
+sweep_list() {
+	local name v
+	while read -r name _; do
+		[ -e "$W/$name.ok" ] && [ -x "$W/$name" ] || continue
+		for v in $(file_variants "$W/$name.cu"); do echo "$name $v"; done
+	done <"$JOBFILE"
+}
+
+# One forced run: build/fused/sweep/NAME@VARIANT.log, last line "rc=N".
+sweep_one() {
+	local name=$1 v=$2 log=$W/sweep/$1@$2.log sizes="$SIZES $FORCE_SIZES"
+	[[ $name == *sm90a* ]] && sizes="$SIZES_SM90A $FORCE_SIZES"
+	echo "== run POLYMMA_VARIANT=$v $W/$name --tag $name $sizes" >"$log"
+	exec 2>>"$log"	# also the shell's own "Segmentation fault" notices
+	POLYMMA_VARIANT=$v timeout 600 "$W/$name" --tag "$name" $sizes >>"$log" 2>&1
+	echo "rc=$?" >>"$log"
+}
+
 if [ "${1:-}" = --build-one ]; then shift; build_one "$@"; exit; fi
 if [ "${1:-}" = --run-one ]; then shift; run_one "$@"; exit; fi
+if [ "${1:-}" = --sweep-one ]; then shift; sweep_one "$@"; exit; fi
 
-do_build=1 do_run=1 ONLY=
+do_build=1 do_run=1 do_plain=1 do_force=0 ONLY=
+[ "${FORCE:-0}" = 1 ] && do_force=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-only) do_run=0 ;;
 	--run-only) do_build=0 ;;
+	--force) do_force=1 ;;
+	--force-only) do_force=1 do_plain=0 ;;
 	--only) [ $# -ge 2 ] || { echo "--only needs a REGEX" >&2; exit 2; }; ONLY=$2; shift ;;
 	--list) job_list | cut -d' ' -f1; exit 0 ;;
-	*) echo "usage: $0 [--build-only | --run-only] [--only REGEX] [--list]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--build-only | --run-only] [--only REGEX] [--force | --force-only] [--list]" >&2
+	   exit 2 ;;
 	esac
 	shift
 done
@@ -278,6 +336,14 @@ while read -r name _; do		# all build logs into the one log
 			tee -a "$RES"
 	fi
 done <"$JOBFILE"
+if [ $do_force = 1 ]; then	# the sweep's runs, per binary
+	mkdir -p "$W/sweep"
+	sweep_list >"$W/sweep/runs.txt"
+	awk '{ v[$1] = v[$1] " " $2; n[$1]++; if (!($1 in o)) o[$1] = ++k; f[k] = $1 }
+	     END { for (i = 1; i <= k; i++) printf "sweep %-24s %2d:%s\n", f[i], n[f[i]], v[f[i]] }' \
+		"$W/sweep/runs.txt" >>"$LOG"
+	[ $do_run = 0 ] && echo "forced-variant sweep: $(wc -l <"$W/sweep/runs.txt") runs over $(cut -d' ' -f1 "$W/sweep/runs.txt" | sort -u | wc -l) binaries (list in $LOG)"
+fi
 if [ $do_run = 0 ]; then
 	f=$(grep -c '^FAIL ' "$RES")
 	echo "build only: $(wc -l <"$JOBFILE") binaries, $f failed; log in $LOG"
@@ -285,6 +351,7 @@ if [ $do_run = 0 ]; then
 fi
 
 { nvidia-smi -L; "$NVCC" --version | tail -n 1; } >>"$LOG" 2>&1
+if [ $do_plain = 1 ]; then
 echo "running $(wc -l <"$JOBFILE") checkers, $RUN_JOBS at a time, sizes $SIZES ..."
 t0=$SECONDS
 while read -r name _; do
@@ -292,12 +359,13 @@ while read -r name _; do
 	[ -e "$W/$name.ok" ] && [ -x "$W/$name" ] && echo "$name"
 done <"$JOBFILE" | xargs -P "$RUN_JOBS" -n 1 bash "$SELF" --run-one
 echo "ran in $((SECONDS - t0)) s"
+fi
 
 # Collect, in job order: full output to the log, case lines to RES, one
 # status cell per binary for the table.
 declare -A cell seen
 rows=()
-while read -r name case layout cfg; do
+[ $do_plain = 1 ] && while read -r name case layout cfg; do
 	row="$case $cfg"
 	[ -n "${seen["$row"]+x}" ] || { seen["$row"]=1; rows+=("$row"); }
 	log=$W/$name.run.log
@@ -320,6 +388,58 @@ while read -r name case layout cfg; do
 	fi
 done <"$JOBFILE"
 
+
+# The forced-variant sweep: every row of every table, RUN_JOBS at a time;
+# then, per binary, its case lines to RES and one summary line.
+if [ $do_force = 1 ]; then
+	rm -f "$W"/sweep/*.log
+	if [ $do_plain = 0 ] && [ $do_build = 0 ]; then	# else reported above
+		while read -r name _; do
+			[ -e "$W/$name.ok" ] && [ -x "$W/$name" ] ||
+				echo "FAIL $name - not built" | tee -a "$LOG" >>"$RES"
+		done <"$JOBFILE"
+	fi
+	echo "forced-variant sweep: $(wc -l <"$W/sweep/runs.txt") runs, $RUN_JOBS at a time ..."
+	t0=$SECONDS
+	xargs -P "$RUN_JOBS" -L 1 bash "$SELF" --sweep-one <"$W/sweep/runs.txt"
+	echo "swept in $((SECONDS - t0)) s"
+	prev= nv=0 nrun=0 never=() sp=0 sf=0 ss=0
+	sweep_summary() {	# the summary line of binary $prev
+		[ -n "$prev" ] || return 0
+		printf '%-26s sweep: %2d variants, %2d ran, %d never legal%s; %d passed, %d failed, %d skipped\n' \
+			"$prev" "$nv" "$nrun" "${#never[@]}" \
+			"$([ ${#never[@]} = 0 ] || echo " (${never[*]})")" "$sp" "$sf" "$ss"
+	}
+	while read -r name v; do
+		if [ "$name" != "$prev" ]; then
+			sweep_summary
+			prev=$name nv=0 nrun=0 never=() sp=0 sf=0 ss=0
+		fi
+		log=$W/sweep/$name@$v.log
+		cat "$log" >>"$LOG"
+		grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$RES"
+		nv=$((nv + 1))
+		sp=$((sp + $(grep -c '^PASS ' "$log")))
+		sf=$((sf + $(grep -c '^FAIL ' "$log")))
+		ss=$((ss + $(grep -c '^SKIP ' "$log")))
+		if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"; then
+			echo "FAIL $name@$v - crashed or timed out ($(tail -n 1 "$log")): $(tail -n 2 "$log" | head -n 1)" |
+				tee -a "$LOG" >>"$RES"
+			sf=$((sf + 1))
+		fi
+		ran=$(sed -n 's/^VARIANT .* ran=\([0-9]*\) .*/\1/p' "$log")
+		if [ "${ran:-0}" = 0 ]; then
+			never+=("$v")
+			echo "FAIL $name@$v - never legal: the forced variant ran no size of the sweep" |
+				tee -a "$LOG" >>"$RES"
+			sf=$((sf + 1))
+		else
+			nrun=$((nrun + 1))
+		fi
+	done <"$W/sweep/runs.txt"
+	sweep_summary
+fi
+
 echo
 for row in "${rows[@]}"; do
 	line=$(printf '%-13s %-13s' $row)
@@ -330,10 +450,12 @@ for row in "${rows[@]}"; do
 done
 p=$(grep -c '^PASS ' "$RES")
 f=$(grep -c '^FAIL ' "$RES")
+s=$(grep -c '^SKIP ' "$RES")
 if [ "$f" != 0 ]; then
 	echo; echo "failures (first 40; all in $LOG):"
 	grep '^FAIL ' "$RES" | head -n 40
 fi
 echo "log: $LOG"
+[ "$s" != 0 ] && echo "$s skipped (forced variant cannot run this size)"
 echo "$p passed, $f failed"
 [ "$f" = 0 ] && [ "$p" != 0 ]

@@ -37,6 +37,11 @@
 // where there are) misaligned by one half: the launcher must refuse and
 // leave C poisoned. Prints one PASS|FAIL line per
 // case and last "N passed, M failed"; exits 1 if any failed.
+// POLYMMA_VARIANT=<suffix>[,s=N] (read by the generated launcher) forces
+// one kernel of the file: case lines are tagged tag@<suffix>[,s=N], and a
+// size it cannot run (the launcher returns cudaErrorInvalidValue, C left
+// poisoned) is a SKIP line, not a FAIL (report.cuh;
+// scripts/gpu-fused-check.sh --force runs every variant this way).
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <chrono>
@@ -280,6 +285,25 @@ static void check_size(int64_t M, int64_t N, int64_t K, uint64_t seed) {
 	cudaError_t s = cudaStreamSynchronize(st);
 	if (s != cudaSuccess)
 		die("kernel execution", cudaGetErrorString(s));
+	if (l == cudaSuccess && refused_by_force(r)) {
+		// the forced variant cannot run this size: SKIP where it
+		// wrote nothing (C and its red zone still poisoned)
+		std::vector<uint16_t> h((size_t)(M * N + CF_RED));
+		CF_CK(cudaMemcpy(h.data(), in.d.C, h.size() * sizeof(__half),
+			cudaMemcpyDeviceToHost));
+		size_t written = 0;
+		for (uint16_t v : h)
+			written += v != 0xFFFF;
+		if (written == 0)
+			skip("", M, N, K);
+		else
+			result(false, "", M, N, K, "refused the forced variant (" +
+				std::string(cudaGetErrorName(r)) + ") but wrote C: written=" +
+				std::to_string(written));
+		free_dev(in.d);
+		return;
+	}
+	n_ran++;
 	if (r != cudaSuccess || l != cudaSuccess) {
 		result(false, "", M, N, K, std::string(r != cudaSuccess ? "launcher returned " :
 			"launch error ") + cudaGetErrorName(r != cudaSuccess ? r : l));
