@@ -173,16 +173,19 @@ static int epilogue_cost(const struct pm_expr *e, int chain)
 /* Register pressure: a heavy epilogue (its loads and functions live next
  * to the accumulators) gets half the default warp tile in n, which
  * measured free of spills where 64x64 spilled. */
-static void default_warp_for_epilogue(struct pm_kernel *k,
+static void default_warp_for_epilogue(const struct pm_spec *spec,
 	struct pm_config *c)
 {
-	const struct pm_spec *spec = k->scop->spec;
-	int cost = 0;
+	int cost = 0, ncon = 0;
 
-	for (int s = k->ncon; s < spec->nstmts; ++s)
+	/* the contractions: the leading reductions (kernel.c, recognise) */
+	while (ncon < spec->nstmts && ncon < 2 &&
+	    spec->stmts[ncon].kind == PM_S_REDUCE)
+		ncon++;
+	for (int s = ncon ? ncon : 1; s < spec->nstmts; ++s)
 		cost += epilogue_cost(spec->stmts[s].rhs, spec->stmts[s - 1].lhs);
 	/* two accumulators in registers count as a heavy epilogue */
-	if (k->ncon > 1)
+	if (ncon > 1)
 		cost += 3;
 	if (c->auto_warp && cost >= 3 && c->wn >= 2 * c->mn &&
 	    (c->wn / 2) % c->mn == 0)
@@ -227,12 +230,12 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	set_options(ctx);
 	if (pm_config_finish(cfg, d) != POLYMMA_OK)
 		return NULL;
+	/* the configuration is final here: the kernel refers to it */
+	default_warp_for_epilogue(spec, cfg);
 	scop = pm_scop_build(ctx, spec, cfg, d);
 	if (!scop)
 		return NULL;
 	k = pm_kernel_alloc(scop, cfg, d);
-	if (k)
-		default_warp_for_epilogue(k, cfg);
 	if (!k || check_fixed_sizes(k, d) < 0 ||
 	    pm_kernel_require_multiples(k) < 0)
 		goto error;
