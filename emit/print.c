@@ -154,7 +154,7 @@ static void print_for(struct printer *p, __isl_keep isl_ast_node *node,
 	if (hw && !p->host) {
 		if (literal(inc) != 1) {
 			p->failed = 1;
-			pm_diag_plain(p->d, "internal error: a loop mapped to "
+			pm_diag_internal(p->d, "a loop mapped to "
 				"%s has a stride", hw->hw);
 		}
 		pm_strbuf_printf(p->b, "{\n");
@@ -327,7 +327,7 @@ static void print_mark(struct printer *p, __isl_keep isl_ast_node *node,
 
 		if (!is_for && m->extent != 1 && m->grid_dim < 0 && !p->host) {
 			p->failed = 1;
-			pm_diag_plain(p->d, "internal error: the band mapped to "
+			pm_diag_internal(p->d, "the band mapped to "
 				"%s did not become a loop", m->hw);
 		}
 		print_node(p, child, ind, is_for ? m : NULL);
@@ -348,8 +348,7 @@ static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
 
 	if (!a) {
 		p->failed = 1;
-		pm_diag_plain(p->d, "internal error: statement without "
-			"annotation");
+		pm_diag_internal(p->d, "statement without annotation");
 		isl_id_free(id);
 		return;
 	}
@@ -360,7 +359,7 @@ static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
 	    a->op->kind != PM_OP_RELEASE && a->op->kind != PM_OP_DRAIN &&
 	    literal(a->e[0]) < 0) {
 		p->failed = 1;
-		pm_diag_plain(p->d, "internal error: register fragment index "
+		pm_diag_internal(p->d, "register fragment index "
 			"is not a constant; is the macro band unrolled?");
 	}
 	indent(p, ind);
@@ -490,7 +489,7 @@ int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	}
 	print_node(&p, ast, ind, NULL);
 	if (p.failed && !d->nerrors)
-		pm_diag_plain(d, "internal error: printing the kernel failed");
+		pm_diag_internal(d, "printing the kernel failed");
 	return p.failed ? -1 : 0;
 }
 

@@ -63,7 +63,7 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 		return -1;
 	if (isl_fixed_box_is_valid(box) != isl_bool_true) {
 		isl_fixed_box_free(box);
-		pm_diag_plain(d, "internal error: the footprint of '%s' in "
+		pm_diag_internal(d, "the footprint of '%s' in "
 			"one block k-step has no fixed-size box",
 			k->scop->spec->tensors[tensor].name);
 		return -1;
