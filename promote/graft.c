@@ -133,17 +133,15 @@ __isl_give isl_schedule_node *pm_pr_thread_bands(struct pm_kernel *k,
 	__isl_take isl_schedule_node *g, const char *in, __isl_keep isl_id *id,
 	long r, long p)
 {
-	char str[128], hw[64];
+	char str[128];
 	isl_id *mark;
 
 	snprintf(str, sizeof(str), "floor(l0 / %ld)", p);
 	g = pm_pr_band_str(k, g, in, str, id, NULL, 1);
-	snprintf(hw, sizeof(hw), "((int) threadIdx.x %% %ld)", r);
-	mark = pm_kernel_mark(k, "thread_x", PM_MARK_HW, hw, r, -1);
+	mark = pm_kernel_mark(k, "thread_x", PM_MARK_HW, PM_HW_THREAD_X, 1, r);
 	g = pm_pr_band_str(k, g, in, "v", id, mark, 0);
 	snprintf(str, sizeof(str), "l0 mod %ld", p);
-	snprintf(hw, sizeof(hw), "((int) threadIdx.x / %ld)", r);
-	mark = pm_kernel_mark(k, "thread_y", PM_MARK_HW, hw, p, -1);
+	mark = pm_kernel_mark(k, "thread_y", PM_MARK_HW, PM_HW_THREAD_Y, r, p);
 	return pm_pr_band_str(k, g, in, str, id, mark, 0);
 }
 

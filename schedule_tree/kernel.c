@@ -306,7 +306,7 @@ void pm_kernel_free(struct pm_kernel *k)
 }
 
 __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
-	enum pm_mark_kind kind, const char *hw, long extent, int grid_dim)
+	enum pm_mark_kind kind, enum pm_hw_dim hw, long div, long extent)
 {
 	struct pm_mark *m;
 
@@ -314,9 +314,9 @@ __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
 		return NULL;
 	m = &k->marks[k->nmarks];
 	m->kind = kind;
-	snprintf(m->hw, sizeof(m->hw), "%s", hw ? hw : "");
+	m->hw = hw;
+	m->div = div;
 	m->extent = extent;
-	m->grid_dim = grid_dim;
 	k->mark_ids[k->nmarks] = isl_id_alloc(k->ctx, name, m);
 	return isl_id_copy(k->mark_ids[k->nmarks++]);
 }
