@@ -1,7 +1,8 @@
 # polymma — GNU make build.
 #
 #   make              library, command line and example (build/)
-#   make check        build and run every tests/test_*.c, then a smoke test
+#   make check        build and run every tests/test_*.c, a smoke test and
+#                     the dependency checker (tests/check_deps.sh)
 #   make asan         the same with -fsanitize=address,undefined (build-asan/)
 #   make install      PREFIX=/usr/local, DESTDIR honoured
 #   make gpu-check    scripts/gpu-check.sh (on a GPU machine)
@@ -120,7 +121,9 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_FILE) | $(DEPS_STAMP)
 
 # Builds what it can of the tests (make -k), runs every test program from
 # the repository root (a failure does not stop the others), then the example
-# on the shipped GEMM as a smoke test. The last line counts programs.
+# on the shipped GEMM as a smoke test, then the dependency checker
+# (tests/check_deps.sh: its self-test and the tree). The last line counts
+# programs.
 check: all
 	@$(MAKE) --no-print-directory -k $(TEST_BINS) || true
 	@pass=0; fail=0; failed=; \
@@ -136,6 +139,11 @@ check: all
 	echo "== smoke: $(EXAMPLE) examples/gemm_nn.tc"; \
 	if ./$(EXAMPLE) examples/gemm_nn.tc; then pass=$$((pass + 1)); \
 	else fail=$$((fail + 1)); failed="$$failed $(EXAMPLE)"; fi; \
+	for a in --self-test .; do \
+		echo "== deps: sh tests/check_deps.sh $$a"; \
+		if sh tests/check_deps.sh $$a; then pass=$$((pass + 1)); \
+		else fail=$$((fail + 1)); failed="$$failed check_deps.sh[$$a]"; fi; \
+	done; \
 	[ -z "$$failed" ] || echo "failed:$$failed"; \
 	echo "$$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]

@@ -87,6 +87,56 @@ static long literal(__isl_keep isl_ast_expr *e)
 	return r;
 }
 
+/* The CUDA spelling of each hardware index (enum pm_hw_dim): a printf
+ * format over the mark's div (HW_DIV) and/or extent (HW_EXT), in that
+ * order. pm_by and pm_bx are the kernel's block coordinates (file.c). */
+enum { HW_DIV = 1, HW_EXT = 2 };
+static const struct hw_spelling {
+	const char *fmt;
+	int args;
+	int block;	/* a block coordinate (not a thread's) */
+} hw_spelling[] = {
+	[PM_HW_NONE] = { "", 0, 0 },
+	[PM_HW_BLOCK_Y] = { "pm_by", 0, 1 },
+	[PM_HW_BLOCK_X] = { "pm_bx", 0, 1 },
+	[PM_HW_WARP_Y] = { "((int) threadIdx.x / %ld)", HW_DIV, 0 },
+	[PM_HW_WARP_X] = { "((int) threadIdx.x / %ld %% %ld)",
+		HW_DIV | HW_EXT, 0 },
+	[PM_HW_THREAD_Y] = { "((int) threadIdx.x / %ld)", HW_DIV, 0 },
+	[PM_HW_THREAD_X] = { "((int) threadIdx.x %% %ld)", HW_EXT, 0 },
+};
+
+/* The entry of mark m's hardware index; PM_HW_NONE's when out of range. */
+static const struct hw_spelling *spelling(const struct pm_mark *m)
+{
+	unsigned i = (unsigned) m->hw;
+
+	if (i >= sizeof(hw_spelling) / sizeof(hw_spelling[0]))
+		i = PM_HW_NONE;
+	return &hw_spelling[i];
+}
+
+/* The CUDA expression of mark m's hardware index, into buf (n bytes). */
+static const char *hw_expr(const struct pm_mark *m, char *buf, size_t n)
+{
+	const struct hw_spelling *s = spelling(m);
+
+	switch (s->args) {
+	case HW_DIV | HW_EXT:
+		snprintf(buf, n, s->fmt, m->div, m->extent);
+		break;
+	case HW_DIV:
+		snprintf(buf, n, s->fmt, m->div);
+		break;
+	case HW_EXT:
+		snprintf(buf, n, s->fmt, m->extent);
+		break;
+	default:
+		snprintf(buf, n, "%s", s->fmt);
+	}
+	return buf;
+}
+
 static void print_node(struct printer *p, __isl_keep isl_ast_node *node,
 	int ind, const struct pm_mark *hw);
 
@@ -152,16 +202,19 @@ static void print_for(struct printer *p, __isl_keep isl_ast_node *node,
 
 	indent(p, ind);
 	if (hw && !p->host) {
+		char spell[64];
+
+		hw_expr(hw, spell, sizeof(spell));
 		if (literal(inc) != 1) {
 			p->failed = 1;
-			pm_diag_plain(p->d, "internal error: a loop mapped to "
-				"%s has a stride", hw->hw);
+			pm_diag_internal(p->d, "a loop mapped to "
+				"%s has a stride", spell);
 		}
 		pm_strbuf_printf(p->b, "{\n");
 		indent(p, ind + 1);
 		pm_strbuf_printf(p->b, "const int %s = ", name);
 		expr(p, init);
-		pm_strbuf_printf(p->b, " + %s;\n", hw->hw);
+		pm_strbuf_printf(p->b, " + %s;\n", spell);
 		if (guard_is_true(init, cond, hw)) {
 			/* no branch: keeps the k loop body one basic block */
 			indent(p, ind + 1);
@@ -325,10 +378,14 @@ static void print_mark(struct printer *p, __isl_keep isl_ast_node *node,
 	if (m && m->kind == PM_MARK_HW) {
 		int is_for = isl_ast_node_get_type(child) == isl_ast_node_for;
 
-		if (!is_for && m->extent != 1 && m->grid_dim < 0 && !p->host) {
+		if (!is_for && m->extent != 1 && !spelling(m)->block &&
+		    !p->host) {
+			char spell[64];
+
 			p->failed = 1;
-			pm_diag_plain(p->d, "internal error: the band mapped to "
-				"%s did not become a loop", m->hw);
+			pm_diag_internal(p->d, "the band mapped to "
+				"%s did not become a loop",
+				hw_expr(m, spell, sizeof(spell)));
 		}
 		print_node(p, child, ind, is_for ? m : NULL);
 	} else {
@@ -348,8 +405,7 @@ static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
 
 	if (!a) {
 		p->failed = 1;
-		pm_diag_plain(p->d, "internal error: statement without "
-			"annotation");
+		pm_diag_internal(p->d, "statement without annotation");
 		isl_id_free(id);
 		return;
 	}
@@ -360,7 +416,7 @@ static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
 	    a->op->kind != PM_OP_RELEASE && a->op->kind != PM_OP_DRAIN &&
 	    literal(a->e[0]) < 0) {
 		p->failed = 1;
-		pm_diag_plain(p->d, "internal error: register fragment index "
+		pm_diag_internal(p->d, "register fragment index "
 			"is not a constant; is the macro band unrolled?");
 	}
 	indent(p, ind);
@@ -490,7 +546,7 @@ int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	}
 	print_node(&p, ast, ind, NULL);
 	if (p.failed && !d->nerrors)
-		pm_diag_plain(d, "internal error: printing the kernel failed");
+		pm_diag_internal(d, "printing the kernel failed");
 	return p.failed ? -1 : 0;
 }
 

@@ -12,6 +12,7 @@ void pm_diags_init(struct pm_diags *d, const char *filename, const char *text)
 	d->text = text;
 	d->len = 0;
 	d->nerrors = 0;
+	d->cls = PM_ERR_NONE;
 	d->cap = 256;
 	d->buf = malloc(d->cap);
 	if (d->buf)
@@ -26,6 +27,7 @@ void pm_diags_clear(struct pm_diags *d)
 	d->buf = NULL;
 	d->len = d->cap = 0;
 	d->nerrors = 0;
+	d->cls = PM_ERR_NONE;
 }
 
 const char *pm_diags_text(const struct pm_diags *d)
@@ -129,7 +131,7 @@ static void append_source(struct pm_diags *d, struct pm_loc loc)
 }
 
 static void report(struct pm_diags *d, struct pm_loc loc, const char *kind,
-	const char *fmt, va_list ap)
+	const char *prefix, const char *fmt, va_list ap)
 {
 	const char *file = d->filename ? d->filename : "<input>";
 
@@ -138,10 +140,24 @@ static void report(struct pm_diags *d, struct pm_loc loc, const char *kind,
 			loc.col > 0 ? loc.col : 1, kind);
 	else
 		append_f(d, "%s: %s: ", file, kind);
+	append_s(d, prefix);
 	append_v(d, fmt, ap);
 	append_s(d, "\n");
 	if (loc.line > 0)
 		append_source(d, loc);
+}
+
+/* Count an error of class cls. */
+static void count(struct pm_diags *d, enum pm_err_class cls)
+{
+	d->nerrors++;
+	if (cls > d->cls)
+		d->cls = cls;
+}
+
+enum pm_err_class pm_diags_class(const struct pm_diags *d)
+{
+	return d->cls;
 }
 
 void pm_diag_error(struct pm_diags *d, struct pm_loc loc, const char *fmt, ...)
@@ -149,9 +165,20 @@ void pm_diag_error(struct pm_diags *d, struct pm_loc loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report(d, loc, "error", fmt, ap);
+	report(d, loc, "error", "", fmt, ap);
 	va_end(ap);
-	d->nerrors++;
+	count(d, PM_ERR_SPEC);
+}
+
+void pm_diag_unsupported(struct pm_diags *d, struct pm_loc loc,
+	const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report(d, loc, "error", "unsupported: ", fmt, ap);
+	va_end(ap);
+	count(d, PM_ERR_UNSUPPORTED);
 }
 
 void pm_diag_note(struct pm_diags *d, struct pm_loc loc, const char *fmt, ...)
@@ -159,18 +186,36 @@ void pm_diag_note(struct pm_diags *d, struct pm_loc loc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report(d, loc, "note", fmt, ap);
+	report(d, loc, "note", "", fmt, ap);
 	va_end(ap);
+}
+
+/* "polymma: error: " prefix fmt, then a newline. */
+static void plain(struct pm_diags *d, const char *prefix, const char *fmt,
+	va_list ap)
+{
+	append_s(d, "polymma: error: ");
+	append_s(d, prefix);
+	append_v(d, fmt, ap);
+	append_s(d, "\n");
 }
 
 void pm_diag_plain(struct pm_diags *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	append_s(d, "polymma: error: ");
 	va_start(ap, fmt);
-	append_v(d, fmt, ap);
+	plain(d, "", fmt, ap);
 	va_end(ap);
-	append_s(d, "\n");
-	d->nerrors++;
+	count(d, PM_ERR_SPEC);
+}
+
+void pm_diag_internal(struct pm_diags *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	plain(d, "internal error: ", fmt, ap);
+	va_end(ap);
+	count(d, PM_ERR_INTERNAL);
 }

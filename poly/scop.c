@@ -295,7 +295,7 @@ static isl_stat build_schedule(struct pm_scop *scop, struct pm_diags *diags)
 		isl_multi_union_pw_aff *mupa;
 
 		if (st->nlhs != rank) {
-			pm_diag_error(diags, st->loc, "unsupported: statements "
+			pm_diag_unsupported(diags, st->loc, "statements "
 				"of different output rank cannot be fused "
 				"into one kernel yet");
 			isl_union_set_list_free(filters);
@@ -486,7 +486,7 @@ __isl_give struct pm_scop *pm_scop_build(isl_ctx *ctx,
 	return scop;
 error:
 	if (!diags->nerrors && isl_ctx_last_error(ctx) != isl_error_none)
-		pm_diag_plain(diags, "internal error: isl: %s",
+		pm_diag_internal(diags, "isl: %s",
 			isl_ctx_last_error_msg(ctx) ?
 			isl_ctx_last_error_msg(ctx) : "unknown");
 	pm_scop_free(scop);

@@ -1,5 +1,9 @@
 /* promote — helpers shared by the files of the stage (not installed).
  *
+ * graft.c holds the extension and band helpers (pm_pr_*) and calls no
+ * other file of promote/; the other files call it and promote.c calls
+ * them (tests/check_deps.sh keeps this graph acyclic).
+ *
  * Extension maps name the prefix schedule of the node they are grafted at:
  * [p0, p1] in front of a k loop (block coordinates), [p0, p1, kt] inside
  * it, [p0, p1, kt, wy, wx, s] below the warp bands and the k-step band. */
@@ -60,6 +64,13 @@ __isl_give isl_schedule_node *pm_pr_thread_bands(struct pm_kernel *k,
  * np == 2 a band [q] over all of them sits above the sequence. */
 __isl_give isl_schedule_node *pm_pr_graft_tree(struct pm_kernel *k, int n,
 	isl_id **ids, int *ndims, isl_map **ext, int np, struct pm_diags *d);
+/* Append to ids/nd/ext (at *n, advanced) the copies of contraction c's
+ * buffers and then op commit (kept: the caller holds it) that closes
+ * their group: in the loop (np = 3, tile kt + shift) or in the prologue
+ * (np = 2, tiles q < shift). The maps are new; the ids are not copied. */
+void pm_pr_copies_and_commit(struct pm_kernel *k, int c, int np,
+	int shift, __isl_keep isl_id *commit, isl_id **ids, int *nd,
+	isl_map **ext, int *n);
 
 /* The fragment pipeline (fragments.c).
  *
@@ -118,7 +129,7 @@ int pm_tma_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	struct pm_diags *d);
 /* [SYNC_REUSE] COPY(q) COMMIT_PRO for q < shift in front of contraction
- * c's k loop (node moves up to the red mark; promote.c). */
+ * c's k loop (node moves up to the red mark; graft.c). */
 int pm_pr_prologue_copies(struct pm_kernel *k, int c, int shift,
 	isl_schedule_node **node, struct pm_diags *d);
 

@@ -193,7 +193,7 @@ int pm_tma_ws_pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 		isl_ast_loop_default);
 	if (!k->mark_producer)	/* an alias: k->mark_ids owns one */
 		k->mark_producer = pm_kernel_mark(k, "producer",
-			PM_MARK_PRODUCER, "", 1, -1);
+			PM_MARK_PRODUCER, PM_HW_NONE, 1, 1);
 	else
 		isl_id_copy(k->mark_producer);
 	mark = k->mark_producer;

@@ -41,7 +41,7 @@ static const struct pm_expr *single_read(const struct pm_expr *e)
 
 static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 {
-	pm_diag_error(d, loc, "unsupported: %s (a kernel is one contraction "
+	pm_diag_unsupported(d, loc, "%s (a kernel is one contraction "
 		"C(i,j) +=! f(A(..)) * g(B(..)) with pointwise prologues f, g "
 		"and a pointwise epilogue chain; several contractions per "
 		"kernel are planned)", what);
@@ -90,7 +90,7 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	if (!pm_target_supports(k->cfg->target, spec->tensors[x->tensor].type,
 			spec->tensors[st->lhs].type) ||
 	    spec->tensors[x->tensor].type != spec->tensors[y->tensor].type) {
-		pm_diag_error(d, st->loc, "unsupported: target %s multiplies "
+		pm_diag_unsupported(d, st->loc, "target %s multiplies "
 			"f16 operands into f16 or f32 outputs; this statement "
 			"has %s x %s -> %s", k->cfg->target->name,
 			pm_type_name(spec->tensors[x->tensor].type),
@@ -306,7 +306,7 @@ void pm_kernel_free(struct pm_kernel *k)
 }
 
 __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
-	enum pm_mark_kind kind, const char *hw, long extent, int grid_dim)
+	enum pm_mark_kind kind, enum pm_hw_dim hw, long div, long extent)
 {
 	struct pm_mark *m;
 
@@ -314,9 +314,9 @@ __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
 		return NULL;
 	m = &k->marks[k->nmarks];
 	m->kind = kind;
-	snprintf(m->hw, sizeof(m->hw), "%s", hw ? hw : "");
+	m->hw = hw;
+	m->div = div;
 	m->extent = extent;
-	m->grid_dim = grid_dim;
 	k->mark_ids[k->nmarks] = isl_id_alloc(k->ctx, name, m);
 	return isl_id_copy(k->mark_ids[k->nmarks++]);
 }

@@ -36,8 +36,8 @@ int pm_tile_block(struct pm_kernel *k, struct pm_diags *d)
 	node = isl_schedule_node_parent(node);
 	node = isl_schedule_node_delete(node);		/* the "out" mark */
 	node = pm_node_tile(node, sizes);
-	by = pm_kernel_mark(k, "block_y", PM_MARK_HW, "pm_by", 0, 0);
-	bx = pm_kernel_mark(k, "block_x", PM_MARK_HW, "pm_bx", 0, 1);
+	by = pm_kernel_mark(k, "block_y", PM_MARK_HW, PM_HW_BLOCK_Y, 1, 0);
+	bx = pm_kernel_mark(k, "block_x", PM_MARK_HW, PM_HW_BLOCK_X, 1, 0);
 	k->mark_block_x = bx;
 	node = split_hw(node, by, bx);
 	node = isl_schedule_node_child(node, 0);	/* point band */
@@ -79,21 +79,20 @@ int pm_tile_warp(struct pm_kernel *k, struct pm_diags *d)
 	const struct pm_config *c = k->cfg;
 	int sizes[2] = { c->wm, c->wn };
 	int nwy = c->bm / c->wm, nwx = c->bn / c->wn;
-	char wy[64], wx[64];
 	isl_schedule_node *node;
 	isl_size n;
 
 	(void) d;
 	int unit = pm_config_unit(c);
 
-	snprintf(wy, sizeof(wy), "((int) threadIdx.x / %d)", unit * nwx);
-	snprintf(wx, sizeof(wx), "((int) threadIdx.x / %d %% %d)", unit, nwx);
 	node = isl_schedule_get_root(k->schedule);
 	node = pm_node_below_mark(node, k->mark_block_x);
 	node = isl_schedule_node_child(node, 0);		/* sequence */
 	n = isl_schedule_node_n_children(node);
-	k->mark_warp_y = pm_kernel_mark(k, "warp_y", PM_MARK_HW, wy, nwy, -1);
-	k->mark_warp_x = pm_kernel_mark(k, "warp_x", PM_MARK_HW, wx, nwx, -1);
+	k->mark_warp_y = pm_kernel_mark(k, "warp_y", PM_MARK_HW,
+		PM_HW_WARP_Y, unit * nwx, nwy);
+	k->mark_warp_x = pm_kernel_mark(k, "warp_x", PM_MARK_HW,
+		PM_HW_WARP_X, unit, nwx);
 	isl_id_free(k->mark_warp_y);
 	isl_id_free(k->mark_warp_x);
 	for (int i = 0; i < n; ++i) {

@@ -48,11 +48,23 @@ enum pm_mark_kind {
 				 * of a warp-specialized kernel (k->ws) */
 };
 
+/* The hardware index a PM_MARK_HW band runs on (emit/ spells it). With
+ * t the thread index in the block, d the mark's div and E its extent: */
+enum pm_hw_dim {
+	PM_HW_NONE,		/* no hardware index (other mark kinds) */
+	PM_HW_BLOCK_Y,		/* the block's tile row (grid dimension 0) */
+	PM_HW_BLOCK_X,		/* the block's tile column (grid dimension 1) */
+	PM_HW_WARP_Y,		/* t / d: the warp row */
+	PM_HW_WARP_X,		/* t / d mod E: the warp column */
+	PM_HW_THREAD_Y,		/* t / d: a copy's row of threads */
+	PM_HW_THREAD_X		/* t mod E: a copy's thread in its row */
+};
+
 struct pm_mark {
 	enum pm_mark_kind kind;
-	char hw[64];		/* CUDA expression of the hardware index */
+	enum pm_hw_dim hw;	/* PM_HW_NONE unless kind is PM_MARK_HW */
+	long div;		/* threads per index (see pm_hw_dim); else 1 */
 	long extent;		/* number of hardware ids (0: grid, runtime) */
-	int grid_dim;		/* PM_MARK_HW on blocks: 0 = y, 1 = x; else -1 */
 };
 
 /* Statements created by the passes: the isl_id's user pointer is a
@@ -227,9 +239,11 @@ int pm_kernel_sym_align(const struct pm_kernel *k, int sym);
  * tile" to the context. */
 int pm_kernel_require_multiples(struct pm_kernel *k);
 
-/* A new mark owned by the kernel. */
+/* A new mark owned by the kernel, on hardware index hw (PM_HW_NONE unless
+ * kind is PM_MARK_HW) with div and extent as in enum pm_hw_dim; NULL when
+ * the kernel has PM_MAX_MARKS already. */
 __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
-	enum pm_mark_kind kind, const char *hw, long extent, int grid_dim);
+	enum pm_mark_kind kind, enum pm_hw_dim hw, long div, long extent);
 /* A new statement id owned by the kernel. */
 __isl_give isl_id *pm_kernel_op(struct pm_kernel *k, const char *name,
 	enum pm_op_kind kind, int buffer);

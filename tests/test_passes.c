@@ -272,6 +272,7 @@ static void test_refusals(void **state)
 		assert_null(pm_pipeline_until(ctx, spec, &cfg, NULL, &d));
 		assert_non_null(strstr(pm_diags_text(&d), cases[i].msg));
 		assert_null(strstr(pm_diags_text(&d), "internal"));
+		assert_int_equal(pm_diags_class(&d), PM_ERR_UNSUPPORTED);
 		pm_diags_clear(&d);
 		pm_spec_free(spec);
 		isl_ctx_free(ctx);
