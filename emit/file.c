@@ -97,9 +97,51 @@ static const char *split_str(struct pm_kernel *k, char *buf)
 	return buf;
 }
 
-static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
+/* The file's kernels, one line each (the target table's rows; the launch
+ * plan picks one per call: runtime/plan.c), and the rows not built, with
+ * why. */
+static void variants_comment(const struct pm_variant_set *vs,
 	struct pm_strbuf *b)
 {
+	const struct pm_target *t = vs->target;
+
+	if (t->nvariants < 2)
+		return;
+	pm_strbuf_add(b, " *\n * kernels (POLYMMA_VARIANT=<suffix> forces one; "
+		"\"_base\" the first):\n");
+	for (int i = 0; i < t->nvariants; ++i) {
+		const struct pm_variant *v = &vs->v[t->variants[i].role];
+		const struct pm_config *c = &v->cfg;
+		const char *suf = v->desc->suffix[0] ? v->desc->suffix : "_base";
+
+		if (v->k)
+			pm_strbuf_printf(b, " *   %-18s %dx%dx%d, warp %dx%d, %d "
+				"stages%s: %s\n", suf, c->bm, c->bn, c->bk, c->wm,
+				c->wn, c->stages, v->k->twin ? " (+ _x)" : "",
+				v->desc->why);
+		else
+			pm_strbuf_printf(b, " *   %-18s not built: %s\n", suf,
+				v->why_not);
+	}
+}
+
+/* One line of the user's spec in the comment, "*" "/" split so that it
+ * cannot end the comment. */
+static void comment_line(struct pm_strbuf *b, const char *s, int len)
+{
+	pm_strbuf_add(b, " *   ");
+	for (int i = 0; i < len; ++i) {
+		pm_strbuf_printf(b, "%c", s[i]);
+		if (s[i] == '*' && i + 1 < len && s[i + 1] == '/')
+			pm_strbuf_add(b, " ");
+	}
+	pm_strbuf_add(b, "\n");
+}
+
+static void comment_block(const struct pm_variant_set *vs,
+	struct pm_strbuf *b)
+{
+	struct pm_kernel *k = vs->main;
 	const struct pm_config *c = k->cfg;
 	const struct pm_spec *spec = k->scop->spec;
 	const char *s = spec->text;
@@ -110,7 +152,7 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 	while (s && *s) {
 		const char *e = strchr(s, '\n');
 		int len = e ? (int) (e - s) : (int) strlen(s);
-		pm_strbuf_printf(b, " *   %.*s\n", len, s);
+		comment_line(b, s, len);
 		s = e ? e + 1 : s + len;
 	}
 	pm_strbuf_printf(b, " *\n * target   %s (%s)\n", c->target->name,
@@ -126,65 +168,7 @@ static void comment_block(struct pm_kernel *k, struct pm_kernel *small,
 			"them through the workspace and runs the epilogue)\n",
 			c->split_k ? "always" : "when the grid has fewer blocks "
 			"than the GPU holds");
-	if (small)
-		pm_strbuf_printf(b, " * small    %dx%dx%d, warp %dx%d, mma "
-			"%dx%dx%d: launched when the grid above has fewer blocks "
-			"than the GPU has SMs\n", small->cfg->bm, small->cfg->bn,
-			small->cfg->bk, small->cfg->wm, small->cfg->wn,
-			small->cfg->mm, small->cfg->mn, small->cfg->mk);
-	if (small && k->var[PM_RT_SMALL_TMA])
-		pm_strbuf_add(b, " *          (copies by TMA from 3/2 blocks per SM "
-			"on, by cp.async below)\n");
-	if (k->var[PM_RT_MEDIUM])
-		pm_strbuf_printf(b, " * medium   %dx%dx%d, warp %dx%d: launched "
-			"unsplit when the big grid is one partial\n"
-			" *          wave and its own fills the waves at least 5/4 as "
-			"well\n",
-			k->var[PM_RT_MEDIUM]->cfg->bm, k->var[PM_RT_MEDIUM]->cfg->bn, k->var[PM_RT_MEDIUM]->cfg->bk,
-			k->var[PM_RT_MEDIUM]->cfg->wm, k->var[PM_RT_MEDIUM]->cfg->wn);
-	for (int w = 0; w < 3; ++w) {
-		const struct pm_kernel *v = w == 2 ? k->var[PM_RT_PERSIST_TALL] : w ?
-			k->var[PM_RT_PERSIST_WIDE] : k->var[PM_RT_PERSIST];
-
-		if (v)
-			pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, a "
-				"producer warp and a loop over tiles: launched\n"
-				" *          unsplit on grids of more than one wave "
-				"whose waves it fills %s\n", v->cfg->bm, v->cfg->bn,
-				v->cfg->bk, v->cfg->stages, w == 2 ? "to 85 % or "
-				"more\n *          (M a multiple of its tile, N not "
-				"the wide one's)" : w ? "to 85 % or more "
-				"(N a multiple of its tile)" : "better");
-	}
-	if (k->var[PM_RT_PERSIST_MID])
-		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages: launched "
-			"unsplit on grids of more than one\n"
-			" *          wave whose waves it fills to 75 %% or more and "
-			"better than 128x128\n *          blocks\n",
-			k->var[PM_RT_PERSIST_MID]->cfg->bm, k->var[PM_RT_PERSIST_MID]->cfg->bn,
-			k->var[PM_RT_PERSIST_MID]->cfg->bk, k->var[PM_RT_PERSIST_MID]->cfg->stages);
-	if (k->var[PM_RT_PERSIST_SQ])
-		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages: launched "
-			"unsplit on grids of more than one\n"
-			" *          wave that it runs in fewer rounds (modelled)\n",
-			k->var[PM_RT_PERSIST_SQ]->cfg->bm, k->var[PM_RT_PERSIST_SQ]->cfg->bn,
-			k->var[PM_RT_PERSIST_SQ]->cfg->bk, k->var[PM_RT_PERSIST_SQ]->cfg->stages);
-	if (k->var[PM_RT_PERSIST_NARROW])
-		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, one k tile "
-			"of MMAs in flight: launched\n *          unsplit on grids "
-			"of one wave where 128x128 blocks run one wave too\n",
-			k->var[PM_RT_PERSIST_NARROW]->cfg->bm, k->var[PM_RT_PERSIST_NARROW]->cfg->bn,
-			k->var[PM_RT_PERSIST_NARROW]->cfg->bk, k->var[PM_RT_PERSIST_NARROW]->cfg->stages);
-	if (k->var[PM_RT_PERSIST_SPLIT])
-		pm_strbuf_printf(b, " * persist  %dx%dx%d, %d stages, split-K: "
-			"launched on grids under 3/5 tile per SM,\n"
-			" *          one block per SM, each running a chunk of k "
-			"of a tile%s\n", k->var[PM_RT_PERSIST_SPLIT]->cfg->bm,
-			k->var[PM_RT_PERSIST_SPLIT]->cfg->bn, k->var[PM_RT_PERSIST_SPLIT]->cfg->bk,
-			k->var[PM_RT_PERSIST_SPLIT]->cfg->stages,
-			k->var[PM_RT_PERSIST_SPLIT_CL] ? " (_cl: a tile's chunks as one "
-			"cluster,\n *          reduced through distributed "
-			"shared memory, where the GPU holds every cluster)" : "");
+	variants_comment(vs, b);
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "
 			"copies, the block loops over output tiles\n");
@@ -572,7 +556,7 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	struct pm_kernel *k = vs->main;
 	const struct pm_target *tg = vs->target;
 
-	comment_block(k, k->var[PM_RT_SMALL], b);
+	comment_block(vs, b);
 	for (int i = 0; i < tg->nhelpers; ++i)
 		pm_strbuf_add(b, tg->helpers[i]);
 	if (tg->emits_cuda)
@@ -661,8 +645,7 @@ int pm_emit_file(const struct pm_variant_set *vs, struct pm_output *out,
 	pm_strbuf_init(&b);
 	if (source(vs, &b, d) < 0 || b.failed) {
 		if (!d->nerrors)
-			pm_diag_plain(d, "internal error: AST generation "
-				"failed");
+			pm_diag_internal(d, "AST generation failed");
 		pm_strbuf_free(&b);
 		return -1;
 	}

@@ -141,8 +141,9 @@ static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
 			}
 		for (int i = 0; i < 3; ++i)
 			if (ext[i] > 0 && ext[i] % tile[i]) {
-				pm_diag_error(d, spec->stmts[k->con[n].stmt].loc,
-					"unsupported: the extent %s is %ld, not a "
+				pm_diag_unsupported(d,
+					spec->stmts[k->con[n].stmt].loc,
+					"the extent %s is %ld, not a "
 					"multiple of the block tile %d (a size "
 					"fixed at generation must be one%s)",
 					what[i], ext[i], tile[i], i < 2 ?
@@ -251,7 +252,7 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	return k;
 error:
 	if (!d->nerrors)
-		pm_diag_plain(d, "internal error: isl: %s",
+		pm_diag_internal(d, "isl: %s",
 			isl_ctx_last_error_msg(ctx) ?
 			isl_ctx_last_error_msg(ctx) : "a pass failed");
 	pm_pipeline_kernel_free(k);

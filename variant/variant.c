@@ -6,13 +6,6 @@
 #include "schedule_tree/tree.h"
 #include "variant/variant.h"
 
-/* Was the main kernel's failure an internal error? (the diagnostics'
- * class, once frontend/diag.h records one) */
-static int internal_error(const struct pm_diags *d)
-{
-	return d->buf && strstr(d->buf, "internal error");
-}
-
 /* Does row r's condition on the user's request and the rows built so far
  * hold?  NULL, or why not. */
 static const char *wanted(const struct pm_variant_set *vs,
@@ -221,7 +214,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 		vs->v[t->variants[i].role].desc = &t->variants[i];
 	vs->main = pm_pipeline_until(ctx, spec, &vs->main_cfg, NULL, d);
 	if (!vs->main)
-		return internal_error(d) ? POLYMMA_ERR_INTERNAL :
+		return pm_diags_class(d) == PM_ERR_INTERNAL ? POLYMMA_ERR_INTERNAL :
 			POLYMMA_ERR_SPEC;
 	main_rows(ctx, spec, vs);
 	for (int i = 0; i < t->nvariants; ++i) {
