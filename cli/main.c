@@ -1,4 +1,4 @@
-/* polymma — the command line (shared/SPEC.md §2).
+/* polymma — the command line (docs/LANGUAGE.md).
  *
  *   polymma gen SPEC -o OUT.cu [options]
  *   polymma check SPEC [options]

@@ -2,7 +2,7 @@
  *
  * Contract:
  *   pm_spec_parse(text, filename, diags) -> spec | NULL
- *     - lexes and parses the whole language of shared/SPEC.md §1
+ *     - lexes and parses the whole language of docs/LANGUAGE.md
  *       (one `def`, parameters and outputs `TYPE(DIM, ...) NAME`, statements
  *       `+=!`, `+=`, `=`, expressions + - * / unary -, parentheses, numbers,
  *       tensor reads with plain index variables, the functions relu, sigmoid,

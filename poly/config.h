@@ -65,7 +65,7 @@ struct pm_config {
 	 * of blocks on vertically adjacent output tiles, each copying half of
 	 * the B operand's k tile into both by TMA multicast (half the L2
 	 * reads of B; emit/); 1 = none; -1 = auto: none (2 measured 6 %
-	 * slower, docs/PERF.md) */
+	 * slower, docs/decisions/0017-multicast-off-by-default.md) */
 	int cluster;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];

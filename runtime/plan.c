@@ -37,13 +37,14 @@
 /* ... there with a prologue through the MMA's registers (its small
  * variant, without TMA, measured 1.1-1.4x slower than 2-4 chunks of 8-15
  * k tiles at 10-48 tiles), from PM_RT_SPLIT_KT_RA k tiles of work (at 22
- * and 24 the split measured 0-16 % slower; PERF.md, session 15) */
+ * and 24 the split measured 0-16 % slower; docs/decisions/0013-persistent-split-small-grids.md) */
 #define PM_RT_MIN_PKT_RA 8
 #define PM_RT_SPLIT_KT_RA 28
 /* ... in the tail of a grid of several waves */
 #define PM_RT_MIN_TKT 4
 /* the tail split and pfew's half-SM case: k tiles of work from which a
- * shorter tile saves more than the fixup costs (PERF.md) */
+ * shorter tile saves more than the fixup costs;
+ * docs/decisions/0014-tail-split.md) */
 #define PM_RT_LONG_KT 16
 /* ... in clusters (fixup.c's reduction through distributed shared
  * memory): k tiles of the unit's work, all contractions together */
@@ -218,7 +219,8 @@ static void pm_rt_rule_split(struct pm_rt_st *st)
  * whose fp32 partial tiles cost more than they save, and than the small
  * variant); from 1/2 with 16 k tiles or more of work (too many tiles for
  * clusters of 2 chunks: measured 5-12 % faster than the small variant at
- * 69-72 tiles, 12 % slower at 4 k tiles; docs/PERF.md) */
+ * 69-72 tiles, 12 % slower at 4 k tiles;
+ * docs/decisions/0006-persistent-one-wave.md) */
 static void pm_rt_rule_pfew(struct pm_rt_st *st)
 {
 	const int64_t t = st->t, sms = st->sms;
@@ -235,7 +237,7 @@ static void pm_rt_rule_pfew(struct pm_rt_st *st)
 /* Split persistent units in clusters: the most chunks c, more than the
  * workspace split makes (sw, after its half-SM rule; at as many chunks the
  * workspace measured 2-10 % faster since session 10's fixup barrier;
- * PERF.md, session 12), at most PM_RT_MAX_CL, of PM_RT_MIN_CKT k tiles of
+ * docs/decisions/0015-cluster-dsm-split-vs-workspace.md), at most PM_RT_MAX_CL, of PM_RT_MIN_CKT k tiles of
  * the unit's work or more, whose T clusters of c blocks the GPU holds at
  * once and whose receive area (the peers' partials of a strip of the
  * tile's rows: c - 1 of them, ceil(W / c) warps each) fits in the stages. */
@@ -265,7 +267,8 @@ static void pm_rt_rule_cluster(struct pm_rt_st *st)
  * its units fill half the SMs or more (fewer: the small variant's 4x more
  * blocks measured faster), a quarter with a register prologue; in
  * clusters counting a unit once per contraction (Add(GEMM, GEMM): measured
- * 7-36 % faster at 40-96 units, GEMM's 3-26 % slower at 20-60; PERF.md).
+ * 7-36 % faster at 40-96 units, GEMM's 3-26 % slower at 20-60;
+ * docs/decisions/0013-persistent-split-small-grids.md).
  * Also the counters' limit and chunks of whole k tiles, none empty. */
 static void pm_rt_rule_psplit(struct pm_rt_st *st)
 {
@@ -298,7 +301,8 @@ static void pm_rt_rule_psplit(struct pm_rt_st *st)
  * efficiency t / (waves x blocks per wave) is at least 5/4 of the base's
  * (measured: 5-11 % faster there; 5-18 % slower on grids of several
  * waves, where three medium blocks per SM run less efficiently than two
- * big ones; docs/PERF.md). Both apply unsplit only. */
+ * big ones; docs/decisions/0002-small-variant-under-sm-count.md,
+ * docs/decisions/0004-medium-variant-five-fourths.md). Both apply unsplit only. */
 static void pm_rt_rule_small_medium(struct pm_rt_st *st)
 {
 	const int i = pm_rt_row(st, PM_RT_MEDIUM);
@@ -369,7 +373,7 @@ static void pm_rt_rule_fill(struct pm_rt_st *st, int ra_model)
  * half full: the split kernel runs the full waves' tiles whole (tdp) and
  * splits the tail's (chunks of 4 k tiles or more, at most its consumer
  * warps; k of 16 tiles or more: a shorter tile saves less than the fixup
- * costs; PERF.md). Not after the wide or tall rule, not with a register
+ * costs; docs/decisions/0014-tail-split.md). Not after the wide or tall rule, not with a register
  * prologue. */
 static void pm_rt_rule_tail(struct pm_rt_st *st)
 {
@@ -407,7 +411,8 @@ static void pm_rt_take(struct pm_rt_st *st, int r)
  * grid fills its waves to 75 % or more and at least as well as the T
  * tiles fill waves of SMs (GEMM measured 1-19 % faster there, 4 % in
  * geomean over 34 of the 66 paper grids of more than one wave, up to 36 %
- * slower where its last wave is half empty; docs/PERF.md, session 14);
+ * slower where its last wave is half empty;
+ * docs/decisions/0009-persistent-mid-fill-75.md);
  * an exact row only where its tile divides M and N. */
 static void pm_rt_rule_mid(struct pm_rt_st *st, int ra_model)
 {
@@ -462,7 +467,8 @@ static void pm_rt_ra_term(const struct pm_rt_st *st, int r, int rate, int cond,
  * them 4-18 % slower than two big blocks per SM) and mid persistent ones.
  * Fitted on 65 paper sizes (ReLU+GEMM, every variant forced, run131: 0.5 %
  * slower than the fastest in mean, against 3.1 % for the fill rules),
- * checked with the benchmark (run132; docs/PERF.md, session 15). */
+ * checked with the benchmark (run132;
+ * docs/decisions/0012-register-prologue-cost-model.md). */
 static void pm_rt_rule_ra(struct pm_rt_st *st)
 {
 	const struct pm_rt_variant *b = &st->v[st->row[PM_RT_BASE]];
@@ -517,7 +523,7 @@ static void pm_rt_sq_term(const struct pm_rt_st *st, int r, int rate,
  * and the 128x128 persistent kernel at 1000, the mid, wide and tall ones)
  * is at least gain per mille of its own (measured: GEMM 13-32 % faster at
  * the 3 paper grids the model picks, 1-30 % slower at most others;
- * docs/PERF.md, session 16). Replaces the choices before it. */
+ * docs/decisions/0010-persistent-sq-gain-1-1.md). Replaces the choices before it. */
 static void pm_rt_rule_sq(struct pm_rt_st *st)
 {
 	const struct pm_rt_variant *b = &st->v[st->row[PM_RT_BASE]];
@@ -545,7 +551,7 @@ static void pm_rt_rule_sq(struct pm_rt_st *st)
  * tile of MMAs in flight) is one wave too: the narrow variant (3/4 the
  * area at ~0.83 of the per-SM rate; measured 5-7 % faster at the 7 paper
  * grids it takes, GEMM, where the split or the small variant run it lost
- * 2-23 %; docs/PERF.md, session 17). */
+ * 2-23 %; docs/decisions/0011-persistent-narrow-mma-inflight.md). */
 static void pm_rt_rule_narrow(struct pm_rt_st *st)
 {
 	const int i = pm_rt_row(st, PM_RT_PERSIST_NARROW);

@@ -13,7 +13,7 @@
  * C11 and C++ (nvcc) alike, <stdint.h> and <stddef.h> only.
  *
  * The decisions are those of emit/plan.c's printed pm_plan_NAME and the
- * launcher's precedence after it (docs/PERF.md has the measurements);
+ * launcher's precedence after it (docs/decisions/ has the measurements);
  * tests/test_rt_plan.c checks them against tests/golden/plan_*_sm90a.txt.
  *
  * Use. The library compiles runtime/plan.c (external functions, PM_RT_API

@@ -16,7 +16,7 @@ static const char *const helpers[] = {
 static const struct pm_variant_desc variants[] = {
 	PM_VARIANT_BASE_ROWS,
 	/* 4 stages: cheap at 8 KB each, and free of the 4-byte spill ptxas
-	 * makes at 3 (docs/decisions/0002-small-variant.md) */
+	 * makes at 3 (docs/decisions/0002-small-variant-under-sm-count.md) */
 	{ .role = PM_RT_SMALL, .suffix = "_small", .from = PM_RT_NROLES,
 	  .shape = { 64, 64, 32, 32, 4 },
 	  .flags = PM_VF_AUTO_BLOCK | PM_VF_SMALL_ON | PM_VF_UNSPLIT |

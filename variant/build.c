@@ -73,7 +73,7 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 	}
 	/* persistent: the target's stages for it (sm_90a: 4; the C tile has
 	 * memory of its own, 4 x 32 KB and 34 KB, one block per SM; measured
-	 * faster than 3, PERF.md) */
+	 * faster than 3, docs/decisions/0007-persistent-stages-four.md) */
 	c->stages = c->stages ? c->stages : c->persistent > 0 && t->pstages ?
 		t->pstages : t->stages;
 	if (c->mma_inflight > 0 && !t->mma_drain) {

@@ -694,7 +694,8 @@ __device__ __forceinline__ void pm_cluster_sync_relaxed() {
 
 // One arrival on the barrier at bar's offset in block `rank` of the cluster
 // (the default .release.cta: the stage's reads, by wgmma, are complete; a
-// .release.cluster arrival measured 2.5x slower kernels, docs/PERF.md).
+// .release.cluster arrival measured 2.5x slower kernels,
+// docs/decisions/0017-multicast-off-by-default.md).
 __device__ __forceinline__ void pm_mbar_arrive_peer(uint64_t *bar,
                                                     unsigned rank) {
   unsigned a;
