@@ -152,7 +152,8 @@ static const struct pm_opt table[] = {
 		"The copies run N-2 tiles ahead (needs 3+ stages; copies by "
 		"`cp.async`, not TMA). `off`: the warpgroup waits for its "
 		"`wgmma` right after issuing them, which measured faster with "
-		"two blocks per SM, also on the TMA loop (`docs/PERF.md`). "
+		"two blocks per SM, also on the TMA loop "
+		"(`docs/decisions/0020-mma-inflight-off-by-default.md`). "
 		"With `--persistent on` (unsplit, TMA): each consumer "
 		"warpgroup waits for all but the k tile it just issued and "
 		"releases the stage before (the last tile drains and releases "
@@ -239,7 +240,8 @@ static const struct pm_opt table[] = {
 		"MMA's registers. `2`: also the unsplit persistent kernels as "
 		"pairs of blocks on vertically adjacent output tiles, each "
 		"copying half of the B tile into both by TMA multicast (on the "
-		"H100 measured 6 % slower, `docs/PERF.md`). `1` (or `off`): no "
+		"H100 measured 6 % slower, "
+		"`docs/decisions/0017-multicast-off-by-default.md`). `1` (or `off`): no "
 		"clusters." },
 	{ .key = "small-variant", .flag = "--small-variant",
 	  .metavar = "auto|off", .kind = PM_OPT_ENUM,

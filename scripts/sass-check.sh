@@ -36,7 +36,7 @@ for l in nn nt tn tt; do
 done
 [ $sm90 = 1 ] && grep -m1 'HGMMA' "$W/nn.sass" | sed 's/^ *//' || true
 # No YIELD in any kernel's MMA loop: ptxas's forward-progress point there
-# cost a k loop 7-13 % (docs/PERF.md, session 11).
+# cost a k loop 7-13 % (docs/decisions/0025-k-loops-rolled.md).
 if python3 scripts/yield_scan.py "$W"/*.sass | grep '<=='; then
 	echo "sass-check.sh: a YIELD in an MMA loop (above)" >&2
 	exit 1

@@ -9,7 +9,7 @@
  * Its output must equal tests/golden/plan_NAME_sm90a.txt (PM_UPDATE_GOLDEN=1
  * rewrites them; review the diff: each line is the variant a size runs).
  * A few plans are also asserted by name, with the measurement behind them
- * (docs/PERF.md). Skipped when nvcc is not found (PATH,
+ * (docs/decisions/). Skipped when nvcc is not found (PATH,
  * /usr/local/cuda/bin). POLYMMA_KEEP_TMP=1 keeps the files.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -122,7 +122,7 @@ static void assert_plan(const char *s, const char *size, const char *plan)
 
 /* ReLU+GEMM: the cost model on more than one tile per SM, the workspace
  * split (never clusters) from 28 k tiles on small grids (measured, run131
- * to run134: docs/PERF.md, session 15). */
+ * to run134: docs/decisions/0012-register-prologue-cost-model.md). */
 static void test_relu_gemm(void **state)
 {
 	char *s;
