@@ -135,4 +135,24 @@ static inline const char *pm_test_plan_suffix(const char *name,
 	return rc == PM_RT_OK ? rows[c.v].suffix : "?";
 }
 
+/* The row of suffix sfx ("" the base) in rows, -1 where none. */
+static inline int pm_test_row(const struct pm_rt_variant *rows, int nv,
+	const char *sfx)
+{
+	for (int i = 0; i < nv; ++i)
+		if (!strcmp(rows[i].suffix, sfx))
+			return i;
+	return -1;
+}
+
+/* The row of role r in rows, -1 where none. */
+static inline int pm_test_role(const struct pm_rt_variant *rows, int nv,
+	int r)
+{
+	for (int i = 0; i < nv; ++i)
+		if (rows[i].role == r)
+			return i;
+	return -1;
+}
+
 #endif
