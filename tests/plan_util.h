@@ -135,6 +135,29 @@ static inline const char *pm_test_plan_suffix(const char *name,
 	return rc == PM_RT_OK ? rows[c.v].suffix : "?";
 }
 
+/* The launch the plan picks for examples/NAME.tc at MxNxK on the H100
+ * model, as POLYMMA_VARIANT would force it: "<suffix>" ("_base" for the
+ * base row), ",s=N" where it splits k in N chunks; "?" when it fails
+ * (static storage, valid up to the next call). */
+static inline const char *pm_test_launch(const char *name,
+	const char *target, const char *const *opts, int64_t m, int64_t n,
+	int64_t k)
+{
+	static char buf[64];
+	struct pm_rt_choice c;
+	const char *sfx = pm_test_plan_suffix(name, target, opts, m, n, k, &c);
+
+	if (!strcmp(sfx, "?"))
+		return sfx;
+	if (!*sfx)
+		sfx = "_base";
+	if (c.s > 1)
+		snprintf(buf, sizeof(buf), "%s,s=%d", sfx, c.s);
+	else
+		snprintf(buf, sizeof(buf), "%s", sfx);
+	return buf;
+}
+
 /* The row of suffix sfx ("" the base) in rows, -1 where none. */
 static inline int pm_test_row(const struct pm_rt_variant *rows, int nv,
 	const char *sfx)
