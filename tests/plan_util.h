@@ -158,6 +158,25 @@ static inline const char *pm_test_launch(const char *name,
 	return buf;
 }
 
+/* The roles of examples/NAME.tc's rows, as bits 1u << role (0 when it
+ * does not generate). */
+static inline unsigned pm_test_roles(const char *name, const char *target,
+	const char *const *opts)
+{
+	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	const int nv = pm_test_rows(name, target, opts, rows, &f);
+	unsigned r = 0;
+
+	for (int i = 0; i < nv; ++i)
+		r |= 1u << rows[i].role;
+	return r;
+}
+
+/* The bits of the persistent roles (PM_RT_PERSIST and after). */
+#define PM_TEST_PERSIST_ROLES \
+	(((1u << PM_RT_NROLES) - 1u) & ~((1u << PM_RT_PERSIST) - 1u))
+
 /* The row of suffix sfx ("" the base) in rows, -1 where none. */
 static inline int pm_test_row(const struct pm_rt_variant *rows, int nv,
 	const char *sfx)
