@@ -116,4 +116,22 @@ static inline char *try_gen(const char *spec, const char *const *opts, char **di
 	return src;
 }
 
+/* The launcher's case of row i (pm_launch_NAME's "case i: {" up to the
+ * next case or the end of the switch), or NULL; the caller frees it. */
+static inline char *launch_case(const char *s, int i)
+{
+	char tag[32];
+	const char *a = strstr(s, "cudaError_t pm_launch_"), *e, *e2;
+
+	snprintf(tag, sizeof(tag), "\n\tcase %d: {", i);
+	a = a ? strstr(a, tag) : NULL;
+	if (!a)
+		return NULL;
+	e = strstr(a + 1, "\n\tcase ");
+	e2 = strstr(a + 1, "\n\t}\n");
+	if (!e || (e2 && e2 < e))
+		e = e2;
+	return strndup(a, e ? (size_t) (e - a) : strlen(a));
+}
+
 #endif

@@ -135,4 +135,87 @@ static inline const char *pm_test_plan_suffix(const char *name,
 	return rc == PM_RT_OK ? rows[c.v].suffix : "?";
 }
 
+/* The launch the plan picks for examples/NAME.tc at MxNxK on the H100
+ * model, without the row of suffix drop (NULL: none; to see the rule it
+ * overrides), as POLYMMA_VARIANT would force it: "<suffix>" ("_base" for
+ * the base row), ",s=N" where it splits k in N chunks; "?" when it fails
+ * (static storage, valid up to the next call). */
+static inline const char *pm_test_launch_without(const char *name,
+	const char *target, const char *const *opts, int64_t m, int64_t n,
+	int64_t k, const char *drop)
+{
+	static char buf[64];
+	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	struct pm_rt_choice c;
+	int nv = pm_test_rows(name, target, opts, rows, &f), rc;
+	const char *sfx;
+
+	for (int i = 0; drop && i < nv; ++i)
+		if (!strcmp(rows[i].suffix, drop)) {
+			memmove(&rows[i], &rows[i + 1], (size_t) (nv - i - 1) *
+				sizeof(rows[0]));
+			--nv;
+			break;
+		}
+	if (nv < 1)
+		return "?";
+	c = pm_test_plan(&f, rows, nv, m, n, k, NULL, &rc);
+	if (rc != PM_RT_OK)
+		return "?";
+	sfx = *rows[c.v].suffix ? rows[c.v].suffix : "_base";
+	if (c.s > 1)
+		snprintf(buf, sizeof(buf), "%s,s=%d", sfx, c.s);
+	else
+		snprintf(buf, sizeof(buf), "%s", sfx);
+	return buf;
+}
+
+/* The same with every row. */
+static inline const char *pm_test_launch(const char *name,
+	const char *target, const char *const *opts, int64_t m, int64_t n,
+	int64_t k)
+{
+	return pm_test_launch_without(name, target, opts, m, n, k, NULL);
+}
+
+/* The roles of examples/NAME.tc's rows, as bits 1u << role (0 when it
+ * does not generate). */
+static inline unsigned pm_test_roles(const char *name, const char *target,
+	const char *const *opts)
+{
+	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	const int nv = pm_test_rows(name, target, opts, rows, &f);
+	unsigned r = 0;
+
+	for (int i = 0; i < nv; ++i)
+		r |= 1u << rows[i].role;
+	return r;
+}
+
+/* The bits of the persistent roles (PM_RT_PERSIST and after). */
+#define PM_TEST_PERSIST_ROLES \
+	(((1u << PM_RT_NROLES) - 1u) & ~((1u << PM_RT_PERSIST) - 1u))
+
+/* The row of suffix sfx ("" the base) in rows, -1 where none. */
+static inline int pm_test_row(const struct pm_rt_variant *rows, int nv,
+	const char *sfx)
+{
+	for (int i = 0; i < nv; ++i)
+		if (!strcmp(rows[i].suffix, sfx))
+			return i;
+	return -1;
+}
+
+/* The row of role r in rows, -1 where none. */
+static inline int pm_test_role(const struct pm_rt_variant *rows, int nv,
+	int r)
+{
+	for (int i = 0; i < nv; ++i)
+		if (rows[i].role == r)
+			return i;
+	return -1;
+}
+
 #endif

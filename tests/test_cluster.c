@@ -12,6 +12,7 @@
 #include "polymma.h"
 #include "tests/util.h"
 #include "tests/emit_util.h"
+#include "tests/plan_util.h"
 
 /* --cluster 2 (only asked for: measured slower): pairs of blocks on
  * vertically adjacent tiles (cluster dims 2; rank pm_rk, the pairs of tile
@@ -148,19 +149,22 @@ static void test_cluster_split(void **state)
 	assert_non_null(strstr(k, "\t}\n\tif (pm_cl > 1)\n\t\t"
 		"pm_cluster_sync_relaxed();\n}\n"));
 	free(k);
-	/* the other kernels have neither; the plain split kernel reduces
-	 * through the workspace only */
-	assert_int_equal(count(s, "int pm_cl"), 1);
+	/* the other kernels have neither (the parameter pm_cl); the plain
+	 * split kernel reduces through the workspace only */
+	assert_int_equal(count(s, " int pm_cl,"), 1);
 	assert_int_equal(count(s, "pm_dsm_ready<256>(&pm_bar"), 1);
 	k = kernel_text(s, "pm_kernel_gemm_nn_persist_split(");
 	assert_non_null(strstr(k, "if (pm_nz > 1) { pm_rs_put<64, 256>("));
 	assert_null(strstr(k, "pm_cl"));
 	assert_null(strstr(k, "pm_dsm_"));
 	free(k);
-	/* the plan: the clusters the GPU holds, asked once per size */
-	assert_non_null(strstr(s, "static int pm_ncl_gemm_nn(int s)\n{\n"
-		"\tstatic int pm_n[9];\n\tif (s < 2 || s > 8)\n\t\treturn 0;\n"));
+	/* the plan: the clusters the GPU holds, asked once per size, for the
+	 * device's pm_rt_plan */
+	assert_non_null(strstr(s, "static int pm_clusters_gemm_nn(void *ctx, "
+		"int s)\n{\n\tstatic int pm_n[9];\n\t(void) ctx;\n\tif (s < 2 "
+		"|| s > 8)\n\t\treturn 0;\n"));
 	assert_non_null(strstr(s, "\t\tpm_lc.dynamicSmemBytes = 165968;\n"));
+	assert_non_null(strstr(s, "\t\tt.clusters = pm_clusters_gemm_nn;\n"));
 	/* the cluster twin's shared memory above 48 KB allowed before the
 	 * ask (else it fails, and no plan splits in clusters) */
 	assert_non_null(strstr(s, "\t\tif (cudaFuncSetAttribute("
@@ -168,64 +172,122 @@ static void test_cluster_split(void **state)
 		"MaxDynamicSharedMemorySize, 165968) != cudaSuccess ||\n\t\t    "
 		"cudaOccupancyMaxActiveClusters(&n, "
 		"pm_kernel_gemm_nn_persist_split_cl, &pm_lc) != cudaSuccess) {"));
-	/* the most chunks, more than the workspace split's (after its
-	 * half-SM rule: at as many chunks the workspace measured faster), of
-	 * 16 k tiles or more, whose clusters are all resident and whose 64
-	 * floats per thread of s - 1 peers and ceil(8 / s) warps fit in
-	 * 128 KB */
-	assert_non_null(strstr(s, "\tint64_t cl = 0;\n\tif (psplit) {\n"
-		"\t\tint64_t c = (int64_t) sms * oc[4] / tiles;\n"
-		"\t\tconst int64_t sw = tiles * s * 2 < (int64_t) sms ? 1 : s;\n"
-		"\t\tfor (c = c < 8 ? c : 8; c >= 2 && c > sw && !cl; --c)\n"
-		"\t\t\tif (pm_fit_gemm_nn("
-		"kt, c, 16, c) == c && (int64_t) 1 * (c - 1) * 64 * ((8 + c - 1) / "
-		"c) * 128 <= 131072 && tiles <= pm_ncl_gemm_nn((int) c))\n\t\t\t\t"
-		"cl = c;\n\t\tif (cl)\n\t\t\ts = cl;\n\t}\n"));
-	assert_non_null(strstr(s, "\tp->cl = p->persist == 3 && !p->tdp && "
-		"p->s > 1 && p->s == cl ? (int) cl : 0;\n\tif (p->cl)\n\t\t"
-		"p->cnt_bytes = 0, p->bytes = 0;\n"));
-	/* no workspace needed: neither entry asks for one */
-	assert_non_null(strstr(s, "\tif (p.s > 1 && !p.cl && (!workspace || "
-		"workspace_bytes < p.bytes)) {\n"));
-	assert_non_null(strstr(s, "\tif (p.s > 1 && !p.cl && pm_ws_get_gemm_nn("
-		"&ws, p.bytes, stream) == cudaSuccess)\n"));
-	assert_non_null(strstr(s, "\tif (p.s == 1 || p.cl || "
-		"pm_ws_alloc_gemm_nn(&ws, p.bytes, stream) != cudaSuccess) {"));
-	/* the launch: clusters of p.cl blocks of the cluster twin, else the
-	 * plain split kernel */
-	a = strstr(s, "\tif (p.persist == 3) {\n\t\tif (p.cl) {\n");
-	assert_non_null(a);
-	a = strstr(a, "\t\t\tif (p.cl > 1) {\n\t\t\t\tcudaLaunchConfig_t "
-		"pm_lc = {};\n");
-	assert_non_null(a);
-	assert_non_null(strstr(a, "\t\t\t\tpm_la[0].id = "
-		"cudaLaunchAttributeClusterDimension;\n\t\t\t\tpm_la[0].val."
-		"clusterDim.x = (unsigned) p.cl;\n"));
-	b = strstr(a, "\t\t\t\treturn cudaLaunchKernelEx(&pm_lc, (M % 128 == 0 "
-		"&& N % 128 == 0) ? pm_kernel_gemm_nn_persist_split_cl_x : "
-		"pm_kernel_gemm_nn_persist_split_cl, (const __half *) A, ");
-	assert_non_null(b);
-	assert_non_null(strstr(b, "\t\t}\n\t\tdim3 grid("));
-	assert_non_null(strstr(b, "\t\tpm_kernel_gemm_nn_persist_split<<<grid, "
-		"288, "));
+	/* its row: 288 threads, 8 consumer warps (at most 8 chunks), a
+	 * warp's strip of 64 floats per thread (8192 bytes) per peer, 128 KB
+	 * of stages to receive them */
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		const int nv = pm_test_rows("gemm_nn", "sm_90a", NULL, rows, &f);
+		const int i = pm_test_role(rows, nv, PM_RT_PERSIST_SPLIT_CL);
+
+		assert_true(i >= 0);
+		assert_string_equal(rows[i].suffix, "_persist_split_cl");
+		assert_int_equal(rows[i].threads, 288);
+		assert_int_equal(rows[i].smem, 165968);
+		assert_int_equal(rows[i].cwarps, 8);
+		assert_int_equal(rows[i].cl_warp_bytes, 64 * 32 * 4);
+		assert_int_equal(rows[i].cl_room, 131072);
+		assert_int_equal(f.ncon, 1);
+		/* no workspace needed: neither entry asks for one where the
+		 * plan's ws_bytes is 0 */
+		assert_non_null(strstr(s, "\tif (c.ws_bytes && (!workspace || "
+			"workspace_bytes < c.ws_bytes) &&\n"));
+		assert_non_null(strstr(s, "\tif (c.ws_bytes && pm_ws_get_gemm_nn("
+			"&ws, c.ws_bytes, stream) == cudaSuccess)\n"));
+		assert_non_null(strstr(s, "\tif (!c.ws_bytes || "
+			"pm_ws_alloc_gemm_nn(&ws, c.ws_bytes, stream) != "
+			"cudaSuccess) {"));
+		/* the launch: clusters of c->cl blocks of the cluster twin
+		 * (its own case), the plain split kernel in the other */
+		k = launch_case(s, i);
+		assert_non_null(k);
+		a = strstr(k, "\t\tif (c->cl > 1) {\n\t\t\tcudaLaunchConfig_t "
+			"pm_lc = {};\n");
+		assert_non_null(a);
+		assert_non_null(strstr(a, "\t\t\tpm_la[0].id = "
+			"cudaLaunchAttributeClusterDimension;\n\t\t\tpm_la[0].val."
+			"clusterDim.x = (unsigned) c->cl;\n"));
+		assert_non_null(strstr(a, "\t\t\treturn cudaLaunchKernelEx(&pm_lc, "
+			"(M % 128 == 0 && N % 128 == 0) ? "
+			"pm_kernel_gemm_nn_persist_split_cl_x : "
+			"pm_kernel_gemm_nn_persist_split_cl, (const __half *) A, "));
+		assert_null(strstr(k, "pm_kernel_gemm_nn_persist_split<<<"));
+		free(k);
+		k = launch_case(s, pm_test_role(rows, nv, PM_RT_PERSIST_SPLIT));
+		assert_non_null(k);
+		assert_non_null(strstr(k, "\t\tpm_kernel_gemm_nn_persist_split"
+			"<<<grid, 288, "));
+		assert_null(strstr(k, "cudaLaunchKernelEx"));
+		free(k);
+	}
 	free(s);
 	free(diag);
-	/* Add(GEMM, GEMM): 8 k tiles per contraction, units counted twice
-	 * against the half-SM rule */
-	s = try_gen("add_gemm", def, &diag);
-	assert_non_null(s);
-	assert_non_null(strstr(s, "if (pm_fit_add_gemm(kt, c, 8, c) == c && "));
-	assert_non_null(strstr(s, "\tif (psplit && tiles * s * (cl ? 2 : 1) * "
-		"2 < (int64_t) sms)\n\t\ts = 1;\n"));
-	/* the persistent kernel unsplit from 1/2 tile per SM with 16 k
-	 * tiles of work, both contractions' */
-	assert_non_null(strstr(s, "(tiles * 2 > (int64_t) sms && kt[0] + kt[1] "
-		">= 16));"));
-	/* the workspace split keeps its 16 */
-	assert_non_null(strstr(s, "s = pm_fit_add_gemm(kt, (int64_t) sms * "
-		"oc[4] / tiles, 16, 8);"));
-	free(s);
-	free(diag);
+	/* the rule, on the H100 model (Add(GEMM, GEMM): one GEMM's clusters
+	 * never pass the half-SM rule there): the most chunks, more than the
+	 * workspace split's (after its half-SM rule: at as many chunks the
+	 * workspace measured faster), of 16 k tiles of the unit's work or
+	 * more (8 per contraction), whose clusters are all resident; launched
+	 * as c->cl = s blocks, no workspace, unsplit where there is none */
+	{
+		struct pm_rt_choice c;
+
+		/* 20 tiles, 16 k tiles each: clusters of 2 (a workspace split
+		 * of 16 k tiles would be 1 chunk) */
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 640, 512, 1024, &c), "_persist_split_cl");
+		assert_int_equal(c.s, 2);
+		assert_int_equal(c.cl, 2);
+		assert_int_equal(c.kc[0], 512);
+		assert_int_equal(c.kc[1], 512);
+		assert_int_equal(c.grid, 40);
+		assert_int_equal(c.tdp, 0);
+		assert_int_equal(c.ws_bytes, 0);
+		assert_int_equal(c.cnt_bytes, 0);
+		assert_int_equal(c.v_nows, c.v);
+		/* 15 k tiles: under 8 per chunk, none */
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 640, 512, 960, &c), "_small");
+		assert_int_equal(c.cl, 0);
+		/* 32 k tiles: 4 chunks fit, but 20 clusters of 4 are not
+		 * resident (16): 3 */
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 640, 512, 2048, &c), "_persist_split_cl");
+		assert_int_equal(c.cl, 3);
+		assert_int_equal(c.s, 3);
+		/* 16 tiles: 16 clusters of 4 resident */
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 512, 512, 2048, &c), "_persist_split_cl");
+		assert_int_equal(c.cl, 4);
+		/* 40 tiles, 64 k tiles: the workspace split's 3 chunks, as
+		 * many as clusters could have */
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 1280, 512, 4096, &c), "_persist_split");
+		assert_int_equal(c.s, 3);
+		assert_int_equal(c.cl, 0);
+		assert_true(c.ws_bytes > 0);
+		/* the units counted once per contraction against the half-SM
+		 * rule: 16 tiles x 2 chunks x 2 x 2 < 132 SMs, unsplit */
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 512, 512, 1024, &c), "_small");
+		/* the persistent kernel unsplit from 1/2 tile per SM with 16 k
+		 * tiles of work, both contractions' (72 tiles: 8 + 8) */
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 9216, 128, 512, &c), "_persist");
+		assert_int_equal(c.s, 1);
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 9216, 128, 448, &c), "_small_tma");
+		assert_string_equal(pm_test_plan_suffix("gemm_nn", "sm_90a",
+			NULL, 9216, 128, 512, &c), "_small_tma");
+		/* the workspace split keeps its 16 k tiles per contraction
+		 * (40 tiles: 47 k tiles, 2 chunks; 48, 3) */
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 1280, 512, 3008, &c), "_persist_split");
+		assert_int_equal(c.s, 2);
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			NULL, 1280, 512, 3072, &c), "_persist_split");
+		assert_int_equal(c.s, 3);
+	}
 	/* a register prologue: no clusters (the workspace split measured
 	 * faster at every size), chunks of 8 k tiles or more, and the
 	 * workspace split down to a quarter of the SMs (PERF.md, session
@@ -235,13 +297,38 @@ static void test_cluster_split(void **state)
 	assert_non_null(strstr(s, "pm_kernel_relu_gemm_persist_split("));
 	assert_null(strstr(s, "pm_kernel_relu_gemm_persist_split_cl("));
 	assert_null(strstr(s, "__cluster_dims__"));
-	assert_non_null(strstr(s, "\tconst int64_t cl = 0;\n"));
-	assert_non_null(strstr(s, "s = pm_fit_relu_gemm(kt, (int64_t) sms * "
-		"oc[4] / tiles, 8, "));
-	assert_non_null(strstr(s, "\tif (psplit && tiles * s * (cl ? 1 : 1) * "
-		"4 < (int64_t) sms)\n\t\ts = 1;\n"));
 	free(s);
 	free(diag);
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		struct pm_rt_choice c;
+		const int nv = pm_test_rows("relu_gemm", "sm_90a", NULL, rows,
+			&f);
+
+		assert_true(nv > 0);
+		assert_int_equal(pm_test_role(rows, nv, PM_RT_PERSIST_SPLIT_CL),
+			-1);
+		/* 20 tiles, 32 k tiles: 4 chunks of 8 (16 would make 2) */
+		assert_string_equal(pm_test_plan_suffix("relu_gemm", "sm_90a",
+			NULL, 640, 512, 2048, &c), "_persist_split");
+		assert_int_equal(c.s, 4);
+		assert_int_equal(c.kc[0], 512);
+		assert_int_equal(c.cl, 0);
+		/* 28 k tiles: 3 chunks; 27: too little work to split */
+		assert_string_equal(pm_test_plan_suffix("relu_gemm", "sm_90a",
+			NULL, 640, 512, 1792, &c), "_persist_split");
+		assert_int_equal(c.s, 3);
+		assert_string_equal(pm_test_plan_suffix("relu_gemm", "sm_90a",
+			NULL, 640, 512, 1728, &c), "_small");
+		/* a quarter of the SMs: 9 tiles x 4 chunks x 4 >= 132 split
+		 * (under half the SMs), 8 x 4 x 4 < 132 not */
+		assert_string_equal(pm_test_plan_suffix("relu_gemm", "sm_90a",
+			NULL, 384, 384, 2048, &c), "_persist_split");
+		assert_int_equal(c.s, 4);
+		assert_string_equal(pm_test_plan_suffix("relu_gemm", "sm_90a",
+			NULL, 512, 256, 2048, &c), "_small");
+	}
 	/* the file's header and its configuration say so */
 	{
 		const char *da[] = { "target", "sm_90a", "split-k", "auto",
@@ -273,15 +360,40 @@ static void test_cluster_split(void **state)
 	assert_non_null(strstr(k, "for (int pm_i = 0; pm_i < 8; ++pm_i)"));
 	assert_null(strstr(k, "pm_cl"));
 	free(k);
-	assert_null(strstr(s, "pm_ncl_gemm_nn"));
-	assert_null(strstr(s, "_persist_split_cl"));
+	assert_null(strstr(s, "pm_clusters_gemm_nn"));
+	/* (runtime/plan.h, embedded, names the role) */
+	assert_null(strstr(s, "pm_kernel_gemm_nn_persist_split_cl"));
+	assert_null(strstr(s, "\"_persist_split_cl\", PM_RT_"));
 	assert_null(strstr(s, "cudaLaunchKernelEx"));
-	assert_non_null(strstr(s, "\tconst int64_t cl = 0;\n"));
-	assert_non_null(strstr(s, "\tp->cl = p->persist == 3"));
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_persist_split<<<grid, 288, "
 		"165952, stream>>>("));
 	free(s);
 	free(diag);
+	/* no cluster row, and the sizes split in clusters by default split
+	 * through the workspace or not at all */
+	{
+		const char *a1[] = { "cluster", "1", NULL };
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		struct pm_rt_choice c;
+		int nv = pm_test_rows("gemm_nn", "sm_90a", a1, rows, &f);
+
+		assert_true(nv > 0);
+		assert_int_equal(pm_test_role(rows, nv, PM_RT_PERSIST_SPLIT_CL),
+			-1);
+		assert_true(pm_test_role(rows, nv, PM_RT_PERSIST_SPLIT) >= 0);
+		nv = pm_test_rows("add_gemm", "sm_90a", a1, rows, &f);
+		assert_int_equal(pm_test_role(rows, nv, PM_RT_PERSIST_SPLIT_CL),
+			-1);
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			a1, 640, 512, 1024, &c), "_small");
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			a1, 640, 512, 2048, &c), "_small");
+		assert_string_equal(pm_test_plan_suffix("add_gemm", "sm_90a",
+			a1, 1280, 512, 4096, &c), "_persist_split");
+		assert_int_equal(c.cl, 0);
+		assert_int_equal(c.s, 3);
+	}
 }
 
 int main(void)

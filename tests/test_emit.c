@@ -9,7 +9,7 @@
 #include "polymma.h"
 #include "tests/util.h"
 #include "tests/emit_util.h"
-
+#include "tests/plan_util.h"
 
 static void test_sm80_kernel(void **state)
 {
@@ -154,24 +154,44 @@ static void test_small_variant(void **state)
 		"void __launch_bounds__(128) pm_kernel_gemm_nn_small("));
 	assert_non_null(strstr(s, "pm_sm80_ldf<32, 32, 1, 32, 1, 1, 64, 1>("));
 	assert_non_null(strstr(s, "cudaDevAttrMultiProcessorCount"));
-	/* when the plan does not split k */
-	assert_non_null(strstr(s, "p->small1 = tiles < sms;"));
-	assert_non_null(strstr(s, "p->small = s == 1 && p->small1;"));
-	assert_non_null(strstr(s, "\tif (p.small) {\n"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_nn_small<<<grid, 128, 32768, "
-		"stream>>>"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 128, 49152, "
-		"stream>>>"));
+	/* when the plan does not split k (the H100 model: 132 SMs): 130
+	 * tiles of 128x128 unsplit (4 k tiles), not 132 nor split (where
+	 * there is no workspace, small) */
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		struct pm_rt_choice c;
+		const int nv = pm_test_rows("gemm_nn", "sm_80", opts, rows, &f);
+		const int sm = pm_test_role(rows, nv, PM_RT_SMALL);
+		char *l = launch_case(s, sm);
+
+		assert_int_equal(nv, 3);
+		assert_string_equal(rows[sm].suffix, "_small");
+		assert_true(rows[sm].bm == 64 && rows[sm].bn == 64 && rows[sm].bk
+			== 32 && rows[sm].threads == 128 && rows[sm].smem == 32768);
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_80", opts,
+			1280, 1664, 128), "_small");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_80", opts,
+			1408, 1536, 128), "_base");
+		pm_test_plan_suffix("gemm_nn", "sm_80", opts, 1280, 1664, 4096,
+			&c);
+		assert_int_equal(c.v, pm_test_role(rows, nv, PM_RT_SPLIT));
+		assert_int_equal(c.v_nows, sm);
+		assert_non_null(strstr(l, "pm_kernel_gemm_nn_small<<<grid, 128, "
+			"32768, stream>>>"));
+		free(l);
+		assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 128, 49152, "
+			"stream>>>"));
+		/* sm_80 has no medium variant: the plan never picks one */
+		assert_int_equal(pm_test_role(rows, nv, PM_RT_MEDIUM), -1);
+		assert_null(strstr(s, "pm_kernel_gemm_nn_medium"));
+	}
 	/* once in each entry point: M, N ragged (N's rows of 16-byte units),
 	 * K a multiple of the k tile */
 	assert_int_equal(count(s, "if (M < 1 || M > 0x7fffff00)\n"), 3);
 	assert_int_equal(count(s, "if (N < 1 || N > 0x7fffff00 || N % 8)\n"), 3);
 	assert_int_equal(count(s, "if (K < 1 || K > 0x7fffff00 || K % 32)\n"), 3);
 	assert_non_null(strstr(s, " * small    64x64x32, warp 32x32"));
-	/* sm_80 has no medium variant: the plan never picks one */
-	assert_null(strstr(s, "_medium"));
-	assert_non_null(strstr(s, "\tp->medium1 = 0;\n\tp->medium = s == 1 && "
-		"p->medium1;\n"));
 	free(s);
 	/* a block tile given by the user is the only one */
 	s = gen("nn", blk, NULL, NULL);
@@ -244,8 +264,9 @@ static void test_split_k(void **state)
 	assert_non_null(strstr(fix, "if (!pm_splitk_arrive(pm_cnt + "
 		"((int64_t) blockIdx.x), pm_nz, (int *) pm_smem)) return; "
 		"pm_splitk_sum<128, 128>((float *) pm_acc, "));
-	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
-		"1) / 128) * ((N + 128 - 1) / 128)), 1, (unsigned) p.s);"));
+	/* the plan's grid (the tiles) and s chunks over gridDim.z */
+	assert_non_null(strstr(s, "\t\tdim3 grid((unsigned) (c->grid), 1, "
+		"(unsigned) c->s);\n"));
 	/* after the loop, before the store */
 	assert_true(split < fix);
 	assert_true(strstr(split, "pm_sm80_mma_frag") < fix);
@@ -257,17 +278,34 @@ static void test_split_k(void **state)
 		"void *A, const void *B, void *C, int64_t M, int64_t N, int64_t "
 		"K, void *workspace, size_t workspace_bytes, cudaStream_t "
 		"stream)"));
-	assert_non_null(strstr(s, "pm_ws_alloc_gemm_nn(&ws, p.bytes, stream)"));
+	assert_non_null(strstr(s, "pm_ws_alloc_gemm_nn(&ws, c.ws_bytes, "
+		"stream)"));
 	/* the plain entry: the stream's kept workspace first; the counters'
 	 * area is fixed (one workspace serves every size) */
-	assert_non_null(strstr(s, "pm_ws_get_gemm_nn(&ws, p.bytes, stream) == "
-		"cudaSuccess)\n\t\treturn gemm_nn_ws("));
+	assert_non_null(strstr(s, "pm_ws_get_gemm_nn(&ws, c.ws_bytes, stream) "
+		"== cudaSuccess)\n\t\treturn pm_launch_gemm_nn(&c, A, B, C, M, N, "
+		"K, ws, c.ws_bytes, stream);"));
 	assert_non_null(strstr(s, "cudaStreamGetId(stream, &id)"));
-	assert_non_null(strstr(s, "p->cnt_bytes = s > 1 ? 4096 : 0;"));
-	assert_non_null(strstr(s, "if (tiles > 1024)\n\t\ts = 1;"));
 	assert_non_null(strstr(s, "cudaFreeAsync(ws, stream)"));
-	assert_non_null(strstr(s, "(unsigned) p.s);"));
-	assert_non_null(strstr(s, "s = (int64_t) sms * occ / tiles;"));
+	/* the plan (the H100 model: 132 SMs x 4 blocks): s = SMs x blocks
+	 * per SM / tiles where the tiles are fewer, at most a chunk per 4 k
+	 * tiles; the counters' 4096 bytes in front of the partials */
+	{
+		const char *a2[] = { "small-variant", "off", "split-k", "auto",
+			NULL };
+		struct pm_rt_choice c;
+
+		pm_test_plan_suffix("gemm_nn", "sm_80", a2, 1280, 1280, 4096, &c);
+		assert_true(c.s == 528 / 100 && c.grid == 100 && c.kc[0] == 832);
+		assert_true(c.cnt_bytes == 4096 && c.ws_bytes == 4096 + 100 * 5 *
+			128 * 128 * 4);
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_80", a2, 2048,
+			2048, 4096), "_split,s=2");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_80", a2, 1280,
+			1280, 256), "_split,s=2");
+		pm_test_plan_suffix("gemm_nn", "sm_80", a2, 2944, 2944, 4096, &c);
+		assert_true(c.s == 1 && c.cnt_bytes == 0 && c.ws_bytes == 0);
+	}
 	assert_non_null(strstr(h, "size_t gemm_nn_workspace_size(int64_t M, "
 		"int64_t N, int64_t K);"));
 	assert_non_null(strstr(m, "\"split_k\": \"auto\""));
@@ -284,13 +322,22 @@ static void test_split_k(void **state)
 	free(s);
 	free(h);
 	free(m);
-	/* a fixed number of chunks */
+	/* a fixed number of chunks, whatever the grid, up to the counters'
+	 * 1024 tiles */
 	s = gen("nn", three, NULL, &m);
-	assert_non_null(strstr(s, "\ts = 3;\n"));
-	assert_null(strstr(s, "sms * occ / tiles"));
 	assert_non_null(strstr(m, "\"split_k\": 3,"));
 	free(s);
 	free(m);
+	{
+		const char *t3[] = { "small-variant", "off", "split-k", "3", NULL };
+
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_80", t3, 1280,
+			1280, 4096), "_split,s=3");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_80", t3, 4096,
+			4096, 4096), "_split,s=3");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_80", t3, 4096,
+			4224, 4096), "_base");
+	}
 	/* K fixed: the chunk of k is still the kernel's */
 	s = gen("nn", fixk, NULL, NULL);
 	assert_non_null(strstr(s, "__restrict__ C, int M, int N, float "

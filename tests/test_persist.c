@@ -15,6 +15,7 @@
 #include "polymma.h"
 #include "tests/util.h"
 #include "tests/emit_util.h"
+#include "tests/plan_util.h"
 
 /* --persistent on: one kernel of 288 threads (a producer warp after the 8
  * consumer warps), one block per SM; the block loops over tiles and the
@@ -177,7 +178,7 @@ static void test_variant(void **state)
 	 * (not a driver call in every launch), for every kernel that needs
 	 * more than 48 KB */
 	{
-		const char *l = strstr(s, "cudaError_t gemm_bias_relu_ws(");
+		const char *l = strstr(s, "cudaError_t pm_launch_gemm_bias_relu(");
 		const char *w = l ? strstr(l, "static int pm_set[64];\n\t\t\t"
 			"int pm_dev = -1;\n\t\t\tif (cudaGetDevice(&pm_dev) != "
 			"cudaSuccess)\n\t\t\t\treturn cudaGetLastError();\n"
@@ -196,36 +197,56 @@ static void test_variant(void **state)
 		assert_true(count(l, "_x, cudaFuncAttributeMaxDynamicSharedMemory"
 			"Size") > 0);
 	}
-	/* the plan: only on grids of more than one wave of the big kernel;
-	 * the wide kernel where it divides N and fills its waves to 85 %,
-	 * else the 128x128 one where its waves are fuller */
-	assert_non_null(strstr(s, "if (oc[2] > 0 && tiles > (int64_t) sms * "
-		"occ) {"));
-	assert_non_null(strstr(s, "if (oc[3] > 0 && M % 128 == 0 && N % 256 "
-		"== 0) {"));
-	assert_non_null(strstr(s, "if (t2 * 100 >= 85 * ((t2 + bw - 1) / bw) "
-		"* bw)\n\t\t\t\tp->persist = 2, p->pblocks = bw;"));
-	assert_non_null(strstr(s, "if (!p->persist && (tiles + bp - 1) / bp * "
-		"bp < (tiles + b1 - 1) / b1 * b1)\n\t\t\tp->persist = 1, "
-		"p->pblocks = bp;"));
-	/* 3/5 to 1 block per SM: the persistent kernel, unsplit, neither
-	 * the small nor the medium variant */
-	assert_non_null(strstr(s, "\tconst int pfew = oc[2] > 0 && tiles <= "
-		"sms && (tiles * 5 >= (int64_t) sms * 3 ||\n\t    (tiles * 2 > "
-		"(int64_t) sms && kt[0] >= 16));\n\tif (pfew)\n\t\ts = "
-		"1;\n"));
-	assert_non_null(strstr(s, "p->small1 = tiles < sms && !pfew;"));
-	assert_non_null(strstr(s, "tiles < (int64_t) sms * occ && !pfew) {"));
-	assert_non_null(strstr(s, "\tif (pfew)\n\t\tp->persist = 1, "
-		"p->pblocks = (int64_t) sms * oc[2];\n"));
-	assert_non_null(strstr(s, "\tif (p.persist == 1) {\n"));
-	assert_non_null(strstr(s, "\tif (p.persist == 2) {\n"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist<<<grid, "
-		"288, 165952, stream>>>("));
-	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_wide<<<"
-		"grid, 288, 215088, stream>>>("));
-	assert_non_null(strstr(s, "pm_occ[2] = o > 0 ? o : 1;"));
-	assert_non_null(strstr(s, "pm_occ[3] = o > 0 ? o : 1;"));
+	/* the plan (the H100 model: 132 SMs, 2 big blocks per SM): only on
+	 * grids of more than one wave of the big kernel; the wide kernel
+	 * where it divides M and N and fills its waves to 85 %, else the
+	 * 128x128 one where its waves are fuller */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1920, 3840, 1664), "_persist_wide");		/* 225 / 264 */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1792, 3840, 1664), "_persist_split,s=5");	/* 210 / 264 */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1920, 3712, 1664), "_persist_split,s=3");	/* N % 256 */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1536, 2816, 1664), "_base");			/* one wave */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2560, 3840, 3968), "_persist");		/* 5 x 132 < 3 x 264 */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		3968, 2176, 512), "_base");		/* 4 x 132 = 2 x 264 */
+	/* 3/5 to 1 block per SM (80 to 132 tiles; from 67 with 16 k tiles):
+	 * the persistent kernel, unsplit, neither the small (79 tiles) nor
+	 * the medium (133) variant */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		10240, 128, 512), "_persist");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		10112, 128, 512), "_small_tma");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		10112, 128, 1024), "_persist");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		16896, 128, 512), "_persist");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		17024, 128, 512), "_medium");
+	/* the launcher: each row's case, every row's blocks per SM asked */
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		const int nv = pm_test_rows("gemm_bias_relu", "sm_90a", opts, rows,
+			&f);
+		char *l = launch_case(s, pm_test_row(rows, nv, "_persist"));
+
+		assert_non_null(l);
+		assert_non_null(strstr(l, "pm_kernel_gemm_bias_relu_persist<<<"
+			"grid, 288, 165952, stream>>>("));
+		free(l);
+		l = launch_case(s, pm_test_row(rows, nv, "_persist_wide"));
+		assert_non_null(l);
+		assert_non_null(strstr(l, "pm_kernel_gemm_bias_relu_persist_wide"
+			"<<<grid, 288, 215088, stream>>>("));
+		free(l);
+	}
+	assert_non_null(strstr(s, "\t\tfor (int i = 0; i < "
+		"PM_NV_gemm_bias_relu; ++i) {\n"));
+	assert_non_null(strstr(s, "\t\t\tt.occ[i] = o > 0 ? o : 1;\n"));
 	free(s);
 	free(diag);
 	/* Add(GEMM, GEMM): both contractions' tiles through one ring */
@@ -261,29 +282,47 @@ static void test_variant(void **state)
 		"pm_kernel_relu_gemm_persist("));
 	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
 		"pm_kernel_relu_gemm_persist_wide("));
-	assert_non_null(strstr(s, "\tif (pfew)\n\t\tp->persist = 1, "));
-	assert_non_null(strstr(s, "static double pm_waves_relu_gemm(int64_t t, "
-		"int64_t slots)"));
-	assert_non_null(strstr(s, "\tif (tiles > (int64_t) sms && p->s == 1) "
-		"{\n\t\tdouble best = pm_waves_relu_gemm(tiles, (int64_t) sms * "
-		"occ) * occ * 16384.0;\n"));
-	assert_non_null(strstr(s, "\t\tif (oc[3] > 0 && M % 128 == 0 && N % "
-		"256 == 0) {\n"));
-	assert_non_null(strstr(s, "* oc[3] * 32768.0 * 1000.0 / 1090.0;\n"
-		"\t\t\tif (c < best)\n\t\t\t\tbest = c, pick = 2;\n"));
-	/* the fill rules are not printed */
-	assert_null(strstr(s, "(kt[0] >= 16 ? 70 : 85)"));
-	assert_null(strstr(s, "p->persist = 1, p->pblocks = bp;"));
-	assert_null(strstr(s, "p->persist != 4 && tiles > (int64_t) sms * "
-		"oc[4]) {"));
 	free(s);
 	free(diag);
+	/* the 128x128 one on 3/5 to 1 tile per SM; on more, the cost
+	 * model's wide kernel where the fill rule has the big kernel (one
+	 * wave of it) or _persist (the wide one 76 % full), no tail split */
+	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
+		10240, 128, 512), "_persist");
+	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
+		1536, 2816, 1664), "_persist_wide");
+	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
+		2560, 3840, 3968), "_persist_wide");
+	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
+		1920, 3712, 1664), "_base");
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		const int nv = pm_test_rows("relu_gemm", "sm_90a", opts, rows,
+			&f);
+		const int w = pm_test_role(rows, nv, PM_RT_PERSIST_WIDE);
+
+		assert_true(rows[pm_test_role(rows, nv, PM_RT_PERSIST)].flags &
+			PM_RT_PRO_REGS);
+		/* the wide kernel's exact 128x256 tiles at 1090 / 1000 */
+		assert_true(w >= 0 && (rows[w].flags & PM_RT_EXACT));
+		assert_true(rows[w].bm == 128 && rows[w].bn == 256);
+		assert_int_equal(f.ra.wide, 1090);
+		assert_int_equal(f.ra.partial, 500);
+	}
+	/* (runtime/plan.h, embedded, names the roles) */
 	s = try_gen("gemm_bias_relu", off, &diag);
-	assert_null(strstr(s, "_persist"));
+	assert_null(strstr(s, "pm_kernel_gemm_bias_relu_persist"));
+	assert_int_equal(pm_test_roles("gemm_bias_relu", "sm_90a", off) &
+		PM_TEST_PERSIST_ROLES, 0);
 	free(s);
 	free(diag);
 	s = try_gen("gemm_bias_relu", sm80, &diag);
-	assert_null(strstr(s, "_persist"));
+	assert_null(strstr(s, "pm_kernel_gemm_bias_relu_persist"));
+	assert_int_equal(pm_test_roles("gemm_bias_relu", "sm_80", sm80) &
+		PM_TEST_PERSIST_ROLES, 0);
+	assert_true(pm_test_roles("gemm_bias_relu", "sm_90a", opts) &
+		(1u << PM_RT_PERSIST));
 	free(s);
 	free(diag);
 }
@@ -302,6 +341,9 @@ static void test_split(void **state)
 	const char *never[] = { "target", "sm_90a", "split-k", "1", NULL };
 	char *diag, *s = try_gen("gemm_nn", opts, &diag), *k;
 	const char *fix, *st;
+	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	int nv;
 
 	(void) state;
 	assert_non_null(s);
@@ -367,52 +409,85 @@ static void test_split(void **state)
 			strstr(h, "__threadfence") > e);
 		assert_non_null(strstr(e, "atomicAdd(cnt, 1u) == 2 * nz - 1"));
 	}
-	/* the plan: under 3/5 tile per SM, chunks of 16 k tiles or more, at
-	 * most 8 (one strip per consumer warp), units filling half the SMs */
-	assert_non_null(strstr(s, "\tconst int psplit = oc[4] > 0 && tiles * 5 "
-		"< (int64_t) sms * 3;\n\tif (psplit)\n\t\ts = pm_fit_gemm_nn(kt, "
-		"(int64_t) sms * oc[4] / tiles, 16, 8);\n"));
-	/* the chunks: at most s and max_s, min_kt k tiles or more each, whole
-	 * and none empty */
-	assert_non_null(strstr(s, "static int64_t pm_fit_gemm_nn(const int64_t "
-		"*kt, int64_t s, int64_t min_kt, int64_t max_s)\n{\n\tif (s > "
-		"max_s)\n\t\ts = max_s;\n\tfor (int r = 0; r < 1; ++r)\n\t\tif "
-		"(s > kt[r] / min_kt)\n\t\t\ts = kt[r] / min_kt;\n\tif (s < 1)\n"
-		"\t\ts = 1;\n"));
-	assert_non_null(strstr(s, "\ts = pm_fit_gemm_nn(kt, s, 1, s);\n"));
-	assert_non_null(strstr(s, "\tif (psplit && tiles * s * (cl ? 1 : 1) * "
-		"2 < (int64_t) sms)\n\t\ts = 1;\n\tp->s = (int) s;"));
-	assert_non_null(strstr(s, "\tif (psplit && s > 1)\n\t\tp->persist = "
-		"3, p->pblocks = (int64_t) sms * oc[4];\n"));
-	/* no workspace: unsplit, not this kernel */
-	assert_non_null(strstr(s, "\t\tp.s = 1;\n\t\tp.small = p.small1;\n"
-		"\t\tp.medium = p.medium1;\n\t\tif (p.persist == 3)\n\t\t\t"
-		"p.persist = p.tdp ? 1 : 0;\n"));
-	assert_non_null(strstr(s, "\tif (p.persist == 3) {\n"));
-	assert_non_null(strstr(s, "dim3 grid((unsigned) ((p.tdp + ((int64_t) "
-		"((M + 128 - 1) / 128) * ((N + 128 - 1) / 128) - p.tdp) * p.s) < "
-		"(int64_t) (p.pblocks) ? "));
-	assert_non_null(strstr(s, ", (int) p.kc[0], (unsigned) p.tdp, (int) "
-		"p.cl, pm_tm0, pm_tm1);"));
-	/* several waves whose last is at most half full: the full waves'
-	 * tiles whole, the tail's split */
-	assert_non_null(strstr(s, "\tp->tdp = 0;\n\tif (oc[4] > 0 && "
-		"p->persist != 2 && p->persist != 4 && tiles > (int64_t) sms * "
-		"oc[4]) {\n\t\tconst "
-		"int64_t pb = (int64_t) sms * oc[4], rt = tiles % pb;\n\t\t"
-		"int64_t s3 = rt > 0 && 2 * rt <= pb ? pm_fit_gemm_nn(kt, pb / rt, "
-		"4, 8) : 1;\n"));
-	assert_non_null(strstr(s, "\t\t\tif (kt[r] < 16)\n\t\t\t\ts3 = "
-		"1;\n"));
-	assert_non_null(strstr(s, "p->persist = 3, p->pblocks = pb, p->tdp = "
-		"tiles - rt, p->s = (int) s3;"));
-	assert_non_null(strstr(s, "p->bytes = p->cnt_bytes + (size_t) rt * "
-		"(size_t) s3 * 65536;"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_nn_persist_split<<<grid, 288, "
-		"165952, stream>>>("));
-	assert_non_null(strstr(s, "pm_occ[4] = o > 0 ? o : 1;"));
+	/* the launch: the plan's grid, chunk and whole tiles */
+	nv = pm_test_rows("gemm_nn", "sm_90a", opts, rows, &f);
+	{
+		char *l = launch_case(s, pm_test_role(rows, nv,
+			PM_RT_PERSIST_SPLIT));
+
+		assert_non_null(l);
+		assert_non_null(strstr(l, "\t\tdim3 grid((unsigned) (c->grid), "
+			"1);\n"));
+		assert_non_null(strstr(l, "pm_kernel_gemm_nn_persist_split<<<grid, "
+			"288, 165952, stream>>>("));
+		assert_non_null(strstr(l, ", (int) c->kc[0], (unsigned) c->tdp, "
+			"pm_tm0, pm_tm1);"));
+		free(l);
+	}
 	free(s);
 	free(diag);
+	/* the plan (H100 model): under 3/5 tile per SM, not on 1/2 to 3/5
+	 * with 16 k tiles (67 tiles: _persist), chunks of 16 k tiles or more
+	 * (40 tiles: 47 k tiles 2, 48 3), whole (50: 3 of 17), at most 8
+	 * (one strip per consumer warp), units filling half the SMs (33
+	 * tiles x 2 chunks, not 32); the grid the units, at most one block
+	 * per SM; no workspace: unsplit, not this kernel */
+	{
+		struct pm_rt_choice c;
+
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			8448, 128, 2048), "_persist_split,s=2");
+		pm_test_plan_suffix("gemm_nn", "sm_90a", opts, 8448, 128, 2048,
+			&c);
+		assert_true(c.grid == 132 && c.kc[0] == 1024 && c.tdp == 0);
+		assert_int_equal(c.ws_bytes, 4096 + 66 * 2 * 65536);
+		assert_int_equal(c.v_nows, pm_test_row(rows, nv, "_small_tma"));
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			8576, 128, 2048), "_persist");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			1280, 512, 3008), "_persist_split,s=2");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			1280, 512, 3072), "_persist_split,s=3");
+		pm_test_plan_suffix("gemm_nn", "sm_90a", opts, 1280, 512, 3200,
+			&c);
+		assert_true(c.s == 3 && c.kc[0] == 17 * 64 && c.grid == 120);
+		pm_test_plan_suffix("gemm_nn", "sm_90a", opts, 1280, 128, 16384,
+			&c);
+		assert_true(c.s == 8 && c.grid == 80);
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			4224, 128, 2048), "_persist_split,s=2");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			4096, 128, 2048), "_small");
+	}
+	/* several waves whose last is at most half full (594 tiles: 66 of
+	 * 132; 595: 67), k of 16 tiles or more: the full waves' tiles whole,
+	 * the tail's split (chunks of 4 k tiles or more, whole: 25 k tiles
+	 * in 5 of 5, not 6), the workspace the tail's; none after the wide
+	 * rule (450 tiles); no workspace: _persist */
+	{
+		struct pm_rt_choice c;
+
+		pm_test_plan_suffix("gemm_nn", "sm_90a", opts, 3456, 2816, 1664,
+			&c);
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			3456, 2816, 1664), "_persist_split,s=2");
+		assert_true(c.tdp == 528 && c.grid == 132 && c.kc[0] == 832);
+		assert_int_equal(c.ws_bytes, 4096 + 66 * 2 * 65536);
+		assert_int_equal(c.v_nows, pm_test_row(rows, nv, "_persist"));
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			2176, 4480, 1664), "_persist");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			3456, 2816, 1024), "_persist_split,s=2");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			3456, 2816, 960), "_persist");
+		pm_test_plan_suffix("gemm_nn", "sm_90a", opts, 1664, 2816, 1600,
+			&c);
+		assert_true(c.s == 5 && c.tdp == 264 && c.kc[0] == 5 * 64);
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			1664, 2816, 2432), "_persist_split,s=6");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
+			1920, 3840, 1664), "_persist_wide");
+	}
 	/* Add(GEMM, GEMM): the unit's chunks of both contractions */
 	s = try_gen("add_gemm", opts, &diag);
 	assert_non_null(s);
@@ -429,15 +504,26 @@ static void test_split(void **state)
 	s = try_gen("relu_gemm", opts, &diag);
 	assert_non_null(s);
 	assert_non_null(strstr(s, "pm_kernel_relu_gemm_persist_split("));
-	assert_non_null(strstr(s, "\tif (psplit && s > 1)\n\t\tp->persist = 3"));
-	assert_null(strstr(s, "p->tdp = tiles - rt"));
 	free(s);
 	free(diag);
-	/* only with --split-k auto */
+	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts, 640,
+		512, 2048), "_persist_split,s=4");
+	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts, 3456,
+		2816, 1664), "_persist_wide");
+	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts, 1664,
+		2816, 2432), "_persist_mid");
+	/* only with --split-k auto (runtime/plan.h, embedded, names the
+	 * roles) */
 	for (int i = 0; i < 2; ++i) {
+		const unsigned split = 1u << PM_RT_PERSIST_SPLIT |
+			1u << PM_RT_PERSIST_SPLIT_CL;
+
 		s = try_gen("gemm_nn", i ? never : fixed, &diag);
 		assert_non_null(s);
-		assert_null(strstr(s, "_persist_split"));
+		assert_null(strstr(s, "pm_kernel_gemm_nn_persist_split"));
+		assert_int_equal(pm_test_roles("gemm_nn", "sm_90a", i ? never :
+			fixed) & split, 0);
+		assert_true(pm_test_roles("gemm_nn", "sm_90a", opts) & split);
 		free(s);
 		free(diag);
 	}

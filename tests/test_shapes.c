@@ -13,6 +13,22 @@
 #include "polymma.h"
 #include "tests/util.h"
 #include "tests/emit_util.h"
+#include "tests/plan_util.h"
+
+/* The launcher's case of examples/NAME.tc's row sfx in its source s
+ * contains what. */
+static void launches(const char *s, const char *name, const char *sfx,
+	const char *what)
+{
+	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	const int nv = pm_test_rows(name, "sm_90a", NULL, rows, &f);
+	char *l = launch_case(s, pm_test_row(rows, nv, sfx));
+
+	assert_non_null(l);
+	assert_non_null(strstr(l, what));
+	free(l);
+}
 
 /* The tall variant: 256x128 blocks (two warpgroups of 128x128, two
  * 64x128 wgmma each per k step), 3 stages of 48 KB and its own 256 x 136
@@ -38,21 +54,41 @@ static void test_tall(void **state)
 		"147456);"));
 	assert_null(strstr(k, "__cluster_dims__"));
 	free(k);
-	/* the plan: after the wide rule, on its terms */
-	assert_non_null(strstr(s, "\t\tif (!p->persist && oc[5] > 0 && M % 256 "
-		"== 0 && N % 128 == 0) {\n\t\t\tconst int64_t t2 = (M / 256) * "
-		"(N / 128), bw = (int64_t) sms * oc[5];\n\t\t\tif (t2 * 100 >= 85 "
-		"* ((t2 + bw - 1) / bw) * bw)\n\t\t\t\tp->persist = 4, p->pblocks "
-		"= bw;\n"));
-	assert_true(strstr(s, "p->persist = 4") > strstr(s, "p->persist = 2"));
-	assert_true(strstr(s, "p->persist = 4") < strstr(s, "p->persist = 1, "
-		"p->pblocks = bp;"));
-	assert_non_null(strstr(s, "if (oc[4] > 0 && p->persist != 2 && "
-		"p->persist != 4 && tiles > (int64_t) sms * oc[4]) {"));
-	assert_non_null(strstr(s, "pm_occ[5] = o > 0 ? o : 1;"));
-	assert_non_null(strstr(s, "\tif (p.persist == 4) {\n"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_tall<<<"
-		"grid, 288, 217136, stream>>>("));
+	/* the plan (H100 model): after the wide rule (which it would equal
+	 * where both divide), on its terms: M a multiple of 256, its waves
+	 * 85 % full (230 tiles of 264: 87 %; 220: 83 %); the tail rule
+	 * leaves it alone (450 tiles, 54 in the last wave) */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2560, 2944, 512), "_persist_tall");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2432, 2944, 512), "_base");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2560, 2816, 512), "_base");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2048, 4096, 512), "_persist_wide");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 2048, 4096, 512, "_persist_wide"), "_persist_tall");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2304, 3200, 2176), "_persist_tall");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 2304, 3200, 2176, "_persist_tall"), "_persist_split,s=2");
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		const int nv = pm_test_rows("gemm_bias_relu", "sm_90a", opts,
+			rows, &f);
+		const int i = pm_test_role(rows, nv, PM_RT_PERSIST_TALL);
+		char *l = launch_case(s, i);
+
+		assert_string_equal(rows[i].suffix, "_persist_tall");
+		assert_true(rows[i].bm == 256 && rows[i].bn == 128 &&
+			rows[i].threads == 288 && rows[i].smem == 217136);
+		assert_int_equal(rows[i].flags, PM_RT_EXACT);
+		assert_non_null(l);
+		assert_non_null(strstr(l, "pm_kernel_gemm_bias_relu_persist_tall"
+			"<<<grid, 288, 217136, stream>>>("));
+		free(l);
+	}
 	free(s);
 	free(diag);
 	/* a register prologue: a producer warpgroup (test_fused) */
@@ -60,11 +96,30 @@ static void test_tall(void **state)
 	assert_non_null(s);
 	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
 		"pm_kernel_relu_gemm_persist_tall("));
-	assert_non_null(strstr(s, "\t\tif (oc[5] > 0 && M % 256 == 0 && N % "
-		"128 == 0 && kt[0] >= 16) {\n"));
-	assert_non_null(strstr(s, "best = c, pick = 4;"));
 	free(s);
 	free(diag);
+	/* ... and the cost model's term (at 1000 per mille: the base's cost
+	 * where the tall tile divides, which it keeps; a better rate shows
+	 * the term, from 16 k tiles) */
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		const int nv = pm_test_rows("relu_gemm", "sm_90a", opts, rows,
+			&f);
+		int rc;
+		struct pm_rt_choice c;
+
+		assert_int_equal(f.ra.tall, 1000);
+		assert_true(rows[pm_test_role(rows, nv, PM_RT_PERSIST_TALL)].flags
+			& PM_RT_PRO_REGS);
+		assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
+			2560, 2944, 1024), "_base");
+		f.ra.tall = 1200;
+		c = pm_test_plan(&f, rows, nv, 2560, 2944, 1024, NULL, &rc);
+		assert_string_equal(rows[c.v].suffix, "_persist_tall");
+		c = pm_test_plan(&f, rows, nv, 2560, 2944, 960, NULL, &rc);
+		assert_string_equal(rows[c.v].suffix, "");
+	}
 }
 
 /* The mid variant: 128x192 blocks (one m64n192k16 wgmma per warpgroup and
@@ -96,19 +151,22 @@ static void test_mid(void **state)
 	/* ragged: the stores guarded */
 	assert_non_null(strstr(k, "(192 * c1 + 8 * c3) < N) pm_copy16_s2g("));
 	free(k);
-	/* the plan: the last rule, after the tail split */
-	assert_non_null(strstr(s, "\tif (oc[6] > 0 && tiles > (int64_t) sms) "
-		"{\n\t\tconst int64_t t2 = ((M + 128 - 1) / 128) * ((N + 192 - 1) "
-		"/ 192), b2 = (int64_t) sms * oc[6];\n\t\tconst int64_t w1 = "
-		"(tiles + sms - 1) / sms, w2 = (t2 + b2 - 1) / b2;\n\t\tif (t2 * "
-		"100 >= 75 * w2 * b2 && t2 * w1 * sms >= tiles * w2 * b2) {\n"
-		"\t\t\tp->persist = 5, p->pblocks = b2, p->tdp = 0, p->s = 1;\n"));
-	assert_true(strstr(s, "p->persist = 5") > strstr(s, "p->persist = 3, "
-		"p->pblocks = pb, p->tdp = tiles - rt"));
-	assert_non_null(strstr(s, "pm_occ[6] = o > 0 ? o : 1;"));
-	assert_non_null(strstr(s, "\tif (p.persist == 5) {\n"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_mid<<<"
-		"grid, 288, 215104, stream>>>("));
+	/* the plan (H100 model): the last rule, after the tail split (300
+	 * tiles, 36 in the last wave), where its grid fills its waves to
+	 * 75 % (198 of 264 tiles; 195: 74 %) and at least as well as the
+	 * tiles fill waves of SMs (299 of 396 against 442 of 528: no) */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1280, 3840, 1664), "_persist_mid");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 1280, 3840, 1664, "_persist_mid"), "_persist_split,s=3");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1408, 3328, 1664), "_persist_mid");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1664, 2816, 1664), "_persist_split,s=6");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1664, 4352, 1664), "_persist_split,s=2");
+	launches(s, "gemm_bias_relu", "_persist_mid", "pm_kernel_gemm_bias_"
+		"relu_persist_mid<<<grid, 288, 215104, stream>>>(");
 	free(s);
 	free(diag);
 	/* a register prologue: a producer warpgroup */
@@ -116,12 +174,19 @@ static void test_mid(void **state)
 	assert_non_null(s);
 	assert_non_null(strstr(s, "__launch_bounds__(384, 1) "
 		"pm_kernel_relu_gemm_persist_mid("));
-	assert_non_null(strstr(s, "\t\tif (oc[6] > 0) {\n"));
-	assert_non_null(strstr(s, "* oc[6] * 24576.0 * 1000.0 / 1060.0;\n"
-		"\t\t\tif (c < best)\n\t\t\t\tbest = c, pick = 5;\n"));
-	assert_null(strstr(s, "p->persist = 5, p->pblocks = b2"));
 	free(s);
 	free(diag);
+	/* ... the cost model's term (1060 per mille), not the mid rule
+	 * (the 74 % above) */
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+
+		pm_test_rows("relu_gemm", "sm_90a", opts, rows, &f);
+		assert_int_equal(f.ra.mid, 1060);
+		assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
+			1664, 2816, 2432), "_persist_mid");
+	}
 	/* an epilogue of several statements: exact, where its tile divides
 	 * M and N */
 	s = try_gen("gemm_epilogue_chain", opts, &diag);
@@ -130,15 +195,20 @@ static void test_mid(void **state)
 	assert_null(strstr(k, "< N) pm_copy16_s2g("));
 	assert_null(strstr(k, "pm_tM"));
 	free(k);
-	assert_non_null(strstr(s, "\tif (oc[6] > 0 && tiles > (int64_t) sms "
-		"&& M % 128 == 0 && N % 192 == 0) {\n"));
 	free(s);
 	free(diag);
+	assert_string_equal(pm_test_launch("gemm_epilogue_chain", "sm_90a",
+		opts, 1280, 3840, 1664), "_persist_mid");
+	assert_string_equal(pm_test_launch("gemm_epilogue_chain", "sm_90a",
+		opts, 1280, 3712, 1664), "_persist_split,s=5");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a",
+		opts, 1280, 3712, 1664), "_persist_mid");
 	/* no persistent kernels, no mid variant */
 	s = try_gen("gemm_bias_relu", off, &diag);
 	assert_non_null(s);
-	assert_null(strstr(s, "persist_mid"));
-	assert_null(strstr(s, "p->persist = 5"));
+	assert_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_mid"));
+	assert_int_equal(pm_test_roles("gemm_bias_relu", "sm_90a", off) &
+		PM_TEST_PERSIST_ROLES, 0);
 	free(s);
 	free(diag);
 }
@@ -169,22 +239,30 @@ static void test_sq(void **state)
 	/* ragged: the stores guarded */
 	assert_non_null(strstr(k, "(192 * c1 + 8 * c3) < N) pm_copy16_s2g("));
 	free(k);
-	/* the plan: last, the best other variant's modelled time against
-	 * its own */
-	assert_non_null(strstr(s, "\tif (oc[7] > 0 && tiles > (int64_t) sms) "
-		"{\n"));
-	assert_non_null(strstr(s, "* oc[6] * 24576.0 * 1000.0 / 1060.0;\n"
-		"\t\t\tif (c < best)\n\t\t\t\tbest = c;\n"));
-	assert_non_null(strstr(s, "\t\tconst double c3 = (double) ((t3 + b3 - "
-		"1) / b3) * oc[7] * 36864.0 * 1000.0 / 1090.0;\n\t\tif (best * "
-		"1000.0 >= c3 * 1100.0) {\n\t\t\tp->persist = 6, p->pblocks = "
-		"b3, p->tdp = 0, p->s = 1;\n"));
-	assert_true(strstr(s, "p->persist = 6") > strstr(s, "p->persist = 5, "
-		"p->pblocks = b2"));
-	assert_non_null(strstr(s, "pm_occ[7] = o > 0 ? o : 1;"));
-	assert_non_null(strstr(s, "\tif (p.persist == 6) {\n"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_sq<<<"
-		"grid, 416, 224304, stream>>>("));
+	/* the plan (H100 model): last, the best other variant's modelled
+	 * time (the spec's rates per mille) against its own: 1.13 x sq's
+	 * (2944x4608) takes it, 1.03 (1920x4608) not; it replaces the mid
+	 * and tail rules' choices */
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+
+		pm_test_rows("gemm_bias_relu", "sm_90a", opts, rows, &f);
+		assert_true(f.sq.gain == 1100 && f.sq.mid == 1060 &&
+			f.sq.wide == 1090 && f.sq.tall == 1000 && f.sq.sq == 1090);
+	}
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2944, 4608, 1664), "_persist_sq");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		1920, 4608, 1664), "_persist_mid");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2304, 2048, 1664), "_persist_sq");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 2304, 2048, 1664, "_persist_sq"), "_persist_mid");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 2944, 4608, 1664, "_persist_sq"), "_persist_split,s=3");
+	launches(s, "gemm_bias_relu", "_persist_sq", "pm_kernel_gemm_bias_"
+		"relu_persist_sq<<<grid, 416, 224304, stream>>>(");
 	free(s);
 	free(diag);
 	/* a register prologue: a producer warpgroup, three consumer ones at
@@ -195,10 +273,12 @@ static void test_sq(void **state)
 		"pm_kernel_relu_gemm_persist_sq(");
 	assert_non_null(strstr(k, "pm_setmaxnreg_inc<152>();"));
 	free(k);
-	assert_true(strstr(s, "p->persist = 6") > strstr(s, "best = c, pick "
-		"= 5;"));
 	free(s);
 	free(diag);
+	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts, 3968,
+		1152, 1408), "_persist_sq");
+	assert_string_equal(pm_test_launch_without("relu_gemm", "sm_90a", opts,
+		3968, 1152, 1408, "_persist_sq"), "_persist_mid");
 	/* an epilogue of several statements: exact, where its tile divides
 	 * M and N */
 	s = try_gen("gemm_epilogue_chain", opts, &diag);
@@ -206,14 +286,15 @@ static void test_sq(void **state)
 	k = kernel_text(s, " pm_kernel_gemm_epilogue_chain_persist_sq(");
 	assert_null(strstr(k, "pm_tM"));
 	free(k);
-	assert_non_null(strstr(s, "\tif (oc[7] > 0 && tiles > (int64_t) sms "
-		"&& M % 192 == 0 && N % 192 == 0) {\n"));
 	free(s);
 	free(diag);
+	assert_string_equal(pm_test_launch("gemm_epilogue_chain", "sm_90a",
+		opts, 2304, 1920, 1664), "_persist_sq");
+	assert_string_equal(pm_test_launch("gemm_epilogue_chain", "sm_90a",
+		opts, 2304, 2048, 1664), "_persist_split,s=5");
 	s = try_gen("gemm_bias_relu", off, &diag);
 	assert_non_null(s);
-	assert_null(strstr(s, "persist_sq"));
-	assert_null(strstr(s, "p->persist = 6"));
+	assert_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_sq"));
 	free(s);
 	free(diag);
 }
@@ -251,29 +332,31 @@ static void test_narrow(void **state)
 	k = kernel_text(s, " pm_kernel_gemm_bias_relu_persist(");
 	assert_null(strstr(k, "pm_wgmma_wait<1>();"));
 	free(k);
-	/* the plan: after the unsplit 128x128 persistent kernel's one wave,
-	 * where the 64x192 grid is one wave too */
-	assert_non_null(strstr(s, "\tif (oc[8] > 0 && p->persist == 1 && "
-		"p->s == 1 && !p->tdp && tiles <= (int64_t) sms) {\n\t\tconst "
-		"int64_t t2 = ((M + 64 - 1) / 64) * ((N + 192 - 1) / 192), b2 = "
-		"(int64_t) sms * oc[8];\n\t\tif (t2 <= b2)\n\t\t\tp->persist = 7, "
-		"p->pblocks = b2;\n"));
-	assert_true(strstr(s, "p->persist = 7") > strstr(s, "p->persist = 6"));
-	assert_non_null(strstr(s, "pm_occ[8] = o > 0 ? o : 1;"));
-	assert_non_null(strstr(s, "\tif (p.persist == 7) {\n"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_narrow<<<"
-		"grid, 160, "));
+	/* the plan (H100 model): after the unsplit 128x128 persistent
+	 * kernel's one wave (84 tiles), where the 64x192 grid is one wave too
+	 * (114 blocks; 10240x128: 160), not on several waves */
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		384, 3584, 2944), "_persist_narrow");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 384, 3584, 2944, "_persist_narrow"), "_persist");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		10240, 128, 512), "_persist");
+	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
+		2560, 3840, 3968), "_persist");
+	launches(s, "gemm_bias_relu", "_persist_narrow", "pm_kernel_gemm_bias_"
+		"relu_persist_narrow<<<grid, 160, ");
 	free(s);
 	free(diag);
 	s = try_gen("relu_gemm", opts, &diag);
 	assert_non_null(s);
-	assert_null(strstr(s, "persist_narrow"));
-	assert_null(strstr(s, "p->persist = 7"));
+	assert_null(strstr(s, "pm_kernel_relu_gemm_persist_narrow"));
+	assert_false(pm_test_roles("relu_gemm", "sm_90a", opts) &
+		(1u << PM_RT_PERSIST_NARROW));
 	free(s);
 	free(diag);
 	s = try_gen("gemm_bias_relu", off, &diag);
 	assert_non_null(s);
-	assert_null(strstr(s, "persist_narrow"));
+	assert_null(strstr(s, "pm_kernel_gemm_bias_relu_persist_narrow"));
 	free(s);
 	free(diag);
 }

@@ -11,6 +11,7 @@
 #include "polymma.h"
 #include "tests/util.h"
 #include "tests/emit_util.h"
+#include "tests/plan_util.h"
 
 /* Main kernel of a generated file (up to the next kernel or the host
  * code). */
@@ -95,6 +96,10 @@ static void test_sm90a_tma(void **state)
 			NULL };
 		const char *sva[] = { "target", "sm_90a", "small-variant", "auto",
 			"split-k", "auto", NULL };
+		const char *sv1[] = { "target", "sm_90a", "small-variant", "auto",
+			"split-k", "1", NULL };
+		const char *sv2[] = { "target", "sm_90a", "small-variant", "auto",
+			"split-k", "2", NULL };
 		const char *off[] = { "target", "sm_90a", "small-variant", "auto",
 			"tma", "off", NULL };
 		const char *on[] = { "target", "sm_90a", "small-variant", "auto",
@@ -107,33 +112,77 @@ static void test_sm90a_tma(void **state)
 		assert_non_null(strstr(sm, "pm_cp_async16"));
 		assert_true(strstr(sm, "pm_cp_async16") < tw);
 		assert_non_null(strstr(tw, "pm_tma_load_2d(&"));
-		assert_non_null(strstr(t, "\t\tif (2 * (int64_t) ((M + 64 - 1) / "
-			"64) * ((N + 64 - 1) / 64) >= 3 * (int64_t) pm_sms) {\n"));
-		/* no split-K, no launch plan: no medium variant */
-		assert_null(strstr(t, "_medium"));
 		free(t);
+		/* (H100 model: 132 SMs) from 198 blocks of 64x64 on (200:
+		 * 640x1280; 196: 896x896) */
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", sv1,
+			640, 1280, 1024), "_small_tma");
+		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", sv1,
+			896, 896, 1024), "_small");
+		/* no split-K, no persistent kernels: no medium variant */
+		assert_int_equal(pm_test_roles("gemm_nn", "sm_90a", sv1),
+			1u << PM_RT_BASE | 1u << PM_RT_SMALL |
+			1u << PM_RT_SMALL_TMA);
 		/* the medium variant (64x128, one warpgroup), chosen by the
 		 * split-K launch plan when its grid fills the waves 5/4 as
 		 * well as the big kernel's */
 		t = gen("nn", sva, NULL, NULL);
 		assert_non_null(strstr(t, "__launch_bounds__(128) "
 			"pm_kernel_gemm_nn_medium("));
-		assert_non_null(strstr(t, "\tif (occm > 0 && !p->small1 && tiles < "
-			"(int64_t) sms * occ && !pfew) {\n"));
-		assert_non_null(strstr(t, "\t\tp->medium1 = t2 * w1 * b1 * 4 > "
-			"tiles * w2 * b2 * 5;\n"));
-		assert_non_null(strstr(t, "\tp->medium = s == 1 && p->medium1;"));
-		assert_non_null(strstr(t, "\tif (p.medium) {\n"));
-		assert_non_null(strstr(t, "pm_kernel_gemm_nn_medium<<<grid, 128, "));
-		assert_non_null(strstr(t, "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
-			"(&o, pm_kernel_gemm_nn_medium, 128, "));
+		{
+			struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+			struct pm_rt_spec f;
+			const int nv = pm_test_rows("gemm_nn", "sm_90a", sva, rows,
+				&f);
+			const int i = pm_test_role(rows, nv, PM_RT_MEDIUM);
+			char *l = launch_case(t, i);
+			struct pm_rt_choice c;
+
+			assert_string_equal(rows[i].suffix, "_medium");
+			assert_true(rows[i].bm == 64 && rows[i].bn == 128 &&
+				rows[i].threads == 128);
+			assert_non_null(l);
+			assert_non_null(strstr(l, "pm_kernel_gemm_nn_medium<<<grid, "
+				"128, "));
+			free(l);
+			/* its blocks per SM asked with the others' */
+			assert_non_null(strstr(t, "\t(const void *) "
+				"pm_kernel_gemm_nn_medium,\n"));
+			assert_non_null(strstr(t, "cudaOccupancyMaxActiveBlocksPer"
+				"Multiprocessor(&o, pm_kernels_gemm_nn[i], v->threads, "
+				"(size_t) v->smem)"));
+			/* (H100 model) one partial wave of big blocks (133 to
+			 * 263 tiles; 132: the persistent kernel, fewer: small)
+			 * whose medium grid fills its waves more than 5/4 as well:
+			 * 255 of 396 against 135 of 264 (1.26), not 136 (1.25);
+			 * unsplit only (--split-k 2: where there is no
+			 * workspace) */
+			assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", sva,
+				1088, 1920, 512), "_medium");
+			assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", sva,
+				960, 2176, 512), "_base");
+			assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", sva,
+				17024, 128, 512), "_medium");
+			assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", sva,
+				16896, 128, 512), "_persist");
+			assert_string_equal(pm_test_plan_suffix("gemm_nn", "sm_90a",
+				sv2, 1088, 1920, 512, &c), "_split");
+			assert_int_equal(c.s, 2);
+			assert_int_equal(c.v_nows, pm_test_row(rows, nv,
+				"_medium"));
+		}
 		free(t);
+		/* (runtime/plan.h, embedded, names the roles) */
 		t = gen("nn", off, NULL, NULL);
-		assert_null(strstr(t, "_small_tma"));
+		assert_null(strstr(t, "pm_kernel_gemm_nn_small_tma"));
 		assert_null(strstr(t, "pm_tma_load_2d(&"));
+		assert_false(pm_test_roles("gemm_nn", "sm_90a", off) &
+			1u << PM_RT_SMALL_TMA);
 		free(t);
 		t = gen("nn", on, NULL, NULL);
-		assert_null(strstr(t, "_small_tma"));
+		assert_null(strstr(t, "pm_kernel_gemm_nn_small_tma"));
+		assert_false(pm_test_roles("gemm_nn", "sm_90a", on) &
+			1u << PM_RT_SMALL_TMA);
 		sm = strstr(t, "pm_kernel_gemm_nn_small(");
 		assert_non_null(sm);
 		assert_non_null(strstr(sm, "pm_tma_load_2d(&"));

@@ -10,6 +10,7 @@
 #include "polymma.h"
 #include "tests/util.h"
 #include "tests/emit_util.h"
+#include "tests/plan_util.h"
 
 /* Each kernel with ragged sizes also comes as its exact twin (emit/print.h
  * pm_emit_twin): the code without guards, which the launcher runs where
@@ -59,6 +60,37 @@ static void test_exact_twins(void **state)
 	assert_non_null(strstr(src, "if ((M % 64 == 0 && N % 64 == 0))\n"));
 	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 128 == 0))\n"));
 	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 192 == 0))\n"));
+	/* the variant table: a twin flag on each of those rows, the wide and
+	 * tall ones exact; the plan's choice launches the twin where the
+	 * row's tile divides M and N (H100 model) */
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		struct pm_rt_choice c;
+		const int nv = pm_test_rows("gemm_nn", "sm_90a", NULL, rows, &f);
+
+		for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); ++i) {
+			const int r = pm_test_row(rows, nv, twins[i]);
+
+			assert_true(r >= 0);
+			assert_int_equal(rows[r].flags & (PM_RT_TWIN | PM_RT_EXACT),
+				PM_RT_TWIN);
+		}
+		assert_int_equal(rows[pm_test_row(rows, nv, "_persist_wide")].flags,
+			PM_RT_EXACT);
+		assert_int_equal(rows[pm_test_row(rows, nv, "_persist_tall")].flags,
+			PM_RT_EXACT);
+		pm_test_plan_suffix("gemm_nn", "sm_90a", NULL, 2560, 3840, 3968,
+			&c);
+		assert_true(c.v == pm_test_row(rows, nv, "_persist") && c.exact);
+		pm_test_plan_suffix("gemm_nn", "sm_90a", NULL, 2560, 3776, 3968,
+			&c);
+		assert_true(c.v == pm_test_row(rows, nv, "_persist") && !c.exact);
+		pm_test_plan_suffix("gemm_nn", "sm_90a", NULL, 1920, 3840, 1664,
+			&c);
+		assert_true(c.v == pm_test_row(rows, nv, "_persist_wide") &&
+			!c.exact);
+	}
 	polymma_result_free(r);
 	polymma_options_free(o);
 	polymma_ctx_free(ctx);
