@@ -337,14 +337,15 @@ static void test_cluster_split(void **state)
 			"cluster", "1", NULL };
 		char *meta, *t = gen("nn", da, NULL, &meta);
 
-		assert_non_null(strstr(t, "of a tile (_cl: a tile's chunks as "
-			"one cluster,\n *          reduced through distributed shared "
-			"memory, where the GPU holds every cluster)\n"));
+		assert_non_null(strstr(t, " *   _persist_split_cl  128x128x64, "
+			"warp 64x128, 4 stages (+ _x): split-K in clusters, "
+			"reduced through distributed shared memory\n"));
 		assert_non_null(strstr(meta, "\"cluster\": \"auto\",\n"));
 		free(meta);
 		free(t);
 		t = gen("nn", n1, NULL, &meta);
-		assert_null(strstr(t, "as one cluster"));
+		assert_non_null(strstr(t, " *   _persist_split_cl  not built: "
+			"--cluster 1\n"));
 		assert_non_null(strstr(meta, "\"cluster\": \"1\",\n"));
 		free(meta);
 		free(t);

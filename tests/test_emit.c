@@ -191,7 +191,8 @@ static void test_small_variant(void **state)
 	assert_int_equal(count(s, "if (M < 1 || M > 0x7fffff00)\n"), 3);
 	assert_int_equal(count(s, "if (N < 1 || N > 0x7fffff00 || N % 8)\n"), 3);
 	assert_int_equal(count(s, "if (K < 1 || K > 0x7fffff00 || K % 32)\n"), 3);
-	assert_non_null(strstr(s, " * small    64x64x32, warp 32x32"));
+	assert_non_null(strstr(s, " *   _small             64x64x32, warp 32x32, 4 "
+		"stages (+ _x): 64x64 blocks for grids smaller than the GPU\n"));
 	free(s);
 	/* a block tile given by the user is the only one */
 	s = gen("nn", blk, NULL, NULL);
