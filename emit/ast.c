@@ -10,7 +10,7 @@
 #include <isl/union_map.h>
 
 #include "emit/emit.h"
-#include "emit/print.h"
+#include "emit/frame.h"
 #include "promote/promote.h"
 
 static void annot_free(void *user)

@@ -36,7 +36,7 @@
  * target and tiles, the target's helper code, every kernel of the set in
  * the target table's order (each with its exact "_x" twin where it has
  * ragged sizes) and the host launcher of docs/LANGUAGE.md (launch.c; its
- * plan: plan.c).
+ * plan: table.c).
  */
 #ifndef PM_EMIT_H
 #define PM_EMIT_H

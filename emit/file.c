@@ -6,83 +6,13 @@
 #include <isl/ast.h>
 
 #include "emit/emit.h"
-#include "emit/print.h"
+#include "emit/frame.h"
+#include "emit/launch.h"
+#include "emit/persist.h"
+#include "emit/pointwise.h"
 #include "target/target.h"
 #include "polymma.h"
 #include "variant/variant.h"
-
-const char *pm_emit_ctype(struct pm_kernel *k, int t, int host)
-{
-	switch (k->scop->spec->tensors[t].type) {
-	case PM_F16: return host ? "float" : "__half";
-	case PM_BF16: return host ? "float" : "__nv_bfloat16";
-	case PM_F32: return "float";
-	case PM_I8: return "int8_t";
-	case PM_I32: return "int32_t";
-	}
-	return "void";
-}
-
-/* Runtime size symbols, in the launcher's order: first appearance in the
- * statements (lhs tensor, then reads, each tensor's dims in order), then
- * any other runtime symbol in declaration order. */
-int pm_emit_size_order(struct pm_kernel *k, int *order)
-{
-	const struct pm_spec *spec = k->scop->spec;
-	int n = 0, seen[64] = { 0 };
-	int tens[5] = { k->con[0].out, k->con[0].a, k->con[0].b,
-		k->con[k->ncon - 1].a, k->con[k->ncon - 1].b };
-
-	for (int i = 0; i < 5; ++i) {
-		const struct pm_tensor *t = &spec->tensors[tens[i]];
-		for (int d = 0; d < t->rank; ++d) {
-			int s = t->dims[d].sym;
-			if (s < 0 || s >= 64 || seen[s] ||
-			    pm_scop_sym_fixed(k->scop, s, NULL))
-				continue;
-			seen[s] = 1;
-			order[n++] = s;
-		}
-	}
-	for (int s = 0; s < spec->nsyms && s < 64; ++s)
-		if (!seen[s] && !pm_scop_sym_fixed(k->scop, s, NULL))
-			order[n++] = s;
-	return n;
-}
-
-void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
-	enum pm_entry e)
-{
-	const struct pm_spec *spec = k->scop->spec;
-	int order[64], n = pm_emit_size_order(k, order);
-
-	if (e == PM_ENTRY_WS_SIZE) {
-		pm_strbuf_printf(b, "size_t %s_workspace_size(", spec->name);
-		for (int i = 0; i < n; ++i)
-			pm_strbuf_printf(b, "%sint64_t %s", i ? ", " : "",
-				spec->syms[order[i]].name);
-		pm_strbuf_add(b, n ? ")" : "void)");
-		return;
-	}
-	if (e == PM_ENTRY_LAUNCH)
-		pm_strbuf_printf(b, "cudaError_t pm_launch_%s(const struct "
-			"pm_rt_choice *c, ", spec->name);
-	else
-		pm_strbuf_printf(b, "cudaError_t %s%s(", spec->name,
-			e == PM_ENTRY_WS ? "_ws" : "");
-	for (int t = 0; t < spec->ntensors; ++t)
-		if (spec->tensors[t].role == PM_INPUT)
-			pm_strbuf_printf(b, "const void *%s, ",
-				spec->tensors[t].name);
-	for (int t = 0; t < spec->ntensors; ++t)
-		if (spec->tensors[t].role == PM_OUTPUT)
-			pm_strbuf_printf(b, "void *%s, ", spec->tensors[t].name);
-	for (int i = 0; i < n; ++i)
-		pm_strbuf_printf(b, "int64_t %s, ", spec->syms[order[i]].name);
-	if (e == PM_ENTRY_WS || e == PM_ENTRY_LAUNCH)
-		pm_strbuf_add(b, "void *workspace, size_t workspace_bytes, ");
-	pm_strbuf_add(b, "cudaStream_t stream)");
-}
 
 static const char *const smem_names[] = { "plain", "pad", "swizzle" };
 
@@ -293,53 +223,6 @@ static void split_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	split_chunks(k, b, host);
 }
 
-/* Bytes of dynamic shared memory (all stages of the buffers of the
- * contraction that needs most: the contractions run one after the other,
- * and promote/ puts a barrier before a later one's first copies). */
-long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off)
-{
-	long bytes = 0, end[2] = { 0, 0 };
-	/* descriptor layouts: every tile's stages on 1024-byte boundaries */
-	long align = !host && k->cfg->target->desc_smem ? 1024 : 128;
-	long cst;
-
-	for (int i = 0; i < k->nbufs; ++i) {
-		long *e = &end[k->bufs[i].con];
-
-		if (off)
-			off[i] = *e;
-		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 : 2);
-		*e = (*e + align - 1) / align * align;
-		bytes = *e > bytes ? *e : bytes;
-	}
-	/* the staged store's C tile reuses the operand buffers' memory;
-	 * warp-specialized kernels: after them (the producer fills the
-	 * stages with the next tile's k tiles meanwhile) */
-	cst = !k->cst_pitch ? 0 :
-		(long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
-	if (off)
-		off[k->nbufs] = k->ws ? bytes : 0;
-	if (k->ws)
-		bytes += cst;
-	else
-		bytes = cst > bytes ? cst : bytes;
-	/* TMA: the mbarriers after everything else (pm_emit_nbars) */
-	if (!host && pm_emit_nbars(k))
-		bytes = (bytes + 7) / 8 * 8 + 8 * pm_emit_nbars(k);
-	return bytes;
-}
-
-int pm_emit_nbars(struct pm_kernel *k)
-{
-	for (int c = 0; c < k->ncon; ++c)
-		if (k->tma[c])	/* warp-specialized: one ring for all; the
-				 * split-K fixup through distributed shared
-				 * memory: its "go" and "recv" after it */
-			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon) +
-				(k->dsm ? 2 : 0);
-	return 0;
-}
-
 /* TMA: pm_bar[2 S c + s] is contraction c's "full" barrier of stage s
  * (count 1: the thread that arms it), pm_bar[2 S c + S + s] its "empty"
  * barrier (count: the block's warps; a cluster of two: both blocks'),
@@ -486,12 +369,6 @@ static const char prelude[] =
 	"__device__ __forceinline__ float pm_max_f(float a, float b) { return fmaxf(a, b); }\n"
 	"__device__ __forceinline__ float pm_min_f(float a, float b) { return fminf(a, b); }\n";
 
-int pm_emit_threads(const struct pm_kernel *k)
-{
-	return pm_config_threads(k->cfg) + (!k->ws ? 0 : k->wg ? 128 :
-		32);
-}
-
 /* One kernel definition, pm_kernel_<name><suffix> (host: <name>). */
 static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	const char *suffix, struct pm_strbuf *b, struct pm_diags *d)
@@ -531,7 +408,6 @@ static int variant_def(struct pm_kernel *v, const char *suffix,
 	isl_ast_node_free(ast);
 	return r;
 }
-
 
 /* variant_def of k, then its exact twin (k->twin), suffix "_x"
  * more. */

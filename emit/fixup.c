@@ -1,7 +1,7 @@
 /* Printing the split-K fixup (the FIXUP op of promote/store.c). */
 #include <stdio.h>
 
-#include "emit/print.h"
+#include "emit/fixup.h"
 #include "target/target.h"
 
 /* Split-K: the block's partial accumulators into its workspace slot; the

@@ -13,7 +13,7 @@
  *       splits them in clusters).
  * The last two exist when the kernel can split k (scop->nsplit > 0).
  *
- * The launch plan (pm_plan_NAME, plan.c) picks the kernel, the chunks of k
+ * The launch plan (pm_plan_NAME, table.c) picks the kernel, the chunks of k
  * and the workspace at run time.
  * Every launch is a 1-D grid of tiles (file.c maps block x to its tile in
  * raster order); sm_90a kernels with TMA copies get one tensor map per
@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emit/print.h"
+#include "emit/launch.h"
+#include "emit/pointwise.h"
+#include "emit/table.h"
 #include "target/target.h"
 #include "variant/variant.h"
 
@@ -66,19 +68,6 @@ static void entry_args(struct pm_kernel *k, struct pm_strbuf *b)
 		}
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, ", %s", spec->syms[order[i]].name);
-}
-
-/* "int64_t M, int64_t N" (decl 1, or 2: "void" when none) / "M, N". */
-void pm_emit_size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl)
-{
-	const struct pm_spec *spec = k->scop->spec;
-	int order[64], n = pm_emit_size_order(k, order);
-
-	for (int i = 0; i < n; ++i)
-		pm_strbuf_printf(b, "%s%s%s", i ? ", " : "", decl ? "int64_t " :
-			"", spec->syms[order[i]].name);
-	if (!n && decl == 2)
-		pm_strbuf_add(b, "void");
 }
 
 /* TMA: the tensor map of each buffer copied by boxes, pm_tm<i>: the
@@ -134,26 +123,6 @@ static void mc_grid(struct pm_kernel *k, const char *suffix,
 		"%sdim3 grid((unsigned) (2 * pm_g), 1);\n", ind, d1, c->bn,
 		c->bn, d0, c->bm, c->bm, ind, pblocks, ind, pblocks, ind, suffix,
 		ind, suffix, ind, ind, ind);
-}
-
-/* "cudaLaunchConfig_t pm_lc" and its "cudaLaunchAttribute pm_la[1]" for
- * kernel k in clusters of `cl` blocks (C expressions: the grid and the
- * cluster's size), lines indented by ind; stream: the launch's stream. */
-void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
-	const char *ind, const char *grid, const char *cl, int stream)
-{
-	pm_strbuf_printf(b, "%scudaLaunchConfig_t pm_lc = {};\n"
-		"%scudaLaunchAttribute pm_la[1];\n%spm_lc.gridDim = %s;\n"
-		"%spm_lc.blockDim = dim3(%d, 1, 1);\n"
-		"%spm_lc.dynamicSmemBytes = %ld;\n%s%s"
-		"%spm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
-		"%spm_la[0].val.clusterDim.x = %s;\n"
-		"%spm_la[0].val.clusterDim.y = 1;\n"
-		"%spm_la[0].val.clusterDim.z = 1;\n"
-		"%spm_lc.attrs = pm_la;\n%spm_lc.numAttrs = 1;\n", ind, ind, ind,
-		grid, ind, pm_emit_threads(k), ind, pm_emit_smem_bytes(k, 0, NULL),
-		stream ? ind : "", stream ? "pm_lc.stream = stream;\n" : "",
-		ind, ind, cl, ind, ind, ind, ind);
 }
 
 /* "(M % 128 == 0 && N % 128 == 0)": k's tile divides its ragged sizes
@@ -323,7 +292,7 @@ static void checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
 }
 
 /* "Blocks per SM of pm_kernel_NAME<suffix> into o" (occupancy API). */
-void pm_emit_occupancy(struct pm_kernel *k, const char *suffix,
+static void emit_occupancy(struct pm_kernel *k, const char *suffix,
 	struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
@@ -556,7 +525,7 @@ void pm_emit_launcher(const struct pm_variant_set *vs, struct pm_strbuf *b)
 			"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
 			"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, "
 			"dev) != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n");
-		pm_emit_occupancy(k, "", b);
+		emit_occupancy(k, "", b);
 		pm_strbuf_add(b, "\t\tpm_pblocks = (int64_t) n * (o > 0 ? o : "
 			"1);\n\t}\n");
 	}

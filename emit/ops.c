@@ -1,43 +1,16 @@
-/* Printing one op: helper calls with their operands. */
+/* Printing one op: helper calls with their operands, one printer per op
+ * kind (op_printers). The pointwise ops are pointwise.c's, the TMA
+ * pipeline's tma.c's, the split-K fixup fixup.c's; the shared pieces
+ * (expressions, addresses, the ring, accumulator names) are the kernel
+ * frame's (frame.c). None of them calls back here. */
 #include <stdio.h>
 #include <string.h>
 
-#include "emit/print.h"
+#include "emit/fixup.h"
+#include "emit/ops.h"
+#include "emit/pointwise.h"
+#include "emit/tma.h"
 #include "target/target.h"
-
-static int read_pos(const struct pm_expr *r, int v)
-{
-	for (int i = 0; i < r->nidx; ++i)
-		if (r->idx[i] == v)
-			return i;
-	return -1;
-}
-
-int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
-	int var)
-{
-	return read_pos(r, var) == buf->rank - 1;
-}
-
-/* "A_shared + (stage) * 4096" (k->ws: the slot is the tile kt, the stage
- * its position in the ring, pm_print_ring) */
-static void stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
-	__isl_keep isl_ast_expr *stage)
-{
-	pm_strbuf_printf(b, "%s_shared + ",
-		k->scop->spec->tensors[k->bufs[i].tensor].name);
-	if (k->ws)
-		pm_print_ring(k, b, stage, 0, k->bufs[i].con);
-	else
-		pm_print_expr(b, stage);
-	pm_strbuf_printf(b, " * %ld", k->bufs[i].stage_elems);
-}
-
-const char *pm_emit_acc_name(const struct pm_kernel *k, int c)
-{
-	return c && !k->acc_shared ? "pm_acc1" : "pm_acc";
-}
-
 
 /* The shared operand tiles of an MMA or LDF annotation and the end of the
  * call: "As + stage, a_r0, a_c0, [host: b layout,] Bs + stage, b_r0,
@@ -48,7 +21,7 @@ static void print_tiles(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_contraction *con = &k->con[a->op->con];
 	const struct pm_buffer *bb = &k->bufs[con->buf_b];
 
-	stage_base(k, b, con->buf_a, a->e[6]);
+	pm_print_stage_base(k, b, con->buf_a, a->e[6]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[2]);
 	pm_strbuf_add(b, ", ");
@@ -58,7 +31,7 @@ static void print_tiles(struct pm_kernel *k, struct pm_strbuf *b,
 			pm_emit_contiguous(bb, con->rb, 1), bb->pitch, bb->swz);
 	else
 		pm_strbuf_add(b, ", ");
-	stage_base(k, b, con->buf_b, a->e[6]);
+	pm_print_stage_base(k, b, con->buf_b, a->e[6]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[4]);
 	pm_strbuf_add(b, ", ");
@@ -194,28 +167,6 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	print_tiles(k, b, a, host);
 }
 
-/* pm_print_unit_addr (print.h) */
-void pm_print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
-	const char *name, const struct pm_annot *a, int host)
-{
-	pm_strbuf_printf(b, "&%s_shared[", name);
-	pm_print_expr(b, a->e[4]);
-	pm_strbuf_printf(b, " * %ld + ", buf->stage_elems);
-	if (host)
-		pm_strbuf_printf(b, "pm_smem_off_h(%d, %d, ", buf->pitch,
-			buf->swz);
-	else if (buf->swz >= 2)
-		pm_strbuf_printf(b, "pm_smem_off<%d, %d, %ld>(", buf->pitch,
-			buf->swz, buf->size[0]);
-	else
-		pm_strbuf_printf(b, "pm_smem_off<%d, %d>(", buf->pitch,
-			buf->swz);
-	pm_print_expr(b, a->e[2]);
-	pm_strbuf_add(b, ", ");
-	pm_print_expr(b, a->e[3]);
-	pm_strbuf_add(b, ")");
-}
-
 /* "&X[linear index]": the global address of a copy unit (slots 0, 1).
  * Units past a ragged size copy the last one inside it instead (each
  * index clamped: rows to SYM - 1, the contiguous dimension's to SYM -
@@ -296,26 +247,6 @@ static int store_limits(struct pm_kernel *k, struct pm_strbuf *b,
 	return 1;
 }
 
-/* pm_print_bounds (print.h) */
-int pm_print_bounds(struct pm_kernel *k, struct pm_strbuf *b, int t,
-	isl_ast_expr *const *e)
-{
-	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
-	int any = 0;
-
-	for (int d = 0; d < tt->rank; ++d) {
-		int s = tt->dims[d].sym;
-
-		if (s < 0 || !pm_kernel_sym_ragged(k, s))
-			continue;
-		pm_strbuf_add(b, any ? " && " : "");
-		pm_print_expr(b, e[d]);
-		pm_strbuf_printf(b, " < %s", k->scop->spec->syms[s].name);
-		any = 1;
-	}
-	return any;
-}
-
 /* A copy unit; with pred, only where pred holds (a predicated cp.async:
  * the source address is formed but not read otherwise). */
 static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
@@ -387,36 +318,6 @@ static void print_rstage(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_add(b, host ? ");\n" : ";\n");
 }
 
-void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d)
-{
-	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
-	char dim[64];
-	int first = 1;
-
-	for (int e = d + 1; e < tt->rank; ++e) {
-		pm_scop_dim_str(k->scop, t, e, dim, sizeof(dim));
-		pm_strbuf_printf(b, "%s(int64_t) %s", first ? "" : " * ", dim);
-		first = 0;
-	}
-	if (first)
-		pm_strbuf_add(b, "1");
-}
-
-void pm_print_linear(struct pm_kernel *k, struct pm_strbuf *b, int t,
-	isl_ast_expr *const *e)
-{
-	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
-
-	for (int d = 0; d < tt->rank; ++d) {
-		pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
-		pm_print_expr(b, e[d]);
-		if (d + 1 < tt->rank) {
-			pm_strbuf_add(b, " * ");
-			pm_print_stride(k, b, t, d);
-		}
-	}
-}
-
 static const char *tname(struct pm_kernel *k, int t)
 {
 	return k->scop->spec->tensors[t].name;
@@ -451,185 +352,304 @@ static void print_drain(struct pm_kernel *k, struct pm_strbuf *b,
 				c->target->mma_drain, n, pm_emit_acc_name(k, i));
 }
 
-int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
+/* The op printers, one per op kind (pm_print_op's table): each prints
+ * annotation a's statement with its trailing newline; pred (or NULL) the
+ * copies' predicate. */
+typedef void op_printer(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred);
+
+/* FILL: zero the macro tile's accumulators (a second contraction onto a
+ * shared accumulator: nothing). */
+static void op_fill(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_config *c = k->cfg;
+
+	(void) pred;
+	if (k->acc_shared && a->op->con) {
+		pm_strbuf_add(b, "/* accumulates onto pm_acc */;\n");
+		return;
+	}
+	if (host) {
+		pm_strbuf_printf(b, "pm_host_fill(%s[",
+			pm_emit_acc_name(k, a->op->con));
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_printf(b, "], %d);\n", c->mm * c->mn);
+	} else {
+		pm_strbuf_printf(b, "pm_fill_zero(%s[",
+			pm_emit_acc_name(k, a->op->con));
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_printf(b, "], %d);\n",
+			c->mm * c->mn / pm_config_unit(c));
+	}
+}
+
+/* MMA: a macro tile from the shared tiles or the warp's fragments;
+ * asynchronous MMAs not kept in flight are waited for on the same line. */
+static void op_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host, const char *pred)
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_target *tg = c->target;
 
+	(void) pred;
+	if (k->frag[a->op->con])
+		print_mma_frag(k, b, a, host);
+	else
+		print_mma(k, b, a, host);
+	/* asynchronous MMAs, not kept in flight: wait right away,
+	 * on the same line */
+	if (!host && tg->mma_drain && !c->mma_inflight &&
+	    !k->pro_late[a->op->con] && !k->tma[a->op->con]) {
+		if (b->len && b->s[b->len - 1] == '\n')
+			b->s[--b->len] = '\0';
+		pm_strbuf_printf(b, " %s<%d>(%s[", tg->mma_drain,
+			c->mm * c->mn / pm_config_unit(c),
+			pm_emit_acc_name(k, a->op->con));
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, "]);\n");
+	}
+}
+
+/* LDF: one k-step of the warp's fragments. */
+static void op_ldf(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	print_ldf(k, b, a, host);
+}
+
+/* STORE: the macro tile's accumulators to the output in global memory. */
+static void op_store(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_target *tg = c->target;
+
+	(void) pred;
+	if (host)
+		pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[",
+			c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
+	else
+		pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
+			tg->mma_fn, c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
+	if (host) {
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+	}
+	pm_print_expr(b, a->e[0]);
+	pm_strbuf_printf(b, "], %s + ", tname(k, k->con[0].out));
+	pm_print_linear(k, b, k->con[0].out, a->e + 2);
+	pm_strbuf_add(b, ", ");
+	pm_print_stride(k, b, k->con[0].out, 0);
+	pm_strbuf_add(b, ", 1");
+	store_limits(k, b, a->e + 2, host, 0);
+	pm_strbuf_add(b, ");\n");
+}
+
+/* STS: the macro tile into the shared C tile, converted. */
+static void op_sts(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_target *tg = c->target;
+
+	(void) pred;
+	if (host) {
+		pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[", c->mm,
+			c->mn, pm_emit_acc_name(k, a->op->con));
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_add(b, "][");
+	} else {
+		pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
+			tg->mma_fn, c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
+	}
+	pm_print_expr(b, a->e[0]);
+	pm_strbuf_add(b, "], pm_cst + (");
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_printf(b, ", %d, 1%s);\n", k->cst_pitch, host ?
+		", 1 << 30, 1 << 30" : "");
+}
+
+/* STG: one 16-byte unit of the C tile to global memory (not past a
+ * ragged size; the split persistent kernel's strip only). */
+static void op_stg(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	struct pm_strbuf g;
+
+	(void) pred;
+	pm_print_strip_pred(k, b, a->e[2]);
+	pm_strbuf_init(&g);
+	if (pm_print_bounds(k, &g, k->con[0].out, a->e))
+		pm_strbuf_printf(b, "if (%s) ", g.s ? g.s : "0");
+	if (g.failed)
+		b->failed = 1;
+	pm_strbuf_free(&g);
+	if (host)
+		pm_strbuf_printf(b, "pm_host_copy(%d, ", k->cst_vec);
+	else
+		pm_strbuf_add(b, "pm_copy16_s2g(");
+	pm_strbuf_printf(b, "&%s[", tname(k, k->con[0].out));
+	pm_print_linear(k, b, k->con[0].out, a->e);
+	pm_strbuf_add(b, "], &pm_cst[(");
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_add(b, "]);\n");
+}
+
+/* LDR, STR: a register-staged copy unit. */
+static void op_rstage(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	print_rstage(k, b, a, host);
+}
+
+/* EPI: the epilogue (pointwise.c). */
+static void op_epi(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	pm_print_epi(k, b, a, host);
+}
+
+/* PRO: a prologue on the copied units (pointwise.c). */
+static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	pm_print_pro(k, b, a, host);
+}
+
+/* DRAIN: wait for the contraction's asynchronous MMAs (warp-specialized
+ * with MMAs in flight: tma.c). */
+static void op_drain(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_target *tg = c->target;
+
+	(void) pred;
+	if (host || !tg->mma_drain)
+		pm_strbuf_add(b, "/* the MMAs are done */;\n");
+	else if (k->ws && c->mma_inflight > 0)
+		pm_print_ws_drain(k, b, a);
+	else
+		pm_strbuf_printf(b, "%s<%d>((float *) %s);\n",
+			tg->mma_drain, c->wm * c->wn / pm_config_unit(c),
+			pm_emit_acc_name(k, a->op->con));
+}
+
+/* FIXUP: the split-K fixup (fixup.c), in the _split kernels only. */
+static void op_fixup(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	if (host || k->emit_fixup)
+		pm_print_fixup(k, b, a, host);
+	else
+		pm_strbuf_add(b, "/* split-K fixup: in the _split kernel */;"
+			"\n");
+}
+
+/* SYNC: the block's barrier (warp-specialized: the consumer warps only,
+ * the producer warp is on its next tile's copies). */
+static void op_sync(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_target *tg = c->target;
+
+	(void) a;
+	(void) pred;
+	if (!host && k->ws)
+		pm_strbuf_printf(b, "pm_fence_proxy_async(); "
+			"pm_bar_sync_n<%d>();\n", pm_config_threads(c));
+	else
+		pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :
+			tg->desc_smem ? "pm_fence_proxy_async(); "
+			"__syncthreads();\n" : "__syncthreads();\n");
+}
+
+/* COMMIT: close the group of asynchronous copies (TMA: nothing). */
+static void op_commit(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	pm_strbuf_add(b, k->tma[a->op->con] ? "/* TMA: the boxes "
+		"complete on the stage's barrier */;\n" : host ?
+		"/* commit */;\n" : "pm_cp_async_commit();\n");
+}
+
+/* RELEASE: the warp is done with the stage (tma.c). */
+static void op_release(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	pm_print_release(k, b, a, host);
+}
+
+/* WAIT: the stage's copies have landed (TMA: tma.c), then the barrier. */
+static void op_wait(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_target *tg = c->target;
+
+	(void) pred;
+	if (k->tma[a->op->con]) {
+		pm_print_tma_wait(k, b, a, host);
+		return;
+	}
+	if (host)
+		pm_strbuf_add(b, "/* wait, __syncthreads() */;\n");
+	else
+		pm_strbuf_printf(b, "pm_cp_async_wait<%d>();%s\n",
+			a->op->pending >= 0 ? a->op->pending :
+			c->stages > 1 ? c->stages - 2 : 0,
+			a->op->buffer ? "" : tg->desc_smem ?
+			" pm_fence_proxy_async(); __syncthreads();" :
+			" __syncthreads();");
+}
+
+static op_printer *const op_printers[] = {
+	[PM_OP_FILL] = op_fill,
+	[PM_OP_MMA] = op_mma,
+	[PM_OP_STORE] = op_store,
+	[PM_OP_COPY] = print_copy,
+	[PM_OP_SYNC] = op_sync,
+	[PM_OP_COMMIT] = op_commit,
+	[PM_OP_WAIT] = op_wait,
+	[PM_OP_EPI] = op_epi,
+	[PM_OP_PRO] = op_pro,
+	[PM_OP_LDF] = op_ldf,
+	[PM_OP_STS] = op_sts,
+	[PM_OP_STG] = op_stg,
+	[PM_OP_LDR] = op_rstage,
+	[PM_OP_STR] = op_rstage,
+	[PM_OP_FIXUP] = op_fixup,
+	[PM_OP_DRAIN] = op_drain,
+	[PM_OP_RELEASE] = op_release,
+};
+
+/* pm_print_op (ops.h): the drain an op needs first (print_drain), then
+ * its kind's printer. */
+int pm_print_op(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	unsigned kind = (unsigned) a->op->kind;
+
 	if (a->op->kind != PM_OP_FIXUP || host || k->emit_fixup)
 		print_drain(k, b, a->op, host);
-	switch (a->op->kind) {
-	case PM_OP_FILL:
-		if (k->acc_shared && a->op->con) {
-			pm_strbuf_add(b, "/* accumulates onto pm_acc */;\n");
-			return 0;
-		}
-		if (host) {
-			pm_strbuf_printf(b, "pm_host_fill(%s[",
-				pm_emit_acc_name(k, a->op->con));
-			pm_print_expr(b, a->e[1]);
-			pm_strbuf_add(b, "][");
-			pm_print_expr(b, a->e[0]);
-			pm_strbuf_printf(b, "], %d);\n", c->mm * c->mn);
-		} else {
-			pm_strbuf_printf(b, "pm_fill_zero(%s[",
-				pm_emit_acc_name(k, a->op->con));
-			pm_print_expr(b, a->e[0]);
-			pm_strbuf_printf(b, "], %d);\n",
-				c->mm * c->mn / pm_config_unit(c));
-		}
-		return 0;
-	case PM_OP_MMA:
-		if (k->frag[a->op->con])
-			print_mma_frag(k, b, a, host);
-		else
-			print_mma(k, b, a, host);
-		/* asynchronous MMAs, not kept in flight: wait right away,
-		 * on the same line */
-		if (!host && tg->mma_drain && !c->mma_inflight &&
-		    !k->pro_late[a->op->con] && !k->tma[a->op->con]) {
-			if (b->len && b->s[b->len - 1] == '\n')
-				b->s[--b->len] = '\0';
-			pm_strbuf_printf(b, " %s<%d>(%s[", tg->mma_drain,
-				c->mm * c->mn / pm_config_unit(c),
-				pm_emit_acc_name(k, a->op->con));
-			pm_print_expr(b, a->e[0]);
-			pm_strbuf_add(b, "]);\n");
-		}
-		return 0;
-	case PM_OP_LDF:
-		print_ldf(k, b, a, host);
-		return 0;
-	case PM_OP_STORE:
-		if (host)
-			pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[",
-				c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
-		else
-			pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
-				tg->mma_fn, c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
-		if (host) {
-			pm_print_expr(b, a->e[1]);
-			pm_strbuf_add(b, "][");
-		}
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_printf(b, "], %s + ", tname(k, k->con[0].out));
-		pm_print_linear(k, b, k->con[0].out, a->e + 2);
-		pm_strbuf_add(b, ", ");
-		pm_print_stride(k, b, k->con[0].out, 0);
-		pm_strbuf_add(b, ", 1");
-		store_limits(k, b, a->e + 2, host, 0);
-		pm_strbuf_add(b, ");\n");
-		return 0;
-	case PM_OP_STS:
-		/* the macro tile into the shared C tile, converted */
-		if (host) {
-			pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[", c->mm,
-				c->mn, pm_emit_acc_name(k, a->op->con));
-			pm_print_expr(b, a->e[1]);
-			pm_strbuf_add(b, "][");
-		} else {
-			pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
-				tg->mma_fn, c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
-		}
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, "], pm_cst + (");
-		pm_print_expr(b, a->e[2]);
-		pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
-		pm_print_expr(b, a->e[3]);
-		pm_strbuf_printf(b, ", %d, 1%s);\n", k->cst_pitch, host ?
-			", 1 << 30, 1 << 30" : "");
-		return 0;
-	case PM_OP_STG:
-		/* one 16-byte unit of the C tile to global memory (not past a
-		 * ragged size) */
-		pm_print_strip_pred(k, b, a->e[2]);
-		{
-			struct pm_strbuf g;
-
-			pm_strbuf_init(&g);
-			if (pm_print_bounds(k, &g, k->con[0].out, a->e))
-				pm_strbuf_printf(b, "if (%s) ", g.s ? g.s : "0");
-			if (g.failed)
-				b->failed = 1;
-			pm_strbuf_free(&g);
-		}
-		if (host)
-			pm_strbuf_printf(b, "pm_host_copy(%d, ", k->cst_vec);
-		else
-			pm_strbuf_add(b, "pm_copy16_s2g(");
-		pm_strbuf_printf(b, "&%s[", tname(k, k->con[0].out));
-		pm_print_linear(k, b, k->con[0].out, a->e);
-		pm_strbuf_add(b, "], &pm_cst[(");
-		pm_print_expr(b, a->e[2]);
-		pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
-		pm_print_expr(b, a->e[3]);
-		pm_strbuf_add(b, "]);\n");
-		return 0;
-	case PM_OP_LDR:
-	case PM_OP_STR:
-		print_rstage(k, b, a, host);
-		return 0;
-	case PM_OP_COPY:
-		print_copy(k, b, a, host, pred);
-		return 0;
-	case PM_OP_EPI:
-		pm_print_epi(k, b, a, host);
-		return 0;
-	case PM_OP_PRO:
-		pm_print_pro(k, b, a, host);
-		return 0;
-	case PM_OP_DRAIN:
-		if (host || !tg->mma_drain)
-			pm_strbuf_add(b, "/* the MMAs are done */;\n");
-		else if (k->ws && c->mma_inflight > 0)
-			pm_print_ws_drain(k, b, a);
-		else
-			pm_strbuf_printf(b, "%s<%d>((float *) %s);\n",
-				tg->mma_drain, c->wm * c->wn / pm_config_unit(c),
-				pm_emit_acc_name(k, a->op->con));
-		return 0;
-	case PM_OP_FIXUP:
-		if (host || k->emit_fixup)
-			pm_print_fixup(k, b, a, host);
-		else
-			pm_strbuf_add(b, "/* split-K fixup: in the _split kernel */;"
-				"\n");
-		return 0;
-	case PM_OP_SYNC:
-		/* warp-specialized: the consumer warps only (the producer
-		 * warp is on its next tile's copies) */
-		if (!host && k->ws)
-			pm_strbuf_printf(b, "pm_fence_proxy_async(); "
-				"pm_bar_sync_n<%d>();\n", pm_config_threads(c));
-		else
-			pm_strbuf_add(b, host ? "/* __syncthreads() */;\n" :
-				tg->desc_smem ? "pm_fence_proxy_async(); "
-				"__syncthreads();\n" : "__syncthreads();\n");
-		return 0;
-	case PM_OP_COMMIT:
-		pm_strbuf_add(b, k->tma[a->op->con] ? "/* TMA: the boxes "
-			"complete on the stage's barrier */;\n" : host ?
-			"/* commit */;\n" : "pm_cp_async_commit();\n");
-		return 0;
-	case PM_OP_RELEASE:
-		pm_print_release(k, b, a, host);
-		return 0;
-	case PM_OP_WAIT:
-		if (k->tma[a->op->con]) {
-			pm_print_tma_wait(k, b, a, host);
-			return 0;
-		}
-		if (host)
-			pm_strbuf_add(b, "/* wait, __syncthreads() */;\n");
-		else
-			pm_strbuf_printf(b, "pm_cp_async_wait<%d>();%s\n",
-				a->op->pending >= 0 ? a->op->pending :
-				c->stages > 1 ? c->stages - 2 : 0,
-				a->op->buffer ? "" : tg->desc_smem ?
-				" pm_fence_proxy_async(); __syncthreads();" :
-				" __syncthreads();");
-		return 0;
-	}
-	return -1;
+	if (kind >= sizeof(op_printers) / sizeof(op_printers[0]) ||
+	    !op_printers[kind])
+		return -1;
+	op_printers[kind](k, b, a, host, pred);
+	return 0;
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "emit/emit.h"
-#include "emit/print.h"
+#include "emit/persist.h"
 #include "target/target.h"
 
 /* The k tiles of a persistent kernel's unit of work (every contraction's;
@@ -132,7 +132,6 @@ static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_add(b, ") {\n");
 	unit_tile(b);
 }
-
 
 /* Append t to b, each line indented by n more tabs. */
 static void add_indented(struct pm_strbuf *b, const char *t, int n)

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emit/print.h"
+#include "emit/pointwise.h"
 #include "target/target.h"
 
 static const char *const fn_c[] = {

@@ -9,7 +9,7 @@
 #include <isl/val.h>
 
 #include "emit/emit.h"
-#include "emit/print.h"
+#include "emit/ops.h"
 #include "target/target.h"
 
 struct printer {
@@ -548,13 +548,4 @@ int pm_emit_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	if (p.failed && !d->nerrors)
 		pm_diag_internal(d, "printing the kernel failed");
 	return p.failed ? -1 : 0;
-}
-
-/* Used by the op printer: an expression as C text. */
-void pm_print_expr(struct pm_strbuf *b, __isl_keep isl_ast_expr *e)
-{
-	char *s = isl_ast_expr_to_C_str(e);
-
-	pm_strbuf_printf(b, "(%s)", s ? s : "/* error */");
-	free(s);
 }

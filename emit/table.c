@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emit/print.h"
+#include "emit/table.h"
 #include "target/embedded.h"
 #include "variant/variant.h"
 

@@ -4,7 +4,7 @@
  * S full barriers from 2 S c, then S empty ones. */
 #include <stdio.h>
 
-#include "emit/print.h"
+#include "emit/tma.h"
 #include "target/target.h"
 
 /* Index of contraction c's first "full" barrier in pm_bar (file.c): each
@@ -14,49 +14,6 @@ static int bar_full(struct pm_kernel *k, int c)
 	/* warp-specialized: the contractions' tiles share one ring */
 	return k->ws ? 0 : 2 * k->cfg->stages * c;
 }
-
-void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c)
-{
-	char kn[32];
-
-	/* split-K: the unit's chunk (file.c's pm_kn_<c>) */
-	snprintf(kn, sizeof(kn), "pm_kn_%d", c);
-	pm_strbuf_printf(b, "((unsigned) %s + %du) / %du",
-		k->scop->nsplit ? kn : k->scop->red_ext[c], k->cfg->bk - 1,
-		k->cfg->bk);
-}
-
-/* The stage (parity 0) or the phase parity (parity 1) of k tile q, whose
- * expression is e: stage q mod S, parity (q / S) & 1. Warp-specialized
- * kernels (k->ws) count the ring's position from the block's first output
- * tile: pm_qc + q. */
-void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
-	__isl_keep isl_ast_expr *e, int parity, int c)
-{
-	int S = k->cfg->stages;
-
-	if (parity)
-		pm_strbuf_add(b, "(");
-	pm_strbuf_add(b, k->ws ? "((pm_qc + " : "((");
-	/* a later contraction's tiles follow the earlier one's in the ring */
-	if (k->ws && c > 0) {
-		pm_print_ktiles(k, b, 0);
-		pm_strbuf_add(b, " + ");
-	}
-	if (k->ws)
-		pm_strbuf_add(b, "(");
-	pm_print_expr(b, e);
-	if (parity)
-		pm_strbuf_printf(b, k->ws ? ")) / %d) & 1)" : ") / %d) & 1)",
-			S);
-	else
-		pm_strbuf_printf(b, k->ws ? ")) %% %d)" : ") %% %d)", S);
-}
-
-
-
-
-
 
 /* The bytes of one k tile of contraction c (all its buffers): whole
  * boxes, as TMA counts them. */

@@ -17,7 +17,7 @@
 #include <isl/ctx.h>
 
 #include "api/options.h"
-#include "emit/print.h"
+#include "emit/table.h"
 #include "polymma.h"
 #include "runtime/plan.h"
 #include "tests/util.h"

@@ -1,0 +1,341 @@
+/* The kernel frame: what every printer of emit/ needs to know about a
+ * kernel and its generated locals, defined once (frame.h):
+ *   the C type of a tensor, the runtime sizes in the launcher's order and
+ *   the entry points' signatures;
+ *   a block's threads, its dynamic shared memory (the buffers' offsets,
+ *   the staged store's C tile, the TMA mbarriers at the end) and a
+ *   cluster launch's configuration; the register accumulators' names;
+ *   isl AST expressions as C text, the global strides, linear indices and
+ *   bounds of a tensor, the shared address of a copy unit;
+ *   the k tiles of a contraction, the ring position of a k tile (stage and
+ *   phase parity; warp-specialized kernels count from pm_qc) and the base
+ *   of a buffer's stage.
+ * This file calls no other file of emit/: the op printers (ops.c,
+ * pointwise.c, tma.c, fixup.c), the AST printer (print.c), the kernel
+ * bodies (persist.c), the launcher (launch.c, table.c) and the file
+ * (file.c) all build on it. */
+#include <stdlib.h>
+
+#include "emit/frame.h"
+#include "target/target.h"
+
+/* ---- Types, sizes and signatures ---- */
+
+const char *pm_emit_ctype(struct pm_kernel *k, int t, int host)
+{
+	switch (k->scop->spec->tensors[t].type) {
+	case PM_F16: return host ? "float" : "__half";
+	case PM_BF16: return host ? "float" : "__nv_bfloat16";
+	case PM_F32: return "float";
+	case PM_I8: return "int8_t";
+	case PM_I32: return "int32_t";
+	}
+	return "void";
+}
+
+/* Runtime size symbols, in the launcher's order: first appearance in the
+ * statements (lhs tensor, then reads, each tensor's dims in order), then
+ * any other runtime symbol in declaration order. */
+int pm_emit_size_order(struct pm_kernel *k, int *order)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int n = 0, seen[64] = { 0 };
+	int tens[5] = { k->con[0].out, k->con[0].a, k->con[0].b,
+		k->con[k->ncon - 1].a, k->con[k->ncon - 1].b };
+
+	for (int i = 0; i < 5; ++i) {
+		const struct pm_tensor *t = &spec->tensors[tens[i]];
+		for (int d = 0; d < t->rank; ++d) {
+			int s = t->dims[d].sym;
+			if (s < 0 || s >= 64 || seen[s] ||
+			    pm_scop_sym_fixed(k->scop, s, NULL))
+				continue;
+			seen[s] = 1;
+			order[n++] = s;
+		}
+	}
+	for (int s = 0; s < spec->nsyms && s < 64; ++s)
+		if (!seen[s] && !pm_scop_sym_fixed(k->scop, s, NULL))
+			order[n++] = s;
+	return n;
+}
+
+/* "int64_t M, int64_t N" (decl 1, or 2: "void" when none) / "M, N". */
+void pm_emit_size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int order[64], n = pm_emit_size_order(k, order);
+
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_printf(b, "%s%s%s", i ? ", " : "", decl ? "int64_t " :
+			"", spec->syms[order[i]].name);
+	if (!n && decl == 2)
+		pm_strbuf_add(b, "void");
+}
+
+void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
+	enum pm_entry e)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int order[64], n = pm_emit_size_order(k, order);
+
+	if (e == PM_ENTRY_WS_SIZE) {
+		pm_strbuf_printf(b, "size_t %s_workspace_size(", spec->name);
+		for (int i = 0; i < n; ++i)
+			pm_strbuf_printf(b, "%sint64_t %s", i ? ", " : "",
+				spec->syms[order[i]].name);
+		pm_strbuf_add(b, n ? ")" : "void)");
+		return;
+	}
+	if (e == PM_ENTRY_LAUNCH)
+		pm_strbuf_printf(b, "cudaError_t pm_launch_%s(const struct "
+			"pm_rt_choice *c, ", spec->name);
+	else
+		pm_strbuf_printf(b, "cudaError_t %s%s(", spec->name,
+			e == PM_ENTRY_WS ? "_ws" : "");
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (spec->tensors[t].role == PM_INPUT)
+			pm_strbuf_printf(b, "const void *%s, ",
+				spec->tensors[t].name);
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (spec->tensors[t].role == PM_OUTPUT)
+			pm_strbuf_printf(b, "void *%s, ", spec->tensors[t].name);
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_printf(b, "int64_t %s, ", spec->syms[order[i]].name);
+	if (e == PM_ENTRY_WS || e == PM_ENTRY_LAUNCH)
+		pm_strbuf_add(b, "void *workspace, size_t workspace_bytes, ");
+	pm_strbuf_add(b, "cudaStream_t stream)");
+}
+
+/* ---- The block: threads, shared memory, barriers, accumulators ---- */
+
+int pm_emit_threads(const struct pm_kernel *k)
+{
+	return pm_config_threads(k->cfg) + (!k->ws ? 0 : k->wg ? 128 :
+		32);
+}
+
+/* Bytes of dynamic shared memory (all stages of the buffers of the
+ * contraction that needs most: the contractions run one after the other,
+ * and promote/ puts a barrier before a later one's first copies). */
+long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off)
+{
+	long bytes = 0, end[2] = { 0, 0 };
+	/* descriptor layouts: every tile's stages on 1024-byte boundaries */
+	long align = !host && k->cfg->target->desc_smem ? 1024 : 128;
+	long cst;
+
+	for (int i = 0; i < k->nbufs; ++i) {
+		long *e = &end[k->bufs[i].con];
+
+		if (off)
+			off[i] = *e;
+		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 : 2);
+		*e = (*e + align - 1) / align * align;
+		bytes = *e > bytes ? *e : bytes;
+	}
+	/* the staged store's C tile reuses the operand buffers' memory;
+	 * warp-specialized kernels: after them (the producer fills the
+	 * stages with the next tile's k tiles meanwhile) */
+	cst = !k->cst_pitch ? 0 :
+		(long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
+	if (off)
+		off[k->nbufs] = k->ws ? bytes : 0;
+	if (k->ws)
+		bytes += cst;
+	else
+		bytes = cst > bytes ? cst : bytes;
+	/* TMA: the mbarriers after everything else (pm_emit_nbars) */
+	if (!host && pm_emit_nbars(k))
+		bytes = (bytes + 7) / 8 * 8 + 8 * pm_emit_nbars(k);
+	return bytes;
+}
+
+int pm_emit_nbars(struct pm_kernel *k)
+{
+	for (int c = 0; c < k->ncon; ++c)
+		if (k->tma[c])	/* warp-specialized: one ring for all; the
+				 * split-K fixup through distributed shared
+				 * memory: its "go" and "recv" after it */
+			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon) +
+				(k->dsm ? 2 : 0);
+	return 0;
+}
+
+/* "cudaLaunchConfig_t pm_lc" and its "cudaLaunchAttribute pm_la[1]" for
+ * kernel k in clusters of `cl` blocks (C expressions: the grid and the
+ * cluster's size), lines indented by ind; stream: the launch's stream. */
+void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *ind, const char *grid, const char *cl, int stream)
+{
+	pm_strbuf_printf(b, "%scudaLaunchConfig_t pm_lc = {};\n"
+		"%scudaLaunchAttribute pm_la[1];\n%spm_lc.gridDim = %s;\n"
+		"%spm_lc.blockDim = dim3(%d, 1, 1);\n"
+		"%spm_lc.dynamicSmemBytes = %ld;\n%s%s"
+		"%spm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
+		"%spm_la[0].val.clusterDim.x = %s;\n"
+		"%spm_la[0].val.clusterDim.y = 1;\n"
+		"%spm_la[0].val.clusterDim.z = 1;\n"
+		"%spm_lc.attrs = pm_la;\n%spm_lc.numAttrs = 1;\n", ind, ind, ind,
+		grid, ind, pm_emit_threads(k), ind, pm_emit_smem_bytes(k, 0, NULL),
+		stream ? ind : "", stream ? "pm_lc.stream = stream;\n" : "",
+		ind, ind, cl, ind, ind, ind, ind);
+}
+
+const char *pm_emit_acc_name(const struct pm_kernel *k, int c)
+{
+	return c && !k->acc_shared ? "pm_acc1" : "pm_acc";
+}
+
+/* ---- Expressions and global addresses ---- */
+
+/* Used by the op printer: an expression as C text. */
+void pm_print_expr(struct pm_strbuf *b, __isl_keep isl_ast_expr *e)
+{
+	char *s = isl_ast_expr_to_C_str(e);
+
+	pm_strbuf_printf(b, "(%s)", s ? s : "/* error */");
+	free(s);
+}
+
+/* The position of variable v (0 i, 1 j, 2 k) among read r's indices, -1
+ * when r does not use it. */
+static int read_pos(const struct pm_expr *r, int v)
+{
+	for (int i = 0; i < r->nidx; ++i)
+		if (r->idx[i] == v)
+			return i;
+	return -1;
+}
+
+int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
+	int var)
+{
+	return read_pos(r, var) == buf->rank - 1;
+}
+
+void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d)
+{
+	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
+	char dim[64];
+	int first = 1;
+
+	for (int e = d + 1; e < tt->rank; ++e) {
+		pm_scop_dim_str(k->scop, t, e, dim, sizeof(dim));
+		pm_strbuf_printf(b, "%s(int64_t) %s", first ? "" : " * ", dim);
+		first = 0;
+	}
+	if (first)
+		pm_strbuf_add(b, "1");
+}
+
+void pm_print_linear(struct pm_kernel *k, struct pm_strbuf *b, int t,
+	isl_ast_expr *const *e)
+{
+	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
+
+	for (int d = 0; d < tt->rank; ++d) {
+		pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
+		pm_print_expr(b, e[d]);
+		if (d + 1 < tt->rank) {
+			pm_strbuf_add(b, " * ");
+			pm_print_stride(k, b, t, d);
+		}
+	}
+}
+
+/* pm_print_bounds (frame.h) */
+int pm_print_bounds(struct pm_kernel *k, struct pm_strbuf *b, int t,
+	isl_ast_expr *const *e)
+{
+	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
+	int any = 0;
+
+	for (int d = 0; d < tt->rank; ++d) {
+		int s = tt->dims[d].sym;
+
+		if (s < 0 || !pm_kernel_sym_ragged(k, s))
+			continue;
+		pm_strbuf_add(b, any ? " && " : "");
+		pm_print_expr(b, e[d]);
+		pm_strbuf_printf(b, " < %s", k->scop->spec->syms[s].name);
+		any = 1;
+	}
+	return any;
+}
+
+/* ---- The k tiles, the ring and the shared addresses ---- */
+
+void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c)
+{
+	char kn[32];
+
+	/* split-K: the unit's chunk (file.c's pm_kn_<c>) */
+	snprintf(kn, sizeof(kn), "pm_kn_%d", c);
+	pm_strbuf_printf(b, "((unsigned) %s + %du) / %du",
+		k->scop->nsplit ? kn : k->scop->red_ext[c], k->cfg->bk - 1,
+		k->cfg->bk);
+}
+
+/* The stage (parity 0) or the phase parity (parity 1) of k tile q, whose
+ * expression is e: stage q mod S, parity (q / S) & 1. Warp-specialized
+ * kernels (k->ws) count the ring's position from the block's first output
+ * tile: pm_qc + q. */
+void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
+	__isl_keep isl_ast_expr *e, int parity, int c)
+{
+	int S = k->cfg->stages;
+
+	if (parity)
+		pm_strbuf_add(b, "(");
+	pm_strbuf_add(b, k->ws ? "((pm_qc + " : "((");
+	/* a later contraction's tiles follow the earlier one's in the ring */
+	if (k->ws && c > 0) {
+		pm_print_ktiles(k, b, 0);
+		pm_strbuf_add(b, " + ");
+	}
+	if (k->ws)
+		pm_strbuf_add(b, "(");
+	pm_print_expr(b, e);
+	if (parity)
+		pm_strbuf_printf(b, k->ws ? ")) / %d) & 1)" : ") / %d) & 1)",
+			S);
+	else
+		pm_strbuf_printf(b, k->ws ? ")) %% %d)" : ") %% %d)", S);
+}
+
+/* "A_shared + (stage) * 4096" (k->ws: the slot is the tile kt, the stage
+ * its position in the ring, pm_print_ring) */
+void pm_print_stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
+	__isl_keep isl_ast_expr *stage)
+{
+	pm_strbuf_printf(b, "%s_shared + ",
+		k->scop->spec->tensors[k->bufs[i].tensor].name);
+	if (k->ws)
+		pm_print_ring(k, b, stage, 0, k->bufs[i].con);
+	else
+		pm_print_expr(b, stage);
+	pm_strbuf_printf(b, " * %ld", k->bufs[i].stage_elems);
+}
+
+/* pm_print_unit_addr (frame.h) */
+void pm_print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
+	const char *name, const struct pm_annot *a, int host)
+{
+	pm_strbuf_printf(b, "&%s_shared[", name);
+	pm_print_expr(b, a->e[4]);
+	pm_strbuf_printf(b, " * %ld + ", buf->stage_elems);
+	if (host)
+		pm_strbuf_printf(b, "pm_smem_off_h(%d, %d, ", buf->pitch,
+			buf->swz);
+	else if (buf->swz >= 2)
+		pm_strbuf_printf(b, "pm_smem_off<%d, %d, %ld>(", buf->pitch,
+			buf->swz, buf->size[0]);
+	else
+		pm_strbuf_printf(b, "pm_smem_off<%d, %d>(", buf->pitch,
+			buf->swz);
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_add(b, ")");
+}

@@ -1,0 +1,31 @@
+/* Internal to emit/: the pointwise parts of ops (pointwise.c): the
+ * epilogue on the accumulators, the prologues on copied units or on the
+ * MMA's register operand. */
+#ifndef PM_EMIT_POINTWISE_H
+#define PM_EMIT_POINTWISE_H
+
+#include "emit/frame.h"
+
+/* Epilogue reads loaded two elements at a time per statement (more are
+ * loaded one at a time). */
+#define PM_EPI_MAX_PAIRS 16
+
+/* The EPI op (the epilogue on a macro tile's accumulators) of annotation
+ * a. */
+void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host);
+/* The PRO op (a prologue on the units this thread copied) of annotation
+ * a. */
+void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host);
+/* The functor of buffer i's prologue applied to the MMA's registers:
+ * "const auto pm_pro<i> = [](uint32_t) -> uint32_t {..};" (a kernel
+ * local, on .f16x2 registers) or, host, "static float pm_pro<i>(float)". */
+void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
+	int host);
+/* Does an epilogue statement load input tensor t two elements at a time
+ * (f16 or f32, indexed by j in its last dimension; the launcher checks
+ * that its address is a multiple of two elements)? */
+int pm_epi_pairs_tensor(struct pm_kernel *k, int t);
+
+#endif
