@@ -230,7 +230,7 @@ static void split_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
  * before both blocks' first copies). */
 static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 {
-	int nb = pm_emit_nbars(k), S = k->cfg->stages, dsm = k->dsm;
+	int nb = pm_kernel_nbars(k), S = k->cfg->stages, dsm = k->dsm;
 	int w = pm_config_threads(k->cfg) / 32;
 
 	if (!nb)
@@ -262,7 +262,7 @@ static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 {
 	const struct pm_config *c = k->cfg;
-	long off[PM_MAX_BUFS + 1], total = pm_emit_smem_bytes(k, host, off);
+	long off[PM_MAX_BUFS + 1], total = pm_kernel_smem_bytes(k, host, off);
 
 	split_locals(k, b, host);
 	/* the ragged sizes' padded extents: the loops run over whole tiles
@@ -382,7 +382,7 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		"extern \"C\" __global__");
 	if (!host)
 		pm_strbuf_printf(b, k->ws ? "__launch_bounds__(%d, 1) " :
-			"__launch_bounds__(%d) ", pm_emit_threads(k));
+			"__launch_bounds__(%d) ", pm_kernel_threads(k));
 	if (!host && k->mc)
 		pm_strbuf_add(b, "__cluster_dims__(2, 1, 1) ");
 	pm_strbuf_printf(b, "%s%s%s(", host ? "" : "pm_kernel_",
@@ -498,7 +498,7 @@ static char *meta(struct pm_kernel *k)
 		"  \"smem\": \"%s\",\n  \"persistent\": \"%s\",\n"
 		"  \"cluster\": \"%s\",\n  \"sizes\": [", POLYMMA_VERSION,
 		spec->name, c->target->name, c->bm, c->bn, c->bk, c->wm, c->wn,
-		c->mm, c->mn, c->mk, pm_emit_threads(k), split_str(k, sk),
+		c->mm, c->mn, c->mk, pm_kernel_threads(k), split_str(k, sk),
 		c->stages, smem_names[c->smem], k->ws ? "on" : k->var[PM_RT_PERSIST] ?
 		"auto" : "off", c->cluster == 1 ? "1" : c->cluster == 2 ? "2" :
 		"auto");

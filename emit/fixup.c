@@ -31,7 +31,7 @@ static void dsm_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	int nacc)
 {
 	long nt = pm_config_threads(k->cfg);
-	int nb = pm_emit_nbars(k);
+	int nb = pm_kernel_nbars(k);
 
 	pm_strbuf_printf(b, " if (pm_cl > 1) { pm_dsm_ready<%ld>(&pm_bar[%d], "
 		"pm_z, pm_nz);", nt, nb - 2);

@@ -109,59 +109,6 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 
 /* ---- The block: threads, shared memory, barriers, accumulators ---- */
 
-int pm_emit_threads(const struct pm_kernel *k)
-{
-	return pm_config_threads(k->cfg) + (!k->ws ? 0 : k->wg ? 128 :
-		32);
-}
-
-/* Bytes of dynamic shared memory (all stages of the buffers of the
- * contraction that needs most: the contractions run one after the other,
- * and promote/ puts a barrier before a later one's first copies). */
-long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off)
-{
-	long bytes = 0, end[2] = { 0, 0 };
-	/* descriptor layouts: every tile's stages on 1024-byte boundaries */
-	long align = !host && k->cfg->target->desc_smem ? 1024 : 128;
-	long cst;
-
-	for (int i = 0; i < k->nbufs; ++i) {
-		long *e = &end[k->bufs[i].con];
-
-		if (off)
-			off[i] = *e;
-		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 : 2);
-		*e = (*e + align - 1) / align * align;
-		bytes = *e > bytes ? *e : bytes;
-	}
-	/* the staged store's C tile reuses the operand buffers' memory;
-	 * warp-specialized kernels: after them (the producer fills the
-	 * stages with the next tile's k tiles meanwhile) */
-	cst = !k->cst_pitch ? 0 :
-		(long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
-	if (off)
-		off[k->nbufs] = k->ws ? bytes : 0;
-	if (k->ws)
-		bytes += cst;
-	else
-		bytes = cst > bytes ? cst : bytes;
-	/* TMA: the mbarriers after everything else (pm_emit_nbars) */
-	if (!host && pm_emit_nbars(k))
-		bytes = (bytes + 7) / 8 * 8 + 8 * pm_emit_nbars(k);
-	return bytes;
-}
-
-int pm_emit_nbars(struct pm_kernel *k)
-{
-	for (int c = 0; c < k->ncon; ++c)
-		if (k->tma[c])	/* warp-specialized: one ring for all; the
-				 * split-K fixup through distributed shared
-				 * memory: its "go" and "recv" after it */
-			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon) +
-				(k->dsm ? 2 : 0);
-	return 0;
-}
-
 /* "cudaLaunchConfig_t pm_lc" and its "cudaLaunchAttribute pm_la[1]" for
  * kernel k in clusters of `cl` blocks (C expressions: the grid and the
  * cluster's size), lines indented by ind; stream: the launch's stream. */
@@ -177,7 +124,7 @@ void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
 		"%spm_la[0].val.clusterDim.y = 1;\n"
 		"%spm_la[0].val.clusterDim.z = 1;\n"
 		"%spm_lc.attrs = pm_la;\n%spm_lc.numAttrs = 1;\n", ind, ind, ind,
-		grid, ind, pm_emit_threads(k), ind, pm_emit_smem_bytes(k, 0, NULL),
+		grid, ind, pm_kernel_threads(k), ind, pm_kernel_smem_bytes(k, 0, NULL),
 		stream ? ind : "", stream ? "pm_lc.stream = stream;\n" : "",
 		ind, ind, cl, ind, ind, ind, ind);
 }

@@ -37,20 +37,6 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 
 /* ---- The block: threads, shared memory, barriers, accumulators ---- */
 
-/* Threads of a block of k (warp-specialized: one producer warp more, a
- * producer warpgroup with k->wg). */
-int pm_emit_threads(const struct pm_kernel *k);
-/* Dynamic shared memory bytes of a block of k (host: of the host
- * rendering, floats); off[] (or NULL) gets the buffers' offsets and, at
- * off[k->nbufs], the staged store's C tile's (0: it reuses the operand
- * buffers' memory). The TMA mbarriers (pm_emit_nbars) are the last bytes. */
-long pm_emit_smem_bytes(struct pm_kernel *k, int host, long *off);
-/* TMA: the number of mbarriers at the end of shared memory (0: none):
- * pm_bar[2 S c + s] contraction c's "full" barrier of stage s, pm_bar[2 S
- * c + S + s] its "empty" one (warp-specialized: one ring, c = 0); with a
- * split-K fixup through distributed shared memory (k->dsm) its "go" and
- * "recv" barriers last. */
-int pm_emit_nbars(struct pm_kernel *k);
 /* "cudaLaunchConfig_t pm_lc" and "cudaLaunchAttribute pm_la[1]" for kernel
  * k (its threads and shared memory) in clusters of `cl` blocks on grid
  * `grid` (C expressions), lines indented by ind; stream: also the

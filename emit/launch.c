@@ -114,7 +114,7 @@ static void mc_grid(struct pm_kernel *k, const char *suffix,
 		"&pm_lc) != cudaSuccess || pm_n < 1) {\n%s\t\t(void) "
 		"cudaGetLastError();\n%s\t\tpm_n = 1 << 30;\n%s\t}\n"
 		"%s\tpm_nc%s = pm_n;\n%s}\n", ind, suffix, ind, suffix, ind,
-		ind, ind, ind, pm_emit_threads(k), ind, smem, ind,
+		ind, ind, ind, pm_kernel_threads(k), ind, smem, ind,
 		k->scop->spec->name, suffix, ind, ind, ind, ind, suffix, ind);
 	pm_strbuf_printf(b, "%sint64_t pm_g = (int64_t) ((%s + %d - 1) / %d) * "
 		"((((%s + %d - 1) / %d) + 1) / 2);\n%sif (pm_g > (int64_t) (%s) / "
@@ -154,7 +154,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_config *c = k->cfg;
 	int order[64], ns = pm_emit_size_order(k, order);
-	long smem = pm_emit_smem_bytes(k, 0, NULL);
+	long smem = pm_kernel_smem_bytes(k, 0, NULL);
 	char d0[64], d1[64], n[256], nu[400], ex[256];
 	struct pm_strbuf args;
 	int twin;
@@ -245,11 +245,11 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	if (twin)
 		pm_strbuf_printf(b, "%sif (%s)\n%s\tpm_kernel_%s%s_x<<<grid, %d, "
 			"%ld, stream>>>(%s);\n%selse\n\t", ind, ex, ind,
-			spec->name, suffix, pm_emit_threads(k), smem,
+			spec->name, suffix, pm_kernel_threads(k), smem,
 			args.s ? args.s : "", ind);
 	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(%s);\n"
 		"%sreturn cudaGetLastError();\n", ind, spec->name, suffix,
-		pm_emit_threads(k), smem, args.s ? args.s : "", ind);
+		pm_kernel_threads(k), smem, args.s ? args.s : "", ind);
 	if (args.failed)
 		b->failed = 1;
 	pm_strbuf_free(&args);
@@ -296,7 +296,7 @@ static void emit_occupancy(struct pm_kernel *k, const char *suffix,
 	struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
-	long smem = pm_emit_smem_bytes(k, 0, NULL);
+	long smem = pm_kernel_smem_bytes(k, 0, NULL);
 
 	if (smem > 48 * 1024)
 		pm_strbuf_printf(b, "\t\tif (cudaFuncSetAttribute(pm_kernel_%s%s, "
@@ -306,7 +306,7 @@ static void emit_occupancy(struct pm_kernel *k, const char *suffix,
 	pm_strbuf_printf(b, "\t\tif (cudaOccupancyMaxActiveBlocksPerMultiprocessor"
 		"(&o, pm_kernel_%s%s, %d, %ld) != cudaSuccess)\n\t\t\treturn "
 		"cudaGetLastError();\n", name, suffix,
-		pm_emit_threads(k), smem);
+		pm_kernel_threads(k), smem);
 }
 
 /* static cudaError_t pm_ws_alloc_NAME(void **p, size_t bytes, stream):

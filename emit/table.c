@@ -36,8 +36,8 @@ static void row(const struct pm_kernel *k, enum pm_rt_role r,
 	v->suffix = suffix;
 	v->role = r;
 	v->bm = c->bm, v->bn = c->bn, v->bk = c->bk;
-	v->threads = pm_emit_threads(k);
-	v->smem = pm_emit_smem_bytes((struct pm_kernel *) k, 0, off);
+	v->threads = pm_kernel_threads(k);
+	v->smem = pm_kernel_smem_bytes((struct pm_kernel *) k, 0, off);
 	v->flags = (k->exact ? PM_RT_EXACT : 0) | (k->twin ? PM_RT_TWIN : 0) |
 		(pm_kernel_pro_regs(k) ? PM_RT_PRO_REGS : 0);
 	if (r == PM_RT_PERSIST_SPLIT || r == PM_RT_PERSIST_SPLIT_CL)
@@ -164,7 +164,7 @@ static void clusters_fn(const struct pm_kernel *ps, struct pm_strbuf *b)
 		"\t\t\t(void) cudaGetLastError();\n\t\t\tn = 0;\n\t\t}\n"
 		"\t\tpm_n[s] = n > 0 ? n : -1;\n\t}\n"
 		"\treturn pm_n[s] > 0 ? pm_n[s] : 0;\n}\n", name,
-		pm_emit_smem_bytes((struct pm_kernel *) ps, 0, NULL), name);
+		pm_kernel_smem_bytes((struct pm_kernel *) ps, 0, NULL), name);
 }
 
 /* static cudaError_t pm_device_NAME(struct pm_rt_device *d): the GPU's

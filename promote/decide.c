@@ -4,6 +4,59 @@
 #include "schedule_tree/tree.h"
 #include "target/target.h"
 
+int pm_kernel_threads(const struct pm_kernel *k)
+{
+	return pm_config_threads(k->cfg) + (!k->ws ? 0 : k->wg ? 128 :
+		32);
+}
+
+/* Bytes of dynamic shared memory (all stages of the buffers of the
+ * contraction that needs most: the contractions run one after the other,
+ * and promote/ puts a barrier before a later one's first copies). */
+long pm_kernel_smem_bytes(struct pm_kernel *k, int host, long *off)
+{
+	long bytes = 0, end[2] = { 0, 0 };
+	/* descriptor layouts: every tile's stages on 1024-byte boundaries */
+	long align = !host && k->cfg->target->desc_smem ? 1024 : 128;
+	long cst;
+
+	for (int i = 0; i < k->nbufs; ++i) {
+		long *e = &end[k->bufs[i].con];
+
+		if (off)
+			off[i] = *e;
+		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 : 2);
+		*e = (*e + align - 1) / align * align;
+		bytes = *e > bytes ? *e : bytes;
+	}
+	/* the staged store's C tile reuses the operand buffers' memory;
+	 * warp-specialized kernels: after them (the producer fills the
+	 * stages with the next tile's k tiles meanwhile) */
+	cst = !k->cst_pitch ? 0 :
+		(long) k->cfg->bm * k->cst_pitch * (host ? 4 : 16 / k->cst_vec);
+	if (off)
+		off[k->nbufs] = k->ws ? bytes : 0;
+	if (k->ws)
+		bytes += cst;
+	else
+		bytes = cst > bytes ? cst : bytes;
+	/* TMA: the mbarriers after everything else (pm_kernel_nbars) */
+	if (!host && pm_kernel_nbars(k))
+		bytes = (bytes + 7) / 8 * 8 + 8 * pm_kernel_nbars(k);
+	return bytes;
+}
+
+int pm_kernel_nbars(struct pm_kernel *k)
+{
+	for (int c = 0; c < k->ncon; ++c)
+		if (k->tma[c])	/* warp-specialized: one ring for all; the
+				 * split-K fixup through distributed shared
+				 * memory: its "go" and "recv" after it */
+			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon) +
+				(k->dsm ? 2 : 0);
+	return 0;
+}
+
 long pm_buffer_box_cols(const struct pm_buffer *b)
 {
 	return b->swz == 2 ? 64 : b->swz == 3 ? 32 : b->swz == 4 ? 16 :

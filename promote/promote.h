@@ -46,6 +46,21 @@ __isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int b);
 /* Record the decisions emit/ prints (promote/decide.c): k->wg, k->mc,
  * k->dsm and each buffer's mc_rows, from the promoted kernel. */
 void pm_decide(struct pm_kernel *k);
+/* The launch footprint of the promoted kernel k (promote/decide.c). */
+/* Threads of a block of k (warp-specialized: one producer warp more, a
+ * producer warpgroup with k->wg). */
+int pm_kernel_threads(const struct pm_kernel *k);
+/* Dynamic shared memory bytes of a block of k (host: of the host
+ * rendering, floats); off[] (or NULL) gets the buffers' offsets and, at
+ * off[k->nbufs], the staged store's C tile's (0: it reuses the operand
+ * buffers' memory). The TMA mbarriers (pm_kernel_nbars) are the last bytes. */
+long pm_kernel_smem_bytes(struct pm_kernel *k, int host, long *off);
+/* TMA: the number of mbarriers at the end of shared memory (0: none):
+ * pm_bar[2 S c + s] contraction c's "full" barrier of stage s, pm_bar[2 S
+ * c + S + s] its "empty" one (warp-specialized: one ring, c = 0); with a
+ * split-K fixup through distributed shared memory (k->dsm) its "go" and
+ * "recv" barriers last. */
+int pm_kernel_nbars(struct pm_kernel *k);
 /* The columns of buffer b's TMA box (64, 32 or 16 for a tile of blocks of
  * that many columns: SWZ 2, 3, 4; else the tile's) and the boxes of one
  * k tile. */

@@ -28,5 +28,7 @@ const struct pm_target pm_target_sm70 = {
 	.helpers = helpers, .nhelpers = PM_N(helpers),
 	.emits_cuda = 1,
 	.unit = 32, .unit_thread = "pm_lane_id",
+	/* built for sm_75 and later (CUDA 13): Turing's 64 KB */
+	.smem_max = 65536,
 	.nvariants = PM_N(variants), .variants = variants,
 };

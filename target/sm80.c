@@ -36,5 +36,8 @@ const struct pm_target pm_target_sm80 = {
 	.helpers = helpers, .nhelpers = PM_N(helpers),
 	.emits_cuda = 1, .frag_pipe = 1, .async_copy = 1,
 	.unit = 32, .unit_thread = "pm_lane_id",
+	/* the A100's 163 KB (sm_86 and sm_89 have 99 KB: a launch there
+	 * reports the kernels the device cannot run, runtime/plan.c) */
+	.smem_max = 166912,
 	.nvariants = PM_N(variants), .variants = variants,
 };

@@ -93,6 +93,8 @@ const struct pm_target pm_target_sm90a = {
 	.desc_smem = 1, .mma_drain = "pm_sm90_drain",
 	.mma_wait_prev = "pm_wgmma_wait<1>();",
 	.mma_ra = 1, .tma = 2, .pstages = 4,
+	/* the H100's 227 KB */
+	.smem_max = 232448,
 	.ra_partial = 500, .sq_gain = 1100,
 	.nvariants = PM_N(variants), .variants = variants,
 };

@@ -142,6 +142,10 @@ struct pm_target {
 	 * time is at least sq_gain per mille of theirs (0: no rule); the
 	 * rates are the rows' (docs/decisions) */
 	int ra_partial, sq_gain;
+	/* The most dynamic shared memory a block of the target's GPUs may
+	 * use (bytes, opted in): a kernel that needs more is not built
+	 * (variant/) */
+	long smem_max;
 	/* The kernel variants a file may hold, in file order; row 0 is
 	 * PM_RT_BASE (the user's configuration). */
 	int nvariants;

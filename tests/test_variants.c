@@ -62,6 +62,8 @@ static const struct vcase cases[] = {
 	{ "gemm_nn", "sm_90a", "block=128x128x64" },
 	{ "relu_gemm", "sm_90a", "cluster=1" },
 	{ "gemm_nn", "host", "smem=pad" },
+	{ "tests/specs/gemm_f32out", "sm_90a", "" },
+	{ "tests/specs/gemm_f32out", "sm_90a", "block=256x256x64" },
 };
 
 static struct pm_spec *load(const char *name)
@@ -70,7 +72,8 @@ static struct pm_spec *load(const char *name)
 	struct pm_diags d;
 	struct pm_spec *spec;
 
-	snprintf(path, sizeof(path), "examples/%s.tc", name);
+	snprintf(path, sizeof(path), strchr(name, '/') ? "%s.tc" :
+		"examples/%s.tc", name);
 	text = pm_test_read(path);
 	assert_non_null(text);
 	pm_diags_init(&d, path, text);

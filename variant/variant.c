@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "polymma.h"
+#include "promote/promote.h"
 #include "schedule_tree/tree.h"
 #include "variant/variant.h"
 
@@ -107,9 +108,23 @@ static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
 		c->mma_inflight = 1;
 }
 
-/* Is built kernel k what row r needs?  NULL, or why not. */
+/* Does k's block fit the target's shared memory?  NULL, or why not (in
+ * buf). */
+static const char *fits_smem(struct pm_kernel *k, char *buf, size_t len)
+{
+	const struct pm_target *t = k->cfg->target;
+	long need = pm_kernel_smem_bytes(k, 0, NULL);
+
+	if (!t->emits_cuda || need <= t->smem_max)
+		return NULL;
+	snprintf(buf, len, "needs %ld bytes of shared memory, %s has %ld",
+		need, t->name, t->smem_max);
+	return buf;
+}
+
+/* Is built kernel k what row r needs?  NULL, or why not (in buf). */
 static const char *fits(const struct pm_variant_desc *r,
-	const struct pm_kernel *k)
+	struct pm_kernel *k, char *buf, size_t len)
 {
 	const struct pm_config *c = k->cfg;
 
@@ -124,7 +139,7 @@ static const char *fits(const struct pm_variant_desc *r,
 	    !c->target->desc_smem))
 		return "the split persistent kernel needs the staged store "
 			"and full-width unit tiles";
-	return NULL;
+	return fits_smem(k, buf, len);
 }
 
 /* k (CUDA, not exact) has ragged sizes: the file also holds its exact twin
@@ -149,6 +164,7 @@ static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
 	const struct pm_config *base = r->from == PM_RT_NROLES ?
 		&vs->main_cfg : &vs->v[r->from].cfg;
 	const char *no;
+	char buf[128];
 	struct pm_diags d2;
 
 	derive(vs->target, r, base, &v->cfg);
@@ -158,7 +174,7 @@ static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
 		snprintf(v->why_not, sizeof(v->why_not), "build failed: %.120s",
 			d2.buf ? d2.buf : "?");
 	pm_diags_clear(&d2);
-	no = v->k ? fits(r, v->k) : NULL;
+	no = v->k ? fits(r, v->k, buf, sizeof(buf)) : NULL;
 	if (no) {
 		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
 		pm_pipeline_kernel_free(v->k);
@@ -206,6 +222,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 	struct pm_diags *d)
 {
 	const struct pm_target *t = user->target;
+	char buf[128];
 
 	memset(vs, 0, sizeof(*vs));
 	vs->target = t;
@@ -213,6 +230,13 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 	for (int i = 0; i < t->nvariants; ++i)
 		vs->v[t->variants[i].role].desc = &t->variants[i];
 	vs->main = pm_pipeline_until(ctx, spec, &vs->main_cfg, NULL, d);
+	if (vs->main && fits_smem(vs->main, buf, sizeof(buf))) {
+		pm_diag_unsupported(d, spec->stmts[0].loc, "block %dx%dx%d with "
+			"%d stages %s (a smaller --block, --warp or --stages)",
+			vs->main_cfg.bm, vs->main_cfg.bn, vs->main_cfg.bk,
+			vs->main_cfg.stages, buf);
+		return POLYMMA_ERR_SPEC;
+	}
 	if (!vs->main)
 		return pm_diags_class(d) == PM_ERR_INTERNAL ? POLYMMA_ERR_INTERNAL :
 			POLYMMA_ERR_SPEC;
