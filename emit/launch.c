@@ -177,7 +177,8 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	twin = k->twin;
 	if (twin)
 		twin_cond(k, ex, sizeof(ex));
-	if (smem > 48 * 1024) {
+	/* planned: pm_attrs_NAME did it for every kernel */
+	if (smem > 48 * 1024 && pblocks) {
 		pm_strbuf_printf(b, "%s{\n%s\tstatic int pm_set[64];\n%s\tint "
 			"pm_dev = -1;\n%s\tif (cudaGetDevice(&pm_dev) != "
 			"cudaSuccess)\n%s\t\treturn cudaGetLastError();\n%s\tif "
@@ -436,7 +437,9 @@ static void launch_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 
 	pm_strbuf_add(b, "\nstatic ");
 	pm_emit_signature(k, b, PM_ENTRY_LAUNCH);
-	pm_strbuf_add(b, "\n{\n\t(void) workspace_bytes;\n\tswitch (c->v) {\n");
+	pm_strbuf_printf(b, "\n{\n\tcudaError_t e = pm_attrs_%s();\n\n"
+		"\t(void) workspace_bytes;\n\tif (e != cudaSuccess)\n\t\treturn "
+		"e;\n\tswitch (c->v) {\n", k->scop->spec->name);
 	for (int i = 0, n = 0; i < t->nvariants; ++i) {
 		const struct pm_variant *v = &vs->v[t->variants[i].role];
 

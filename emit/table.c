@@ -133,6 +133,14 @@ static void tables(const struct pm_variant_set *vs, struct pm_strbuf *b)
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, "\t(const void *) pm_kernel_%s%s,\n", name,
 			rows[i].suffix);
+	pm_strbuf_printf(b, "};\n\n/* their exact twins (0: none) */\n"
+		"static const void *const pm_kernels_x_%s[] = {\n", name);
+	for (int i = 0; i < n; ++i)
+		if (rows[i].flags & PM_RT_TWIN)
+			pm_strbuf_printf(b, "\t(const void *) pm_kernel_%s%s_x,\n",
+				name, rows[i].suffix);
+		else
+			pm_strbuf_add(b, "\t0,\n");
 	pm_strbuf_printf(b, "};\n\n/* contractions' k extents, contractions, "
 		"accumulators, split-K (0 auto),\n * the cost models (per "
 		"mille) */\nstatic const struct pm_rt_spec pm_spec_%s = { %d, "
@@ -236,10 +244,36 @@ static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		"\n\treturn cudaSuccess;\n}\n", name, name, name, name, name, name);
 }
 
+/* static cudaError_t pm_attrs_NAME(void): every kernel's (and twin's)
+ * shared memory above 48 KB allowed, once per device (a driver call of
+ * ~0.6 us: not on every launch; docs/decisions/0023-launcher-host-costs.md). */
+static void attrs_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
+{
+	const char *name = vs->main->scop->spec->name;
+
+	pm_strbuf_printf(b, "\n/* Each kernel's shared memory above 48 KB "
+		"allowed, once per device. */\nstatic cudaError_t pm_attrs_%s("
+		"void)\n{\n\tstatic int pm_set[64];\n\tint dev = -1;\n\n"
+		"\tif (cudaGetDevice(&dev) != cudaSuccess)\n\t\treturn "
+		"cudaGetLastError();\n\tif (dev >= 0 && dev < 64 && pm_set[dev])"
+		"\n\t\treturn cudaSuccess;\n\tfor (int i = 0; i < PM_NV_%s; "
+		"++i) {\n\t\tconst int s = (int) pm_variants_%s[i].smem;\n\n"
+		"\t\tif (s <= 48 * 1024)\n\t\t\tcontinue;\n\t\tif ("
+		"cudaFuncSetAttribute(pm_kernels_%s[i], "
+		"cudaFuncAttributeMaxDynamicSharedMemorySize, s) != cudaSuccess"
+		" ||\n\t\t    (pm_kernels_x_%s[i] && cudaFuncSetAttribute("
+		"pm_kernels_x_%s[i], cudaFuncAttributeMaxDynamicSharedMemorySize,"
+		" s) != cudaSuccess))\n\t\t\treturn cudaGetLastError();\n"
+		"\t}\n\tif (dev >= 0 && dev < 64)\n\t\tpm_set[dev] = 1;\n"
+		"\treturn cudaSuccess;\n}\n", name, name, name, name, name,
+		name);
+}
+
 void pm_emit_plan(const struct pm_variant_set *vs, struct pm_strbuf *b)
 {
 	runtime_text(b);
 	tables(vs, b);
 	device_fn(vs, b);
+	attrs_fn(vs, b);
 	plan_fn(vs, b);
 }
