@@ -351,18 +351,23 @@ static void test_spec_bytes(void **state)
 	free(s);
 }
 
-/* The command line: `polymma check FILE`'s exit status. */
-static int cli_check(const char *file)
+/* The command line: `polymma check FILE [ARGS]`'s exit status. */
+static int cli_check_args(const char *file, const char *args)
 {
 	const char *p = getenv("POLYMMA");
 	char cmd[512];
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "%s check %s >/dev/null 2>&1",
-		p ? p : "./build/polymma", file);
+	snprintf(cmd, sizeof(cmd), "%s check %s %s >/dev/null 2>&1",
+		p ? p : "./build/polymma", file, args);
 	st = system(cmd);
 	assert_true(WIFEXITED(st));
 	return WEXITSTATUS(st);
+}
+
+static int cli_check(const char *file)
+{
+	return cli_check_args(file, "");
 }
 
 static void cli_file(const char *path, size_t n)
@@ -547,6 +552,13 @@ static void test_define_range(void **state)
 	assert_int_equal(polymma_options_set(o, "define", "M=", &err),
 		POLYMMA_ERR_USAGE);
 	polymma_options_free(o);
+	/* the command line: exit 2, at the limit 0 */
+	assert_int_equal(cli_check_args("examples/gemm_nn.tc",
+		"-D M=2147483392"), 0);
+	assert_int_equal(cli_check_args("examples/gemm_nn.tc",
+		"-D M=2147483393"), 2);
+	assert_int_equal(cli_check_args("examples/gemm_nn.tc",
+		"-D K=18446744073709551617"), 2);
 }
 
 /* ---- isl budget ---- */
