@@ -1,5 +1,6 @@
 /* The options as one table: polymma_options_set, the command line and the
  * documentation all read it (api/options.h). */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "api/options.h"
 #include "target/target.h"
 #include "poly/config.h"
+#include "frontend/limits.h"
 #include "polymma.h"
 
 struct polymma_options {
@@ -74,7 +76,8 @@ static const struct pm_opt table[] = {
 	  .set = set_define, .err = "-D expects NAME=VALUE",
 	  .help = "fix a size symbol (repeatable); the others stay runtime "
 		"arguments",
-	  .doc = "VALUE is a positive integer; NAME has fewer than 64 "
+	  .doc = "VALUE is an integer from 1 to 2^31 - 256 (the launcher's "
+		"largest size); NAME has fewer than 64 "
 		"characters; at most 16 names, a name given again takes the "
 		"last value. The launcher takes the size symbols not fixed "
 		"as arguments (`M, N, K` for a GEMM, in order of first "
@@ -389,6 +392,10 @@ static int set_host_target(const struct pm_opt *opt, struct pm_config *c,
 	return POLYMMA_OK;
 }
 
+_Static_assert(PM_LIMIT_SIZE_MAX == 2147483392, "set_define's message");
+_Static_assert(sizeof(((struct pm_define *) 0)->name) == PM_LIMIT_IDENT + 1,
+	"-D names and spec names have one length limit");
+
 static int set_define(const struct pm_opt *opt, struct pm_config *c,
 	const char *value, const char **err)
 {
@@ -400,10 +407,13 @@ static int set_define(const struct pm_opt *opt, struct pm_config *c,
 
 	if (!eq || !len || len >= sizeof(d->name))
 		return set_err(err, opt->err);
+	errno = 0;
 	v = strtol(eq + 1, &end, 10);
-	if (end == eq + 1 || *end || v <= 0)
-		return set_err(err, "-D NAME=VALUE: VALUE must be a positive "
-			"integer");
+	/* out of range is an error, never a clamp (strtol's or int's) */
+	if (end == eq + 1 || *end || errno == ERANGE || v < 1 ||
+	    v > PM_LIMIT_SIZE_MAX)
+		return set_err(err, "-D NAME=VALUE: VALUE must be an integer "
+			"from 1 to 2147483392 (2^31 - 256)");
 	for (int i = 0; i < c->ndefines && !d; ++i)
 		if (!strncmp(c->defines[i].name, value, len) &&
 		    !c->defines[i].name[len])

@@ -5,6 +5,8 @@
 #include <isl/ctx.h>
 
 #include "api/pipeline.h"
+#include "frontend/limits.h"
+#include "poly/poly.h"
 #include "polymma.h"
 
 int pm_pipeline_generate(const struct pm_spec *spec,
@@ -16,11 +18,20 @@ int pm_pipeline_generate(const struct pm_spec *spec,
 
 	if (!ctx)
 		return POLYMMA_ERR_INTERNAL;
+	if (pm_spec_check_gen_limits(spec, d) < 0) {
+		isl_ctx_free(ctx);
+		return POLYMMA_ERR_SPEC;
+	}
+	pm_isl_bound(ctx);
 	vs = malloc(sizeof(*vs));
 	rc = vs ? pm_variant_set_build(ctx, spec, cfg, vs, d) :
 		POLYMMA_ERR_INTERNAL;
 	if (rc == POLYMMA_OK && pm_emit_file(vs, out, d) < 0)
 		rc = POLYMMA_ERR_INTERNAL;
+	/* out of budget, also where a variant was dropped for it: the
+	 * whole generation fails, as an error of the spec */
+	if (pm_isl_quota_diag(ctx, d))
+		rc = POLYMMA_ERR_SPEC;
 	if (vs)
 		pm_variant_set_clear(vs);
 	free(vs);

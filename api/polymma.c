@@ -134,6 +134,7 @@ int polymma_check(polymma_ctx *ctx, const char *text, const char *filename,
 	cfg.split_k = 1;
 	ictx = isl_ctx_alloc();
 	isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
+	pm_isl_bound(ictx);
 	scop = pm_scop_build(ictx, spec, &cfg, &d);
 	if (scop) {
 		f = open_memstream(&buf, &len);

@@ -15,6 +15,9 @@
 
 char *pm_cli_read_file(const char *path)
 {
+	/* PM_LIMIT_SPEC_BYTES (frontend/limits.h): read one byte more to
+	 * tell a file at the limit from a larger one (or /dev/zero) */
+	const size_t max = (size_t) 1 << 20;
 	int is_stdin = !strcmp(path, "-");
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	size_t len = 0, cap = 4096, got;
@@ -39,10 +42,15 @@ char *pm_cli_read_file(const char *path)
 		}
 		got = fread(buf + len, 1, cap - len - 1, f);
 		len += got;
-		if (got == 0)
+		if (got == 0 || len > max)
 			break;
 	}
-	if (!buf || ferror(f)) {
+	if (buf && len > max) {
+		fprintf(stderr, "polymma: error: spec file '%s' is too large "
+			"(more than %zu bytes)\n", path, max);
+		free(buf);
+		buf = NULL;
+	} else if (!buf || ferror(f)) {
 		fprintf(stderr, "polymma: error: cannot read spec file '%s': "
 			"%s\n", path, buf ? strerror(errno) : "out of memory");
 		free(buf);

@@ -30,6 +30,7 @@
 #include <stdio.h>
 
 #include "frontend/diag.h"
+#include "frontend/limits.h"
 
 #define PM_MAX_RANK 8
 #define PM_MAX_VARS 16

@@ -169,6 +169,17 @@ static int lex_punct(struct lexer *lx)
 	return 0;
 }
 
+/* The identifier from s to lx->p fits the fixed buffers of names. */
+static int check_ident(struct lexer *lx, const char *s)
+{
+	if (lx->p - s <= PM_LIMIT_IDENT)
+		return 0;
+	pm_diag_error(lx->diags, here(lx, s), "identifier '%.20s...' is too "
+		"long (%ld characters, at most %d)", s, (long)(lx->p - s),
+		PM_LIMIT_IDENT);
+	return -1;
+}
+
 struct pm_token *pm_lex_all(const char *text, struct pm_diags *diags,
 	int *ntokens)
 {
@@ -184,7 +195,9 @@ struct pm_token *pm_lex_all(const char *text, struct pm_diags *diags,
 			const char *s = lx.p;
 			while (isalnum((unsigned char)*lx.p) || *lx.p == '_')
 				lx.p++;
-			rc = push(&lx, PM_T_IDENT, s, (int)(lx.p - s));
+			rc = check_ident(&lx, s);
+			if (!rc)
+				rc = push(&lx, PM_T_IDENT, s, (int)(lx.p - s));
 			if (!rc && lx.p - s == 3 && !strncmp(s, "def", 3))
 				lx.toks[lx.n - 1].kind = PM_T_DEF;
 		} else if (isdigit((unsigned char)*lx.p) ||

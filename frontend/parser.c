@@ -24,8 +24,8 @@ struct parser {
 	int depth;
 };
 
-#define MAX_DEPTH 200	/* nesting of parentheses, calls, unary minus */
-#define MAX_HEIGHT 1000	/* height of an expression tree */
+#define MAX_DEPTH PM_LIMIT_NESTING
+#define MAX_HEIGHT PM_LIMIT_HEIGHT
 
 static const struct pm_token *peek(const struct parser *p)
 {
@@ -338,7 +338,15 @@ static int parse_decls(struct parser *p, struct pm_ast *ast, bool output)
 		return 0;
 	}
 	for (;;) {
-		struct pm_ast_decl *d = realloc(ast->decls,
+		struct pm_ast_decl *d;
+
+		if (ast->ndecls == PM_LIMIT_TENSORS) {
+			pm_diag_error(p->diags, peek(p)->loc,
+				"too many tensors (at most %d)",
+				PM_LIMIT_TENSORS);
+			return -1;
+		}
+		d = realloc(ast->decls,
 			(size_t)(ast->ndecls + 1) * sizeof(*d));
 		if (!d) {
 			pm_diag_plain(p->diags, "out of memory");
@@ -426,6 +434,12 @@ static int parse_spec(struct parser *p, struct pm_ast *ast)
 		}
 		if (t->kind != PM_T_IDENT) {
 			unexpected(p, "a statement or '}'");
+			return -1;
+		}
+		if (ast->nstmts == PM_LIMIT_STMTS) {
+			pm_diag_error(p->diags, t->loc,
+				"too many statements (at most %d)",
+				PM_LIMIT_STMTS);
 			return -1;
 		}
 		if (p->toks[p->pos + 1].kind != PM_T_LPAREN) {

@@ -24,6 +24,7 @@ struct sema {
 	struct pm_spec *spec;
 	struct pm_diags *diags;
 	bool oom;
+	bool full_syms, full_tensors;	/* a limit reported */
 	bool *written, *bad;	/* per tensor */
 	/* the current statement */
 	enum pm_stmt_kind kind;
@@ -78,13 +79,25 @@ static void dim_str(const struct pm_spec *spec, struct pm_dim d, char *buf,
 }
 
 /* Names starting with pm_ belong to generated code (its locals, helpers
- * and the split-K parameters): refused in specs. */
+ * and the split-K parameters): refused for index variables, which never
+ * reach the generated code otherwise. */
 static void check_reserved(struct sema *S, const char *name,
 	struct pm_loc loc)
 {
 	if (!strncmp(name, "pm_", 3))
 		pm_diag_error(S->diags, loc, "'%s': names starting with 'pm_' "
 			"are reserved for generated code", name);
+}
+
+/* Tensors, size symbols and the def become C identifiers of the generated
+ * file: the names it or C, C++ and CUDA reserve are refused. */
+static void check_c_name(struct sema *S, const char *name, struct pm_loc loc,
+	bool def)
+{
+	const char *why = pm_reserved_name(name, def, false);
+
+	if (why)
+		pm_diag_error(S->diags, loc, "'%s': %s", name, why);
 }
 
 static int add_sym(struct sema *S, const char *name, struct pm_loc loc)
@@ -94,7 +107,14 @@ static int add_sym(struct sema *S, const char *name, struct pm_loc loc)
 
 	if (i >= 0)
 		return i;
-	check_reserved(S, name, loc);
+	check_c_name(S, name, loc, false);
+	if (spec->nsyms == PM_LIMIT_SYMS) {
+		if (!S->full_syms)
+			pm_diag_error(S->diags, loc, "too many size symbols "
+				"(at most %d)", PM_LIMIT_SYMS);
+		S->full_syms = true;
+		return -1;
+	}
 	/* syms is allocated for the worst case by check_decls */
 	spec->syms[spec->nsyms].name = dup(S, name);
 	spec->syms[spec->nsyms].loc = loc;
@@ -109,6 +129,7 @@ static void check_decls(struct sema *S)
 	struct pm_spec *spec = S->spec;
 	int i, j, nd = 0;
 
+	check_c_name(S, ast->name, ast->loc, true);
 	for (i = 0; i < ast->ndecls; i++)
 		nd += ast->decls[i].rank;
 	spec->syms = calloc((size_t)nd + 1, sizeof(*spec->syms));
@@ -129,7 +150,7 @@ static void check_decls(struct sema *S)
 			pm_diag_error(S->diags, d->loc,
 				"'%s' is a function name and cannot name a tensor",
 				d->name);
-		check_reserved(S, d->name, d->loc);
+		check_c_name(S, d->name, d->loc, false);
 		prev = find_tensor(spec, d->name);
 		if (prev >= 0) {
 			pm_diag_error(S->diags, d->loc,
@@ -423,7 +444,13 @@ static int new_temp(struct sema *S, const struct pm_ast_stmt *s, bool bad)
 	struct pm_tensor *t = &spec->tensors[spec->ntensors];
 	int i;
 
-	check_reserved(S, s->lhs->name, s->lhs->loc);
+	check_c_name(S, s->lhs->name, s->lhs->loc, false);
+	/* created all the same (tensors has room for one per statement) */
+	if (spec->ntensors == PM_LIMIT_TENSORS && !S->full_tensors) {
+		pm_diag_error(S->diags, s->lhs->loc, "too many tensors (at most "
+			"%d, temporaries included)", PM_LIMIT_TENSORS);
+		S->full_tensors = true;
+	}
 	t->name = dup(S, s->lhs->name);
 	t->role = PM_TEMP;
 	t->type = S->has_int && !S->has_float ? PM_I32 : PM_F32;
@@ -571,6 +598,9 @@ struct pm_spec *pm_spec_parse(const char *text, const char *filename,
 		d->text = text;
 	if (!text) {
 		pm_diag_plain(d, "no spec text given");
+	} else if (strlen(text) > PM_LIMIT_SPEC_BYTES) {
+		pm_diag_plain(d, "the spec is too large (%zu bytes, at most %d)",
+			strlen(text), PM_LIMIT_SPEC_BYTES);
 	} else if ((ast = pm_parse(text, d)) != NULL) {
 		spec = pm_sema(ast, text, filename, d);
 		pm_ast_free(ast);

@@ -89,8 +89,10 @@ struct pm_scop {
 	/* split-K: contractions whose k is a chunk (see above) */
 	int nsplit;
 	int split_stmt[2];		/* their spec statements */
-	char split_ext[2][64];		/* the full extent of their k */
-	char red_ext[2][64];		/* the first two reductions' k extents */
+	/* the full extent of their k */
+	char split_ext[2][PM_LIMIT_IDENT + 1];
+	/* the first two reductions' k extents */
+	char red_ext[2][PM_LIMIT_IDENT + 1];
 };
 
 /* Build the scop. Unsupported constructs or bad -D values are reported to
@@ -116,6 +118,13 @@ void pm_scop_dim_str(const struct pm_scop *scop, int t, int d, char *buf,
 	int len);
 /* Is symbol s fixed by -D (and its value in *v)? */
 int pm_scop_sym_fixed(const struct pm_scop *scop, int s, long *v);
+
+/* Bound the isl work of ctx (PM_LIMIT_ISL_OPS operations from now). */
+void pm_isl_bound(isl_ctx *ctx);
+/* After a failed isl step: when ctx ran out of its operation budget,
+ * report "the spec is too large to schedule" (an error of the spec, exit
+ * 1) once and return 1; else 0. */
+int pm_isl_quota_diag(isl_ctx *ctx, struct pm_diags *d);
 
 /* `polymma check` output: DAG, domains, accesses, dependences, schedule. */
 void pm_scop_print(FILE *out, const struct pm_scop *scop);

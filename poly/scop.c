@@ -108,7 +108,7 @@ static void var_extent(const struct pm_scop *scop, const struct pm_stmt *st,
 static void domain_str(const struct pm_scop *scop, const struct pm_stmt *st,
 	int n, struct pm_strbuf *b)
 {
-	char ext[64];
+	char ext[PM_LIMIT_IDENT + 1];
 	int r = split_of(scop, (int) (st - scop->spec->stmts));
 
 	params_str(scop, b);
@@ -485,12 +485,49 @@ __isl_give struct pm_scop *pm_scop_build(isl_ctx *ctx,
 		goto error;
 	return scop;
 error:
-	if (!diags->nerrors && isl_ctx_last_error(ctx) != isl_error_none)
+	if (!pm_isl_quota_diag(ctx, diags) && !diags->nerrors &&
+	    isl_ctx_last_error(ctx) != isl_error_none)
 		pm_diag_internal(diags, "isl: %s",
 			isl_ctx_last_error_msg(ctx) ?
 			isl_ctx_last_error_msg(ctx) : "unknown");
 	pm_scop_free(scop);
 	return NULL;
+}
+
+void pm_isl_bound(isl_ctx *ctx)
+{
+	isl_ctx_reset_operations(ctx);
+	isl_ctx_set_max_operations(ctx, PM_LIMIT_ISL_OPS);
+}
+
+/* Is ctx out of its operation budget? isl reports a quota error, but a
+ * later error (a parser's) may replace it: a trivial step fails on a
+ * spent budget, as the budget stays spent. */
+static int over_budget(isl_ctx *ctx)
+{
+	isl_set *set;
+	isl_bool empty;
+
+	if (isl_ctx_last_error(ctx) == isl_error_quota)
+		return 1;
+	if (!isl_ctx_get_max_operations(ctx))
+		return 0;
+	set = isl_set_read_from_str(ctx, "{ [i] : 0 <= i <= 1 }");
+	empty = isl_set_is_empty(set);
+	isl_set_free(set);
+	return empty < 0 && isl_ctx_last_error(ctx) == isl_error_quota;
+}
+
+int pm_isl_quota_diag(isl_ctx *ctx, struct pm_diags *d)
+{
+	static const char msg[] = "the spec is too large to schedule: isl "
+		"spent its budget of %lu operations";
+
+	if (!over_budget(ctx))
+		return 0;
+	if (!strstr(pm_diags_text(d), "the spec is too large to schedule"))
+		pm_diag_plain(d, msg, PM_LIMIT_ISL_OPS);
+	return 1;
 }
 
 void pm_scop_free(struct pm_scop *scop)

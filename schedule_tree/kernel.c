@@ -9,6 +9,7 @@
 
 #include "target/target.h"
 #include "schedule_tree/tree.h"
+#include "poly/strbuf.h"
 
 /* Does read r index variable v? At which position? */
 static int read_pos(const struct pm_expr *r, int v)
@@ -84,6 +85,14 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	    read_pos(x, 2) < 0 || read_pos(y, 1) < 0 || read_pos(y, 2) < 0)
 		return unsupported(d, e->loc, "the operands must be 2-D, one "
 			"indexed by (i, k), the other by (k, j), in any order");
+	if (x->tensor == st->lhs || y->tensor == st->lhs) {
+		const struct pm_expr *r = x->tensor == st->lhs ? x : y;
+
+		pm_diag_unsupported(d, r->loc, "the contraction reads its own "
+			"result '%s' as an operand (operands are inputs or "
+			"earlier results)", spec->tensors[st->lhs].name);
+		return -1;
+	}
 	if (x->tensor == y->tensor)
 		return unsupported(d, e->loc, "both operands are the same "
 			"tensor");
@@ -173,7 +182,8 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 		const struct pm_tensor *lhs = &spec->tensors[st->lhs];
 		const struct pm_expr *bad = NULL;
 
-		if (s > 8)
+		/* pm_spec_check_gen_limits refuses this before the isl work */
+		if (s - k->ncon >= PM_LIMIT_EPILOGUE)
 			return unsupported(d, st->loc, "more than 8 epilogue "
 				"statements");
 		if (st->kind != PM_S_ASSIGN || st->nlhs != 2)
@@ -438,44 +448,58 @@ int pm_kernel_sym_align(const struct pm_kernel *k, int s)
 	return 1;
 }
 
-int pm_kernel_require_multiples(struct pm_kernel *k)
+/* "[M, N, ..., pm_k0_0, pm_kn_0] -> { : " over the runtime symbols (the
+ * spec's names: any number, any length up to PM_LIMIT_IDENT). */
+static void multiples_params(const struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	char str[1024];
-	int off = 0, any = 0;
-	isl_set *set;
+	int first = 1;
 
-	off += snprintf(str + off, sizeof(str) - off, "[");
-	for (int s = 0, first = 1; s < spec->nsyms; ++s) {
-		if (pm_scop_sym_fixed(k->scop, s, NULL))
-			continue;
-		off += snprintf(str + off, sizeof(str) - off, "%s%s",
-			first ? "" : ", ", spec->syms[s].name);
-		first = 0;
-	}
-	for (int r = 0; r < k->scop->nsplit; ++r)
-		off += snprintf(str + off, sizeof(str) - off, "%spm_k0_%d, "
-			"pm_kn_%d", off > 1 ? ", " : "", r, r);
-	off += snprintf(str + off, sizeof(str) - off, "] -> { : ");
+	pm_strbuf_add(b, "[");
 	for (int s = 0; s < spec->nsyms; ++s) {
 		if (pm_scop_sym_fixed(k->scop, s, NULL))
 			continue;
-		off += snprintf(str + off, sizeof(str) - off,
-			"%s%s mod %d = 0", any ? " and " : "",
+		pm_strbuf_printf(b, "%s%s", first ? "" : ", ",
+			spec->syms[s].name);
+		first = 0;
+	}
+	for (int r = 0; r < k->scop->nsplit; ++r) {
+		pm_strbuf_printf(b, "%spm_k0_%d, pm_kn_%d", first ? "" : ", ",
+			r, r);
+		first = 0;
+	}
+	pm_strbuf_add(b, "] -> { : ");
+}
+
+int pm_kernel_require_multiples(struct pm_kernel *k)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	struct pm_strbuf b;
+	int any = 0;
+	isl_set *set = NULL;
+
+	pm_strbuf_init(&b);
+	multiples_params(k, &b);
+	for (int s = 0; s < spec->nsyms; ++s) {
+		if (pm_scop_sym_fixed(k->scop, s, NULL))
+			continue;
+		pm_strbuf_printf(&b, "%s%s mod %d = 0", any ? " and " : "",
 			spec->syms[s].name, pm_kernel_size_multiple(k, s));
 		any = 1;
 	}
 	/* split-K chunks are whole k tiles */
 	for (int r = 0; r < k->scop->nsplit; ++r) {
-		off += snprintf(str + off, sizeof(str) - off, "%spm_k0_%d mod "
-			"%d = 0 and pm_kn_%d mod %d = 0", any ? " and " : "", r,
-			k->cfg->bk, r, k->cfg->bk);
+		pm_strbuf_printf(&b, "%spm_k0_%d mod %d = 0 and pm_kn_%d mod "
+			"%d = 0", any ? " and " : "", r, k->cfg->bk, r,
+			k->cfg->bk);
 		any = 1;
 	}
-	snprintf(str + off, sizeof(str) - off, " }");
+	pm_strbuf_add(&b, " }");
+	if (any && !b.failed)
+		set = isl_set_read_from_str(k->ctx, b.s);
+	pm_strbuf_free(&b);
 	if (!any)
 		return 0;
-	set = isl_set_read_from_str(k->ctx, str);
 	k->scop->context = isl_set_intersect_params(k->scop->context, set);
 	return k->scop->context ? 0 : -1;
 }

@@ -185,7 +185,8 @@ struct pm_kernel {
 	 * all resident at once) */
 	int raster;
 	int nepi;
-	isl_id *epi_id[8];		/* epilogue statements, in order */
+	/* epilogue statements, in order */
+	isl_id *epi_id[PM_LIMIT_EPILOGUE];
 	struct pm_mark marks[PM_MAX_MARKS];
 	int nmarks;
 	isl_id *mark_ids[PM_MAX_MARKS];

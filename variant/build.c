@@ -251,7 +251,7 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	pm_decide(k);
 	return k;
 error:
-	if (!d->nerrors)
+	if (!pm_isl_quota_diag(ctx, d) && !d->nerrors)
 		pm_diag_internal(d, "isl: %s",
 			isl_ctx_last_error_msg(ctx) ?
 			isl_ctx_last_error_msg(ctx) : "a pass failed");
