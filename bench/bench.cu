@@ -34,13 +34,13 @@
 // then the size symbols M, N, K (run.sh checks this order in the --meta
 // JSON), then the stream. Weak: absent when the generator refused the spec.
 extern "C" {
-cudaError_t pm_gemm(const void *A, const void *B, void *C, int64_t M, int64_t N,
+cudaError_t bench_gemm(const void *A, const void *B, void *C, int64_t M, int64_t N,
 	int64_t K, cudaStream_t) __attribute__((weak));
-cudaError_t pm_relu_gemm(const void *A, const void *B, void *C, int64_t M,
+cudaError_t bench_relu_gemm(const void *A, const void *B, void *C, int64_t M,
 	int64_t N, int64_t K, cudaStream_t) __attribute__((weak));
-cudaError_t pm_gemm_bias_relu(const void *A, const void *B, const void *bias,
+cudaError_t bench_gemm_bias_relu(const void *A, const void *B, const void *bias,
 	void *C, int64_t M, int64_t N, int64_t K, cudaStream_t) __attribute__((weak));
-cudaError_t pm_add_gemm(const void *A, const void *B, const void *E,
+cudaError_t bench_add_gemm(const void *A, const void *B, const void *E,
 	const void *F, void *O, int64_t M, int64_t N, int64_t K,
 	cudaStream_t) __attribute__((weak));
 }
@@ -368,10 +368,10 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 		const Set &x = sets[s];
 		cudaError_t e = cudaErrorNotSupported;
 		switch (id) {
-		case GEMM: e = pm_gemm(x.A, x.B, out, M, N, K, st); break;
-		case RELU_GEMM: e = pm_relu_gemm(x.A, x.B, out, M, N, K, st); break;
-		case GEMM_BIAS_RELU: e = pm_gemm_bias_relu(x.A, x.B, x.bias, out, M, N, K, st); break;
-		case ADD_GEMM: e = pm_add_gemm(x.A, x.B, x.E, x.F, out, M, N, K, st); break;
+		case GEMM: e = bench_gemm(x.A, x.B, out, M, N, K, st); break;
+		case RELU_GEMM: e = bench_relu_gemm(x.A, x.B, out, M, N, K, st); break;
+		case GEMM_BIAS_RELU: e = bench_gemm_bias_relu(x.A, x.B, x.bias, out, M, N, K, st); break;
+		case ADD_GEMM: e = bench_add_gemm(x.A, x.B, x.E, x.F, out, M, N, K, st); break;
 		}
 		return cuda_err(e);
 	};
@@ -475,10 +475,10 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 			continue;
 		}
 		if (v == 0) {
-			bool linked = id == GEMM ? pm_gemm != nullptr :
-				id == RELU_GEMM ? pm_relu_gemm != nullptr :
-				id == GEMM_BIAS_RELU ? pm_gemm_bias_relu != nullptr :
-				pm_add_gemm != nullptr;
+			bool linked = id == GEMM ? bench_gemm != nullptr :
+				id == RELU_GEMM ? bench_relu_gemm != nullptr :
+				id == GEMM_BIAS_RELU ? bench_gemm_bias_relu != nullptr :
+				bench_add_gemm != nullptr;
 			const Kernel &k = kernels[id];
 			if (k.status != "ok") {
 				set_status(row[0], k.status.c_str(), k.note);
@@ -671,10 +671,10 @@ int main(int argc, char **argv) {
 		read_manifest(manifest);
 	for (int i = 0; i < BENCH_N_IDIOMS; ++i)
 		if (kernels[i].status.empty()) {	// not in a manifest: what is linked
-			bool linked = i == GEMM ? pm_gemm != nullptr :
-				i == RELU_GEMM ? pm_relu_gemm != nullptr :
-				i == GEMM_BIAS_RELU ? pm_gemm_bias_relu != nullptr :
-				pm_add_gemm != nullptr;
+			bool linked = i == GEMM ? bench_gemm != nullptr :
+				i == RELU_GEMM ? bench_relu_gemm != nullptr :
+				i == GEMM_BIAS_RELU ? bench_gemm_bias_relu != nullptr :
+				bench_add_gemm != nullptr;
 			kernels[i].status = linked ? "ok" : "unsupported";
 			kernels[i].config = linked ? "?" : "";
 			kernels[i].note = linked ? "" : "no kernel linked for this idiom";

@@ -3,7 +3,7 @@
 // (input sets rotated to cover 2x the L2, one event pair per call sequence,
 // all queued before one synchronization, the variants interleaved round by
 // round; 30 warm-up rounds, the median of 100):
-//   fused  pm_gemm_bias_relu (KERNEL_FILE)
+//   fused  bench_gemm_bias_relu (KERNEL_FILE)
 //   gemm   cublasGemmEx alone
 //   one    cublasGemmEx + one bias_relu kernel (bench.cu's baseline)
 //   ops    cublasGemmEx + a bias kernel + a relu kernel (one kernel per
@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
     const long long mn = M * N;
     auto run = [&](int v, int i) {
       switch (v) {
-      case 0: pm_gemm_bias_relu(A[i], B[i], bias[i], C[i], M, N, K, s); break;
+      case 0: bench_gemm_bias_relu(A[i], B[i], bias[i], C[i], M, N, K, s); break;
       case 1: gemm(i); break;
       case 2: gemm(i); ot_pointwise<0><<<grid_for(mn), 256, 0, s>>>(C[i], bias[i], mn, N); break;
       case 3: gemm(i); ot_pointwise<1><<<grid_for(mn), 256, 0, s>>>(C[i], bias[i], mn, N);
