@@ -47,6 +47,8 @@
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.."
+# shellcheck source=scripts/sweep-collect.sh
+. scripts/sweep-collect.sh
 
 W=build/fused
 POLYMMA=${POLYMMA:-build/polymma}
@@ -403,41 +405,7 @@ if [ $do_force = 1 ]; then
 	t0=$SECONDS
 	xargs -P "$RUN_JOBS" -L 1 bash "$SELF" --sweep-one <"$W/sweep/runs.txt"
 	echo "swept in $((SECONDS - t0)) s"
-	prev= nv=0 nrun=0 never=() sp=0 sf=0 ss=0
-	sweep_summary() {	# the summary line of binary $prev
-		[ -n "$prev" ] || return 0
-		printf '%-26s sweep: %2d variants, %2d ran, %d never legal%s; %d passed, %d failed, %d skipped\n' \
-			"$prev" "$nv" "$nrun" "${#never[@]}" \
-			"$([ ${#never[@]} = 0 ] || echo " (${never[*]})")" "$sp" "$sf" "$ss"
-	}
-	while read -r name v; do
-		if [ "$name" != "$prev" ]; then
-			sweep_summary
-			prev=$name nv=0 nrun=0 never=() sp=0 sf=0 ss=0
-		fi
-		log=$W/sweep/$name@$v.log
-		cat "$log" >>"$LOG"
-		grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$RES"
-		nv=$((nv + 1))
-		sp=$((sp + $(grep -c '^PASS ' "$log")))
-		sf=$((sf + $(grep -c '^FAIL ' "$log")))
-		ss=$((ss + $(grep -c '^SKIP ' "$log")))
-		if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log"; then
-			echo "FAIL $name@$v - crashed or timed out ($(tail -n 1 "$log")): $(tail -n 2 "$log" | head -n 1)" |
-				tee -a "$LOG" >>"$RES"
-			sf=$((sf + 1))
-		fi
-		ran=$(sed -n 's/^VARIANT .* ran=\([0-9]*\) .*/\1/p' "$log")
-		if [ "${ran:-0}" = 0 ]; then
-			never+=("$v")
-			echo "FAIL $name@$v - never legal: the forced variant ran no size of the sweep" |
-				tee -a "$LOG" >>"$RES"
-			sf=$((sf + 1))
-		else
-			nrun=$((nrun + 1))
-		fi
-	done <"$W/sweep/runs.txt"
-	sweep_summary
+	sweep_collect
 fi
 
 echo
