@@ -47,33 +47,63 @@ static void keep_diag(polymma_ctx *ctx, struct pm_diags *d)
 	pm_diags_clear(d);
 }
 
+/* "FN: error: WHAT\n" as ctx's diagnostics (none when out of memory). */
+static void set_diag(polymma_ctx *ctx, const char *fn, const char *what)
+{
+	size_t n = strlen(fn) + strlen(what) + sizeof(": error: \n");
+
+	free(ctx->diag);
+	ctx->diag = malloc(n);
+	if (ctx->diag)
+		snprintf(ctx->diag, n, "%s: error: %s\n", fn, what);
+}
+
+/* The start of every call on ctx that can fail: the previous call's
+ * diagnostics are dropped, then the arguments are checked (the name of
+ * the output pointer is out_name). POLYMMA_OK or POLYMMA_ERR_USAGE. */
+static int begin_call(polymma_ctx *ctx, const char *fn, const char *text,
+	const polymma_options *o, const void *out, const char *out_name)
+{
+	const char *what = !text ? "spec_text is NULL" :
+		!o ? "options is NULL" : !out ? out_name : NULL;
+
+	if (!ctx)
+		return POLYMMA_ERR_USAGE;
+	free(ctx->diag);
+	ctx->diag = NULL;
+	if (!what)
+		return POLYMMA_OK;
+	set_diag(ctx, fn, what);
+	return POLYMMA_ERR_USAGE;
+}
+
 int polymma_generate(polymma_ctx *ctx, const char *text, const char *filename,
 	const polymma_options *o, polymma_result **result)
 {
 	struct pm_diags d;
 	struct pm_spec *spec;
-	struct pm_config cfg;
-	polymma_result *r;
-	int rc;
+	polymma_result *r = NULL;
+	int rc, oom;
 
 	if (result)
 		*result = NULL;
-	if (!ctx || !text || !o || !result)
-		return POLYMMA_ERR_USAGE;
+	rc = begin_call(ctx, "polymma_generate", text, o, result,
+		"result is NULL");
+	if (rc != POLYMMA_OK)
+		return rc;
 	if (!filename)
 		filename = "<spec>";
 	pm_diags_init(&d, filename, text);
 	spec = pm_spec_parse(text, filename, &d);
-	if (!spec) {
-		keep_diag(ctx, &d);
-		return POLYMMA_ERR_SPEC;
-	}
-	cfg = *pm_options_config(o);
-	r = calloc(1, sizeof(*r));
-	rc = r ? pm_pipeline_generate(spec, &cfg, &r->out, &d) :
-		POLYMMA_ERR_INTERNAL;
+	if (spec)
+		r = calloc(1, sizeof(*r));
+	rc = !spec ? POLYMMA_ERR_SPEC : !r ? POLYMMA_ERR_INTERNAL :
+		pm_pipeline_generate(spec, pm_options_config(o), &r->out, &d);
+	oom = spec && !r;
 	pm_spec_free(spec);
 	keep_diag(ctx, &d);
+	if (oom)
+		set_diag(ctx, "polymma_generate", "out of memory");
 	if (rc != POLYMMA_OK) {
 		polymma_result_free(r);
 		return rc;
@@ -105,50 +135,61 @@ void polymma_result_free(polymma_result *r)
 	free(r);
 }
 
+/* polymma_check's report for a parsed spec (into *buf): a status. */
+static int scop_report(const struct pm_spec *spec, const polymma_options *o,
+	struct pm_diags *d, char **buf)
+{
+	struct pm_config cfg = *pm_options_config(o);
+	struct pm_scop *scop;
+	isl_ctx *ictx;
+	size_t len = 0;
+	FILE *f;
+
+	/* the spec's program: split-K chunks belong to a generated kernel */
+	cfg.split_k = 1;
+	ictx = isl_ctx_alloc();
+	if (!ictx)
+		return POLYMMA_ERR_INTERNAL;
+	isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
+	pm_isl_bound(ictx);
+	scop = pm_scop_build(ictx, spec, &cfg, d);
+	if (scop && (f = open_memstream(buf, &len))) {
+		pm_scop_print(f, scop);
+		fclose(f);
+	}
+	pm_scop_free(scop);
+	isl_ctx_free(ictx);
+	if (!scop)
+		return POLYMMA_ERR_SPEC;
+	return *buf ? POLYMMA_OK : POLYMMA_ERR_INTERNAL;
+}
+
 int polymma_check(polymma_ctx *ctx, const char *text, const char *filename,
 	const polymma_options *o, char **report)
 {
 	struct pm_diags d;
 	struct pm_spec *spec;
-	struct pm_scop *scop;
-	struct pm_config cfg;
-	isl_ctx *ictx;
 	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	int rc;
 
 	if (report)
 		*report = NULL;
-	if (!ctx || !text || !o || !report)
-		return POLYMMA_ERR_USAGE;
+	rc = begin_call(ctx, "polymma_check", text, o, report,
+		"report is NULL");
+	if (rc != POLYMMA_OK)
+		return rc;
 	if (!filename)
 		filename = "<spec>";
 	pm_diags_init(&d, filename, text);
 	spec = pm_spec_parse(text, filename, &d);
-	if (!spec) {
-		keep_diag(ctx, &d);
-		return POLYMMA_ERR_SPEC;
-	}
-	cfg = *pm_options_config(o);
-	/* the spec's program: split-K chunks belong to a generated kernel */
-	cfg.split_k = 1;
-	ictx = isl_ctx_alloc();
-	isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
-	pm_isl_bound(ictx);
-	scop = pm_scop_build(ictx, spec, &cfg, &d);
-	if (scop) {
-		f = open_memstream(&buf, &len);
-		if (f) {
-			pm_scop_print(f, scop);
-			fclose(f);
-		}
-	}
-	pm_scop_free(scop);
-	isl_ctx_free(ictx);
+	rc = spec ? scop_report(spec, o, &d, &buf) : POLYMMA_ERR_SPEC;
 	pm_spec_free(spec);
 	keep_diag(ctx, &d);
-	if (!scop)
-		return POLYMMA_ERR_SPEC;
-	*report = buf;
-	return buf ? POLYMMA_OK : POLYMMA_ERR_INTERNAL;
+	if (rc == POLYMMA_ERR_INTERNAL && !*polymma_diagnostics(ctx))
+		set_diag(ctx, "polymma_check", "out of memory");
+	if (rc == POLYMMA_OK)
+		*report = buf;
+	else
+		free(buf);
+	return rc;
 }

@@ -4,15 +4,61 @@
  * _alloc or a generate call is released by its _free. Strings returned by
  * getters are owned by the object they come from and live until it is freed.
  *
- *   polymma_ctx *ctx = polymma_ctx_alloc();
- *   polymma_options *o = polymma_options_alloc();
- *   polymma_options_set(o, "target", "sm_80");
- *   polymma_options_set(o, "define", "K=4096");
- *   polymma_result *r = NULL;
- *   int rc = polymma_generate(ctx, text, "gemm.tc", o, &r);
- *   if (rc != POLYMMA_OK) fputs(polymma_diagnostics(ctx), stderr);
- *   else puts(polymma_result_source(r));
- *   polymma_result_free(r); polymma_options_free(o); polymma_ctx_free(ctx);
+ * NULL: every function accepts NULL for every pointer argument without
+ * crashing. The _free functions and polymma_options_set_dump_stream(NULL,
+ * f) do nothing with NULL; the getters return NULL (polymma_diagnostics:
+ * ""). polymma_options_set, polymma_generate and polymma_check return
+ * POLYMMA_ERR_USAGE for a NULL object, text, options or output pointer
+ * (a NULL filename is "<spec>"); their output pointer, when not NULL, is
+ * set to NULL first.
+ *
+ * Diagnostics: polymma_generate and polymma_check clear the ctx's
+ * diagnostics when they start, so polymma_diagnostics(ctx) always tells
+ * about the last of these calls, never an earlier one (a usage error such
+ * as a NULL text says so there too; with a NULL ctx there is nowhere to
+ * say it).
+ *
+ * Example: a program that prints the CUDA file of the spec given as its
+ * argument (tests/test_api.c compiles and runs the lines between the
+ * markers; the `*` of each line is not part of the program):
+ *
+ * BEGIN EXAMPLE
+ * #define _POSIX_C_SOURCE 200809L	// getdelim
+ * #include <stdio.h>
+ * #include <stdlib.h>
+ * #include "polymma.h"
+ *
+ * int main(int argc, char **argv)
+ * {
+ * 	FILE *f = argc == 2 ? fopen(argv[1], "r") : NULL;
+ * 	char *text = NULL;
+ * 	size_t cap = 0;
+ * 	const char *err = NULL;
+ * 	polymma_ctx *ctx = polymma_ctx_alloc();
+ * 	polymma_options *o = polymma_options_alloc();
+ * 	polymma_result *r = NULL;
+ * 	int rc = POLYMMA_ERR_USAGE;
+ *
+ * 	if (f && getdelim(&text, &cap, '\0', f) >= 0)
+ * 		rc = polymma_options_set(o, "target", "sm_80", &err);
+ * 	if (rc == POLYMMA_OK)
+ * 		rc = polymma_options_set(o, "define", "K=4096", &err);
+ * 	if (rc != POLYMMA_OK)
+ * 		fprintf(stderr, "bad spec file or option: %s\n",
+ * 			err ? err : argc == 2 ? argv[1] : "no argument");
+ * 	else if ((rc = polymma_generate(ctx, text, argv[1], o, &r)))
+ * 		fputs(polymma_diagnostics(ctx), stderr);
+ * 	else
+ * 		fputs(polymma_result_source(r), stdout);
+ * 	polymma_result_free(r);
+ * 	polymma_options_free(o);
+ * 	polymma_ctx_free(ctx);
+ * 	free(text);
+ * 	if (f)
+ * 		fclose(f);
+ * 	return rc;
+ * }
+ * END EXAMPLE
  */
 #ifndef POLYMMA_H
 #define POLYMMA_H
@@ -39,7 +85,9 @@ typedef struct polymma_result polymma_result;
 
 polymma_ctx *polymma_ctx_alloc(void);
 void polymma_ctx_free(polymma_ctx *ctx);
-/* Diagnostics of the last call on ctx (gcc style), "" when none. */
+/* Diagnostics of the last polymma_generate or polymma_check on ctx (gcc
+ * style), "" when none (or ctx is NULL). Owned by ctx: valid until the next
+ * call on ctx or polymma_ctx_free. */
 const char *polymma_diagnostics(const polymma_ctx *ctx);
 
 polymma_options *polymma_options_alloc(void);
@@ -54,22 +102,26 @@ void polymma_options_free(polymma_options *o);
  * key or value. A failed call leaves o unchanged. */
 int polymma_options_set(polymma_options *o, const char *key,
 	const char *value, const char **err);
-/* Where --dump-schedule output goes (default stderr). */
+/* Where --dump-schedule output goes (default, and f NULL: stderr). */
 void polymma_options_set_dump_stream(polymma_options *o, FILE *f);
 
 /* Parse, validate and generate. On success *result holds the CUDA source,
  * the C header and the JSON meta data. On failure *result is NULL and
- * polymma_diagnostics(ctx) says why. */
+ * polymma_diagnostics(ctx) says why. Returns a polymma_status;
+ * POLYMMA_ERR_USAGE for a NULL ctx, spec_text, o or result. */
 int polymma_generate(polymma_ctx *ctx, const char *spec_text,
 	const char *filename, const polymma_options *o,
 	polymma_result **result);
+/* The texts of a result (owned by r); NULL for a NULL r. */
 const char *polymma_result_source(const polymma_result *r);
 const char *polymma_result_header(const polymma_result *r);
 const char *polymma_result_meta(const polymma_result *r);
 void polymma_result_free(polymma_result *r);
 
 /* Parse and validate; on success *report (malloc'ed, caller frees) holds
- * the DAG, the isl domains, accesses, dependences and initial schedule. */
+ * the DAG, the isl domains, accesses, dependences and initial schedule.
+ * On failure *report is NULL. POLYMMA_ERR_USAGE for a NULL ctx,
+ * spec_text, o or report. */
 int polymma_check(polymma_ctx *ctx, const char *spec_text,
 	const char *filename, const polymma_options *o, char **report);
 
