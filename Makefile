@@ -7,6 +7,7 @@
 #   make install      PREFIX=/usr/local, DESTDIR honoured
 #   make gpu-check    scripts/gpu-check.sh (on a GPU machine)
 #   make docs         regenerate docs/OPTIONS.md from the options table
+#   make fuzz         libFuzzer (clang) over the library, FUZZ_ARGS=...
 #   make clean
 #
 # isl and GMP are linked statically into every program so that they run on
@@ -62,7 +63,7 @@ FLAGS_FILE := $(BUILD)/flags
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(BUILD)/obj/examples/embed.o \
 	$(TEST_SRCS:%.c=$(BUILD)/obj/%.o) $(TEST_HELPER_OBJS)
 
-.PHONY: all check asan install uninstall clean gpu-check docs FORCE
+.PHONY: all check asan fuzz install uninstall clean gpu-check docs FORCE
 
 all: $(LIB) $(CLI) $(EXAMPLE)
 
@@ -152,6 +153,29 @@ asan:
 	$(MAKE) BUILD=build-asan \
 		SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' \
 		check
+
+# libFuzzer (clang) over the library entry points: tests/fuzz/fuzz_generate.c,
+# seeded with every shipped spec in each mode and tests/fuzz/regress/, inputs
+# up to 64 KB. FUZZ_ARGS: more libFuzzer flags (default: 10 minutes). A
+# finding goes, minimized, into tests/fuzz/regress/ (test_fuzz_regress).
+FUZZ_ARGS ?= -max_total_time=600
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang \
+		SANITIZE='-fsanitize=fuzzer-no-link $(FUZZ_SAN) -fno-omit-frame-pointer' \
+		build-fuzz/libpolymma.a
+	clang $(CFLAGS) -std=c11 -Iinclude -I. -DPM_FUZZ_MAIN \
+		-fsanitize=fuzzer $(FUZZ_SAN) tests/fuzz/fuzz_generate.c \
+		build-fuzz/libpolymma.a $(STATIC_LIBS) -o build-fuzz/fuzz_generate
+	@mkdir -p build-fuzz/corpus
+	@for f in examples/*.tc bench/specs/*.tc tests/specs/*.tc; do \
+		for m in 0 1 2 3; do \
+			{ printf "\\$$m"; cat $$f; } > \
+				build-fuzz/corpus/$$m-$$(basename $$f); \
+		done; \
+	done
+	build-fuzz/fuzz_generate -max_len=65536 -timeout=60 -rss_limit_mb=4096 \
+		$(FUZZ_ARGS) build-fuzz/corpus tests/fuzz/regress
 
 gpu-check:
 	bash scripts/gpu-check.sh
