@@ -174,28 +174,34 @@ static void test_variant(void **state)
 	assert_non_null(strstr(k, "__half *pm_cst = (__half *) (pm_smem + "
 		"147456);"));
 	free(k);
-	/* the launcher raises a kernel's shared-memory limit once per device
-	 * (not a driver call in every launch), for every kernel that needs
-	 * more than 48 KB */
+	/* the launcher raises every kernel's (and exact twin's) shared-memory
+	 * limit once per device (not a driver call in every launch), for
+	 * the kernels that need more than 48 KB: pm_attrs_NAME, called first
+	 * by pm_launch_NAME */
 	{
 		const char *l = strstr(s, "cudaError_t pm_launch_gemm_bias_relu(");
-		const char *w = l ? strstr(l, "static int pm_set[64];\n\t\t\t"
-			"int pm_dev = -1;\n\t\t\tif (cudaGetDevice(&pm_dev) != "
-			"cudaSuccess)\n\t\t\t\treturn cudaGetLastError();\n"
-			"\t\t\tif (pm_dev < 0 || pm_dev >= 64 || !pm_set[pm_dev]) "
-			"{\n\t\t\t\tif (cudaFuncSetAttribute("
-			"pm_kernel_gemm_bias_relu_persist_wide, "
-			"cudaFuncAttributeMaxDynamicSharedMemorySize, ") : NULL;
+		const char *a = strstr(s, "static cudaError_t "
+			"pm_attrs_gemm_bias_relu(void)\n{\n\tstatic int "
+			"pm_set[64];\n");
 
-		assert_non_null(w);
-		assert_non_null(strstr(w, "\t\t\t\tif (pm_dev >= 0 && pm_dev < "
-			"64)\n\t\t\t\t\tpm_set[pm_dev] = 1;\n"));
-		/* (each block also raises its kernel's exact twin's) */
-		assert_int_equal(count(l, "cudaFuncSetAttribute(") -
-			count(l, "_x, cudaFuncAttributeMaxDynamicSharedMemorySize"),
-			count(l, "static int pm_set[64];"));
-		assert_true(count(l, "_x, cudaFuncAttributeMaxDynamicSharedMemory"
-			"Size") > 0);
+		assert_non_null(l);
+		assert_non_null(a);
+		assert_non_null(strstr(l, "{\n\tcudaError_t e = "
+			"pm_attrs_gemm_bias_relu();\n"));
+		assert_non_null(strstr(a, "\t\tif (s <= 48 * 1024)\n\t\t\t"
+			"continue;\n\t\tif (cudaFuncSetAttribute("
+			"pm_kernels_gemm_bias_relu[i], "
+			"cudaFuncAttributeMaxDynamicSharedMemorySize, s)"));
+		assert_non_null(strstr(a, "(pm_kernels_x_gemm_bias_relu[i] && "
+			"cudaFuncSetAttribute(pm_kernels_x_gemm_bias_relu[i], "));
+		assert_non_null(strstr(a, "\tif (dev >= 0 && dev < 64)\n\t\t"
+			"pm_set[dev] = 1;\n"));
+		/* no launch case sets it again */
+		assert_int_equal(count(l, "cudaFuncSetAttribute("), 0);
+		/* the twins' table: a kernel where the row has one, 0 else */
+		assert_non_null(strstr(s, "static const void *const "
+			"pm_kernels_x_gemm_bias_relu[] = {\n\t(const void *) "
+			"pm_kernel_gemm_bias_relu_x,\n"));
 	}
 	/* the plan (the H100 model: 132 SMs, 2 big blocks per SM): only on
 	 * grids of more than one wave of the big kernel; the wide kernel
