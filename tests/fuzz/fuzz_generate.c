@@ -7,6 +7,9 @@
  *     kernel: generation stays fast enough to fuzz);
  *   2 the same for sm_90a with --persistent on;
  *   3 polymma_generate with the defaults (sm_80, every variant).
+ * PM_FUZZ_MODES (e.g. "0" or "12") restricts the modes the first byte
+ * picks from: the check mode alone runs thousands of inputs a second, a
+ * generating mode a few (every valid spec runs isl's whole pipeline).
  * A crash, a leak, a sanitizer report or an exit 3 (POLYMMA_ERR_INTERNAL:
  * a bug by contract) is a finding; findings are kept under
  * tests/fuzz/regress/ and replayed by tests/test_fuzz_regress.c. */
@@ -26,9 +29,28 @@ static const char *const modes[][6] = {
 
 int pm_fuzz_one(const uint8_t *data, size_t size);
 
+/* The modes PM_FUZZ_MODES allows (all four when unset or invalid). */
+static int pick_mode(uint8_t byte)
+{
+	static int allowed[4], n = -1;
+	const char *env;
+
+	if (n < 0) {
+		n = 0;
+		env = getenv("PM_FUZZ_MODES");
+		for (; env && *env && n < 4; env++)
+			if (*env >= '0' && *env <= '3')
+				allowed[n++] = *env - '0';
+		if (n == 0)
+			for (; n < 4; n++)
+				allowed[n] = n;
+	}
+	return allowed[byte % n];
+}
+
 int pm_fuzz_one(const uint8_t *data, size_t size)
 {
-	int mode = size ? data[0] % 4 : 0, rc;
+	int mode = pick_mode(size ? data[0] : 0), rc;
 	char *text = malloc(size + 1);
 	polymma_ctx *ctx = polymma_ctx_alloc();
 	polymma_options *o = polymma_options_alloc();
