@@ -7,6 +7,7 @@
 #include <isl/ctx.h>
 #include <isl/options.h>
 
+#include "api/ctx.h"
 #include "api/options.h"
 #include "api/pipeline.h"
 #include "target/target.h"
@@ -14,68 +15,9 @@
 #include "poly/poly.h"
 #include "polymma.h"
 
-struct polymma_ctx {
-	char *diag;
-};
-
 struct polymma_result {
 	struct pm_output out;
 };
-
-polymma_ctx *polymma_ctx_alloc(void)
-{
-	return calloc(1, sizeof(polymma_ctx));
-}
-
-void polymma_ctx_free(polymma_ctx *ctx)
-{
-	if (!ctx)
-		return;
-	free(ctx->diag);
-	free(ctx);
-}
-
-const char *polymma_diagnostics(const polymma_ctx *ctx)
-{
-	return ctx && ctx->diag ? ctx->diag : "";
-}
-
-static void keep_diag(polymma_ctx *ctx, struct pm_diags *d)
-{
-	free(ctx->diag);
-	ctx->diag = strdup(pm_diags_text(d));
-	pm_diags_clear(d);
-}
-
-/* "FN: error: WHAT\n" as ctx's diagnostics (none when out of memory). */
-static void set_diag(polymma_ctx *ctx, const char *fn, const char *what)
-{
-	size_t n = strlen(fn) + strlen(what) + sizeof(": error: \n");
-
-	free(ctx->diag);
-	ctx->diag = malloc(n);
-	if (ctx->diag)
-		snprintf(ctx->diag, n, "%s: error: %s\n", fn, what);
-}
-
-/* The start of every call on ctx that can fail: the previous call's
- * diagnostics are dropped, then the arguments are checked (the name of
- * the output pointer is out_name). POLYMMA_OK or POLYMMA_ERR_USAGE. */
-static int begin_call(polymma_ctx *ctx, const char *fn, const char *text,
-	const polymma_options *o, const void *out, const char *out_name)
-{
-	const char *what = !text ? "spec_text is NULL" :
-		!o ? "options is NULL" : !out ? out_name : NULL;
-
-	if (!ctx)
-		return POLYMMA_ERR_USAGE;
-	free(ctx->diag);
-	ctx->diag = NULL;
-	if (!what)
-		return POLYMMA_OK;
-	set_diag(ctx, fn, what);
-	return POLYMMA_ERR_USAGE;
-}
 
 int polymma_generate(polymma_ctx *ctx, const char *text, const char *filename,
 	const polymma_options *o, polymma_result **result)
@@ -87,7 +29,7 @@ int polymma_generate(polymma_ctx *ctx, const char *text, const char *filename,
 
 	if (result)
 		*result = NULL;
-	rc = begin_call(ctx, "polymma_generate", text, o, result,
+	rc = pm_api_begin_call(ctx, "polymma_generate", text, o, result,
 		"result is NULL");
 	if (rc != POLYMMA_OK)
 		return rc;
@@ -101,9 +43,9 @@ int polymma_generate(polymma_ctx *ctx, const char *text, const char *filename,
 		pm_pipeline_generate(spec, pm_options_config(o), &r->out, &d);
 	oom = spec && !r;
 	pm_spec_free(spec);
-	keep_diag(ctx, &d);
+	pm_api_keep_diag(ctx, &d);
 	if (oom)
-		set_diag(ctx, "polymma_generate", "out of memory");
+		pm_api_set_diag(ctx, "polymma_generate", "out of memory");
 	if (rc != POLYMMA_OK) {
 		polymma_result_free(r);
 		return rc;
@@ -174,7 +116,7 @@ int polymma_check(polymma_ctx *ctx, const char *text, const char *filename,
 
 	if (report)
 		*report = NULL;
-	rc = begin_call(ctx, "polymma_check", text, o, report,
+	rc = pm_api_begin_call(ctx, "polymma_check", text, o, report,
 		"report is NULL");
 	if (rc != POLYMMA_OK)
 		return rc;
@@ -184,9 +126,9 @@ int polymma_check(polymma_ctx *ctx, const char *text, const char *filename,
 	spec = pm_spec_parse(text, filename, &d);
 	rc = spec ? scop_report(spec, o, &d, &buf) : POLYMMA_ERR_SPEC;
 	pm_spec_free(spec);
-	keep_diag(ctx, &d);
+	pm_api_keep_diag(ctx, &d);
 	if (rc == POLYMMA_ERR_INTERNAL && !*polymma_diagnostics(ctx))
-		set_diag(ctx, "polymma_check", "out of memory");
+		pm_api_set_diag(ctx, "polymma_check", "out of memory");
 	if (rc == POLYMMA_OK)
 		*report = buf;
 	else

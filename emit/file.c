@@ -468,6 +468,11 @@ static char *header(struct pm_kernel *k)
 		POLYMMA_VERSION, k->scop->spec->name, k->scop->spec->name,
 		k->scop->spec->name);
 	pm_emit_signature(k, &b, PM_ENTRY_PLAIN);
+	pm_strbuf_add(&b, ";\n/* the same with the tensors in an array (inputs, "
+		"then outputs, as above)\n * and the value of every size symbol "
+		"in the spec's order (fixed ones too:\n * they must equal their "
+		"value): */\n");
+	pm_emit_signature(k, &b, PM_ENTRY_ARGV);
 	pm_strbuf_add(&b, ";\n");
 	if (k->scop->nsplit) {
 		pm_strbuf_add(&b, "/* split-K with a workspace of the caller's "

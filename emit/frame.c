@@ -87,6 +87,11 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, n ? ")" : "void)");
 		return;
 	}
+	if (e == PM_ENTRY_ARGV) {
+		pm_strbuf_printf(b, "cudaError_t %s_argv(void *const *tensors, "
+			"const int64_t *sizes, cudaStream_t stream)", spec->name);
+		return;
+	}
 	if (e == PM_ENTRY_LAUNCH)
 		pm_strbuf_printf(b, "cudaError_t pm_launch_%s(const struct "
 			"pm_rt_choice *c, ", spec->name);

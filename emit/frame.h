@@ -29,7 +29,9 @@ enum pm_entry {
 	PM_ENTRY_WS,		/* NAME_ws(..., workspace, bytes, stream) */
 	PM_ENTRY_WS_SIZE,	/* NAME_workspace_size(sizes) */
 	/* pm_launch_NAME(choice, ..., workspace, bytes, stream) */
-	PM_ENTRY_LAUNCH
+	PM_ENTRY_LAUNCH,
+	/* NAME_argv(tensors[], sizes[] of every size symbol, stream) */
+	PM_ENTRY_ARGV
 };
 /* The signature (no trailing ";") of k's host entry point e. */
 void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,

@@ -8,6 +8,11 @@
  *       the same with the caller's workspace (zero-filled before its first
  *       use; every launch leaves it so); too small or NULL: no split
  *       (a split in clusters needs none: it runs as planned).
+ *   NAME_argv(tensors[], sizes[], stream)
+ *       NAME with the tensors in an array (inputs, then outputs) and the
+ *       value of every size symbol in the spec's order, fixed ones (-D)
+ *       included: a fixed one that differs is cudaErrorInvalidValue. For
+ *       callers that bind one signature to every file (ctypes, checkers).
  *   NAME_workspace_size(sizes)
  *       the bytes NAME_ws would use (0: it does not split these sizes, or
  *       splits them in clusters).
@@ -504,9 +509,34 @@ static void planned_launcher(const struct pm_variant_set *vs,
 	plain_entry(k, b);
 }
 
-/* The launcher: the plan's when the file has several kernels; else
- * checks, then k. */
-void pm_emit_launcher(const struct pm_variant_set *vs, struct pm_strbuf *b)
+/* NAME_argv: NAME's arguments from the arrays. */
+static void argv_entry(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int order[64], n = pm_emit_size_order(k, order), nt = 0;
+	long v;
+
+	pm_strbuf_add(b, "\nextern \"C\" ");
+	pm_emit_signature(k, b, PM_ENTRY_ARGV);
+	pm_strbuf_add(b, "\n{\n\tif (!tensors || !sizes)\n\t\treturn "
+		"cudaErrorInvalidValue;\n");
+	for (int s = 0; s < spec->nsyms; ++s)
+		if (pm_scop_sym_fixed(k->scop, s, &v))
+			pm_strbuf_printf(b, "\tif (sizes[%d] != %ld)\n\t\treturn "
+				"cudaErrorInvalidValue;\n", s, v);
+	pm_strbuf_printf(b, "\treturn %s(", spec->name);
+	for (int r = 0; r < 2; ++r)
+		for (int t = 0; t < spec->ntensors; ++t)
+			if (spec->tensors[t].role == (r ? PM_OUTPUT : PM_INPUT))
+				pm_strbuf_printf(b, "tensors[%d], ", nt++);
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_printf(b, "sizes[%d], ", order[i]);
+	pm_strbuf_add(b, "stream);\n}\n");
+}
+
+/* The plain entry (and the _ws ones): the plan's when the file has
+ * several kernels; else checks, then k. */
+static void entries(const struct pm_variant_set *vs, struct pm_strbuf *b)
 {
 	struct pm_kernel *k = vs->main;
 	int n = 0;
@@ -534,4 +564,10 @@ void pm_emit_launcher(const struct pm_variant_set *vs, struct pm_strbuf *b)
 	}
 	launch(k, "", b, "\t", "pm_pblocks");
 	pm_strbuf_add(b, "}\n");
+}
+
+void pm_emit_launcher(const struct pm_variant_set *vs, struct pm_strbuf *b)
+{
+	entries(vs, b);
+	argv_entry(vs->main, b);
 }

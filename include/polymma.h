@@ -63,6 +63,7 @@
 #ifndef POLYMMA_H
 #define POLYMMA_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -124,6 +125,44 @@ void polymma_result_free(polymma_result *r);
  * spec_text, o or report. */
 int polymma_check(polymma_ctx *ctx, const char *spec_text,
 	const char *filename, const polymma_options *o, char **report);
+
+/* A parsed spec (the front end only, no scheduling: fast): its size
+ * symbols and the generated launcher's tensors, and the language's
+ * reference semantics. polymma_spec_parse returns a polymma_status, with
+ * polymma_diagnostics(ctx) as polymma_check's; *spec is NULL on failure. */
+typedef struct polymma_spec polymma_spec;
+int polymma_spec_parse(polymma_ctx *ctx, const char *spec_text,
+	const char *filename, polymma_spec **spec);
+void polymma_spec_free(polymma_spec *s);
+const char *polymma_spec_name(const polymma_spec *s);
+/* The size symbols, in order of first appearance in the declarations
+ * (the order of NAME_argv's sizes; not the launcher's own order, which
+ * the --meta "sizes" gives). */
+int polymma_spec_nsizes(const polymma_spec *s);
+const char *polymma_spec_size_name(const polymma_spec *s, int i);
+/* The launcher's tensors: the inputs, then the outputs, each in declared
+ * order (temporaries are not listed). Type "f16", "bf16", "f32", "i8" or
+ * "i32"; dimension d of tensor i is size symbol number
+ * polymma_spec_tensor_dim (>= 0), or -1 with *literal its value; -2 (and
+ * the getters' NULL / -1) for an index out of range. */
+int polymma_spec_ntensors(const polymma_spec *s);
+const char *polymma_spec_tensor_name(const polymma_spec *s, int i);
+const char *polymma_spec_tensor_type(const polymma_spec *s, int i);
+int polymma_spec_tensor_is_output(const polymma_spec *s, int i);
+int polymma_spec_tensor_rank(const polymma_spec *s, int i);
+int polymma_spec_tensor_dim(const polymma_spec *s, int i, int d,
+	int64_t *literal);
+/* The reference semantics on host buffers, for checking kernels:
+ * sizes[i] the value of size symbol i (every one); tensors[i] the
+ * launcher's tensor i (dense, row-major in declared order, in its type:
+ * f16 and bf16 as 16-bit patterns). Every tensor is held in double, the
+ * statements run in program order over their whole domains, the outputs
+ * are rounded to their type once at the end (nearest even; integers
+ * saturate). Writes the outputs. POLYMMA_ERR_USAGE for a NULL argument
+ * or a size below 1; POLYMMA_ERR_INTERNAL when out of memory. Cost: about
+ * one multiply-add per point of each contraction's domain. */
+int polymma_reference(polymma_ctx *ctx, const polymma_spec *s,
+	const int64_t *sizes, void *const *tensors);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,376 @@
+/* The language's reference semantics (frontend/eval.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/eval.h"
+
+#define PM_EVAL_MAX_ELEMS ((int64_t) 1 << 40)
+
+/* One statement being evaluated: its variables' extents, the strides of
+ * every tensor, the tensors' values. */
+struct ev {
+	const struct pm_spec *spec;
+	const struct pm_stmt *s;
+	int64_t ext[PM_MAX_VARS];
+	int64_t *stride;	/* [ntensors][PM_MAX_RANK] */
+	double **val;		/* [ntensors] */
+	int64_t *pt;		/* the current point, one value per variable */
+};
+
+/* x as a float of ebits exponent and mbits mantissa bits (IEEE-like, with
+ * infinities), rounded to nearest even; its bit pattern. */
+static unsigned to_mini(double x, int ebits, int mbits)
+{
+	int bias = (1 << (ebits - 1)) - 1, e;
+	unsigned sign = signbit(x) ? 1u << (ebits + mbits) : 0, inf;
+	double a = fabs(x), m;
+
+	inf = ((1u << ebits) - 1) << mbits;
+	if (isnan(x))
+		return sign | inf | (1u << (mbits - 1));
+	if (a < ldexp(1, 1 - bias))	/* subnormal (or the smallest normal) */
+		return sign | (unsigned) nearbyint(ldexp(a, bias - 1 + mbits));
+	frexp(a, &e);
+	e -= 1;			/* a = 1.f * 2^e */
+	m = nearbyint(ldexp(a, mbits - e)) - ldexp(1, mbits);
+	if (m >= ldexp(1, mbits)) {
+		m = 0;
+		e += 1;
+	}
+	if (e + bias >= (1 << ebits) - 1)
+		return sign | inf;
+	return sign | (unsigned) (e + bias) << mbits | (unsigned) m;
+}
+
+static double from_mini(unsigned b, int ebits, int mbits)
+{
+	int bias = (1 << (ebits - 1)) - 1;
+	unsigned e = (b >> mbits) & ((1u << ebits) - 1);
+	unsigned m = b & ((1u << mbits) - 1);
+	double s = (b >> (ebits + mbits)) & 1 ? -1 : 1;
+
+	if (e == (1u << ebits) - 1)
+		return m ? NAN : s * INFINITY;
+	if (e == 0)
+		return s * ldexp(m, 1 - bias - mbits);
+	return s * ldexp(m + ldexp(1, mbits), (int) e - bias - mbits);
+}
+
+static double sat(double x, double lo, double hi)
+{
+	x = nearbyint(x);
+	return isnan(x) ? 0 : x < lo ? lo : x > hi ? hi : x;
+}
+
+void pm_eval_store(enum pm_type t, void *p, int64_t i, double x)
+{
+	switch (t) {
+	case PM_F16: ((uint16_t *) p)[i] = (uint16_t) to_mini(x, 5, 10); break;
+	case PM_BF16: ((uint16_t *) p)[i] = (uint16_t) to_mini(x, 8, 7); break;
+	case PM_F32: ((float *) p)[i] = (float) x; break;
+	case PM_I8: ((int8_t *) p)[i] = (int8_t) sat(x, -128, 127); break;
+	case PM_I32:
+		((int32_t *) p)[i] = (int32_t) sat(x, -2147483648.0,
+			2147483647.0);
+		break;
+	}
+}
+
+double pm_eval_load(enum pm_type t, const void *p, int64_t i)
+{
+	switch (t) {
+	case PM_F16: return from_mini(((const uint16_t *) p)[i], 5, 10);
+	case PM_BF16: return from_mini(((const uint16_t *) p)[i], 8, 7);
+	case PM_F32: return ((const float *) p)[i];
+	case PM_I8: return ((const int8_t *) p)[i];
+	case PM_I32: return ((const int32_t *) p)[i];
+	}
+	return NAN;
+}
+
+static double call(enum pm_func f, double x, double y)
+{
+	switch (f) {
+	case PM_FN_RELU: return x > 0 ? x : 0;
+	case PM_FN_SIGMOID: return 1 / (1 + exp(-x));
+	case PM_FN_TANH: return tanh(x);
+	case PM_FN_GELU:
+		return 0.5 * x * (1 + tanh(0.7978845608028654 *
+			(x + 0.044715 * x * x * x)));
+	case PM_FN_GELU_ERF: return 0.5 * x * (1 + erf(x * 0.7071067811865476));
+	case PM_FN_SILU: return x / (1 + exp(-x));
+	case PM_FN_EXP: return exp(x);
+	case PM_FN_ABS: return fabs(x);
+	case PM_FN_MAX: return fmax(x, y);
+	case PM_FN_MIN: return fmin(x, y);
+	}
+	return NAN;
+}
+
+static double eval(const struct ev *v, const struct pm_expr *e)
+{
+	double a, b;
+	int64_t off = 0;
+
+	switch (e->kind) {
+	case PM_E_NUM:
+		return e->num;
+	case PM_E_READ:
+		for (int d = 0; d < e->nidx; ++d)
+			off += v->pt[e->idx[d]] *
+				v->stride[e->tensor * PM_MAX_RANK + d];
+		return v->val[e->tensor][off];
+	case PM_E_NEG:
+		return -eval(v, e->args[0]);
+	case PM_E_BIN:
+		a = eval(v, e->args[0]);
+		b = eval(v, e->args[1]);
+		return e->op == '+' ? a + b : e->op == '-' ? a - b :
+			e->op == '*' ? a * b : a / b;
+	case PM_E_CALL:
+		return call(e->fn, eval(v, e->args[0]),
+			e->nargs > 1 ? eval(v, e->args[1]) : 0);
+	}
+	return NAN;
+}
+
+/* The variables e reads, as a bit set. */
+static unsigned vars_of(const struct pm_expr *e)
+{
+	unsigned set = 0;
+
+	if (e->kind == PM_E_READ)
+		for (int d = 0; d < e->nidx; ++d)
+			set |= 1u << e->idx[d];
+	for (int i = 0; i < e->nargs && e->kind != PM_E_READ; ++i)
+		set |= vars_of(e->args[i]);
+	return set;
+}
+
+/* Dimension d of tensor t (after the strides in v->stride). */
+static int64_t extent(const struct ev *v, int t, int d)
+{
+	return v->stride[(v->spec->ntensors + t) * PM_MAX_RANK + d];
+}
+
+/* The extent of every variable of s: the size of a dimension it indexes. */
+static void extents(struct ev *v, const struct pm_expr *e)
+{
+	if (e->kind == PM_E_READ) {
+		for (int d = 0; d < e->nidx; ++d)
+			v->ext[e->idx[d]] = extent(v, e->tensor, d);
+		return;
+	}
+	for (int i = 0; i < e->nargs; ++i)
+		extents(v, e->args[i]);
+}
+
+/* Advance the odometer over the variables in set (the last one fastest);
+ * 0 when it wrapped around. */
+static int next(struct ev *v, unsigned set)
+{
+	for (int x = v->s->nvars - 1; x >= 0; --x) {
+		if (!(set >> x & 1))
+			continue;
+		if (++v->pt[x] < v->ext[x])
+			return 1;
+		v->pt[x] = 0;
+	}
+	return 0;
+}
+
+/* The offset of the current point in a dense array over the variables of
+ * set (in variable order), and its stride along variable x (0: not in
+ * set). */
+static int64_t box_off(const struct ev *v, unsigned set, int x,
+	int64_t *stride)
+{
+	int64_t off = 0, mul = 1;
+
+	*stride = 0;
+	for (int y = v->s->nvars - 1; y >= 0; --y) {
+		if (!(set >> y & 1))
+			continue;
+		if (y == x)
+			*stride = mul;
+		off += v->pt[y] * mul;
+		mul *= v->ext[y];
+	}
+	return off;
+}
+
+static int64_t box_size(const struct ev *v, unsigned set)
+{
+	int64_t n = 1;
+
+	for (int y = 0; y < v->s->nvars; ++y)
+		if (set >> y & 1)
+			n *= v->ext[y];
+	return n;
+}
+
+/* e at every point of its variables' box, densely. */
+static double *materialize(struct ev *v, const struct pm_expr *e,
+	unsigned set)
+{
+	double *f = malloc(sizeof(double) * (size_t) box_size(v, set));
+	int64_t i = 0;
+
+	if (!f)
+		return NULL;
+	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	do
+		f[i++] = eval(v, e);
+	while (next(v, set));
+	return f;
+}
+
+/* res[lhs] += l * r over the whole domain: the factors dense over their
+ * variables, an inner loop along the last variable. */
+static void product(struct ev *v, double *res, const double *l, unsigned ls,
+	const double *r, unsigned rs)
+{
+	int x = v->s->nvars - 1;
+	unsigned all = (1u << v->s->nvars) - 1, lhs = (1u << v->s->nlhs) - 1;
+	unsigned outer = all & ~(1u << x);
+	int64_t n = v->ext[x], dl, dr, dres, ol, or, ores;
+
+	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	do {
+		ol = box_off(v, ls, x, &dl);
+		or = box_off(v, rs, x, &dr);
+		ores = box_off(v, lhs, x, &dres);
+		for (int64_t i = 0; i < n; ++i)
+			res[ores + i * dres] += l[ol + i * dl] * r[or + i * dr];
+	} while (outer && next(v, outer));
+}
+
+/* One statement: the new values of its left side (a fresh array). */
+static double *statement(struct ev *v, int64_t n)
+{
+	const struct pm_stmt *s = v->s;
+	const struct pm_expr *e = s->rhs;
+	unsigned lhs = (1u << s->nlhs) - 1, all = (1u << s->nvars) - 1;
+	double *res = calloc((size_t) n, sizeof(double)), *l = NULL, *r = NULL;
+	int64_t i = 0, stride;
+
+	if (!res)
+		return NULL;
+	if (s->kind == PM_S_ACCUM)
+		memcpy(res, v->val[s->lhs], sizeof(double) * (size_t) n);
+	if (s->kind != PM_S_ASSIGN && e->kind == PM_E_BIN && e->op == '*') {
+		l = materialize(v, e->args[0], vars_of(e->args[0]));
+		r = materialize(v, e->args[1], vars_of(e->args[1]));
+		if (l && r)
+			product(v, res, l, vars_of(e->args[0]), r,
+				vars_of(e->args[1]));
+		free(l);
+		free(r);
+		if (!l || !r) {
+			free(res);
+			return NULL;
+		}
+		return res;
+	}
+	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	do {
+		i = box_off(v, lhs, -1, &stride);
+		res[i] += eval(v, e);
+	} while (all && next(v, all));
+	return res;
+}
+
+static int64_t elems(const struct ev *v, int t)
+{
+	int64_t n = 1;
+
+	for (int d = 0; d < v->spec->tensors[t].rank; ++d)
+		n *= extent(v, t, d);
+	return n;
+}
+
+/* v->stride: [t][d] the row-major strides of tensor t, then
+ * [ntensors + t][d] its extents. */
+static enum pm_eval_status shapes(struct ev *v, const int64_t *sizes)
+{
+	for (int t = 0; t < v->spec->ntensors; ++t) {
+		const struct pm_tensor *T = &v->spec->tensors[t];
+		int64_t *st = v->stride + t * PM_MAX_RANK, mul = 1, ext[8];
+
+		for (int d = T->rank - 1; d >= 0; --d) {
+			ext[d] = T->dims[d].sym < 0 ? T->dims[d].value :
+				sizes[T->dims[d].sym];
+			if (ext[d] < 1 || ext[d] > PM_EVAL_MAX_ELEMS / mul)
+				return PM_EVAL_SIZE;
+			st[d] = mul;
+			mul *= ext[d];
+		}
+		for (int d = 0; d < T->rank; ++d)
+			v->stride[(v->spec->ntensors + t) * PM_MAX_RANK + d] =
+				ext[d];
+	}
+	return PM_EVAL_OK;
+}
+
+enum pm_eval_status pm_spec_eval(const struct pm_spec *spec,
+	const int64_t *sizes, void *const *bufs)
+{
+	struct ev v = { .spec = spec };
+	enum pm_eval_status rc = PM_EVAL_OK;
+	int64_t pt[PM_MAX_VARS];
+	int nt;
+
+	if (!spec || !sizes || !bufs)
+		return PM_EVAL_NULL;
+	nt = spec->ntensors;
+	if (nt < 1 || nt > PM_LIMIT_TENSORS)
+		return PM_EVAL_NULL;
+	for (int t = 0; t < nt; ++t)
+		if (spec->tensors[t].role != PM_TEMP && !bufs[t])
+			return PM_EVAL_NULL;
+	v.pt = pt;
+	v.stride = calloc((size_t) nt * 2 * PM_MAX_RANK, sizeof(int64_t));
+	v.val = calloc((size_t) nt, sizeof(double *));
+	if (!v.stride || !v.val)
+		rc = PM_EVAL_NOMEM;
+	if (rc == PM_EVAL_OK)
+		rc = shapes(&v, sizes);
+	for (int t = 0; t < nt && rc == PM_EVAL_OK; ++t) {
+		const struct pm_tensor *T = &spec->tensors[t];
+		int64_t n = elems(&v, t);
+
+		v.val[t] = calloc((size_t) n, sizeof(double));
+		if (!v.val[t])
+			rc = PM_EVAL_NOMEM;
+		for (int64_t i = 0; rc == PM_EVAL_OK && T->role != PM_TEMP &&
+		     i < n; ++i)
+			v.val[t][i] = pm_eval_load(T->type, bufs[t], i);
+	}
+	for (int k = 0; k < spec->nstmts && rc == PM_EVAL_OK; ++k) {
+		double *res;
+
+		v.s = &spec->stmts[k];
+		memset(v.ext, 0, sizeof(v.ext));
+		for (int d = 0; d < v.s->nlhs; ++d)
+			v.ext[d] = extent(&v, v.s->lhs, d);
+		extents(&v, v.s->rhs);
+		res = statement(&v, elems(&v, v.s->lhs));
+		if (!res) {
+			rc = PM_EVAL_NOMEM;
+			break;
+		}
+		free(v.val[v.s->lhs]);
+		v.val[v.s->lhs] = res;
+	}
+	for (int t = 0; t < nt && rc == PM_EVAL_OK; ++t)
+		if (spec->tensors[t].role == PM_OUTPUT)
+			for (int64_t i = 0, n = elems(&v, t); i < n; ++i)
+				pm_eval_store(spec->tensors[t].type, bufs[t], i,
+					v.val[t][i]);
+	for (int t = 0; v.val && t < nt; ++t)
+		free(v.val[t]);
+	free(v.val);
+	free(v.stride);
+	return rc;
+}
