@@ -253,24 +253,6 @@ run_one() {
 	echo "rc=$rc" >>"$log"
 }
 
-# The forced-variant strings of generated file $1: each row's suffix in its
-# pm_variants_* table (_base for the unsuffixed kernel), and <suffix>,s=2
-# and <suffix>,s=3 for the split rows; nothing for a file of one kernel.
-file_variants() {
-	awk '/^static const struct pm_rt_variant pm_variants_/ { t = 1; next }
-	t && /^};/ { t = 0 }
-	t && match($0, /\{ "[^"]*", PM_RT_[A-Z_]+/) {
-		split(substr($0, RSTART, RLENGTH), f, "\"")
-		suf = f[2] == "" ? "_base" : f[2]
-		role = f[3]
-		sub(/^, /, "", role)
-		print suf
-		if (role == "PM_RT_SPLIT" || role == "PM_RT_PERSIST_SPLIT" ||
-		    role == "PM_RT_PERSIST_SPLIT_CL")
-			print suf ",s=2\n" suf ",s=3"
-	}' "$1"
-}
-
 # One line per sweep run: NAME VARIANT (built binaries of files with a table).
 sweep_list() {
 	local name v

@@ -1,5 +1,24 @@
-# sweep-collect.sh: sourced by gpu-check.sh and gpu-fused-check.sh.
-#
+# sweep-collect.sh: sourced by gpu-check.sh, gpu-fused-check.sh and
+# gpu-spec-check.sh.
+
+# The forced-variant strings of generated file $1: each row's suffix in its
+# pm_variants_* table (_base for the unsuffixed kernel), and <suffix>,s=2
+# and <suffix>,s=3 for the split rows; nothing for a file of one kernel.
+file_variants() {
+	awk '/^static const struct pm_rt_variant pm_variants_/ { t = 1; next }
+	t && /^};/ { t = 0 }
+	t && match($0, /\{ "[^"]*", PM_RT_[A-Z_]+/) {
+		split(substr($0, RSTART, RLENGTH), f, "\"")
+		suf = f[2] == "" ? "_base" : f[2]
+		role = f[3]
+		sub(/^, /, "", role)
+		print suf
+		if (role == "PM_RT_SPLIT" || role == "PM_RT_PERSIST_SPLIT" ||
+		    role == "PM_RT_PERSIST_SPLIT_CL")
+			print suf ",s=2\n" suf ",s=3"
+	}' "$1"
+}
+
 # sweep_collect: the forced-variant sweep's results. Reads the runs
 # "NAME VARIANT" of $W/sweep/runs.txt and each run's log
 # $W/sweep/NAME@VARIANT.log; appends the logs to $LOG and their

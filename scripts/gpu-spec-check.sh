@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# gpu-spec-check.sh: the generic GPU check — any spec, every variant. Each
+# case generates one file, builds tests/gpu/check_spec.cu against it (the
+# reference is the language's own, polymma_reference, so a case needs no
+# checker code) and runs it:
+#   plain       the launch plan chooses, at the case's sizes;
+#   --force     every row of the file's variant table (POLYMMA_VARIANT;
+#               split rows also with s=2 and s=3) at the same sizes: SKIP
+#               where a row cannot run a size, FAIL where it runs none;
+#   --sanitize TOOLS  every row under compute-sanitizer --tool T for each T
+#               of TOOLS (memcheck,racecheck,synccheck) at SAN_SIZES (a
+#               ragged size and a split-K one): a FAIL where it reports an
+#               error; its summary lines go to the log.
+#
+#   bash scripts/gpu-spec-check.sh [--build-only | --run-only] [--force]
+#        [--no-plain] [--sanitize TOOLS] [--only REGEX] [--list]
+#
+# Needs build/polymma, build/libpolymma.a and nvcc (compute-sanitizer for
+# --sanitize). Environment: POLYMMA, LIB (build/libpolymma.a), NVCC, JOBS
+# (16 builds), RUN_JOBS (8 runs at a time on the one GPU), SIZES,
+# SAN_SIZES (named: M=..,N=..,K=..; a case's extra symbols are appended),
+# OUT (folder of spec-check.log; default build/spec).
+set -u -o pipefail
+SELF=$(readlink -f "$0")
+cd "$(dirname "$SELF")/.." || exit 2
+# shellcheck source=scripts/sweep-collect.sh
+. scripts/sweep-collect.sh
+
+W=build/spec
+POLYMMA=${POLYMMA:-build/polymma}
+LIB=${LIB:-build/libpolymma.a}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+JOBS=${JOBS:-16}
+RUN_JOBS=${RUN_JOBS:-8}
+# ragged M and N; one and several waves; split-K (small M N, long K); the
+# split persistent, wide and tall persistent sizes of gpu-fused-check.sh.
+# K a multiple of 64 (sm_90a's k tile), N of 8 (16-byte rows).
+SIZES=${SIZES:-"M=1000,N=3000,K=512 M=200,N=328,K=576 M=4104,N=264,K=1024 M=2304,N=2304,K=1024 M=256,N=384,K=8192 M=640,N=896,K=3072 M=2048,N=4096,K=256"}
+SAN_SIZES=${SAN_SIZES:-"M=200,N=328,K=576 M=256,N=384,K=4096"}
+
+# NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)
+CASES=(
+	"gemm_nn_sm90a|examples/gemm_nn.tc|--target sm_90a|"
+	"gemm_nn_sm80|examples/gemm_nn.tc|--target sm_80|"
+	"relu_gemm_sm90a|examples/relu_gemm.tc|--target sm_90a|"
+	"relu_gemm_sm80|examples/relu_gemm.tc|--target sm_80|"
+	"bias_relu_sm90a|examples/gemm_bias_relu.tc|--target sm_90a|"
+	"bias_relu_sm80|examples/gemm_bias_relu.tc|--target sm_80|"
+	"add_gemm_sm90a|examples/add_gemm.tc|--target sm_90a|"
+	"add_gemm_sm80|examples/add_gemm.tc|--target sm_80|"
+	"f32out_sm90a|tests/specs/gemm_f32out.tc|--target sm_90a|"
+	"f32out_sm80|tests/specs/gemm_f32out.tc|--target sm_80|"
+	"f32epi_sm90a|tests/specs/gemm_f32out_epi.tc|--target sm_90a|"
+	"f32epi_sm80|tests/specs/gemm_f32out_epi.tc|--target sm_80|"
+	"add2k_sm90a|tests/specs/add_gemm_2k.tc|--target sm_90a|,L=192"
+	"add2k_sm80|tests/specs/add_gemm_2k.tc|--target sm_80|,L=192"
+	"heavy_sm90a|tests/specs/heavy_epi.tc|--target sm_90a|"
+	"heavy_sm80|tests/specs/heavy_epi.tc|--target sm_80|"
+)
+
+field() { local -a f; IFS='|' read -r -a f <<<"$1"; echo "${f[$2 - 1]:-}"; }
+case_of() { local c; for c in "${CASES[@]}"; do [ "${c%%|*}" = "$1" ] && echo "$c"; done; }
+with_extra() { local s; for s in $1; do printf '%s%s ' "$s" "$2"; done; }
+
+build_one() {
+	local c; c=$(case_of "$1")
+	local name=$1 spec gen cu=$W/$1.cu arch
+	spec=$(field "$c" 2) gen=$(field "$c" 3)
+	exec >"$W/$name.build.log" 2>&1
+	rm -f "$W/$name.ok" "$W/$name"
+	echo "== $name: $POLYMMA gen $spec -o $cu $gen"
+	# shellcheck disable=SC2086
+	"$POLYMMA" gen "$spec" -o "$cu" $gen || { echo "== $name: GENERATION FAILED"; exit 1; }
+	arch=-arch=sm_80
+	[[ $gen == *sm_90a* ]] && arch=-gencode=arch=compute_90a,code=sm_90a
+	local kfn; kfn=$(sed -n 's/^def \([A-Za-z0-9_]*\).*/\1/p' "$spec")
+	local cmd=("$NVCC" -O2 "$arch" -std=c++17 -I. -Iinclude -Itests/gpu
+		-DKERNEL_FILE="\"$PWD/$cu\"" -DKFN="$kfn" tests/gpu/check_spec.cu "$LIB"
+		-o "$W/$name")
+	echo "== $name: ${cmd[*]}"
+	"${cmd[@]}" || { echo "== $name: COMPILATION FAILED"; exit 1; }
+	touch "$W/$name.ok"
+}
+
+# A run: $W/sweep/NAME@VARIANT.log (VARIANT "-" : the plan's choice);
+# TOOL: compute-sanitizer's tool or "-".
+run_one() {
+	local name=$1 v=$2 tool=$3 c sizes log pre=()
+	c=$(case_of "$name")
+	log=$W/sweep/$name@$v${tool/#-/}.log
+	sizes=$(with_extra "$SIZES" "$(field "$c" 4)")
+	if [ "$tool" != - ]; then
+		sizes=$(with_extra "$SAN_SIZES" "$(field "$c" 4)")
+		pre=(compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10)
+		[ "$tool" = memcheck ] && pre+=(--leak-check no)
+		log=$W/sweep/$name@$v.$tool.log
+	fi
+	echo "== run POLYMMA_VARIANT=$v ${pre[*]} $W/$name $(field "$c" 2) $sizes" >"$log"
+	exec 2>>"$log"
+	# shellcheck disable=SC2086
+	if [ "$v" = - ]; then timeout 900 "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" $sizes
+	else POLYMMA_VARIANT=$v timeout 900 "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" $sizes
+	fi >>"$log" 2>&1
+	echo "rc=$?" >>"$log"
+}
+
+if [ "${1:-}" = --build-one ]; then shift; build_one "$@"; exit; fi
+if [ "${1:-}" = --run-one ]; then shift; run_one "$@"; exit; fi
+
+do_build=1 do_run=1 do_plain=1 do_force=0 tools='' ONLY=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build-only) do_run=0 ;;
+	--run-only) do_build=0 ;;
+	--force) do_force=1 ;;
+	--no-plain) do_plain=0 ;;
+	--sanitize) tools=${2//,/ }; shift ;;
+	--only) ONLY=$2; shift ;;
+	--list) for c in "${CASES[@]}"; do echo "${c%%|*}"; done; exit 0 ;;
+	*) echo "usage: $0 [--build-only | --run-only] [--force] [--no-plain] [--sanitize TOOLS] [--only REGEX] [--list]" >&2
+	   exit 2 ;;
+	esac
+	shift
+done
+names=()
+for c in "${CASES[@]}"; do
+	[ -z "$ONLY" ] || [[ ${c%%|*} =~ $ONLY ]] && names+=("${c%%|*}")
+done
+mkdir -p "$W/sweep"
+rm -f "$W/sweep/san.txt"
+LOG=${OUT:-$W}/spec-check.log
+RES=$W/results.txt
+mkdir -p "$(dirname "$LOG")"
+: >"$LOG"
+: >"$RES"
+if [ $do_build = 1 ]; then
+	echo "building ${#names[@]} binaries with $JOBS jobs ..."
+	t0=$SECONDS
+	printf '%s\n' "${names[@]}" | xargs -P "$JOBS" -L 1 bash "$SELF" --build-one
+	echo "built in $((SECONDS - t0)) s"
+fi
+for n in "${names[@]}"; do
+	cat "$W/$n.build.log" >>"$LOG" 2>/dev/null
+	[ -e "$W/$n.ok" ] || echo "FAIL $n - not built: $(tail -n 1 "$W/$n.build.log" 2>/dev/null)" | tee -a "$LOG" >>"$RES"
+done
+[ $do_run = 0 ] && { f=$(grep -c '^FAIL ' "$RES"); echo "build only: $f failed"; [ "$f" = 0 ]; exit; }
+{ nvidia-smi -L; "$NVCC" --version | tail -n 1; } >>"$LOG" 2>&1
+
+# The runs: "NAME VARIANT TOOL" lines, RUN_JOBS at a time.
+runs=$W/sweep/all.txt
+: >"$runs"
+for n in "${names[@]}"; do
+	[ -e "$W/$n.ok" ] || continue
+	[ $do_plain = 1 ] && echo "$n - -" >>"$runs"
+	vs=$(file_variants "$W/$n.cu")
+	[ -z "$vs" ] && vs=-
+	for v in $vs; do
+		[ $do_force = 1 ] && [ "$v" != - ] && echo "$n $v -" >>"$runs"
+		for t in $tools; do echo "$n $v $t" >>"$runs"; done
+	done
+done
+echo "$(wc -l <"$runs") runs, $RUN_JOBS at a time ..."
+t0=$SECONDS
+rm -f "$W"/sweep/*.log
+xargs -P "$RUN_JOBS" -L 1 bash "$SELF" --run-one <"$runs"
+echo "ran in $((SECONDS - t0)) s"
+
+# Collect: case lines, crashes, sanitizer errors; the forced rows' "never
+# legal" through sweep_collect (runs.txt: the forced runs without a tool).
+awk '$2 != "-" && $3 == "-" { print $1, $2 }' "$runs" >"$W/sweep/runs.txt"
+while read -r n v t; do
+	log=$W/sweep/$n@$v.log
+	[ "$t" != - ] && log=$W/sweep/$n@$v.$t.log
+	[ "$v" != - ] && [ "$t" = - ] && continue	# sweep_collect's
+	cat "$log" >>"$LOG"
+	grep -E '^(PASS|FAIL|SKIP) ' "$log" >>"$RES"
+	grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log" ||
+		echo "FAIL $n@$v $t - crashed or timed out: $(tail -n 2 "$log" | head -n 1)" | tee -a "$LOG" >>"$RES"
+	if [ "$t" != - ]; then
+		e=$(sed -n 's/^========= ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -n 1)
+		echo "SAN $t $n@$v: ${e:-?} errors" >>"$W/sweep/san.txt"
+		[ "${e:-1}" = 0 ] || echo "FAIL $n@$v $t - compute-sanitizer: ${e:-no summary} errors" | tee -a "$LOG" >>"$RES"
+	fi
+done <"$runs"
+[ -s "$W/sweep/runs.txt" ] && sweep_collect
+if [ -n "$tools" ]; then
+	for t in $tools; do
+		printf '%-10s %3d runs, %d with errors\n' "$t" "$(grep -c "^SAN $t " "$W/sweep/san.txt")" \
+			"$(grep "^SAN $t " "$W/sweep/san.txt" | grep -vc ': 0 errors')"
+	done | tee -a "$LOG"
+	rm -f "$W/sweep/san.txt"
+fi
+p=$(grep -c '^PASS ' "$RES"); f=$(grep -c '^FAIL ' "$RES"); s=$(grep -c '^SKIP ' "$RES")
+[ "$f" != 0 ] && { echo "failures (first 40):"; grep '^FAIL ' "$RES" | head -n 40; }
+echo "log: $LOG"
+echo "$p passed, $f failed, $s skipped"
+[ "$f" = 0 ] && [ "$p" != 0 ]

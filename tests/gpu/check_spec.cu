@@ -1,0 +1,271 @@
+// check_spec.cu: GPU correctness check of the generated kernel of ANY spec
+// against the language's reference semantics (polymma_reference, fp64 on
+// the host): every tensor, type and size symbol comes from the spec.
+//
+// Built once per generated file (scripts/gpu-spec-check.sh does this):
+//   nvcc -O2 -gencode=arch=compute_90a,code=sm_90a -std=c++17 -I. -Iinclude
+//        -DKERNEL_FILE='"/abs/gen.cu"' -DKFN=name tests/gpu/check_spec.cu
+//        build/libpolymma.a -o bin
+//   (the library's spec and reference functions need no isl)
+// Usage: bin SPEC.tc [--tag T] [--seed S] SIZES ...
+//   SIZES: "M=1000,N=3000,K=512", a value for every size symbol.
+// Per size: fresh random inputs (floats uniform in [-1, 1] rounded to their
+// type, integers in [-8, 8]), outputs poisoned (all bits set: NaN for
+// floats), one launch through KFN_argv, then every output element against
+// the reference rounded to the output type:
+//   integers exactly;
+//   floats: no non-finite value where the reference is finite, the
+//   relative L2 error ||C - R|| / ||R|| and the largest element error
+//   |C - R| / (rms(R) + |R|) under the output type's tolerances below
+//   (f16 5e-3 / 1e-2, bf16 2e-2 / 4e-2, f32 2e-3 / 5e-3: they cover the
+//   kernels' fp32 pointwise work and their f16 rounding of prologues).
+// One PASS|FAIL|SKIP line per size, last "N passed, M failed"; exit 1 on a
+// failure. POLYMMA_VARIANT=<suffix>[,s=N] forces a row (report.cuh): a
+// size it cannot run is a SKIP.
+#include <cuda_runtime.h>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define PM_REPORT_TAG (STR(KFN))
+#define STR1(x) #x
+#define STR(x) STR1(x)
+#include "report.cuh"
+
+#include KERNEL_FILE
+
+extern "C" {
+#include "polymma.h"
+#include "frontend/eval.h"
+}
+
+#define CAT1(a, b) a##b
+#define CAT(a, b) CAT1(a, b)
+#define ARGV CAT(KFN, _argv)
+
+using namespace pm_report;
+
+struct tensor {
+	std::string name;
+	enum pm_type type;
+	bool out;
+	int64_t n = 1;
+	size_t esize;
+	std::vector<unsigned char> host, ref;
+	void *dev = nullptr;
+};
+
+static void check(cudaError_t e, const char *what) {
+	if (e != cudaSuccess)
+		die(what, cudaGetErrorString(e));
+}
+
+static size_t esize(enum pm_type t) {
+	return t == PM_I8 ? 1 : t == PM_F16 || t == PM_BF16 ? 2 : 4;
+}
+
+static char *slurp(const char *path) {
+	FILE *f = fopen(path, "rb");
+	std::string s;
+	char buf[4096];
+	size_t n;
+	if (!f)
+		return nullptr;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		s.append(buf, n);
+	fclose(f);
+	return strdup(s.c_str());
+}
+
+// "M=1000,N=3000,K=512" into sizes (spec order); false if one is missing.
+static bool parse_sizes(const polymma_spec *s, const char *arg,
+	std::vector<int64_t> &sizes) {
+	sizes.assign(polymma_spec_nsizes(s), 0);
+	for (int i = 0; i < polymma_spec_nsizes(s); ++i) {
+		std::string name = polymma_spec_size_name(s, i);
+		for (const char *p = arg; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : nullptr)
+			if (!strncmp(p, name.c_str(), name.size()) && p[name.size()] == '=')
+				sizes[i] = atoll(p + name.size() + 1);
+		if (sizes[i] < 1)
+			return false;
+	}
+	return true;
+}
+
+static double tol_l2(enum pm_type t) {
+	return t == PM_F16 ? 5e-3 : t == PM_BF16 ? 2e-2 : 2e-3;
+}
+static double tol_elem(enum pm_type t) {
+	return t == PM_F16 ? 1e-2 : t == PM_BF16 ? 4e-2 : 5e-3;
+}
+
+// Compare output t with its reference; the verdict's text into info.
+static bool compare(const tensor &t, std::string &info) {
+	const void *c = t.host.data(), *r = t.ref.data();
+	char buf[256];
+	if (t.type == PM_I8 || t.type == PM_I32) {
+		int64_t bad = 0, first = -1;
+		for (int64_t i = 0; i < t.n; ++i)
+			if (pm_eval_load(t.type, c, i) != pm_eval_load(t.type, r, i) &&
+			    !bad++)
+				first = i;
+		snprintf(buf, sizeof(buf), "%s: %" PRId64 " wrong (exact)%s",
+			t.name.c_str(), bad, bad ? " first at " : "");
+		info += buf;
+		if (bad)
+			info += std::to_string(first);
+		return !bad;
+	}
+	double se = 0, sr = 0, emax = 0, rms;
+	int64_t nonfinite = 0, at = 0;
+	for (int64_t i = 0; i < t.n; ++i) {
+		double ri = pm_eval_load(t.type, r, i);
+		if (std::isfinite(ri))
+			sr += ri * ri;
+	}
+	rms = std::sqrt(sr / (double) t.n) + 1e-30;
+	for (int64_t i = 0; i < t.n; ++i) {
+		double ci = pm_eval_load(t.type, c, i), ri = pm_eval_load(t.type, r, i);
+		if (!std::isfinite(ri)) {
+			if (!(ci == ri))
+				nonfinite++;
+			continue;
+		}
+		if (!std::isfinite(ci)) {
+			nonfinite++;
+			continue;
+		}
+		double e = std::fabs(ci - ri) / (rms + std::fabs(ri));
+		se += (ci - ri) * (ci - ri);
+		if (e > emax) {
+			emax = e;
+			at = i;
+		}
+	}
+	double rel = std::sqrt(se / (sr + 1e-300));
+	bool ok = !nonfinite && rel < tol_l2(t.type) && emax < tol_elem(t.type);
+	snprintf(buf, sizeof(buf), "%s: rel=%.2e max=%.2e@%" PRId64 " nonfinite=%" PRId64 " ",
+		t.name.c_str(), rel, emax, at, nonfinite);
+	info += buf;
+	return ok;
+}
+
+static void fill(tensor &t, uint64_t seed) {
+	for (int64_t i = 0; i < t.n; ++i) {
+		uint64_t z = mix(seed ^ mix((uint64_t) i));
+		double u = (double) (z >> 11) / 9007199254740992.0;	// [0, 1)
+		double x = t.type == PM_I8 || t.type == PM_I32 ?
+			std::floor(u * 17) - 8 : 2 * u - 1;
+		pm_eval_store(t.type, t.host.data(), i, x);
+	}
+}
+
+static void run_size(const polymma_spec *s, polymma_ctx *ctx,
+	std::vector<tensor> &ts, const std::vector<int64_t> &sizes,
+	const char *label, uint64_t seed) {
+	std::vector<void *> dev, ref;
+	for (size_t i = 0; i < ts.size(); ++i) {
+		tensor &t = ts[i];
+		t.n = 1;
+		for (int d = 0; d < polymma_spec_tensor_rank(s, (int) i); ++d) {
+			int64_t lit;
+			int sym = polymma_spec_tensor_dim(s, (int) i, d, &lit);
+			t.n *= sym >= 0 ? sizes[sym] : lit;
+		}
+		t.host.assign(t.n * t.esize, 0);
+		if (!t.out)
+			fill(t, mix(seed + 977 * i));
+		t.ref = t.host;
+		check(cudaMalloc(&t.dev, t.n * t.esize + 256), "cudaMalloc");
+		if (t.out)
+			check(cudaMemset(t.dev, 0xff, t.n * t.esize), "poison");
+		else
+			check(cudaMemcpy(t.dev, t.host.data(), t.n * t.esize,
+				cudaMemcpyHostToDevice), "copy in");
+		dev.push_back(t.dev);
+		ref.push_back(t.ref.data());
+	}
+	cudaError_t r = ARGV(dev.data(), sizes.data(), 0);
+	cudaError_t e = cudaDeviceSynchronize();
+	if (r == cudaSuccess && e != cudaSuccess)
+		die("kernel", cudaGetErrorString(e));
+	bool skipped = refused_by_force(r);
+	std::string info;
+	bool ok = r == cudaSuccess;
+	if (!ok && !skipped)
+		info = std::string("launcher: ") + cudaGetErrorString(r) + " ";
+	if (ok) {
+		if (polymma_reference(ctx, s, sizes.data(), ref.data()) != POLYMMA_OK)
+			die("polymma_reference", polymma_diagnostics(ctx));
+		for (tensor &t : ts)
+			if (t.out) {
+				check(cudaMemcpy(t.host.data(), t.dev, t.n * t.esize,
+					cudaMemcpyDeviceToHost), "copy out");
+				ok = compare(t, info) && ok;
+			}
+	}
+	for (tensor &t : ts)
+		check(cudaFree(t.dev), "cudaFree");
+	if (skipped) {
+		printf("SKIP %s %s (variant cannot run this size)\n",
+			line_tag().c_str(), label);
+		n_skip++;
+	} else {
+		printf("%s %s %s %s\n", ok ? "PASS" : "FAIL", line_tag().c_str(),
+			label, info.c_str());
+		(ok ? n_pass : n_fail)++;
+		n_ran += r == cudaSuccess;
+	}
+	fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+	uint64_t seed = 12345;
+	const char *path = nullptr;
+	std::vector<const char *> labels;
+	for (int a = 1; a < argc; ++a) {
+		if (!strcmp(argv[a], "--tag") && a + 1 < argc)
+			tag = argv[++a];
+		else if (!strcmp(argv[a], "--seed") && a + 1 < argc)
+			seed = strtoull(argv[++a], nullptr, 0);
+		else if (!path)
+			path = argv[a];
+		else
+			labels.push_back(argv[a]);
+	}
+	char *text = path ? slurp(path) : nullptr;
+	if (!text || labels.empty()) {
+		fprintf(stderr, "usage: %s SPEC.tc [--tag T] [--seed S] M=..,N=..,K=.. ...\n",
+			argv[0]);
+		return 2;
+	}
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_spec *s = nullptr;
+	if (polymma_spec_parse(ctx, text, path, &s) != POLYMMA_OK)
+		die("polymma_spec_parse", polymma_diagnostics(ctx));
+	std::vector<tensor> ts(polymma_spec_ntensors(s));
+	for (size_t i = 0; i < ts.size(); ++i) {
+		ts[i].name = polymma_spec_tensor_name(s, (int) i);
+		ts[i].type = (enum pm_type) pm_type_from_name(
+			polymma_spec_tensor_type(s, (int) i));
+		ts[i].out = polymma_spec_tensor_is_output(s, (int) i) == 1;
+		ts[i].esize = esize(ts[i].type);
+	}
+	for (size_t l = 0; l < labels.size(); ++l) {
+		std::vector<int64_t> sizes;
+		if (!parse_sizes(s, labels[l], sizes)) {
+			fprintf(stderr, "%s: not a value for every size symbol\n", labels[l]);
+			return 2;
+		}
+		run_size(s, ctx, ts, sizes, labels[l], mix(seed + l));
+	}
+	polymma_spec_free(s);
+	polymma_ctx_free(ctx);
+	free(text);
+	finish();
+}
