@@ -5,7 +5,7 @@
 # checker code) and runs it:
 #   plain       the launch plan chooses, at the case's sizes;
 #   --force     every row of the file's variant table (POLYMMA_VARIANT;
-#               split rows also with s=2 and s=3) at the same sizes: SKIP
+#               split rows also with s=2 and s=3) at FORCE_SIZES: SKIP
 #               where a row cannot run a size, FAIL where it runs none;
 #   --sanitize TOOLS  every row under compute-sanitizer --tool T for each T
 #               of TOOLS (memcheck,racecheck,synccheck) at SAN_SIZES (a
@@ -18,7 +18,7 @@
 # Needs build/polymma, build/libpolymma.a and nvcc (compute-sanitizer for
 # --sanitize). Environment: POLYMMA, LIB (build/libpolymma.a), NVCC, JOBS
 # (16 builds), RUN_JOBS (8 runs at a time on the one GPU), SIZES,
-# SAN_SIZES (named: M=..,N=..,K=..; a case's extra symbols are appended),
+# FORCE_SIZES, SAN_SIZES (named: M=..,N=..,K=..; a case's extra symbols are appended),
 # OUT (folder of spec-check.log; default build/spec).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
@@ -36,6 +36,9 @@ RUN_JOBS=${RUN_JOBS:-8}
 # split persistent, wide and tall persistent sizes of gpu-fused-check.sh.
 # K a multiple of 64 (sm_90a's k tile), N of 8 (16-byte rows).
 SIZES=${SIZES:-"M=1000,N=3000,K=512 M=200,N=328,K=576 M=4104,N=264,K=1024 M=2304,N=2304,K=1024 M=256,N=384,K=8192 M=640,N=896,K=3072 M=2048,N=4096,K=256"}
+# the forced rows: ragged, split-K, and one size every exact row divides
+# (768 = 3 x 256 = 4 x 192)
+FORCE_SIZES=${FORCE_SIZES:-"M=1000,N=3000,K=512 M=200,N=328,K=576 M=768,N=768,K=512 M=256,N=384,K=4096 M=4104,N=264,K=1024"}
 SAN_SIZES=${SAN_SIZES:-"M=200,N=328,K=576 M=256,N=384,K=4096"}
 
 # NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)
@@ -89,6 +92,7 @@ run_one() {
 	c=$(case_of "$name")
 	log=$W/sweep/$name@$v${tool/#-/}.log
 	sizes=$(with_extra "$SIZES" "$(field "$c" 4)")
+	[ "$v" != - ] && sizes=$(with_extra "$FORCE_SIZES" "$(field "$c" 4)")
 	if [ "$tool" != - ]; then
 		sizes=$(with_extra "$SAN_SIZES" "$(field "$c" 4)")
 		pre=(compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10)
