@@ -16,6 +16,11 @@ struct ev {
 	int64_t *stride;	/* [ntensors][PM_MAX_RANK] */
 	double **val;		/* [ntensors] */
 	int64_t *pt;		/* the current point, one value per variable */
+	/* the variables from slowest to fastest: program order with the
+	 * inner one (the last left-hand one: unit stride in the result)
+	 * moved last; dense boxes and odometers follow it */
+	int ord[PM_MAX_VARS];
+	int inner;
 };
 
 /* x as a float of ebits exponent and mbits mantissa bits (IEEE-like, with
@@ -166,11 +171,13 @@ static void extents(struct ev *v, const struct pm_expr *e)
 		extents(v, e->args[i]);
 }
 
-/* Advance the odometer over the variables in set (the last one fastest);
- * 0 when it wrapped around. */
+/* Advance the odometer over the variables in set (in v->ord, the last
+ * one fastest); 0 when it wrapped around. */
 static int next(struct ev *v, unsigned set)
 {
-	for (int x = v->s->nvars - 1; x >= 0; --x) {
+	for (int o = v->s->nvars - 1; o >= 0; --o) {
+		int x = v->ord[o];
+
 		if (!(set >> x & 1))
 			continue;
 		if (++v->pt[x] < v->ext[x])
@@ -181,15 +188,16 @@ static int next(struct ev *v, unsigned set)
 }
 
 /* The offset of the current point in a dense array over the variables of
- * set (in variable order), and its stride along variable x (0: not in
- * set). */
+ * set (in v->ord), and its stride along variable x (0: not in set). */
 static int64_t box_off(const struct ev *v, unsigned set, int x,
 	int64_t *stride)
 {
 	int64_t off = 0, mul = 1;
 
 	*stride = 0;
-	for (int y = v->s->nvars - 1; y >= 0; --y) {
+	for (int o = v->s->nvars - 1; o >= 0; --o) {
+		int y = v->ord[o];
+
 		if (!(set >> y & 1))
 			continue;
 		if (y == x)
@@ -227,11 +235,12 @@ static double *materialize(struct ev *v, const struct pm_expr *e,
 }
 
 /* res[lhs] += l * r over the whole domain: the factors dense over their
- * variables, an inner loop along the last variable. */
+ * variables, an inner loop along v->inner (unit stride in res and in the
+ * factors that have it). */
 static void product(struct ev *v, double *res, const double *l, unsigned ls,
 	const double *r, unsigned rs)
 {
-	int x = v->s->nvars - 1;
+	int x = v->inner;
 	unsigned all = (1u << v->s->nvars) - 1, lhs = (1u << v->s->nlhs) - 1;
 	unsigned outer = all & ~(1u << x);
 	int64_t n = v->ext[x], dl, dr, dres, ol, or, ores;
@@ -257,6 +266,11 @@ static double *statement(struct ev *v, int64_t n)
 
 	if (!res)
 		return NULL;
+	v->inner = s->nlhs > 0 ? s->nlhs - 1 : s->nvars - 1;
+	for (int x = 0, o = 0; x < s->nvars; ++x)
+		if (x != v->inner)
+			v->ord[o++] = x;
+	v->ord[s->nvars - 1] = v->inner;
 	if (s->kind == PM_S_ACCUM)
 		memcpy(res, v->val[s->lhs], sizeof(double) * (size_t) n);
 	if (s->kind != PM_S_ASSIGN && e->kind == PM_E_BIN && e->op == '*') {
