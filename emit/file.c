@@ -346,16 +346,13 @@ static const char prelude[] =
 	"\n#include <cuda_runtime.h>\n#include <stdint.h>\n#include <string.h>\n\n"
 	"__device__ __forceinline__ int floord(int n, int d)\n"
 	"{\n\treturn n >= 0 ? n / d : -((-n + d - 1) / d);\n}\n\n"
-	"__device__ __forceinline__ void pm_copy_elems(int n, "
-	"__half *d, const __half *s)\n{\n\tfor (int i = 0; i < n; ++i)\n"
+	"template <typename T> __device__ __forceinline__ void pm_copy_elems(int n, "
+	"T *d, const T *s)\n{\n\tfor (int i = 0; i < n; ++i)\n"
 	"\t\td[i] = s[i];\n}\n"
 	"\n/* Pointwise functions of the spec language, in fp32. */\n"
-	"__device__ __forceinline__ float pm_f(__half x) { return __half2float(x); }\n"
 	"__device__ __forceinline__ float pm_f(float x) { return x; }\n"
 	"/* Two adjacent elements of an epilogue input in fp32, one vector load\n"
 	" * (the launcher checks the input's alignment). */\n"
-	"__device__ __forceinline__ void pm_ld2f(const __half *p, float *a, float *b) "
-	"{ const __half2 h = *(const __half2 *) p; *a = __low2float(h); *b = __high2float(h); }\n"
 	"__device__ __forceinline__ void pm_ld2f(const float *p, float *a, float *b) "
 	"{ const float2 f = *(const float2 *) p; *a = f.x; *b = f.y; }\n"
 	"__device__ __forceinline__ float pm_relu(float x) { return fmaxf(x, 0.0f); }\n"
@@ -426,6 +423,40 @@ static int def_twins(struct pm_kernel *k, const char *suffix,
 	return r;
 }
 
+/* The operand type of the file's contractions, from the target's
+ * operand table, for the helpers (runtime/device/common.cuh), before them. */
+static void operand_defs(const struct pm_variant_set *vs, struct pm_strbuf *b)
+{
+	const struct pm_kernel *k = vs->main;
+	const struct pm_operand_row *r = pm_target_operand(vs->target,
+		k->scop->spec->tensors[k->con[0].a].type);
+
+	if (!r || !r->elem)
+		return;
+	pm_strbuf_printf(b, "\n/* operands: %s x %s -> %s accumulators */\n"
+		"#define PM_AB_T %s\n#define PM_AB_PTX \"%s\"\n"
+		"#define PM_AB_BITS %s\n#define PM_AB_TMA %s\n",
+		pm_type_name(r->in), pm_type_name(r->in), pm_type_name(r->acc),
+		r->elem->ctype, r->ptx, r->elem->bits, r->elem->tma);
+}
+
+/* pm_f and pm_ld2f of each 16-bit element type (pointwise code). */
+static void elem_fns(struct pm_strbuf *b)
+{
+	for (int t = PM_F16; t <= PM_I32; ++t) {
+		const struct pm_elem *e = pm_elem_of((enum pm_type) t);
+
+		if (!e)
+			continue;
+		pm_strbuf_printf(b, "__device__ __forceinline__ float pm_f(%s x) "
+			"{ return %s(x); }\n", e->ctype, e->to_f32);
+		pm_strbuf_printf(b, "__device__ __forceinline__ void pm_ld2f("
+			"const %s *p, float *a, float *b) { const %s h = *(const "
+			"%s *) p; *a = __low2float(h); *b = __high2float(h); }\n",
+			e->ctype, e->pair, e->pair);
+	}
+}
+
 static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	struct pm_diags *d)
 {
@@ -433,10 +464,14 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	const struct pm_target *tg = vs->target;
 
 	comment_block(vs, b);
+	if (tg->emits_cuda)
+		operand_defs(vs, b);
 	for (int i = 0; i < tg->nhelpers; ++i)
 		pm_strbuf_add(b, tg->helpers[i]);
-	if (tg->emits_cuda)
+	if (tg->emits_cuda) {
 		pm_strbuf_add(b, prelude);
+		elem_fns(b);
+	}
 	/* every kernel of the set in the table's order; the split-K fixup
 	 * only in the _split rows (its code slowed the k loops measurably
 	 * where the kernel runs unsplit; docs/decisions) */

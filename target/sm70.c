@@ -16,6 +16,10 @@ static const struct pm_variant_desc variants[] = {
 	PM_VARIANT_BASE_ROWS,
 };
 
+static const struct pm_operand_row operands[] = {
+	PM_OPERAND_F16,
+};
+
 const struct pm_target pm_target_sm70 = {
 	.name = "sm_70",
 	.nvcc_arch = "sm_75",
@@ -31,4 +35,5 @@ const struct pm_target pm_target_sm70 = {
 	/* built for sm_75 and later (CUDA 13): Turing's 64 KB */
 	.smem_max = 65536,
 	.nvariants = PM_N(variants), .variants = variants,
+	.noperands = PM_N(operands), .operands = operands,
 };

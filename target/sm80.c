@@ -24,6 +24,10 @@ static const struct pm_variant_desc variants[] = {
 	  .why = "64x64 blocks for grids smaller than the GPU" },
 };
 
+static const struct pm_operand_row operands[] = {
+	PM_OPERAND_F16, PM_OPERAND_BF16,
+};
+
 const struct pm_target pm_target_sm80 = {
 	.name = "sm_80",
 	.nvcc_arch = "sm_80",
@@ -40,4 +44,5 @@ const struct pm_target pm_target_sm80 = {
 	 * reports the kernels the device cannot run, runtime/plan.c) */
 	.smem_max = 166912,
 	.nvariants = PM_N(variants), .variants = variants,
+	.noperands = PM_N(operands), .operands = operands,
 };

@@ -78,6 +78,10 @@ static const struct pm_variant_desc variants[] = {
 	  .why = "the small variant with TMA copies (3/2 blocks per SM)" },
 };
 
+static const struct pm_operand_row operands[] = {
+	PM_OPERAND_F16, PM_OPERAND_BF16,
+};
+
 const struct pm_target pm_target_sm90a = {
 	.name = "sm_90a",
 	.nvcc_arch = "-gencode=arch=compute_90a,code=sm_90a",
@@ -97,4 +101,5 @@ const struct pm_target pm_target_sm90a = {
 	.smem_max = 232448,
 	.ra_partial = 500, .sq_gain = 1100,
 	.nvariants = PM_N(variants), .variants = variants,
+	.noperands = PM_N(operands), .operands = operands,
 };
