@@ -23,7 +23,7 @@ static const struct pm_operand_row operands[] = {
 const struct pm_target pm_target_sm70 = {
 	.name = "sm_70",
 	.nvcc_arch = "sm_75",
-	.instr = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
+	.instr = "mma.sync.aligned.m8n8k4.row.col.f32.%s.%s.f32",
 	.im = 8, .in = 8, .ik = 4,
 	.mma_fn = "pm_sm70",
 	.nmacros = PM_N(macros), .macros = macros, .default_macro = 1,

@@ -31,7 +31,7 @@ static const struct pm_operand_row operands[] = {
 const struct pm_target pm_target_sm80 = {
 	.name = "sm_80",
 	.nvcc_arch = "sm_80",
-	.instr = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+	.instr = "mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32",
 	.im = 16, .in = 8, .ik = 16,
 	.mma_fn = "pm_sm80",
 	.nmacros = PM_N(macros), .macros = macros, .default_macro = 3,

@@ -85,7 +85,7 @@ static const struct pm_operand_row operands[] = {
 const struct pm_target pm_target_sm90a = {
 	.name = "sm_90a",
 	.nvcc_arch = "-gencode=arch=compute_90a,code=sm_90a",
-	.instr = "wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16",
+	.instr = "wgmma.mma_async.sync.aligned.m64nNk16.f32.%s.%s",
 	.im = 64, .in = 8, .ik = 16,
 	.mma_fn = "pm_sm90",
 	.nmacros = PM_N(macros), .macros = macros, .default_macro = 0,

@@ -120,7 +120,9 @@ struct pm_operand_row {
 struct pm_target {
 	const char *name;		/* "sm_80" */
 	const char *nvcc_arch;		/* what to pass to nvcc -arch */
-	const char *instr;		/* PTX instruction, for comments */
+	/* PTX instruction, for comments: a format whose two %s are the
+	 * operand row's ptx token */
+	const char *instr;
 	int im, in, ik;			/* the instruction's own shape */
 	const char *mma_fn;		/* helper template prefix: pm_sm80 */
 	int nmacros;
