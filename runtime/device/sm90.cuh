@@ -721,9 +721,9 @@ __device__ __forceinline__ void pm_tma_load_2d_mc(void *dst,
                : "memory");
 }
 
-// Host: the tensor map of a row-major operand (PM_AB_T, PM_AB_TMA) matrix of rows x cols (row pitch
-// `pitch` elements) read in boxes of box_rows x box_cols with a swizzle of
-// swb bytes (0: none).  The driver's encoder is found once, through the
+// Host: the tensor map of a row-major operand matrix (PM_AB_T elements, TMA
+// data type PM_AB_TMA) of rows x cols (row pitch `pitch` elements) read in
+// boxes of box_rows x box_cols with a swizzle of swb bytes (0: none).  The driver's encoder is found once, through the
 // runtime (no -lcuda).  cudaErrorInvalidValue when the driver refuses the
 // map (base not 16-byte aligned, pitch not a multiple of 8 elements, ...).
 typedef CUresult (*pm_tmap_encode_fn)(CUtensorMap *, CUtensorMapDataType,
