@@ -23,14 +23,17 @@
 
 const char *pm_emit_ctype(struct pm_kernel *k, int t, int host)
 {
-	switch (k->scop->spec->tensors[t].type) {
-	case PM_F16: return host ? "float" : "__half";
-	case PM_BF16: return host ? "float" : "__nv_bfloat16";
+	enum pm_type ty = k->scop->spec->tensors[t].type;
+	const struct pm_elem *e = pm_elem_of(ty);
+
+	if (e)		/* f16, bf16: the target table's spelling */
+		return host ? "float" : e->ctype;
+	switch (ty) {
 	case PM_F32: return "float";
 	case PM_I8: return "int8_t";
 	case PM_I32: return "int32_t";
+	default: return "void";
 	}
-	return "void";
 }
 
 /* Runtime size symbols, in the launcher's order: first appearance in the

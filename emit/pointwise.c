@@ -35,7 +35,7 @@ static int pairable(const struct pm_kernel *k, const struct pm_expr *e,
 	if (e->kind != PM_E_READ)
 		return 0;
 	t = k->scop->spec->tensors[e->tensor].type;
-	return e->tensor != chain && (t == PM_F16 || t == PM_F32) &&
+	return e->tensor != chain && (pm_elem_of(t) || t == PM_F32) &&
 		!(k->ncon > 1 && e->tensor == k->con[0].acc) && e->nidx > 0 &&
 		e->idx[e->nidx - 1] == 1;
 }
@@ -311,36 +311,47 @@ int pm_epi_pairs_tensor(struct pm_kernel *k, int t)
 	return 0;
 }
 
-/* Is num exactly an f16 value (normal or zero)? */
-static int f16_exact(double num)
+/* The spellings of operand tensor t's elements (a row of the target's
+ * operand table: f16 or bf16). */
+static const struct pm_elem *operand_elem(const struct pm_kernel *k, int t)
+{
+	const struct pm_operand_row *r = pm_target_operand(k->cfg->target,
+		k->scop->spec->tensors[t].type);
+
+	return r && r->elem ? r->elem : pm_elem_of(PM_F16);
+}
+
+/* Is num exactly a value of element type t (normal or zero)? */
+static int elem_exact(const struct pm_elem *t, double num)
 {
 	int ex;
 	double m = frexp(fabs(num), &ex);	/* num = m * 2^ex, m in [.5, 1) */
 
 	if (num == 0)
 		return 1;
-	m = ldexp(m, 11);			/* 11 significant bits */
-	return m == floor(m) && ex - 1 >= -14 && ex - 1 <= 15;
+	m = ldexp(m, t->mant);			/* the significant bits */
+	return m == floor(m) && ex - 1 >= t->emin && ex - 1 <= t->emax;
 }
 
-/* Is prologue e, computed in fp32 and rounded to f16, exactly the same
- * computed on f16 pairs?  True for max, min, abs, relu and negation of the
- * element and f16 constants: their result is one of their (f16) inputs. */
-static int pro_h2_exact(const struct pm_expr *e)
+/* Is prologue e, computed in fp32 and rounded to t (f16, bf16), exactly
+ * the same computed on pairs of t?  True for max, min, abs, relu and
+ * negation of the element and constants of t: their result is one of their
+ * inputs. */
+static int pro_h2_exact(const struct pm_elem *t, const struct pm_expr *e)
 {
 	switch (e->kind) {
 	case PM_E_NUM:
-		return f16_exact(e->num);
+		return elem_exact(t, e->num);
 	case PM_E_READ:
 		return 1;
 	case PM_E_NEG:
-		return pro_h2_exact(e->args[0]);
+		return pro_h2_exact(t, e->args[0]);
 	case PM_E_CALL:
 		if (e->fn != PM_FN_RELU && e->fn != PM_FN_ABS &&
 		    e->fn != PM_FN_MAX && e->fn != PM_FN_MIN)
 			return 0;
 		for (int i = 0; i < e->nargs; ++i)
-			if (!pro_h2_exact(e->args[i]))
+			if (!pro_h2_exact(t, e->args[i]))
 				return 0;
 		return 1;
 	default:
@@ -348,8 +359,10 @@ static int pro_h2_exact(const struct pm_expr *e)
 	}
 }
 
-/* e (pro_h2_exact) on the __half2 pm_x. */
-static void print_pro_h2(struct pm_strbuf *b, const struct pm_expr *e)
+/* e (pro_h2_exact) on the pair of t pm_x (__half2, __nv_bfloat162): the
+ * pair intrinsics have overloads for both. */
+static void print_pro_h2(const struct pm_elem *t, struct pm_strbuf *b,
+	const struct pm_expr *e)
 {
 	static const char *const fn[] = {
 		[PM_FN_RELU] = "__hmax2", [PM_FN_ABS] = "__habs2",
@@ -358,14 +371,14 @@ static void print_pro_h2(struct pm_strbuf *b, const struct pm_expr *e)
 
 	switch (e->kind) {
 	case PM_E_NUM:
-		pm_strbuf_printf(b, "__float2half2_rn(%.9gf)", e->num);
+		pm_strbuf_printf(b, "%s(%.9gf)", t->pair_from_f32, e->num);
 		return;
 	case PM_E_READ:
 		pm_strbuf_add(b, "pm_x");
 		return;
 	case PM_E_NEG:
 		pm_strbuf_add(b, "__hneg2(");
-		print_pro_h2(b, e->args[0]);
+		print_pro_h2(t, b, e->args[0]);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_CALL:
@@ -373,10 +386,11 @@ static void print_pro_h2(struct pm_strbuf *b, const struct pm_expr *e)
 		for (int i = 0; i < e->nargs; ++i) {
 			if (i)
 				pm_strbuf_add(b, ", ");
-			print_pro_h2(b, e->args[i]);
+			print_pro_h2(t, b, e->args[i]);
 		}
-		pm_strbuf_add(b, e->fn == PM_FN_RELU ?
-			", __float2half2_rn(0.0f))" : ")");
+		if (e->fn == PM_FN_RELU)
+			pm_strbuf_printf(b, ", %s(0.0f)", t->pair_from_f32);
+		pm_strbuf_add(b, ")");
 		return;
 	default:
 		return;
@@ -393,33 +407,35 @@ void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 
+	const struct pm_elem *t = operand_elem(k, buf->tensor);
 	int vec = !host && buf->vec == 8;
 
-	if (vec && pro_h2_exact(buf->pro)) {
-		pm_strbuf_add(b, "{ __half *pm_q = ");
+	if (vec && pro_h2_exact(t, buf->pro)) {
+		pm_strbuf_printf(b, "{ %s *pm_q = ", t->ctype);
 		pm_print_unit_addr(b, buf, name, a, host);
-		pm_strbuf_add(b, "]; uint4 pm_u = *(const uint4 *) pm_q; "
-			"__half2 *pm_h2 = (__half2 *) &pm_u; _Pragma(\"unroll\") "
-			"for (int pm_e = 0; pm_e < 4; ++pm_e) { const __half2 pm_x "
-			"= pm_h2[pm_e]; (void) pm_x; pm_h2[pm_e] = ");
-		print_pro_h2(b, buf->pro);
+		pm_strbuf_printf(b, "]; uint4 pm_u = *(const uint4 *) pm_q; "
+			"%s *pm_h2 = (%s *) &pm_u; _Pragma(\"unroll\") "
+			"for (int pm_e = 0; pm_e < 4; ++pm_e) { const %s pm_x "
+			"= pm_h2[pm_e]; (void) pm_x; pm_h2[pm_e] = ", t->pair,
+			t->pair, t->pair);
+		print_pro_h2(t, b, buf->pro);
 		pm_strbuf_add(b, "; } *(uint4 *) pm_q = pm_u; }\n");
 		return;
 	}
 
-	pm_strbuf_printf(b, "{ %s *pm_q = ", host ? "float" : "__half");
+	pm_strbuf_printf(b, "{ %s *pm_q = ", host ? "float" : t->ctype);
 	pm_print_unit_addr(b, buf, name, a, host);
 	pm_strbuf_add(b, "]; ");
 	/* 16-byte units: one shared load and store, the elements in
 	 * registers */
 	if (vec)
-		pm_strbuf_add(b, "uint4 pm_u = *(const uint4 *) pm_q; __half *pm_h "
-			"= (__half *) &pm_u; ");
+		pm_strbuf_printf(b, "uint4 pm_u = *(const uint4 *) pm_q; %s "
+			"*pm_h = (%s *) &pm_u; ", t->ctype, t->ctype);
 	pm_strbuf_printf(b, "%sfor (int pm_e = 0; pm_e < %d; ++pm_e) { "
 		"const float pm_v = pm_f(%s[pm_e]); %s[pm_e] = %s(",
 		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
 		vec ? "pm_h" : "pm_q", vec ? "pm_h" : "pm_q",
-		host ? "" : "__float2half_rn");
+		host ? "" : t->from_f32);
 	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL, 0);
 	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
 		"");
@@ -429,6 +445,7 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	int host)
 {
 	const struct pm_buffer *buf = &k->bufs[i];
+	const struct pm_elem *t = operand_elem(k, buf->tensor);
 
 	if (host) {
 		pm_strbuf_printf(b, "\nstatic float pm_pro%d(float pm_v)\n{\n"
@@ -439,18 +456,19 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	}
 	pm_strbuf_printf(b, "\tconst auto pm_pro%d = [](uint32_t pm_w) -> "
 		"uint32_t { ", i);
-	if (pro_h2_exact(buf->pro)) {
-		pm_strbuf_add(b, "const __half2 pm_x = *reinterpret_cast<const "
-			"__half2 *>(&pm_w); (void) pm_x; const __half2 pm_y = ");
-		print_pro_h2(b, buf->pro);
+	if (pro_h2_exact(t, buf->pro)) {
+		pm_strbuf_printf(b, "const %s pm_x = *reinterpret_cast<const "
+			"%s *>(&pm_w); (void) pm_x; const %s pm_y = ", t->pair,
+			t->pair, t->pair);
+		print_pro_h2(t, b, buf->pro);
 		pm_strbuf_add(b, "; return *reinterpret_cast<const uint32_t *>"
 			"(&pm_y); };\n");
 		return;
 	}
-	pm_strbuf_add(b, "__half *pm_h = reinterpret_cast<__half *>(&pm_w); "
+	pm_strbuf_printf(b, "%s *pm_h = reinterpret_cast<%s *>(&pm_w); "
 		"_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; ++pm_e) { "
 		"const float pm_v = pm_f(pm_h[pm_e]); pm_h[pm_e] = "
-		"__float2half_rn(");
+		"%s(", t->ctype, t->ctype, t->from_f32);
 	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL, 0);
 	pm_strbuf_add(b, "); } return pm_w; };\n");
 }

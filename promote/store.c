@@ -32,8 +32,9 @@
 static int out_vec(const struct pm_kernel *k)
 {
 	enum pm_type t = k->scop->spec->tensors[k->con[0].out].type;
+	const struct pm_elem *e = pm_elem_of(t);
 
-	return t == PM_F16 || t == PM_BF16 ? 8 : t == PM_F32 ? 4 : 0;
+	return e ? 16 / e->bytes : t == PM_F32 ? 4 : 0;
 }
 
 int pm_store_decide(struct pm_kernel *k, struct pm_diags *d)

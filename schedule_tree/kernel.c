@@ -49,6 +49,34 @@ static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 	return -1;
 }
 
+/* The operands x, y of contraction st: of one type, a row of the target's
+ * operand table (docs/decisions/0026-operand-type-table.md). */
+static int operand_types(struct pm_kernel *k, const struct pm_stmt *st,
+	const struct pm_expr *x, const struct pm_expr *y, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_target *tg = k->cfg->target;
+	const struct pm_tensor *a = &spec->tensors[x->tensor];
+	const struct pm_tensor *b = &spec->tensors[y->tensor];
+	char list[64];
+
+	if (a->type != b->type) {
+		pm_diag_unsupported(d, st->loc, "the operands have different "
+			"types (%s '%s' x %s '%s'); both must be of one type",
+			pm_type_name(a->type), a->name, pm_type_name(b->type),
+			b->name);
+		return -1;
+	}
+	if (!pm_target_operand(tg, a->type)) {
+		pm_target_operand_list(tg, list, sizeof(list));
+		pm_diag_unsupported(d, a->loc, "target %s multiplies %s "
+			"operands; '%s' is %s", tg->name, list, a->name,
+			pm_type_name(a->type));
+		return -1;
+	}
+	return 0;
+}
+
 /* Recognise statement n as C(i,j) +=! f(A(i,k)) * g(B(k,j)) in any layout,
  * as contraction c. */
 static int recognise_one(struct pm_kernel *k, int n, int c,
@@ -96,17 +124,8 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	if (x->tensor == y->tensor)
 		return unsupported(d, e->loc, "both operands are the same "
 			"tensor");
-	if (!pm_target_supports(k->cfg->target, spec->tensors[x->tensor].type,
-			spec->tensors[st->lhs].type) ||
-	    spec->tensors[x->tensor].type != spec->tensors[y->tensor].type) {
-		pm_diag_unsupported(d, st->loc, "target %s multiplies "
-			"f16 operands into f16 or f32 outputs; this statement "
-			"has %s x %s -> %s", k->cfg->target->name,
-			pm_type_name(spec->tensors[x->tensor].type),
-			pm_type_name(spec->tensors[y->tensor].type),
-			pm_type_name(spec->tensors[st->lhs].type));
+	if (operand_types(k, st, x, y, d) < 0)
 		return -1;
-	}
 	k->con[c].stmt = n;
 	k->con[c].acc = st->lhs;
 	k->con[c].a = x->tensor;
@@ -256,6 +275,73 @@ static void recognise_shared_acc(struct pm_kernel *k)
 	k->acc_shared = n == 1;
 }
 
+/* An epilogue input read in e of a type pointwise code cannot load (not
+ * a 16-bit float nor f32), or NULL. */
+static const struct pm_expr *bad_input_type(const struct pm_spec *spec,
+	const struct pm_expr *e)
+{
+	if (e->kind == PM_E_READ) {
+		const struct pm_tensor *t = &spec->tensors[e->tensor];
+
+		return t->role == PM_INPUT && t->type != PM_F32 &&
+			!pm_elem_of(t->type) ? e : NULL;
+	}
+	for (int i = 0; i < e->nargs; ++i) {
+		const struct pm_expr *r = bad_input_type(spec, e->args[i]);
+
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* The kernel's types, once its statements are recognised: every
+ * contraction multiplies the same operand type (the file's helpers are
+ * instantiated for one), the output is one the operand row allows, the
+ * epilogue inputs are f16, bf16 or f32. */
+static int kernel_types(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_target *tg = k->cfg->target;
+	enum pm_type in = spec->tensors[k->con[0].a].type;
+	const struct pm_operand_row *row = pm_target_operand(tg, in);
+	const struct pm_tensor *out = &spec->tensors[k->con[0].out];
+	char list[64];
+
+	for (int c = 1; c < k->ncon; ++c)
+		if (spec->tensors[k->con[c].a].type != in) {
+			pm_diag_unsupported(d, spec->stmts[k->con[c].stmt].loc,
+				"the contractions multiply different operand "
+				"types (%s and %s); one kernel multiplies one type",
+				pm_type_name(in),
+				pm_type_name(spec->tensors[k->con[c].a].type));
+			return -1;
+		}
+	if (!row)
+		return -1;
+	if (!pm_target_supports(tg, in, out->type)) {
+		pm_operand_out_list(row, list, sizeof(list));
+		pm_diag_unsupported(d, out->loc, "target %s multiplies %s "
+			"operands into %s outputs; '%s' is %s", tg->name,
+			pm_type_name(in), list, out->name,
+			pm_type_name(out->type));
+		return -1;
+	}
+	for (int s = k->ncon; s < spec->nstmts; ++s) {
+		const struct pm_expr *r = bad_input_type(spec,
+			spec->stmts[s].rhs);
+
+		if (r) {
+			pm_diag_unsupported(d, r->loc, "epilogue input '%s' is "
+				"%s; epilogue inputs are f16, bf16 or f32",
+				spec->tensors[r->tensor].name,
+				pm_type_name(spec->tensors[r->tensor].type));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct pm_kernel *pm_kernel_alloc(struct pm_scop *scop,
 	const struct pm_config *cfg, struct pm_diags *d)
 {
@@ -266,7 +352,8 @@ struct pm_kernel *pm_kernel_alloc(struct pm_scop *scop,
 	k->ctx = scop->ctx;
 	k->scop = scop;
 	k->cfg = cfg;
-	if (recognise(k, d) >= 0 && recognise_epilogue(k, d) >= 0)
+	if (recognise(k, d) >= 0 && recognise_epilogue(k, d) >= 0 &&
+	    kernel_types(k, d) >= 0)
 		recognise_shared_acc(k);
 	else {
 		pm_kernel_free(k);

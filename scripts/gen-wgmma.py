@@ -26,7 +26,7 @@ __device__ __forceinline__ void pm_wgmma_m64n{n}k16(float *d, uint64_t da,
                                                    uint64_t db) {{
   asm volatile(
       "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{r + 2}, 0;\\n"
-      "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n{n}k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{{{regs}}}, "
       "%{r}, %{r + 1}, p, 1, 1, %{r + 3}, %{r + 4};\\n}}\\n"
       : {outs}
@@ -44,7 +44,7 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n{n}k16(float *d,
                                                       uint64_t db) {{
   asm volatile(
       "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{r + 5}, 0;\\n"
-      "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n{n}k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{{{regs}}}, "
       "{{%{r}, %{r + 1}, %{r + 2}, %{r + 3}}}, %{r + 4}, p, 1, 1, %{r + 6};\\n}}\\n"
       : {outs}

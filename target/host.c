@@ -16,6 +16,10 @@ static const struct pm_variant_desc variants[] = {
 	  .why = "the kernel" },
 };
 
+static const struct pm_operand_row operands[] = {
+	PM_OPERAND_F16, PM_OPERAND_BF16,
+};
+
 const struct pm_target pm_target_host_c = {
 	.name = "host",
 	.nvcc_arch = "",
@@ -30,4 +34,5 @@ const struct pm_target pm_target_host_c = {
 	.unit = 32, .unit_thread = "pm_lane_id",
 	.mma_ra = 1, .tma = 1,
 	.nvariants = PM_N(variants), .variants = variants,
+	.noperands = PM_N(operands), .operands = operands,
 };

@@ -16,10 +16,14 @@ static const struct pm_variant_desc variants[] = {
 	PM_VARIANT_BASE_ROWS,
 };
 
+static const struct pm_operand_row operands[] = {
+	PM_OPERAND_F16,
+};
+
 const struct pm_target pm_target_sm70 = {
 	.name = "sm_70",
 	.nvcc_arch = "sm_75",
-	.instr = "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32",
+	.instr = "mma.sync.aligned.m8n8k4.row.col.f32.%s.%s.f32",
 	.im = 8, .in = 8, .ik = 4,
 	.mma_fn = "pm_sm70",
 	.nmacros = PM_N(macros), .macros = macros, .default_macro = 1,
@@ -31,4 +35,5 @@ const struct pm_target pm_target_sm70 = {
 	/* built for sm_75 and later (CUDA 13): Turing's 64 KB */
 	.smem_max = 65536,
 	.nvariants = PM_N(variants), .variants = variants,
+	.noperands = PM_N(operands), .operands = operands,
 };

@@ -24,10 +24,14 @@ static const struct pm_variant_desc variants[] = {
 	  .why = "64x64 blocks for grids smaller than the GPU" },
 };
 
+static const struct pm_operand_row operands[] = {
+	PM_OPERAND_F16, PM_OPERAND_BF16,
+};
+
 const struct pm_target pm_target_sm80 = {
 	.name = "sm_80",
 	.nvcc_arch = "sm_80",
-	.instr = "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+	.instr = "mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32",
 	.im = 16, .in = 8, .ik = 16,
 	.mma_fn = "pm_sm80",
 	.nmacros = PM_N(macros), .macros = macros, .default_macro = 3,
@@ -40,4 +44,5 @@ const struct pm_target pm_target_sm80 = {
 	 * reports the kernels the device cannot run, runtime/plan.c) */
 	.smem_max = 166912,
 	.nvariants = PM_N(variants), .variants = variants,
+	.noperands = PM_N(operands), .operands = operands,
 };

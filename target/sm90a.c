@@ -78,10 +78,14 @@ static const struct pm_variant_desc variants[] = {
 	  .why = "the small variant with TMA copies (3/2 blocks per SM)" },
 };
 
+static const struct pm_operand_row operands[] = {
+	PM_OPERAND_F16, PM_OPERAND_BF16,
+};
+
 const struct pm_target pm_target_sm90a = {
 	.name = "sm_90a",
 	.nvcc_arch = "-gencode=arch=compute_90a,code=sm_90a",
-	.instr = "wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16",
+	.instr = "wgmma.mma_async.sync.aligned.m64nNk16.f32.%s.%s",
 	.im = 64, .in = 8, .ik = 16,
 	.mma_fn = "pm_sm90",
 	.nmacros = PM_N(macros), .macros = macros, .default_macro = 0,
@@ -97,4 +101,5 @@ const struct pm_target pm_target_sm90a = {
 	.smem_max = 232448,
 	.ra_partial = 500, .sq_gain = 1100,
 	.nvariants = PM_N(variants), .variants = variants,
+	.noperands = PM_N(operands), .operands = operands,
 };

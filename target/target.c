@@ -49,11 +49,83 @@ int pm_target_has_macro(const struct pm_target *t, int m, int n, int k)
 	return 0;
 }
 
+const struct pm_elem pm_elem_f16 = {
+	.type = PM_F16, .bytes = 2, .ctype = "__half", .pair = "__half2",
+	.to_f32 = "__half2float", .from_f32 = "__float2half_rn",
+	.pair_from_f32 = "__float2half2_rn", .bits = "__half_as_ushort",
+	.tma = "CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
+	.mant = 11, .emin = -14, .emax = 15,
+};
+
+const struct pm_elem pm_elem_bf16 = {
+	.type = PM_BF16, .bytes = 2, .ctype = "__nv_bfloat16",
+	.pair = "__nv_bfloat162", .to_f32 = "__bfloat162float",
+	.from_f32 = "__float2bfloat16_rn",
+	.pair_from_f32 = "__float2bfloat162_rn",
+	.bits = "__bfloat16_as_ushort",
+	.tma = "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
+	.mant = 8, .emin = -126, .emax = 127,
+};
+
+static const struct pm_elem *const elems[] = { &pm_elem_f16, &pm_elem_bf16 };
+
+const struct pm_elem *pm_elem_of(enum pm_type ty)
+{
+	for (int i = 0; i < N(elems); ++i)
+		if (elems[i]->type == ty)
+			return elems[i];
+	return NULL;
+}
+
+const struct pm_operand_row *pm_target_operand(const struct pm_target *t,
+	enum pm_type in)
+{
+	for (int i = 0; i < t->noperands; ++i)
+		if (t->operands[i].in == in)
+			return &t->operands[i];
+	return NULL;
+}
+
 int pm_target_supports(const struct pm_target *t, enum pm_type in,
 	enum pm_type out)
 {
-	(void) t;
-	return in == PM_F16 && (out == PM_F16 || out == PM_F32);
+	const struct pm_operand_row *r = pm_target_operand(t, in);
+
+	return r && (unsigned) out < 32 && (r->outs >> out & 1u);
+}
+
+/* "a, b or c" into buf. */
+static void or_list(char *buf, int len, const char *const *names, int n)
+{
+	int off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && off < len; ++i)
+		off += snprintf(buf + off, len - off, "%s%s",
+			!i ? "" : i == n - 1 ? " or " : ", ", names[i]);
+}
+
+void pm_target_operand_list(const struct pm_target *t, char *buf, int len)
+{
+	const char *names[8];
+	int n = 0;
+
+	for (int i = 0; i < t->noperands && n < 8; ++i)
+		names[n++] = pm_type_name(t->operands[i].in);
+	or_list(buf, len, names, n);
+}
+
+void pm_operand_out_list(const struct pm_operand_row *r, char *buf, int len)
+{
+	static const enum pm_type all[] = { PM_F16, PM_BF16, PM_F32, PM_I8,
+		PM_I32 };
+	const char *names[8];
+	int n = 0;
+
+	for (int i = 0; i < N(all); ++i)
+		if (r->outs >> all[i] & 1u)
+			names[n++] = pm_type_name(all[i]);
+	or_list(buf, len, names, n);
 }
 
 void pm_target_macro_list(const struct pm_target *t, char *buf, int len)

@@ -89,10 +89,40 @@ struct pm_variant_desc {
 	int rate;
 };
 
+/* The CUDA spellings of a 16-bit floating-point element type: what the
+ * generated pointwise code, stores and helpers write for it (one row per
+ * type, pm_elem_of). */
+struct pm_elem {
+	enum pm_type type;
+	int bytes;			/* element size */
+	const char *ctype;		/* "__half", "__nv_bfloat16" */
+	const char *pair;		/* "__half2": two elements, 32 bits */
+	const char *to_f32;		/* "__half2float" */
+	const char *from_f32;		/* "__float2half_rn" */
+	const char *pair_from_f32;	/* "__float2half2_rn": x to both */
+	const char *bits;		/* "__half_as_ushort" */
+	const char *tma;		/* "CU_TENSOR_MAP_DATA_TYPE_FLOAT16" */
+	/* exactly representable constants: significant bits, the normal
+	 * exponents (x = m * 2^e, 1 <= m < 2) */
+	int mant, emin, emax;
+};
+
+/* One row of a target's operand-type table: what a contraction of two
+ * `in` operands is on this target (docs/decisions/0026). */
+struct pm_operand_row {
+	enum pm_type in;
+	const char *ptx;		/* the MMA's A/B type token: "bf16" */
+	enum pm_type acc;		/* the accumulator type */
+	unsigned outs;			/* allowed output types, 1u << PM_F16 | ... */
+	const struct pm_elem *elem;	/* the operands' spellings */
+};
+
 struct pm_target {
 	const char *name;		/* "sm_80" */
 	const char *nvcc_arch;		/* what to pass to nvcc -arch */
-	const char *instr;		/* PTX instruction, for comments */
+	/* PTX instruction, for comments: a format whose two %s are the
+	 * operand row's ptx token */
+	const char *instr;
 	int im, in, ik;			/* the instruction's own shape */
 	const char *mma_fn;		/* helper template prefix: pm_sm80 */
 	int nmacros;
@@ -150,6 +180,9 @@ struct pm_target {
 	 * PM_RT_BASE (the user's configuration). */
 	int nvariants;
 	const struct pm_variant_desc *variants;
+	/* The operand types its MMA multiplies, one row each */
+	int noperands;
+	const struct pm_operand_row *operands;
 };
 
 /* The row of role r in t's variant table, or NULL. */
@@ -163,6 +196,15 @@ const struct pm_target *pm_target_default(void);
 const struct pm_target *pm_target_host(void);
 /* Is m x n x k a legal macro shape for t? */
 int pm_target_has_macro(const struct pm_target *t, int m, int n, int k);
+/* The row of t's operand table for operands of type in, or NULL. */
+const struct pm_operand_row *pm_target_operand(const struct pm_target *t,
+	enum pm_type in);
+/* The spellings of element type ty (f16, bf16), or NULL. */
+const struct pm_elem *pm_elem_of(enum pm_type ty);
+/* "f16 or bf16": t's operand types, for messages. */
+void pm_target_operand_list(const struct pm_target *t, char *buf, int len);
+/* "f16 or f32": the outputs of row r, for messages. */
+void pm_operand_out_list(const struct pm_operand_row *r, char *buf, int len);
 /* Can t multiply inputs of type `in` into outputs of type `out`? */
 int pm_target_supports(const struct pm_target *t, enum pm_type in,
 	enum pm_type out);

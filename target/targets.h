@@ -19,4 +19,16 @@ extern const struct pm_target pm_target_sm90a, pm_target_host_c;
 	{ .role = PM_RT_SPLIT, .suffix = "_split", .from = PM_RT_NROLES, \
 	  .why = "split-K over blockIdx.z, reduced through a workspace" }
 
+/* The operand rows shared by the targets: 16-bit floats, f32
+ * accumulation, an output of either 16-bit type or f32 (the accumulators
+ * are converted once, at the store, whatever the operands were). */
+#define PM_OUT_FLOAT (1u << PM_F16 | 1u << PM_BF16 | 1u << PM_F32)
+#define PM_OPERAND_F16 \
+	{ .in = PM_F16, .ptx = "f16", .acc = PM_F32, .outs = PM_OUT_FLOAT, \
+	  .elem = &pm_elem_f16 }
+#define PM_OPERAND_BF16 \
+	{ .in = PM_BF16, .ptx = "bf16", .acc = PM_F32, .outs = PM_OUT_FLOAT, \
+	  .elem = &pm_elem_bf16 }
+extern const struct pm_elem pm_elem_f16, pm_elem_bf16;
+
 #endif

@@ -13,9 +13,16 @@
  * sm_90; the sm_90a nn and fused kernels also with --mma-inflight on;
  * 128x96 and 128x80 persistent blocks (wgmma n = 96 / 80, B in 32- / 16-
  * column swizzled blocks) in a few layouts and idioms.
+ * bf16 operands (tests/specs/, docs/decisions/0026): every layout
+ * with bf16 output, an f32 output, a fused bias + ReLU epilogue, a ReLU
+ * prologue and one computed in fp32, two contractions, on sm_80 and
+ * sm_90a; on sm_90a also an f16 output, --mma-inflight on and 128x96
+ * blocks.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
- * POLYMMA_KEEP_TMP=1 keeps the generated files and logs.
+ * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
+ * POLYMMA_NVCC_FILTER=TEXT compiles only the cases whose name contains
+ * TEXT (the others are skipped).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -45,8 +52,10 @@
 #define N_FUSED 4
 #define N_FUSED_CONFIGS 4
 #define N_NARROW 5		/* the 128x96 / 128x80 cases */
+#define N_BF16_SPECS 9		/* bf16 operands: sm_80 and sm_90a each */
+#define N_BF16 (N_BF16_SPECS * 2 + 3)
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
-	N_FUSED_CONFIGS * N_FUSED + N_NARROW)
+	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -179,6 +188,37 @@ static void init_cases(void)
 			k->fixed = 0;
 		}
 	}
+	/* bf16 operands: tests/specs/<spec>.tc on sm_80 and sm_90a, then
+	 * on sm_90a only: an f16 output, MMAs in flight, 128x96 blocks */
+	{
+		static const char *const bf[N_BF16_SPECS] = {
+			"gemm_bf16_nn", "gemm_bf16_nt", "gemm_bf16_tn",
+			"gemm_bf16_tt", "gemm_bf16_f32out",
+			"gemm_bf16_bias_relu", "relu_gemm_bf16",
+			"pro_gemm_bf16", "add_gemm_bf16",
+		};
+		static const struct { const char *spec; int c; }
+		more[N_BF16 - 2 * N_BF16_SPECS] = {
+			{ "gemm_bf16_f16out", 3 }, { "gemm_bf16_nn", 4 },
+			{ "relu_gemm_bf16", 5 },
+		};
+
+		for (int i = 0; i < N_BF16; i++) {
+			struct ncase *k = &cases[n++];
+			const char *spec = i < 2 * N_BF16_SPECS ? bf[i / 2] :
+				more[i - 2 * N_BF16_SPECS].spec;
+
+			c = i < 2 * N_BF16_SPECS ? (i % 2 ? 3 : 0) :
+				more[i - 2 * N_BF16_SPECS].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s", spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 0;
+		}
+	}
 	for (n = 0; n < N_CASES; n++) {
 		struct ncase *k = &cases[n];
 		char name[sizeof(k->name)];
@@ -293,6 +333,14 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* Is case k compiled (POLYMMA_NVCC_FILTER)? */
+static int selected(const struct ncase *k)
+{
+	const char *f = getenv("POLYMMA_NVCC_FILTER");
+
+	return !f || !*f || strstr(k->name, f);
+}
+
 /* Run every case, at most `parallel` at a time; a job (gen and nvcc, its
  * own process group) that runs longer than JOB_TIMEOUT_S is killed. */
 static void run_all(int parallel)
@@ -306,6 +354,10 @@ static void run_all(int parallel)
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	while (next < N_CASES || running > 0) {
+		if (next < N_CASES && !selected(&cases[next])) {
+			next++;
+			continue;
+		}
 		if (next < N_CASES && running < parallel) {
 			start[next] = now();
 			pid = fork();
@@ -477,6 +529,11 @@ static void test_case(void **state)
 	if (!nvcc[0]) {
 		print_message("nvcc not found in PATH or /usr/local/cuda/bin: "
 			"skipped\n");
+		skip();
+	}
+	if (!selected(k)) {
+		print_message("%s: not in POLYMMA_NVCC_FILTER: skipped\n",
+			k->name);
 		skip();
 	}
 	if (k->timed_out)

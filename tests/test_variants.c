@@ -64,6 +64,20 @@ static const struct vcase cases[] = {
 	{ "gemm_nn", "host", "smem=pad" },
 	{ "tests/specs/gemm_f32out", "sm_90a", "" },
 	{ "tests/specs/gemm_f32out", "sm_90a", "block=256x256x64" },
+	/* bf16 operands (docs/decisions/0026): the rows of f16 */
+	{ "tests/specs/gemm_bf16_nn", "sm_70", "" },
+	{ "tests/specs/gemm_bf16_nn", "sm_80", "" },
+	{ "tests/specs/gemm_bf16_nn", "sm_90a", "" },
+	{ "tests/specs/gemm_bf16_nt", "sm_90a", "" },
+	{ "tests/specs/gemm_bf16_tn", "sm_90a", "" },
+	{ "tests/specs/gemm_bf16_tt", "sm_90a", "" },
+	{ "tests/specs/gemm_bf16_f32out", "sm_90a", "" },
+	{ "tests/specs/gemm_bf16_bias_relu", "sm_80", "" },
+	{ "tests/specs/gemm_bf16_bias_relu", "sm_90a", "" },
+	{ "tests/specs/relu_gemm_bf16", "sm_90a", "" },
+	{ "tests/specs/add_gemm_bf16", "sm_90a", "" },
+	{ "tests/specs/gemm_bf16_nn", "sm_90a", "persistent=on" },
+	{ "tests/specs/gemm_bf16_nn", "host", "smem=pad" },
 };
 
 static struct pm_spec *load(const char *name)

@@ -11,6 +11,20 @@
 #include <stdint.h>
 
 // ---------------------------------------------------------------------------
+// The operand element type of the file's contractions (PM_AB_T), its token in
+// the MMA instructions (PM_AB_PTX), its bits as an unsigned short
+// (PM_AB_BITS) and its TMA data type (PM_AB_TMA): a generated file defines
+// them before these helpers from its target's operand-type table
+// (target/target.h, struct pm_operand_row); f16 when included alone.
+// ---------------------------------------------------------------------------
+#ifndef PM_AB_T
+#define PM_AB_T __half
+#define PM_AB_PTX "f16"
+#define PM_AB_BITS __half_as_ushort
+#define PM_AB_TMA CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+#endif
+
+// ---------------------------------------------------------------------------
 // fp32 -> element type conversion used when storing accumulators.
 // ---------------------------------------------------------------------------
 template <typename T> __device__ __forceinline__ T pm_from_f32(float x);
@@ -121,11 +135,11 @@ __device__ __forceinline__ void pm_store_acc(const float *acc, int t, T *c,
   }
 }
 
-// Pack two halves into one .f16x2 register: lo -> bits 0..15, hi -> 16..31
-// (in an mma operand vector, the lower-indexed element is the low half).
-__device__ __forceinline__ uint32_t pm_pack_half2(__half lo, __half hi) {
-  return (uint32_t)__half_as_ushort(lo) |
-         ((uint32_t)__half_as_ushort(hi) << 16);
+// Pack two operand elements into one .f16x2 / .bf16x2 register: lo -> bits
+// 0..15, hi -> 16..31 (in an mma operand vector, the lower-indexed element is
+// the low half).
+__device__ __forceinline__ uint32_t pm_pack2(PM_AB_T lo, PM_AB_T hi) {
+  return (uint32_t)PM_AB_BITS(lo) | ((uint32_t)PM_AB_BITS(hi) << 16);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 // polymma target helpers: "sm70" (Volta-style) warp macro-MMAs built from
-//   mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32
+//   mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32  (f16 only: sm_70's
+//   operand table has one row, so PM_AB_T is __half here)
 // (the approach of "Automatic Kernel Generation for Volta Tensor Cores").
 //
 // Embedded verbatim into generated kernels AFTER common.cuh (uses
-// pm_from_f32, pm_lane_id, pm_pack_half2 from there).  Header-only.
+// pm_from_f32, pm_lane_id, pm_pack2 from there).  Header-only.
 //
 // Fragment layouts (PTX ISA, section "Matrix Fragments for mma.m8n8k4 with
 // .f16 floating point type", 9.7.14.5.1 in current numbering):
@@ -43,7 +44,7 @@ __device__ __forceinline__ void pm_sm70_mma_m8n8k4(float *c, uint32_t a0,
                                                    uint32_t a1, uint32_t b0,
                                                    uint32_t b1) {
   asm volatile(
-      "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 "
+      "mma.sync.aligned.m8n8k4.row.col.f32." PM_AB_PTX "." PM_AB_PTX ".f32 "
       "{%0, %1, %2, %3, %4, %5, %6, %7}, "
       "{%8, %9}, {%10, %11}, "
       "{%0, %1, %2, %3, %4, %5, %6, %7};\n"
@@ -55,9 +56,9 @@ __device__ __forceinline__ void pm_sm70_mma_m8n8k4(float *c, uint32_t a0,
 // acc (MM*MN/32 floats per thread) += A(MMxMK) * B(MKxN)
 //   A(m,k) = a[m*a_sm + k*a_sk], B(k,n) = b[k*b_sk + n*b_sn]  (shared memory)
 template <int MM, int MN, int MK>
-__device__ __forceinline__ void pm_sm70_mma(float *acc, const __half *a,
+__device__ __forceinline__ void pm_sm70_mma(float *acc, const PM_AB_T *a,
                                             int a_sm, int a_sk,
-                                            const __half *b, int b_sk,
+                                            const PM_AB_T *b, int b_sk,
                                             int b_sn) {
   static_assert(MM % 16 == 0 && MN % 16 == 0 && MK % 4 == 0,
                 "pm_sm70_mma: MM, MN must be multiples of 16, MK of 4");
@@ -68,23 +69,23 @@ __device__ __forceinline__ void pm_sm70_mma(float *acc, const __half *a,
   const int qm = qp >> 1, qn = qp & 1;
   // row of A (= col of B) held by this lane inside an 8x8x4 MMA
   const int r8 = (lane & 3) | ((lane >> 2) & 4);
-  const __half *ap = a + (qm * TM + r8) * a_sm;
-  const __half *bp = b + (qn * TN + r8) * b_sn;
+  const PM_AB_T *ap = a + (qm * TM + r8) * a_sm;
+  const PM_AB_T *bp = b + (qn * TN + r8) * b_sn;
 #pragma unroll
   for (int kk = 0; kk < MK; kk += 4) {
     uint32_t af[SM][2];
     uint32_t bf[SN][2];
 #pragma unroll
     for (int sm = 0; sm < SM; ++sm) {
-      const __half *p = ap + (sm * 8) * a_sm + kk * a_sk;
-      af[sm][0] = pm_pack_half2(p[0], p[a_sk]);
-      af[sm][1] = pm_pack_half2(p[2 * a_sk], p[3 * a_sk]);
+      const PM_AB_T *p = ap + (sm * 8) * a_sm + kk * a_sk;
+      af[sm][0] = pm_pack2(p[0], p[a_sk]);
+      af[sm][1] = pm_pack2(p[2 * a_sk], p[3 * a_sk]);
     }
 #pragma unroll
     for (int sn = 0; sn < SN; ++sn) {
-      const __half *p = bp + (sn * 8) * b_sn + kk * b_sk;
-      bf[sn][0] = pm_pack_half2(p[0], p[b_sk]);
-      bf[sn][1] = pm_pack_half2(p[2 * b_sk], p[3 * b_sk]);
+      const PM_AB_T *p = bp + (sn * 8) * b_sn + kk * b_sk;
+      bf[sn][0] = pm_pack2(p[0], p[b_sk]);
+      bf[sn][1] = pm_pack2(p[2 * b_sk], p[3 * b_sk]);
     }
 #pragma unroll
     for (int sm = 0; sm < SM; ++sm)
@@ -145,9 +146,9 @@ __device__ __forceinline__ void pm_sm70_store(const float *acc, T *c,
 // scalar loads.
 template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
           int PB, int SWZB>
-__device__ __forceinline__ void pm_sm70_mma_tile(float *acc, const __half *As,
+__device__ __forceinline__ void pm_sm70_mma_tile(float *acc, const PM_AB_T *As,
                                                  int a_r0, int a_c0,
-                                                 const __half *Bs, int b_r0,
+                                                 const PM_AB_T *Bs, int b_r0,
                                                  int b_c0) {
   static_assert(MM % 16 == 0 && MN % 16 == 0 && MK % 4 == 0,
                 "pm_sm70_mma_tile: MM, MN must be multiples of 16, MK of 4");
@@ -175,10 +176,10 @@ __device__ __forceinline__ void pm_sm70_mma_tile(float *acc, const __half *As,
         af[sm][1] = v.y;
       } else {
         af[sm][0] =
-            pm_pack_half2(As[pm_smem_off<PA, SWZA>(a_r0 + kk, a_c0 + m)],
+            pm_pack2(As[pm_smem_off<PA, SWZA>(a_r0 + kk, a_c0 + m)],
                           As[pm_smem_off<PA, SWZA>(a_r0 + kk + 1, a_c0 + m)]);
         af[sm][1] =
-            pm_pack_half2(As[pm_smem_off<PA, SWZA>(a_r0 + kk + 2, a_c0 + m)],
+            pm_pack2(As[pm_smem_off<PA, SWZA>(a_r0 + kk + 2, a_c0 + m)],
                           As[pm_smem_off<PA, SWZA>(a_r0 + kk + 3, a_c0 + m)]);
       }
     }
@@ -192,10 +193,10 @@ __device__ __forceinline__ void pm_sm70_mma_tile(float *acc, const __half *As,
         bf[sn][1] = v.y;
       } else {
         bf[sn][0] =
-            pm_pack_half2(Bs[pm_smem_off<PB, SWZB>(b_r0 + kk, b_c0 + n)],
+            pm_pack2(Bs[pm_smem_off<PB, SWZB>(b_r0 + kk, b_c0 + n)],
                           Bs[pm_smem_off<PB, SWZB>(b_r0 + kk + 1, b_c0 + n)]);
         bf[sn][1] =
-            pm_pack_half2(Bs[pm_smem_off<PB, SWZB>(b_r0 + kk + 2, b_c0 + n)],
+            pm_pack2(Bs[pm_smem_off<PB, SWZB>(b_r0 + kk + 2, b_c0 + n)],
                           Bs[pm_smem_off<PB, SWZB>(b_r0 + kk + 3, b_c0 + n)]);
       }
     }

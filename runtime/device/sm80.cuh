@@ -1,9 +1,10 @@
 // polymma target helpers: "sm80" (Ampere/Hopper mma.sync) warp macro-MMAs
 // built from
-//   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+//   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32  (or .bf16.bf16: the
+//   operand type PM_AB_T / PM_AB_PTX, common.cuh)
 //
 // Embedded verbatim into generated kernels AFTER common.cuh (uses
-// pm_from_f32, pm_lane_id, pm_pack_half2 from there).  Header-only.
+// pm_from_f32, pm_lane_id, pm_pack2, PM_AB_T from there).  Header-only.
 //
 // Fragment layouts (PTX ISA, section "Matrix Fragments for mma.m16n8k16 with
 // floating point type", 9.7.14.5.8 in current numbering):
@@ -39,7 +40,7 @@ __device__ __forceinline__ void pm_sm80_mma_m16n8k16(float *c,
                                                      const uint32_t *a,
                                                      const uint32_t *b) {
   asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+      "mma.sync.aligned.m16n8k16.row.col.f32." PM_AB_PTX "." PM_AB_PTX ".f32 "
       "{%0, %1, %2, %3}, "
       "{%4, %5, %6, %7}, {%8, %9}, "
       "{%0, %1, %2, %3};\n"
@@ -50,9 +51,9 @@ __device__ __forceinline__ void pm_sm80_mma_m16n8k16(float *c,
 // acc (MM*MN/32 floats per thread) += A(MMxMK) * B(MKxMN)
 //   A(m,k) = a[m*a_sm + k*a_sk], B(k,n) = b[k*b_sk + n*b_sn]  (shared memory)
 template <int MM, int MN, int MK>
-__device__ __forceinline__ void pm_sm80_mma(float *acc, const __half *a,
+__device__ __forceinline__ void pm_sm80_mma(float *acc, const PM_AB_T *a,
                                             int a_sm, int a_sk,
-                                            const __half *b, int b_sk,
+                                            const PM_AB_T *b, int b_sk,
                                             int b_sn) {
   static_assert(MM % 16 == 0 && MN % 8 == 0 && MK % 16 == 0,
                 "pm_sm80_mma: MM must be a multiple of 16, MN of 8, MK of 16");
@@ -60,27 +61,27 @@ __device__ __forceinline__ void pm_sm80_mma(float *acc, const __half *a,
   const int lane = pm_lane_id();
   const int g = lane >> 2, t = lane & 3;
   // this lane's A rows g / g+8 at k = 2t; B column g at k = 2t
-  const __half *ap0 = a + g * a_sm + (2 * t) * a_sk;
-  const __half *ap1 = ap0 + 8 * a_sm;
-  const __half *bp = b + g * b_sn + (2 * t) * b_sk;
+  const PM_AB_T *ap0 = a + g * a_sm + (2 * t) * a_sk;
+  const PM_AB_T *ap1 = ap0 + 8 * a_sm;
+  const PM_AB_T *bp = b + g * b_sn + (2 * t) * b_sk;
 #pragma unroll
   for (int kk = 0; kk < MK; kk += 16) {
     uint32_t af[IM][4];
     uint32_t bf[IN][2];
 #pragma unroll
     for (int im = 0; im < IM; ++im) {
-      const __half *p0 = ap0 + (im * 16) * a_sm + kk * a_sk;
-      const __half *p1 = ap1 + (im * 16) * a_sm + kk * a_sk;
-      af[im][0] = pm_pack_half2(p0[0], p0[a_sk]);                  // a0,a1
-      af[im][1] = pm_pack_half2(p1[0], p1[a_sk]);                  // a2,a3
-      af[im][2] = pm_pack_half2(p0[8 * a_sk], p0[9 * a_sk]);       // a4,a5
-      af[im][3] = pm_pack_half2(p1[8 * a_sk], p1[9 * a_sk]);       // a6,a7
+      const PM_AB_T *p0 = ap0 + (im * 16) * a_sm + kk * a_sk;
+      const PM_AB_T *p1 = ap1 + (im * 16) * a_sm + kk * a_sk;
+      af[im][0] = pm_pack2(p0[0], p0[a_sk]);                  // a0,a1
+      af[im][1] = pm_pack2(p1[0], p1[a_sk]);                  // a2,a3
+      af[im][2] = pm_pack2(p0[8 * a_sk], p0[9 * a_sk]);       // a4,a5
+      af[im][3] = pm_pack2(p1[8 * a_sk], p1[9 * a_sk]);       // a6,a7
     }
 #pragma unroll
     for (int in = 0; in < IN; ++in) {
-      const __half *p = bp + (in * 8) * b_sn + kk * b_sk;
-      bf[in][0] = pm_pack_half2(p[0], p[b_sk]);                    // b0,b1
-      bf[in][1] = pm_pack_half2(p[8 * b_sk], p[9 * b_sk]);         // b2,b3
+      const PM_AB_T *p = bp + (in * 8) * b_sn + kk * b_sk;
+      bf[in][0] = pm_pack2(p[0], p[b_sk]);                    // b0,b1
+      bf[in][1] = pm_pack2(p[8 * b_sk], p[9 * b_sk]);         // b2,b3
     }
 #pragma unroll
     for (int im = 0; im < IM; ++im)
@@ -170,8 +171,8 @@ template <int WM, int WN, int A_KC, int PA, int SWZA, int B_NC, int PB,
           int SWZB>
 __device__ __forceinline__ void pm_sm80_ldf(uint32_t (*fa)[4],
                                             uint32_t (*fb)[2],
-                                            const __half *As, int a_r0,
-                                            int a_c0, const __half *Bs,
+                                            const PM_AB_T *As, int a_r0,
+                                            int a_c0, const PM_AB_T *Bs,
                                             int b_r0, int b_c0) {
   static_assert(WM % 16 == 0 && WN % 8 == 0,
                 "pm_sm80_ldf: WM must be a multiple of 16, WN of 8");
@@ -264,9 +265,9 @@ __device__ __forceinline__ void pm_sm80_mma_frag(float *acc,
 // s+1 is issued before the mma.sync of step s.
 template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
           int PB, int SWZB>
-__device__ __forceinline__ void pm_sm80_mma_tile(float *acc, const __half *As,
+__device__ __forceinline__ void pm_sm80_mma_tile(float *acc, const PM_AB_T *As,
                                                  int a_r0, int a_c0,
-                                                 const __half *Bs, int b_r0,
+                                                 const PM_AB_T *Bs, int b_r0,
                                                  int b_c0) {
   static_assert(MK % 16 == 0, "pm_sm80_mma_tile: MK must be a multiple of 16");
   uint32_t af[2][MM / 16][4];

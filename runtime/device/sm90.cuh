@@ -1,6 +1,7 @@
 // polymma target helpers: "sm90" (Hopper, sm_90a) warpgroup macro-MMAs built
 // from
 //   wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16   (N = 64, 128, 256)
+//   (or .bf16.bf16: the operand type PM_AB_T / PM_AB_PTX, common.cuh)
 //
 // Embedded verbatim into generated kernels AFTER common.cuh.  Header-only;
 // the code must be compiled for sm_90a
@@ -109,7 +110,7 @@ __device__ __forceinline__ void pm_wgmma_m64n64k16(float *d, uint64_t da,
                                                    uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
       "%32, %33, p, 1, 1, %35, %36;\n}\n"
@@ -125,7 +126,7 @@ __device__ __forceinline__ void pm_wgmma_m64n80k16(float *d, uint64_t da,
                                                    uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n80k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39}, "
@@ -143,7 +144,7 @@ __device__ __forceinline__ void pm_wgmma_m64n96k16(float *d, uint64_t da,
                                                    uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n96k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "
@@ -162,7 +163,7 @@ __device__ __forceinline__ void pm_wgmma_m64n128k16(float *d, uint64_t da,
                                                    uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
@@ -184,7 +185,7 @@ __device__ __forceinline__ void pm_wgmma_m64n192k16(float *d, uint64_t da,
                                                    uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n192k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
@@ -212,7 +213,7 @@ __device__ __forceinline__ void pm_wgmma_m64n256k16(float *d, uint64_t da,
                                                    uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
@@ -247,7 +248,7 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n64k16(float *d,
                                                       uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
       "{%32, %33, %34, %35}, %36, p, 1, 1, %38;\n}\n"
@@ -265,7 +266,7 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n80k16(float *d,
                                                       uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %45, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n80k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39}, "
@@ -285,7 +286,7 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n96k16(float *d,
                                                       uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n96k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "
@@ -306,7 +307,7 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n128k16(float *d,
                                                       uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
@@ -330,7 +331,7 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n192k16(float *d,
                                                       uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n192k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
@@ -360,7 +361,7 @@ __device__ __forceinline__ void pm_wgmma_ra_m64n256k16(float *d,
                                                       uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
@@ -436,7 +437,7 @@ __device__ __forceinline__ void pm_wgmma_ra(float *d, const uint32_t *a,
 // K-major (KM = 1: rows are MN, columns K) or MN-major (KM = 0: rows are K,
 // columns MN) operand.
 template <int KM, int P, int SWZ, int H>
-__device__ __forceinline__ uint64_t pm_sm90_operand(const __half *x, int r0,
+__device__ __forceinline__ uint64_t pm_sm90_operand(const PM_AB_T *x, int r0,
                                                     int c0) {
   static_assert((SWZ >= 2 && SWZ <= 4) ||
                     (SWZ == 1 && (KM ? (P == 16 || P == 32 || P == 64)
@@ -465,9 +466,9 @@ __device__ __forceinline__ uint64_t pm_sm90_operand(const __half *x, int r0,
 // registers chain in hardware).
 template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
           int PB, int SWZB, int HA, int HB>
-__device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const __half *As,
+__device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const PM_AB_T *As,
                                                  int a_r0, int a_c0,
-                                                 const __half *Bs, int b_r0,
+                                                 const PM_AB_T *Bs, int b_r0,
                                                  int b_c0) {
   static_assert(MM == 64 && MK % 16 == 0,
                 "pm_sm90_mma_tile: MM must be 64, MK a multiple of 16");
@@ -501,9 +502,9 @@ __device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const __half *As,
 template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
           int PB, int SWZB, int HA, int HB, typename F>
 __device__ __forceinline__ void pm_sm90_mma_tile_ra(float *acc,
-                                                    const __half *As,
+                                                    const PM_AB_T *As,
                                                     int a_r0, int a_c0,
-                                                    const __half *Bs, int b_r0,
+                                                    const PM_AB_T *Bs, int b_r0,
                                                     int b_c0, F f) {
   static_assert(MM == 64 && MK % 16 == 0,
                 "pm_sm90_mma_tile_ra: MM must be 64, MK a multiple of 16");
@@ -720,9 +721,9 @@ __device__ __forceinline__ void pm_tma_load_2d_mc(void *dst,
                : "memory");
 }
 
-// Host: the tensor map of a row-major f16 matrix of rows x cols (row pitch
-// `pitch` elements) read in boxes of box_rows x box_cols with a swizzle of
-// swb bytes (0: none).  The driver's encoder is found once, through the
+// Host: the tensor map of a row-major operand matrix (PM_AB_T elements, TMA
+// data type PM_AB_TMA) of rows x cols (row pitch `pitch` elements) read in
+// boxes of box_rows x box_cols with a swizzle of swb bytes (0: none).  The driver's encoder is found once, through the
 // runtime (no -lcuda).  cudaErrorInvalidValue when the driver refuses the
 // map (base not 16-byte aligned, pitch not a multiple of 8 elements, ...).
 typedef CUresult (*pm_tmap_encode_fn)(CUtensorMap *, CUtensorMapDataType,
@@ -757,7 +758,7 @@ static inline __attribute__((unused)) cudaError_t pm_tma_map_2d(CUtensorMap *m, 
       : swb == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
       : swb == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                   : CU_TENSOR_MAP_SWIZZLE_NONE;
-  return fn(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)base, dims, strides,
+  return fn(m, PM_AB_TMA, 2, (void *)base, dims, strides,
             box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS

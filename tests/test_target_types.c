@@ -1,0 +1,271 @@
+#define _POSIX_C_SOURCE 200809L
+/* The targets' operand-type tables (target/target.h, struct
+ * pm_operand_row; docs/decisions/0026-operand-type-table.md): which
+ * operand types each target multiplies, into which outputs, and the
+ * spellings the generated code takes from the row; what gen makes of
+ * operand types (bf16 generates on sm_80 and sm_90a) and how it refuses
+ * the others: "unsupported" at the declaration or statement, exit 1. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polymma.h"
+#include "target/target.h"
+
+static const char *const names[] = { "sm_70", "sm_80", "sm_90a", "host" };
+
+/* Every row: one per operand type, its spellings those of its type,
+ * 16-bit elements, f32 accumulators, f32 among its outputs. */
+static void test_rows_well_formed(void **state)
+{
+	(void) state;
+	for (int i = 0; i < 4; ++i) {
+		const struct pm_target *t = pm_target_find(names[i]);
+
+		assert_non_null(t);
+		assert_true(t->noperands >= 1);
+		for (int r = 0; r < t->noperands; ++r) {
+			const struct pm_operand_row *o = &t->operands[r];
+
+			assert_ptr_equal(pm_target_operand(t, o->in), o);
+			assert_non_null(o->elem);
+			assert_ptr_equal(o->elem, pm_elem_of(o->in));
+			assert_int_equal(o->elem->type, o->in);
+			assert_int_equal(o->elem->bytes, 2);
+			assert_int_equal(o->acc, PM_F32);
+			assert_int_equal(o->acc, pm_type_accum(o->in));
+			assert_true(o->outs >> PM_F32 & 1u);
+			assert_string_equal(o->ptx, pm_type_name(o->in));
+			for (int q = 0; q < r; ++q)
+				assert_int_not_equal(t->operands[q].in, o->in);
+		}
+	}
+}
+
+/* What each target multiplies (pm_target_supports). */
+static void test_supports(void **state)
+{
+	const struct pm_target *s70 = pm_target_find("sm_70");
+	const struct pm_target *s80 = pm_target_find("sm_80");
+	const struct pm_target *s90 = pm_target_find("sm_90a");
+	const struct pm_target *both[] = { s80, s90 };
+
+	(void) state;
+	for (int i = 0; i < 2; ++i) {
+		const struct pm_target *t = both[i];
+
+		assert_true(pm_target_supports(t, PM_F16, PM_F16));
+		assert_true(pm_target_supports(t, PM_F16, PM_F32));
+		assert_true(pm_target_supports(t, PM_BF16, PM_BF16));
+		assert_true(pm_target_supports(t, PM_BF16, PM_F32));
+		/* the store converts the f32 accumulators to any 16-bit
+		 * float: bf16 -> f16 and f16 -> bf16 too */
+		assert_true(pm_target_supports(t, PM_BF16, PM_F16));
+		assert_true(pm_target_supports(t, PM_F16, PM_BF16));
+		assert_false(pm_target_supports(t, PM_BF16, PM_I8));
+		assert_false(pm_target_supports(t, PM_BF16, PM_I32));
+		assert_false(pm_target_supports(t, PM_F32, PM_F32));
+		assert_false(pm_target_supports(t, PM_I8, PM_I32));
+		assert_false(pm_target_supports(t, PM_I32, PM_I32));
+		assert_null(pm_target_operand(t, PM_I8));
+		assert_null(pm_target_operand(t, PM_F32));
+	}
+	assert_true(pm_target_supports(s70, PM_F16, PM_F16));
+	assert_true(pm_target_supports(s70, PM_F16, PM_F32));
+	assert_false(pm_target_supports(s70, PM_BF16, PM_BF16));
+	assert_false(pm_target_supports(s70, PM_BF16, PM_F32));
+	assert_null(pm_target_operand(s70, PM_BF16));
+	assert_int_equal(s70->noperands, 1);
+}
+
+/* The spellings of f16 and bf16; no row for the other types. */
+static void test_elems(void **state)
+{
+	const struct pm_elem *h = pm_elem_of(PM_F16), *b = pm_elem_of(PM_BF16);
+
+	(void) state;
+	assert_non_null(h);
+	assert_non_null(b);
+	assert_null(pm_elem_of(PM_F32));
+	assert_null(pm_elem_of(PM_I8));
+	assert_null(pm_elem_of(PM_I32));
+	assert_string_equal(h->ctype, "__half");
+	assert_string_equal(h->pair, "__half2");
+	assert_string_equal(h->to_f32, "__half2float");
+	assert_string_equal(h->from_f32, "__float2half_rn");
+	assert_string_equal(h->pair_from_f32, "__float2half2_rn");
+	assert_string_equal(h->tma, "CU_TENSOR_MAP_DATA_TYPE_FLOAT16");
+	assert_string_equal(b->ctype, "__nv_bfloat16");
+	assert_string_equal(b->pair, "__nv_bfloat162");
+	assert_string_equal(b->to_f32, "__bfloat162float");
+	assert_string_equal(b->from_f32, "__float2bfloat16_rn");
+	assert_string_equal(b->pair_from_f32, "__float2bfloat162_rn");
+	assert_string_equal(b->bits, "__bfloat16_as_ushort");
+	assert_string_equal(b->tma, "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16");
+	/* exact constants: 11 and 8 significant bits */
+	assert_int_equal(h->mant, 11);
+	assert_int_equal(b->mant, 8);
+	assert_int_equal(b->emax, 127);
+}
+
+/* The rows' PTX tokens, in the targets' instructions. */
+static void test_ptx(void **state)
+{
+	const struct pm_target *s80 = pm_target_find("sm_80");
+	const struct pm_target *s90 = pm_target_find("sm_90a");
+	char buf[128];
+
+	(void) state;
+	assert_string_equal(pm_target_operand(s80, PM_BF16)->ptx, "bf16");
+	assert_string_equal(pm_target_operand(s90, PM_BF16)->ptx, "bf16");
+	assert_string_equal(pm_target_operand(s80, PM_F16)->ptx, "f16");
+	snprintf(buf, sizeof(buf), s80->instr, "bf16", "bf16");
+	assert_string_equal(buf,
+		"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+	snprintf(buf, sizeof(buf), s90->instr, "bf16", "bf16");
+	assert_string_equal(buf,
+		"wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16");
+}
+
+/* The lists the refusals print. */
+static void test_lists(void **state)
+{
+	char buf[64];
+
+	(void) state;
+	pm_target_operand_list(pm_target_find("sm_80"), buf, sizeof(buf));
+	assert_string_equal(buf, "f16 or bf16");
+	pm_target_operand_list(pm_target_find("sm_70"), buf, sizeof(buf));
+	assert_string_equal(buf, "f16");
+	pm_operand_out_list(pm_target_operand(pm_target_find("sm_90a"),
+		PM_BF16), buf, sizeof(buf));
+	assert_string_equal(buf, "f16, bf16 or f32");
+}
+
+/* polymma_generate of text for target: its status, the diagnostics in
+ * *diag (the caller's). */
+static int generate(const char *target, const char *text, char **diag)
+{
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	int rc;
+
+	assert_non_null(ctx);
+	assert_non_null(o);
+	assert_int_equal(polymma_options_set(o, "target", target, NULL), 0);
+	rc = polymma_generate(ctx, text, "t.tc", o, &r);
+	*diag = strdup(polymma_diagnostics(ctx));
+	if (rc == POLYMMA_OK)
+		assert_non_null(strstr(polymma_result_source(r), "#define PM_AB_T"));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	return rc;
+}
+
+/* gen for target refuses text (exit 1): its diagnostic is exactly
+ * want's first line, then the source line and caret. */
+static void refused(const char *target, const char *text, const char *want)
+{
+	char *diag;
+	int rc = generate(target, text, &diag);
+	size_t n = strcspn(diag, "\n");
+
+	if (rc != POLYMMA_ERR_SPEC || strlen(want) != n ||
+	    strncmp(diag, want, n))
+		fprintf(stderr, "rc %d, want\n%s\ngot\n%s", rc, want, diag);
+	assert_int_equal(rc, POLYMMA_ERR_SPEC);
+	assert_int_equal(strlen(want), n);
+	assert_int_equal(strncmp(diag, want, n), 0);
+	free(diag);
+}
+
+static void generates(const char *target, const char *text)
+{
+	char *diag;
+	int rc = generate(target, text, &diag);
+
+	if (rc != POLYMMA_OK)
+		fprintf(stderr, "%s", diag);
+	assert_int_equal(rc, POLYMMA_OK);
+	free(diag);
+}
+
+#define GEMM(ta, tb, tc) "def g(" ta "(M, K) A, " tb "(K, N) B) -> (" tc \
+	"(M, N) C) {\n  C(i, j) +=! A(i, k) * B(k, j)\n}\n"
+
+static void test_gen_bf16(void **state)
+{
+	(void) state;
+	generates("sm_80", GEMM("bf16", "bf16", "bf16"));
+	generates("sm_90a", GEMM("bf16", "bf16", "bf16"));
+	generates("sm_80", GEMM("bf16", "bf16", "f32"));
+	generates("sm_90a", GEMM("bf16", "bf16", "f16"));
+	generates("sm_80", GEMM("f16", "f16", "bf16"));
+	/* epilogue inputs of either 16-bit type or f32 */
+	generates("sm_90a", "def g(bf16(M, K) A, bf16(K, N) B, f16(N) b, "
+		"f32(M) s) -> (bf16(M, N) C) {\n  C(i, j) +=! A(i, k) * B(k, j)\n"
+		"  C(i, j) = relu(C(i, j) + b(j)) * s(i)\n}\n");
+}
+
+static void test_gen_refused(void **state)
+{
+	(void) state;
+	refused("sm_70", GEMM("bf16", "bf16", "bf16"), "t.tc:1:18: error: "
+		"unsupported: target sm_70 multiplies f16 operands; 'A' is bf16");
+	refused("sm_70", GEMM("bf16", "bf16", "f32"), "t.tc:1:18: error: "
+		"unsupported: target sm_70 multiplies f16 operands; 'A' is bf16");
+	refused("sm_80", GEMM("f16", "bf16", "f32"), "t.tc:2:3: error: "
+		"unsupported: the operands have different types (f16 'A' x "
+		"bf16 'B'); both must be of one type");
+	refused("sm_90a", GEMM("bf16", "f16", "bf16"), "t.tc:2:3: error: "
+		"unsupported: the operands have different types (bf16 'A' x "
+		"f16 'B'); both must be of one type");
+	refused("sm_80", GEMM("i8", "i8", "i32"), "t.tc:1:16: error: "
+		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
+		"'A' is i8");
+	refused("sm_90a", GEMM("f32", "f32", "f32"), "t.tc:1:17: error: "
+		"unsupported: target sm_90a multiplies f16 or bf16 operands; "
+		"'A' is f32");
+	refused("sm_80", GEMM("i32", "i32", "i32"), "t.tc:1:17: error: "
+		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
+		"'A' is i32");
+	refused("sm_80", GEMM("bf16", "bf16", "i32"), "t.tc:1:49: error: "
+		"unsupported: target sm_80 multiplies bf16 operands into f16, "
+		"bf16 or f32 outputs; 'C' is i32");
+	/* two contractions of different types */
+	refused("sm_90a", "def g(f16(M, K) A, f16(K, N) B, bf16(M, K) E, "
+		"bf16(K, N) F) -> (f16(M, N) O) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n  D(i, j) +=! E(i, k) * F(k, j)\n"
+		"  O(i, j) = C(i, j) + D(i, j)\n}\n", "t.tc:3:3: error: "
+		"unsupported: the contractions multiply different operand types "
+		"(f16 and bf16); one kernel multiplies one type");
+	/* an epilogue input pointwise code cannot load */
+	refused("sm_80", "def g(bf16(M, K) A, bf16(K, N) B, i8(N) b) -> "
+		"(bf16(M, N) C) {\n  C(i, j) +=! A(i, k) * B(k, j)\n"
+		"  C(i, j) = C(i, j) + b(j)\n}\n", "t.tc:3:23: error: "
+		"unsupported: epilogue input 'b' is i8; epilogue inputs are "
+		"f16, bf16 or f32");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_well_formed),
+		cmocka_unit_test(test_supports),
+		cmocka_unit_test(test_elems),
+		cmocka_unit_test(test_ptx),
+		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_gen_bf16),
+		cmocka_unit_test(test_gen_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
