@@ -60,6 +60,11 @@ CASES=(
 	"heavy_sm90a|tests/specs/heavy_epi.tc|--target sm_90a|"
 	"heavy_sm80|tests/specs/heavy_epi.tc|--target sm_80|"
 )
+# bf16: every spec of tests/specs/*bf16*.tc on both targets
+for f in tests/specs/*bf16*.tc; do
+	b=$(basename "$f" .tc)
+	CASES+=("${b}_sm90a|$f|--target sm_90a|" "${b}_sm80|$f|--target sm_80|")
+done
 
 field() { local -a f; IFS='|' read -r -a f <<<"$1"; echo "${f[$2 - 1]:-}"; }
 case_of() { local c; for c in "${CASES[@]}"; do [ "${c%%|*}" = "$1" ] && echo "$c"; done; }
