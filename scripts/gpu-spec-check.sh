@@ -186,7 +186,11 @@ while read -r n v t; do
 	grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$log" ||
 		echo "FAIL $n@$v $t - crashed or timed out: $(tail -n 2 "$log" | head -n 1)" | tee -a "$LOG" >>"$RES"
 	if [ "$t" != - ]; then
-		e=$(sed -n 's/^========= ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -n 1)
+		# memcheck, synccheck: "ERROR SUMMARY: N errors"; racecheck:
+		# "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)"
+		e=$(sed -n -e 's/^========= ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
+			-e 's/^========= RACECHECK SUMMARY: .*(\([0-9]*\) errors, \([0-9]*\) warnings).*/\1 \2/p' "$log" |
+			tail -n 1 | awk '{ print $1 + $2 }')
 		echo "SAN $t $n@$v: ${e:-?} errors" >>"$W/sweep/san.txt"
 		[ "${e:-1}" = 0 ] || echo "FAIL $n@$v $t - compute-sanitizer: ${e:-no summary} errors" | tee -a "$LOG" >>"$RES"
 	fi
