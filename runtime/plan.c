@@ -740,6 +740,11 @@ static int pm_rt_forced(const struct pm_rt_st *st, const struct pm_rt_force *f,
 		max = st->v[i].cwarps;
 	if (role == PM_RT_PERSIST_SPLIT_CL && max > PM_RT_MAX_CL)
 		max = PM_RT_MAX_CL;
+	/* the chunks of a tile wait for each other (sm90_split.cuh): every
+	 * unit resident at once, or the kernel never ends */
+	if (role == PM_RT_PERSIST_SPLIT &&
+	    max > (int64_t) st->sms * pm_rt_occ(st, role) / st->t)
+		max = (int64_t) st->sms * pm_rt_occ(st, role) / st->t;
 	if (!pm_rt_splits(role))
 		s = s ? s : 1;
 	else if (role == PM_RT_PERSIST_SPLIT_CL)

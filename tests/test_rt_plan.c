@@ -370,6 +370,19 @@ static void test_force(void **state)
 	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
 		"_persist_split,s=16", &rc);
 	assert_int_equal(rc, PM_RT_EILLEGAL);
+	/* ... and every chunk resident at once (the chunks of a tile wait
+	 * for each other): 192 tiles on 132 blocks cannot split; 64 tiles
+	 * split in 2 chunks, not 3 (a GPU run hung there before) */
+	c = plan(&gemm_spec, gemm_rows, nv, 1000, 3000, 512, "_persist_split",
+		&rc);
+	assert_int_equal(rc, PM_RT_EILLEGAL);
+	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 4096,
+		"_persist_split,s=3", &rc);
+	assert_int_equal(rc, PM_RT_EILLEGAL);
+	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 4096,
+		"_persist_split", &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_int_equal(c.s, 2);
 	/* clusters: 16 tiles, 132 / c / 2 clusters at once: at most 4 */
 	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
 		"_persist_split_cl", &rc);
