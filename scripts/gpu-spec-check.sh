@@ -66,7 +66,7 @@ for f in tests/specs/*bf16*.tc; do
 	CASES+=("${b}_sm90a|$f|--target sm_90a|" "${b}_sm80|$f|--target sm_80|")
 done
 
-field() { local -a f; IFS='|' read -r -a f <<<"$1"; echo "${f[$2 - 1]:-}"; }
+field() { local -a parts; IFS="|" read -r -a parts <<<"$1"; echo "${parts[$2 - 1]:-}"; }
 case_of() { local c; for c in "${CASES[@]}"; do [ "${c%%|*}" = "$1" ] && echo "$c"; done; }
 with_extra() { local s; for s in $1; do printf '%s%s ' "$s" "$2"; done; }
 
