@@ -730,7 +730,7 @@ static int pm_rt_forced(const struct pm_rt_st *st, const struct pm_rt_force *f,
 	int nv, struct pm_rt_choice *c)
 {
 	const int i = f->v, role = i >= 0 && i < nv ? st->v[i].role : -1;
-	int64_t s = f->s, max = 1;
+	int64_t s = f->s, max = 1, lim;
 
 	if (role < 0 || pm_rt_occ(st, role) <= 0 || !pm_rt_exact_ok(st, i))
 		return PM_RT_EILLEGAL;
@@ -738,13 +738,10 @@ static int pm_rt_forced(const struct pm_rt_st *st, const struct pm_rt_force *f,
 		max = st->b / st->t > 2 ? st->b / st->t : 2;
 	else if (role == PM_RT_PERSIST_SPLIT || role == PM_RT_PERSIST_SPLIT_CL)
 		max = st->v[i].cwarps;
-	if (role == PM_RT_PERSIST_SPLIT_CL && max > PM_RT_MAX_CL)
-		max = PM_RT_MAX_CL;
-	/* the chunks of a tile wait for each other (sm90_split.cuh): every
-	 * unit resident at once, or the kernel never ends */
-	if (role == PM_RT_PERSIST_SPLIT &&
-	    max > (int64_t) st->sms * pm_rt_occ(st, role) / st->t)
-		max = (int64_t) st->sms * pm_rt_occ(st, role) / st->t;
+	/* chunks wait for each other (sm90_split.cuh): all resident */
+	lim = role == PM_RT_PERSIST_SPLIT_CL ? PM_RT_MAX_CL : role ==
+		PM_RT_PERSIST_SPLIT ? st->sms * pm_rt_occ(st, role) / st->t : max;
+	max = max < lim ? max : lim;
 	if (!pm_rt_splits(role))
 		s = s ? s : 1;
 	else if (role == PM_RT_PERSIST_SPLIT_CL)
