@@ -4,6 +4,7 @@
 #define PM_API_CTX_H
 
 #include "frontend/diag.h"
+#include "frontend/frontend.h"
 #include "polymma.h"
 
 struct polymma_ctx {
@@ -20,5 +21,13 @@ void pm_api_set_diag(polymma_ctx *ctx, const char *fn, const char *what);
  * POLYMMA_OK or POLYMMA_ERR_USAGE. */
 int pm_api_begin_call(polymma_ctx *ctx, const char *fn, const char *text,
 	const void *o, const void *out, const char *out_name);
+
+/* begin_call, then the spec parsed into *spec (NULL on a spec error)
+ * with its diagnostics in *d (initialised here; the caller keeps them
+ * with pm_api_keep_diag). Returns begin_call's status: with POLYMMA_OK,
+ * *d is live and *spec may still be NULL. */
+int pm_api_parse(polymma_ctx *ctx, const char *fn, const char *text,
+	const char *filename, const void *o, const void *out,
+	const char *out_name, struct pm_diags *d, struct pm_spec **spec);
 
 #endif

@@ -29,14 +29,10 @@ int polymma_generate(polymma_ctx *ctx, const char *text, const char *filename,
 
 	if (result)
 		*result = NULL;
-	rc = pm_api_begin_call(ctx, "polymma_generate", text, o, result,
-		"result is NULL");
+	rc = pm_api_parse(ctx, "polymma_generate", text, filename, o, result,
+		"result is NULL", &d, &spec);
 	if (rc != POLYMMA_OK)
 		return rc;
-	if (!filename)
-		filename = "<spec>";
-	pm_diags_init(&d, filename, text);
-	spec = pm_spec_parse(text, filename, &d);
 	if (spec)
 		r = calloc(1, sizeof(*r));
 	rc = !spec ? POLYMMA_ERR_SPEC : !r ? POLYMMA_ERR_INTERNAL :
@@ -116,14 +112,10 @@ int polymma_check(polymma_ctx *ctx, const char *text, const char *filename,
 
 	if (report)
 		*report = NULL;
-	rc = pm_api_begin_call(ctx, "polymma_check", text, o, report,
-		"report is NULL");
+	rc = pm_api_parse(ctx, "polymma_check", text, filename, o, report,
+		"report is NULL", &d, &spec);
 	if (rc != POLYMMA_OK)
 		return rc;
-	if (!filename)
-		filename = "<spec>";
-	pm_diags_init(&d, filename, text);
-	spec = pm_spec_parse(text, filename, &d);
 	rc = spec ? scop_report(spec, o, &d, &buf) : POLYMMA_ERR_SPEC;
 	pm_spec_free(spec);
 	pm_api_keep_diag(ctx, &d);

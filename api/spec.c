@@ -60,6 +60,23 @@ int pm_api_begin_call(polymma_ctx *ctx, const char *fn, const char *text,
 	pm_api_set_diag(ctx, fn, what);
 	return POLYMMA_ERR_USAGE;
 }
+
+int pm_api_parse(polymma_ctx *ctx, const char *fn, const char *text,
+	const char *filename, const void *o, const void *out,
+	const char *out_name, struct pm_diags *d, struct pm_spec **spec)
+{
+	int rc = pm_api_begin_call(ctx, fn, text, o, out, out_name);
+
+	*spec = NULL;
+	if (rc != POLYMMA_OK)
+		return rc;
+	if (!filename)
+		filename = "<spec>";
+	pm_diags_init(d, filename, text);
+	*spec = pm_spec_parse(text, filename, d);
+	return POLYMMA_OK;
+}
+
 /* ---- A parsed spec and the reference semantics ---- */
 
 struct polymma_spec {
@@ -72,29 +89,26 @@ int polymma_spec_parse(polymma_ctx *ctx, const char *text,
 	const char *filename, polymma_spec **out)
 {
 	struct pm_diags d;
+	struct pm_spec *spec;
 	polymma_spec *s;
 	int rc;
 
 	if (out)
 		*out = NULL;
-	rc = pm_api_begin_call(ctx, "polymma_spec_parse", text, ctx, out,
-		"spec is NULL");
+	rc = pm_api_parse(ctx, "polymma_spec_parse", text, filename, ctx, out,
+		"spec is NULL", &d, &spec);
 	if (rc != POLYMMA_OK)
 		return rc;
-	if (!filename)
-		filename = "<spec>";
+	pm_api_keep_diag(ctx, &d);
+	if (!spec)
+		return POLYMMA_ERR_SPEC;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
+		pm_spec_free(spec);
 		pm_api_set_diag(ctx, "polymma_spec_parse", "out of memory");
 		return POLYMMA_ERR_INTERNAL;
 	}
-	pm_diags_init(&d, filename, text);
-	s->spec = pm_spec_parse(text, filename, &d);
-	pm_api_keep_diag(ctx, &d);
-	if (!s->spec) {
-		free(s);
-		return POLYMMA_ERR_SPEC;
-	}
+	s->spec = spec;
 	for (int r = 0; r < 2; ++r)
 		for (int t = 0; t < s->spec->ntensors; ++t)
 			if (s->spec->tensors[t].role ==
