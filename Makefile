@@ -63,7 +63,7 @@ FLAGS_FILE := $(BUILD)/flags
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(BUILD)/obj/examples/embed.o \
 	$(TEST_SRCS:%.c=$(BUILD)/obj/%.o) $(TEST_HELPER_OBJS)
 
-.PHONY: all check asan fuzz install uninstall clean gpu-check docs FORCE
+.PHONY: all check asan fuzz fuzz-build install uninstall clean gpu-check docs FORCE
 
 all: $(LIB) $(CLI) $(EXAMPLE)
 
@@ -161,7 +161,14 @@ asan:
 # finding goes, minimized, into tests/fuzz/regress/ (test_fuzz_regress).
 FUZZ_ARGS ?= -max_total_time=600
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-fuzz:
+fuzz: fuzz-build
+	build-fuzz/fuzz_generate -max_len=65536 -timeout=120 -rss_limit_mb=4096 \
+		-artifact_prefix=build-fuzz/ -report_slow_units=120 \
+		$(FUZZ_ARGS) build-fuzz/corpus tests/fuzz/regress
+
+# The fuzz target and its seed corpus without a run (build-fuzz/), for
+# scripts/fuzz-fork.sh on a machine with more cores (tests/fuzz/README.md).
+fuzz-build:
 	$(MAKE) BUILD=build-fuzz CC=clang \
 		SANITIZE='-fsanitize=fuzzer-no-link $(FUZZ_SAN) -fno-omit-frame-pointer' \
 		build-fuzz/libpolymma.a
@@ -175,9 +182,6 @@ fuzz:
 				build-fuzz/corpus/$$m-$$(basename $$f); \
 		done; \
 	done
-	build-fuzz/fuzz_generate -max_len=65536 -timeout=120 -rss_limit_mb=4096 \
-		-artifact_prefix=build-fuzz/ -report_slow_units=120 \
-		$(FUZZ_ARGS) build-fuzz/corpus tests/fuzz/regress
 
 gpu-check:
 	bash scripts/gpu-check.sh
