@@ -797,14 +797,25 @@ void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 	}
 	fputs("Speedup = baseline time / polymma time for the same idiom and size "
 		"(each time the median of the timed runs, CUDA events); above 1.0× "
-		"polymma is faster. Baselines: `cublas` is the paper's (cublasGemmEx, "
-		"tensor ops and fp32 compute, plus one pointwise kernel per "
-		"operation: a relu kernel on A; a bias kernel then a relu kernel on "
-		"C; an add kernel); `cublaslt` is today's (cuBLASLt with the fused "
-		"ReLU+bias epilogue for GEMM+bias+ReLU; the best unfused cuBLASLt "
-		"sequence for the prologue and Add idioms); `cublas_1pw`, for "
-		"GEMM+bias+ReLU only, is the paper's with its two pointwise kernels "
-		"fused by hand into one (stricter). *timed*: sizes where polymma and the "
+		"polymma is faster. ", f);
+	if (!strcmp(dtype, "i8") || !strcmp(dtype, "f8"))
+		fprintf(f, "Baselines (%s: the GEMM idiom only, A M×K and B N×K, both "
+			"K-major): `cublaslt` is cublasLtMatmul in the TN layout, and the "
+			"gate's reference; `cublas` is %s.%s ", dtype,
+			!strcmp(dtype, "i8") ? "cublasGemmEx, TN" :
+			"absent (cublasGemmEx takes no fp8)",
+			!strcmp(dtype, "i8") ? " The outputs (int32) must match exactly; "
+			"TFLOP/s are TOP/s." : "");
+	else
+		fputs("Baselines: `cublas` is the paper's (cublasGemmEx, "
+			"tensor ops and fp32 compute, plus one pointwise kernel per "
+			"operation: a relu kernel on A; a bias kernel then a relu kernel on "
+			"C; an add kernel); `cublaslt` is today's (cuBLASLt with the fused "
+			"ReLU+bias epilogue for GEMM+bias+ReLU; the best unfused cuBLASLt "
+			"sequence for the prologue and Add idioms); `cublas_1pw`, for "
+			"GEMM+bias+ReLU only, is the paper's with its two pointwise kernels "
+			"fused by hand into one (stricter). ", f);
+	fputs("*timed*: sizes where polymma and the "
 		"baseline both passed the comparison gate and were timed; "
 		"*unsupported*: sizes or idioms the generator cannot do yet; "
 		"*failed*: a wrong result or an error (polymma's, or the "
@@ -846,7 +857,8 @@ void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 					best = r->tflops;
 				cnt++;
 			}
-			if (!any)
+			if (!any || (v && only_unsupported(rows, n,
+			    bench_idioms[i], NULL, variants[v])))
 				continue;
 			if (cnt)
 				fprintf(f, "| %s | %s | %d | %.1f | %.1f |\n",
