@@ -50,7 +50,7 @@ f16 | bf16 | i8 | f8) ;;
 *) echo "run.sh: --dtype must be f16, bf16, i8 or f8 (not '$DT')" >&2; exit 2 ;;
 esac
 if [ "$DT" = f16 ]; then W=build/bench SFX=; else W=build/bench/$DT SFX=_$DT; fi
-DTDEF=BENCH_DT_$(echo "$DT" | tr a-z A-Z)
+DTDEF=BENCH_DT_$(echo "$DT" | tr '[:lower:]' '[:upper:]')
 POLYMMA=${POLYMMA:-build/polymma}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=${ARCH:-sm_90}
