@@ -1,6 +1,8 @@
 // bench.cu: polymma's generated kernels against cuBLAS and cuBLASLt on the
 // paper's four idioms (bench/specs/*.tc), one CSV row per idiom, size and
-// variant. Built and run by bench/run.sh; see bench/README.md.
+// variant. Built and run by bench/run.sh; see bench/README.md. Compiled for
+// one element type (dtype.cuh: -DBENCH_DTYPE=BENCH_DT_F16, _BF16, _I8 or
+// _F8; i8 and f8 have the GEMM idiom only).
 //
 // Linked with the objects of the kernels polymma could generate; the
 // launchers are weak symbols, so an idiom the generator refused is simply
@@ -11,10 +13,7 @@
 // Usage: bench [--set paper|square|llm|all] [--quick] [--n N] [--seed S]
 //              [--size MxNxK]... [--idioms a,b] [--kernels FILE] [--csv FILE]
 //              [--reps R] [--warmup W] [--comment TEXT]... [--list]
-#include <cuda_runtime.h>
-#include <cuda_fp16.h>
-#include <cublas_v2.h>
-#include <cublasLt.h>
+//              [--dtype DT] [--fast-accum]
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -28,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "dtype.cuh"
 #include "stats.h"
 
 // The launchers of the four idiom specs (bench/specs/*.tc): inputs, outputs,
@@ -85,7 +85,8 @@ Kernel kernels[BENCH_N_IDIOMS];
 
 // A variant: run(set, out) enqueues one evaluation of the idiom on input set
 // `set` into `out`; returns "" or what went wrong.
-using RunFn = std::function<std::string(int set, __half *out)>;
+using RunFn = std::function<std::string(int set, Out *out)>;
+using dt::OutBits;
 
 // Times the ready variants together, so that clock or thermal drift hits
 // them alike. Warm-up: at least `warmup` rounds and 25 ms; then R rounds,
@@ -164,12 +165,13 @@ void time_all(const RunFn *run, const bool *ready, int nvar,
 	*rounds = R;
 }
 
-void poison(__half *p, int64_t n) {	// 0xFFFF is a NaN in f16
-	CK(cudaMemsetAsync(p, 0xFF, (size_t)n * sizeof(__half), st));
+void poison(Out *p, int64_t n) {	// a NaN in f16 and bf16, no i8 product in i32
+	CK(cudaMemsetAsync(p, dt::poison_byte, (size_t)n * sizeof(Out), st));
 }
-std::vector<uint16_t> to_host(const __half *p, int64_t n) {
-	std::vector<uint16_t> h((size_t)n);
-	CK(cudaMemcpyAsync(h.data(), p, (size_t)n * 2, cudaMemcpyDeviceToHost, st));
+template <class Bits>
+std::vector<Bits> to_host(const void *p, int64_t n) {
+	std::vector<Bits> h((size_t)n);
+	CK(cudaMemcpyAsync(h.data(), p, (size_t)n * sizeof(Bits), cudaMemcpyDeviceToHost, st));
 	CK(cudaStreamSynchronize(st));
 	return h;
 }
@@ -178,14 +180,16 @@ std::vector<uint16_t> to_host(const __half *p, int64_t n) {
 struct Sample { int64_t i, j; double v; };
 std::vector<Sample> fp64_samples(Idiom id, int64_t M, int64_t N, int64_t K,
 	const Set &s0, uint64_t seed) {
-	std::vector<float> A, B, E, F, bias;
-	auto fetch = [](const __half *p, int64_t n) {
-		std::vector<uint16_t> h = to_host(p, n);
-		std::vector<float> f((size_t)n);
+	std::vector<double> A, B, E, F, bias;
+	auto fetch = [](const In *p, int64_t n) {
+		std::vector<dt::InBits> h = to_host<dt::InBits>(p, n);
+		std::vector<double> f((size_t)n);
 		for (size_t i = 0; i < h.size(); ++i)
-			f[i] = bench_half_to_float(h[i]);
+			f[i] = dt::in_value(h[i]);
 		return f;
 	};
+	// B(k, j): row-major K x N, or (i8, f8) N x K, K-major
+	const int64_t bk = dt::b_kmajor ? 1 : N, bj = dt::b_kmajor ? K : 1;
 	A = fetch(s0.A, M * K);
 	B = fetch(s0.B, K * N);
 	if (id == ADD_GEMM) {
@@ -202,12 +206,12 @@ std::vector<Sample> fp64_samples(Idiom id, int64_t M, int64_t N, int64_t K,
 		x.j = q == 0 ? 0 : q == 1 ? N - 1 : (int64_t)(bench_rng_next(&r) % (uint64_t)N);
 		double acc = 0, acc2 = 0;
 		for (int64_t k = 0; k < K; ++k) {
-			double a = A[x.i * K + k], b = B[k * N + x.j];
+			double a = A[x.i * K + k], b = B[k * bk + x.j * bj];
 			if (id == RELU_GEMM && a < 0)
 				a = 0;
 			acc += a * b;
 			if (id == ADD_GEMM)
-				acc2 += (double)E[x.i * K + k] * F[k * N + x.j];
+				acc2 += E[x.i * K + k] * F[k * N + x.j];
 		}
 		if (id == GEMM_BIAS_RELU)
 			acc = std::max(acc + bias[x.j], 0.0);
@@ -219,15 +223,14 @@ std::vector<Sample> fp64_samples(Idiom id, int64_t M, int64_t N, int64_t K,
 	return v;
 }
 
-bench_cmp check_samples(const std::vector<uint16_t> &out, int64_t N,
+bench_cmp check_samples(const std::vector<OutBits> &out, int64_t N,
 	const std::vector<Sample> &smp) {
-	std::vector<float> o, r;
+	std::vector<double> o, r;
 	for (const Sample &x : smp) {
-		o.push_back(bench_half_to_float(out[(size_t)(x.i * N + x.j)]));
-		r.push_back((float)x.v);
+		o.push_back(dt::out_value(out[(size_t)(x.i * N + x.j)]));
+		r.push_back(x.v);
 	}
-	return bench_compare(o.data(), r.data(), (int64_t)o.size(), BENCH_TOL_REL_L2,
-		BENCH_TOL_MAX);
+	return dt::compare_values(o.data(), r.data(), (int64_t)o.size());
 }
 
 std::string fmt_cmp(const char *what, const bench_cmp &c) {
@@ -256,6 +259,81 @@ void set_config(bench_row &r, const std::string &c) {
 	bench_field(r.config, sizeof r.config, c.c_str());
 }
 
+// The baselines' variants on one input set X into OUT. Templates on the
+// set's type, so that the pointwise kernels (f16 and bf16 only) are not
+// instantiated for i8 and f8 (the GEMM idiom only: run_case stops before).
+template <class S>
+std::string run_cublas(const S &x, Idiom id, Out *out, int64_t M, int64_t N, int64_t K) {
+	if constexpr (dt::gemm_only) {
+		return blas_err(gemm_ex(x.A, x.B, out, M, N, K));
+	} else {
+		const int64_t mk = M * K, mn = M * N;
+		switch (id) {
+		case GEMM:
+			return blas_err(gemm_ex(x.A, x.B, out, M, N, K));
+		case RELU_GEMM:
+			relu_kernel<<<grid_for(mk), 256, 0, st>>>(x.A, x.Ar, mk);
+			return blas_err(gemm_ex(x.Ar, x.B, out, M, N, K));
+		case GEMM_BIAS_RELU: {	// one kernel per operation
+			std::string e = blas_err(gemm_ex(x.A, x.B, out, M, N, K));
+			bias_kernel<Out, false><<<grid_for(mn), 256, 0, st>>>(out, x.bias, M, N);
+			relu_kernel<<<grid_for(mn), 256, 0, st>>>(out, out, mn);
+			return e;
+		}
+		case ADD_GEMM: {
+			std::string e = blas_err(gemm_ex(x.A, x.B, x.T1, M, N, K));
+			if (e.empty()) e = blas_err(gemm_ex(x.E, x.F, x.T2, M, N, K));
+			add_kernel<<<grid_for(mn), 256, 0, st>>>(x.T1, x.T2, out, mn);
+			return e;
+		}
+		}
+		return "bad idiom";
+	}
+}
+
+template <class S>
+std::string run_cublaslt(const S &x, const LtPlan &plan, int s, Idiom id, Out *out,
+	int64_t M, int64_t K) {
+	if constexpr (dt::gemm_only) {
+		return blas_err(lt_matmul(plan, plan.desc, x.A, x.B, out, 0.0f));
+	} else {
+		switch (id) {
+		case GEMM:
+			return blas_err(lt_matmul(plan, plan.desc, x.A, x.B, out, 0.0f));
+		case RELU_GEMM:
+			relu_kernel<<<grid_for(M * K), 256, 0, st>>>(x.A, x.Ar, M * K);
+			return blas_err(lt_matmul(plan, plan.desc, x.Ar, x.B, out, 0.0f));
+		case GEMM_BIAS_RELU:
+			return blas_err(lt_matmul(plan, plan.bias_desc[s], x.A, x.B, out, 0.0f));
+		case ADD_GEMM: {
+			std::string e = blas_err(lt_matmul(plan, plan.desc, x.A, x.B, out, 0.0f));
+			if (e.empty())
+				e = blas_err(lt_matmul(plan, plan.desc, x.E, x.F, out, 1.0f));
+			return e;
+		}
+		}
+		return "bad idiom";
+	}
+}
+
+template <class S>
+std::string run_cublas_1pw(const S &x, Out *out, int64_t M, int64_t N, int64_t K) {
+	if constexpr (dt::gemm_only) {
+		return "bad idiom";
+	} else {
+		std::string e = blas_err(gemm_ex(x.A, x.B, out, M, N, K));
+		bias_kernel<Out, true><<<grid_for(M * N), 256, 0, st>>>(out, x.bias, M, N);
+		return e;
+	}
+}
+
+bool launcher_linked(Idiom id) {
+	return id == GEMM ? bench_gemm != nullptr :
+		id == RELU_GEMM ? bench_relu_gemm != nullptr :
+		id == GEMM_BIAS_RELU ? bench_gemm_bias_relu != nullptr :
+		bench_add_gemm != nullptr;
+}
+
 void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 	const int64_t M = sz.m, N = sz.n, K = sz.k, mk = M * K, kn = K * N, mn = M * N;
 	// polymma, cublas, cublaslt; for GEMM+bias+ReLU also cublas_1pw (the
@@ -264,9 +342,11 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 	const int nv = id == GEMM_BIAS_RELU ? 4 : 3;
 	bench_row row[4];
 	const char *vname[4] = {"polymma", "cublas", "cublaslt", "cublas_1pw"};
+	// The gate's reference: cublas (f16, bf16) or cublaslt (i8, f8).
+	const int R = dt::ref_variant;
 	for (int v = 0; v < nv; ++v)
 		init_row(row[v], sz, id, vname[v]);
-	set_config(row[1], id == GEMM ? "cublasGemmEx" :
+	set_config(row[1], id == GEMM ? (dt::b_kmajor ? "cublasGemmEx TN" : "cublasGemmEx") :
 		id == ADD_GEMM ? "2x cublasGemmEx + add kernel" :
 		id == RELU_GEMM ? "relu kernel + cublasGemmEx" :
 		"cublasGemmEx + bias kernel + relu kernel");
@@ -306,18 +386,28 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 		fflush(stdout);
 	};
 
+	// i8 and f8: the GEMM idiom only (no baselines, no specs for the others)
+	if (dt::gemm_only && id != GEMM) {
+		std::string why = std::string("bench --dtype ") + dt::name +
+			" has the GEMM idiom only";
+		for (int v = 0; v < nv; ++v)
+			set_status(row[v], "unsupported", why);
+		emit();
+		return;
+	}
+
 	// ---- buffers: as many input sets as cover 2x L2, 2 to 16, memory allowing
-	int64_t set_elems = mk + kn + mn;
-	if (id == ADD_GEMM) set_elems += mk + kn + 2 * mn;
-	if (id == RELU_GEMM) set_elems += mk;
-	if (id == GEMM_BIAS_RELU) set_elems += N;
-	double set_bytes = 2.0 * (double)set_elems;
+	const double bi = (double)sizeof(In), bo = (double)sizeof(Out);
+	double set_bytes = bi * (double)(mk + kn) + bo * (double)mn;
+	if (id == ADD_GEMM) set_bytes += bi * (double)(mk + kn) + 2.0 * bo * (double)mn;
+	if (id == RELU_GEMM) set_bytes += bi * (double)mk;
+	if (id == GEMM_BIAS_RELU) set_bytes += bi * (double)N;
 	int nsets = (int)std::min(16.0, std::max(2.0, std::ceil(2.0 * l2_bytes / set_bytes)));
 	size_t free_b, total_b;
 	CK(cudaMemGetInfo(&free_b, &total_b));
-	while (nsets > 2 && nsets * set_bytes + 2.0 * mn > 0.8 * free_b)
+	while (nsets > 2 && nsets * set_bytes + bo * mn > 0.8 * free_b)
 		nsets--;
-	if (nsets * set_bytes + 2.0 * mn > 0.8 * free_b) {
+	if (nsets * set_bytes + bo * mn > 0.8 * free_b) {
 		for (int v = 0; v < nv; ++v)
 			set_status(row[v], "error", "not enough device memory for 2 input sets");
 		emit();
@@ -325,35 +415,37 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 	}
 	std::vector<Set> sets(nsets);
 	std::vector<void *> allocs;
-	auto dalloc = [&](int64_t n) {
+	auto dalloc = [&](int64_t n, size_t elem) {
 		void *p = nullptr;
-		CK(cudaMalloc(&p, (size_t)std::max<int64_t>(n, 1) * 2));
+		CK(cudaMalloc(&p, (size_t)std::max<int64_t>(n, 1) * elem));
 		allocs.push_back(p);
-		return (__half *)p;
+		return p;
 	};
-	auto fill = [&](__half *p, int64_t n, uint64_t s) {
-		fill_kernel<<<1024, 256, 0, st>>>(p, n, s);
+	auto din = [&](int64_t n) { return (In *)dalloc(n, sizeof(In)); };
+	auto dout = [&](int64_t n) { return (Out *)dalloc(n, sizeof(Out)); };
+	auto fill = [&](In *p, int64_t n, uint64_t s) {
+		fill_typed<<<1024, 256, 0, st>>>(p, n, s);
 		CK(cudaGetLastError());
 	};
 	for (int s = 0; s < nsets; ++s) {
 		Set &x = sets[s];
 		uint64_t b = seed + 64 * (uint64_t)s;
-		x.A = dalloc(mk); fill(x.A, mk, mix(b));
-		x.B = dalloc(kn); fill(x.B, kn, mix(b + 1));
-		x.O = dalloc(mn);
+		x.A = din(mk); fill(x.A, mk, mix(b));
+		x.B = din(kn); fill(x.B, kn, mix(b + 1));
+		x.O = dout(mn);
 		if (id == ADD_GEMM) {
-			x.E = dalloc(mk); fill(x.E, mk, mix(b + 2));
-			x.F = dalloc(kn); fill(x.F, kn, mix(b + 3));
-			x.T1 = dalloc(mn);
-			x.T2 = dalloc(mn);
+			x.E = din(mk); fill(x.E, mk, mix(b + 2));
+			x.F = din(kn); fill(x.F, kn, mix(b + 3));
+			x.T1 = dout(mn);
+			x.T2 = dout(mn);
 		}
 		if (id == RELU_GEMM)
-			x.Ar = dalloc(mk);
+			x.Ar = din(mk);
 		if (id == GEMM_BIAS_RELU) {
-			x.bias = dalloc(N); fill(x.bias, N, mix(b + 4));
+			x.bias = din(N); fill(x.bias, N, mix(b + 4));
 		}
 	}
-	__half *Ochk = dalloc(mn);
+	Out *Ochk = dout(mn);
 	CK(cudaStreamSynchronize(st));
 
 	// ---- the three variants
@@ -364,7 +456,7 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 		id == GEMM_BIAS_RELU ? plan.info + " epilogue=RELU_BIAS" : plan.info) : "cublasLt");
 
 	RunFn run[4];
-	run[0] = [&](int s, __half *out) -> std::string {
+	run[0] = [&](int s, Out *out) -> std::string {
 		const Set &x = sets[s];
 		cudaError_t e = cudaErrorNotSupported;
 		switch (id) {
@@ -375,59 +467,19 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 		}
 		return cuda_err(e);
 	};
-	run[1] = [&](int s, __half *out) -> std::string {
-		const Set &x = sets[s];
-		switch (id) {
-		case GEMM:
-			return blas_err(gemm_ex(x.A, x.B, out, M, N, K));
-		case RELU_GEMM:
-			relu_kernel<<<grid_for(mk), 256, 0, st>>>(x.A, x.Ar, mk);
-			return blas_err(gemm_ex(x.Ar, x.B, out, M, N, K));
-		case GEMM_BIAS_RELU: {	// one kernel per operation
-			std::string e = blas_err(gemm_ex(x.A, x.B, out, M, N, K));
-			bias_kernel<false><<<grid_for(mn), 256, 0, st>>>(out, x.bias, M, N);
-			relu_kernel<<<grid_for(mn), 256, 0, st>>>(out, out, mn);
-			return e;
-		}
-		case ADD_GEMM: {
-			std::string e = blas_err(gemm_ex(x.A, x.B, x.T1, M, N, K));
-			if (e.empty()) e = blas_err(gemm_ex(x.E, x.F, x.T2, M, N, K));
-			add_kernel<<<grid_for(mn), 256, 0, st>>>(x.T1, x.T2, out, mn);
-			return e;
-		}
-		}
-		return "bad idiom";
+	run[1] = [&](int s, Out *out) -> std::string {
+		return run_cublas(sets[s], id, out, M, N, K);
 	};
-	run[2] = [&](int s, __half *out) -> std::string {
-		const Set &x = sets[s];
-		switch (id) {
-		case GEMM:
-			return blas_err(lt_matmul(plan, plan.desc, x.A, x.B, out, 0.0f));
-		case RELU_GEMM:
-			relu_kernel<<<grid_for(mk), 256, 0, st>>>(x.A, x.Ar, mk);
-			return blas_err(lt_matmul(plan, plan.desc, x.Ar, x.B, out, 0.0f));
-		case GEMM_BIAS_RELU:
-			return blas_err(lt_matmul(plan, plan.bias_desc[s], x.A, x.B, out, 0.0f));
-		case ADD_GEMM: {
-			std::string e = blas_err(lt_matmul(plan, plan.desc, x.A, x.B, out, 0.0f));
-			if (e.empty())
-				e = blas_err(lt_matmul(plan, plan.desc, x.E, x.F, out, 1.0f));
-			return e;
-		}
-		}
-		return "bad idiom";
+	run[2] = [&](int s, Out *out) -> std::string {
+		return run_cublaslt(sets[s], plan, s, id, out, M, K);
 	};
-
-	run[3] = [&](int s, __half *out) -> std::string {	// GEMM+bias+ReLU only
-		const Set &x = sets[s];
-		std::string e = blas_err(gemm_ex(x.A, x.B, out, M, N, K));
-		bias_kernel<true><<<grid_for(mn), 256, 0, st>>>(out, x.bias, M, N);
-		return e;
+	run[3] = [&](int s, Out *out) -> std::string {	// GEMM+bias+ReLU only
+		return run_cublas_1pw(sets[s], out, M, N, K);
 	};
 
 	// One checked run of variant v on set 0 into Ochk (poisoned first).
 	// Returns "" and the output, or what went wrong. A fault is fatal.
-	auto checked = [&](int v, std::vector<uint16_t> &out) -> std::string {
+	auto checked = [&](int v, std::vector<OutBits> &out) -> std::string {
 		poison(Ochk, mn);
 		std::string e = run[v](0, Ochk);
 		cudaError_t l = cudaGetLastError();
@@ -445,54 +497,48 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 		if (e.empty() && l != cudaSuccess)
 			e = std::string("launch error ") + cudaGetErrorName(l);
 		if (e.empty())
-			out = to_host(Ochk, mn);
+			out = to_host<OutBits>(Ochk, mn);
 		return e;
 	};
 
 	bool ready[4] = {false, false, false, false};
-	std::vector<uint16_t> ref, out;
+	std::vector<OutBits> ref, out;
 	std::vector<Sample> smp = fp64_samples(id, M, N, K, sets[0], mix(seed + 7));
 
-	// cublas: the reference of the gate; itself checked against fp64 samples.
-	std::string e = checked(1, ref);
-	if (!e.empty()) {
-		set_status(row[1], "error", e);
-	} else {
-		bench_cmp c = check_samples(ref, N, smp);
-		row[1].rel_err = c.rel_l2;
-		row[1].max_err = c.max_err;
-		if (c.ok) ready[1] = true;
-		else set_status(row[1], "fail", fmt_cmp("against fp64 samples", c));
-	}
-
-	// cublaslt, cublas_1pw and polymma: against the fp64 samples and all
-	// of cublas's output.
-	for (int v : {2, 3, 0}) {
+	// The reference R first, checked against the fp64 samples; then the
+	// others against those samples and all of R's output.
+	const int order[4] = {R, R == 1 ? 2 : 1, 3, 0};
+	for (int v : order) {
 		if (v >= nv)
 			continue;
 		if (v == 2 && !lt_ok) {
 			set_status(row[2], "error", plan.err);
 			continue;
 		}
+		if (v == 1 && !dt::has_gemm_ex) {
+			set_status(row[1], "unsupported", std::string("cublasGemmEx takes no ") +
+				dt::name + " (the " + dt::name + " baseline is cuBLASLt)");
+			continue;
+		}
 		if (v == 0) {
-			bool linked = id == GEMM ? bench_gemm != nullptr :
-				id == RELU_GEMM ? bench_relu_gemm != nullptr :
-				id == GEMM_BIAS_RELU ? bench_gemm_bias_relu != nullptr :
-				bench_add_gemm != nullptr;
 			const Kernel &k = kernels[id];
 			if (k.status != "ok") {
 				set_status(row[0], k.status.c_str(), k.note);
 				continue;
 			}
-			if (!linked) {
+			if (!launcher_linked(id)) {
 				set_status(row[0], "error", "the manifest says ok, but no launcher is linked");
 				continue;
 			}
 		}
-		e = checked(v, out);
+		std::string e = checked(v, out);
 		if (v == 0 && e == "cudaErrorInvalidValue") {
 			set_status(row[0], "unsupported",
 				"the launcher refused the size (cudaErrorInvalidValue)");
+			continue;
+		}
+		if (!e.compare(0, kUnsupported.size(), kUnsupported)) {
+			set_status(row[v], "unsupported", e.substr(kUnsupported.size()));
 			continue;
 		}
 		if (!e.empty()) {
@@ -500,22 +546,27 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 			continue;
 		}
 		bench_cmp cs = check_samples(out, N, smp);
-		if (!cs.ok) {
-			set_status(row[v], "fail", fmt_cmp("against fp64 samples", cs));
+		if (!cs.ok || v == R) {
 			row[v].rel_err = cs.rel_l2;
 			row[v].max_err = cs.max_err;
+			if (!cs.ok)
+				set_status(row[v], "fail", fmt_cmp("against fp64 samples", cs));
+			else {
+				ready[v] = true;
+				ref.swap(out);
+			}
 			continue;
 		}
-		if (!ready[1]) {
-			set_status(row[v], "error", "no checked cublas result to compare with");
+		if (!ready[R]) {
+			set_status(row[v], "error", std::string("no checked ") + vname[R] +
+				" result to compare with");
 			continue;
 		}
-		bench_cmp c = bench_compare_f16(out.data(), ref.data(), mn,
-			BENCH_TOL_REL_L2, BENCH_TOL_MAX);
+		bench_cmp c = dt::compare(out.data(), ref.data(), mn);
 		row[v].rel_err = c.rel_l2;
 		row[v].max_err = c.max_err;
 		if (c.ok) ready[v] = true;
-		else set_status(row[v], "fail", fmt_cmp("against cublas", c));
+		else set_status(row[v], "fail", fmt_cmp((std::string("against ") + vname[R]).c_str(), c));
 	}
 	out.clear();
 
@@ -540,13 +591,12 @@ void run_case(const bench_size &sz, Idiom id, uint64_t seed) {
 			set_status(row[v], "error", "while timing: " + err);
 			continue;
 		}
-		bench_cmp c = v == 1 ? check_samples(out, N, smp) :
-			bench_compare_f16(out.data(), ref.data(), mn, BENCH_TOL_REL_L2,
-				BENCH_TOL_MAX);
+		bench_cmp c = v == R ? check_samples(out, N, smp) :
+			dt::compare(out.data(), ref.data(), mn);
 		if (!c.ok) {
-			set_status(row[v], "fail", fmt_cmp(v == 1 ?
-				"after timing, against fp64 samples" :
-				"after timing, against cublas", c));
+			set_status(row[v], "fail", v == R ?
+				fmt_cmp("after timing, against fp64 samples", c) :
+				fmt_cmp((std::string("after timing, against ") + vname[R]).c_str(), c));
 			continue;
 		}
 		set_status(row[v], "ok", "");
@@ -603,7 +653,8 @@ void read_manifest(const char *path) {
 		"usage: bench [--set paper|square|llm|all] [--quick] [--n N] [--seed S]\n"
 		"             [--size MxNxK]... [--idioms gemm,relu_gemm,gemm_bias_relu,add_gemm]\n"
 		"             [--kernels FILE] [--csv FILE] [--reps R] [--warmup W]\n"
-		"             [--comment TEXT]... [--list]\n");
+		"             [--comment TEXT]... [--list] [--dtype DT] [--fast-accum]\n"
+		"this bench is compiled for --dtype %s\n", dt::name);
 	exit(2);
 }
 
@@ -636,6 +687,16 @@ int main(int argc, char **argv) {
 		else if (!strcmp(argv[i], "--reps")) reps = atoi(val());
 		else if (!strcmp(argv[i], "--warmup")) warmup = atoi(val());
 		else if (!strcmp(argv[i], "--list")) list = 1;
+		else if (!strcmp(argv[i], "--fast-accum")) lt_fast_accum = true;
+		else if (!strcmp(argv[i], "--dtype")) {	// run.sh: that we are its build
+			const char *d = val();
+			if (strcmp(d, dt::name)) {
+				fprintf(stderr, "bench: compiled for --dtype %s, not %s "
+					"(rebuild: bash bench/run.sh --dtype %s --build-only)\n",
+					dt::name, d, d);
+				return 2;
+			}
+		}
 		else if (!strcmp(argv[i], "--comment")) comments.push_back(val());
 		else if (!strcmp(argv[i], "--size")) {
 			bench_size s;
@@ -671,10 +732,7 @@ int main(int argc, char **argv) {
 		read_manifest(manifest);
 	for (int i = 0; i < BENCH_N_IDIOMS; ++i)
 		if (kernels[i].status.empty()) {	// not in a manifest: what is linked
-			bool linked = i == GEMM ? bench_gemm != nullptr :
-				i == RELU_GEMM ? bench_relu_gemm != nullptr :
-				i == GEMM_BIAS_RELU ? bench_gemm_bias_relu != nullptr :
-				bench_add_gemm != nullptr;
+			bool linked = launcher_linked((Idiom)i);
 			kernels[i].status = linked ? "ok" : "unsupported";
 			kernels[i].config = linked ? "?" : "";
 			kernels[i].note = linked ? "" : "no kernel linked for this idiom";
@@ -702,6 +760,9 @@ int main(int argc, char **argv) {
 	    cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS)
 		fatal("cublasCreate", "failed");
 	CK(cudaMalloc(&lt_ws, kLtWs));
+	const float one = 1.0f;
+	CK(cudaMalloc(&lt_scale_one, sizeof one));
+	CK(cudaMemcpy(lt_scale_one, &one, sizeof one, cudaMemcpyHostToDevice));
 
 	char date[64];
 	time_t now = time(nullptr);
@@ -711,19 +772,32 @@ int main(int argc, char **argv) {
 		prop.multiProcessorCount, prop.l2CacheSize >> 20, drv, rt, bmaj, bmin, bpat,
 		cublasLtGetVersion());
 	fprintf(csv, "# date: %s; bench %s\n", date, args.c_str());
+	fprintf(csv, "# dtype: %s\n", dt::describe);
 	fprintf(csv, "# timing: the variants of a case interleaved, round by round; warm-up "
 		">= %d rounds and >= 25 ms; then >= %d timed rounds (up to ~60 ms, at most 1000; "
 		"column reps); CUDA events around each run; the median; input sets rotated "
-		"(column nsets: 2 to 16, enough to cover 2x L2 where memory allows); fp16 inputs "
-		"uniform in [-1, 1]\n", warmup, reps);
-	fprintf(csv, "# baselines: cublas = cublasGemmEx plus one pointwise kernel per "
-		"operation (the paper's: GEMM+bias+ReLU runs a bias kernel, then a relu "
-		"kernel); cublaslt = cuBLASLt, fused RELU_BIAS epilogue; cublas_1pw "
-		"(GEMM+bias+ReLU only) = cublasGemmEx plus one hand-fused bias+relu kernel\n");
-	fprintf(csv, "# gate: every variant's output (poisoned first) vs fp64 at 256 sampled "
-		"entries, and every other variant's vs all of cublas's output: rel_l2 <= %g, "
-		"max_err <= %g, no NaN/Inf; before timing, and again after it\n",
-		BENCH_TOL_REL_L2, BENCH_TOL_MAX);
+		"(column nsets: 2 to 16, enough to cover 2x L2 where memory allows)\n",
+		warmup, reps);
+	if (dt::gemm_only)
+		fprintf(csv, "# baselines (GEMM only): cublaslt = cublasLtMatmul, TN, the heuristic's "
+			"first algorithm%s; cublas = %s\n", dt::is_f8 ? (lt_fast_accum ?
+			", fp8 fast accumulation on" : ", fp8 fast accumulation off (default)") : "",
+			dt::has_gemm_ex ? "cublasGemmEx, TN" : "none (cublasGemmEx takes no fp8)");
+	else
+		fprintf(csv, "# baselines: cublas = cublasGemmEx plus one pointwise kernel per "
+			"operation (the paper's: GEMM+bias+ReLU runs a bias kernel, then a relu "
+			"kernel); cublaslt = cuBLASLt, fused RELU_BIAS epilogue; cublas_1pw "
+			"(GEMM+bias+ReLU only) = cublasGemmEx plus one hand-fused bias+relu kernel\n");
+	if (dt::is_i8)
+		fprintf(csv, "# gate: every variant's output (poisoned first) vs fp64 at 256 sampled "
+			"entries, and every other variant's vs all of %s's output: equal, element "
+			"for element; before timing, and again after it\n",
+			dt::ref_variant == 1 ? "cublas" : "cublaslt");
+	else
+		fprintf(csv, "# gate: every variant's output (poisoned first) vs fp64 at 256 sampled "
+			"entries, and every other variant's vs all of %s's output: rel_l2 <= %g, "
+			"max_err <= %g, no NaN/Inf; before timing, and again after it\n",
+			dt::ref_variant == 1 ? "cublas" : "cublaslt", dt::tol_rel, dt::tol_max);
 	for (const std::string &c : comments) {
 		char b[1024];
 		bench_field(b, sizeof b, c.c_str());
@@ -731,7 +805,7 @@ int main(int argc, char **argv) {
 	}
 	bench_csv_write_header(csv);
 	fflush(csv);
-	printf("# %s, %zu sizes x %d idioms\n", prop.name, sizes.size(),
+	printf("# %s, %s, %zu sizes x %d idioms\n", prop.name, dt::name, sizes.size(),
 		(int)std::count(want, want + BENCH_N_IDIOMS, true));
 
 	uint64_t data_seed = mix(seed ^ 0xB5AD4ECEDA1CE2A9ull);

@@ -20,10 +20,15 @@ if (timed > 0) {
 	set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 1.5 lc rgb 'black'
 	set label 2 sprintf('%d of %d sizes timed; %d unsupported, %d failed', timed, sizes, unsup, failed) \
 		at graph 0.01, graph 0.96 left font ',11'
-	plot dat using 1:2 with points pt 6 ps 1.1 lw 1.3 lc rgb '#1f77b4' \
-		title sprintf('vs %s (paper), geomean %.2fx', la, ga), \
-	     dat using 1:3 with points pt 7 ps 0.45 lc rgb '#d62728' \
-		title sprintf('vs %s (today), geomean %.2fx', lb, gb)
+	if (ga > 0) {
+		plot dat using 1:2 with points pt 6 ps 1.1 lw 1.3 lc rgb '#1f77b4' \
+			title sprintf('vs %s (paper), geomean %.2fx', la, ga), \
+		     dat using 1:3 with points pt 7 ps 0.45 lc rgb '#d62728' \
+			title sprintf('vs %s (today), geomean %.2fx', lb, gb)
+	} else {	# no first baseline (f8: cublasGemmEx takes no fp8)
+		plot dat using 1:3 with points pt 7 ps 0.45 lc rgb '#d62728' \
+			title sprintf('vs %s (today), geomean %.2fx', lb, gb)
+	}
 } else {
 	set xrange [0.01:2000]
 	set yrange [0.125:8]

@@ -166,6 +166,38 @@ uint16_t bench_float_to_half(float f)
 	}
 }
 
+float bench_bf16_to_float(uint16_t h)
+{
+	uint32_t bits = (uint32_t) h << 16;
+	float f;
+
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+uint16_t bench_float_to_bf16(float f)
+{
+	uint32_t x;
+
+	memcpy(&x, &f, sizeof x);
+	if ((x & 0x7fffffffu) > 0x7f800000u)	/* NaN: keep it a (quiet) NaN */
+		return (uint16_t) ((x >> 16) | 0x40);
+	x += 0x7fffu + ((x >> 16) & 1);		/* round to nearest even */
+	return (uint16_t) (x >> 16);
+}
+
+float bench_e4m3_to_float(uint8_t x)
+{
+	int exp = (x >> 3) & 0xf, man = x & 7;
+	float f;
+
+	if (exp == 0xf && man == 7)
+		return NAN;
+	f = exp ? ldexpf((float) (8 + man), exp - 10) :	/* 1.man * 2^(exp-7) */
+		ldexpf((float) man, -9);			/* man/8 * 2^-6 */
+	return x & 0x80 ? -f : f;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *) a, y = *(const double *) b;
@@ -250,6 +282,45 @@ struct bench_cmp bench_compare_f16(const uint16_t *out, const uint16_t *ref,
 			a.nonfinite++;
 		else
 			cmp_add(&a, lut[out[i]], lut[ref[i]]);
+	}
+	return verdict(&a, n, tol_rel, tol_max);
+}
+
+struct bench_cmp bench_compare_bf16(const uint16_t *out, const uint16_t *ref,
+	int64_t n, double tol_rel, double tol_max)
+{
+	struct cmp_acc a = { 0, 0, 0, 0, 0 };
+
+	for (int64_t i = 0; i < n; ++i) {
+		if ((out[i] & 0x7f80) == 0x7f80 || (ref[i] & 0x7f80) == 0x7f80)
+			a.nonfinite++;
+		else
+			cmp_add(&a, bench_bf16_to_float(out[i]),
+				bench_bf16_to_float(ref[i]));
+	}
+	return verdict(&a, n, tol_rel, tol_max);
+}
+
+struct bench_cmp bench_compare_i32(const int32_t *out, const int32_t *ref,
+	int64_t n, double tol_rel, double tol_max)
+{
+	struct cmp_acc a = { 0, 0, 0, 0, 0 };
+
+	for (int64_t i = 0; i < n; ++i)
+		cmp_add(&a, (double) out[i], (double) ref[i]);
+	return verdict(&a, n, tol_rel, tol_max);
+}
+
+struct bench_cmp bench_compare_f64(const double *out, const double *ref,
+	int64_t n, double tol_rel, double tol_max)
+{
+	struct cmp_acc a = { 0, 0, 0, 0, 0 };
+
+	for (int64_t i = 0; i < n; ++i) {
+		if (!isfinite(out[i]) || !isfinite(ref[i]))
+			a.nonfinite++;
+		else
+			cmp_add(&a, out[i], ref[i]);
 	}
 	return verdict(&a, n, tol_rel, tol_max);
 }
@@ -609,6 +680,26 @@ static int has_variant(const struct bench_row *rows, int n, const char *idiom,
 	return 0;
 }
 
+/* Whether IDIOM (in SET, or any) has rows of VARIANT and all of them are
+ * "unsupported": a baseline that does not exist for this element type
+ * (cublasGemmEx has no fp8) or idiom (i8 and f8 have GEMM only). */
+static int only_unsupported(const struct bench_row *rows, int n,
+	const char *idiom, const char *set, const char *variant)
+{
+	int i, any = 0;
+
+	for (i = 0; i < n; ++i) {
+		if (strcmp(rows[i].variant, variant) ||
+		    strcmp(rows[i].idiom, idiom) ||
+		    (set && strcmp(rows[i].set, set)))
+			continue;
+		if (strcmp(rows[i].status, "unsupported"))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
 static void summary_table(FILE *f, const struct bench_row *rows, int n,
 	const char *set)
 {
@@ -624,7 +715,8 @@ static void summary_table(FILE *f, const struct bench_row *rows, int n,
 				bench_idioms[i], set, base[b]);
 
 			if (!s.sizes || (b == 2 && !has_variant(rows, n,
-			    bench_idioms[i], set, base[b])))
+			    bench_idioms[i], set, base[b])) ||
+			    only_unsupported(rows, n, bench_idioms[i], set, base[b]))
 				continue;
 			fprintf(f, "| %s | %s | %d | %d |", bench_idioms[i], base[b],
 				s.sizes, s.timed);
@@ -656,6 +748,28 @@ static int same_group(const struct bench_row *a, const struct bench_row *b)
 		!strcmp(a->note, b->note);
 }
 
+void bench_csv_dtype(const char *comments, char *dst, size_t cap)
+{
+	const char *p = comments;
+	size_t len;
+
+	snprintf(dst, cap, "f16");
+	while (p && *p) {
+		if (!strncmp(p, "dtype: ", 7)) {
+			p += 7;
+			len = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789");
+			if (len && len < cap) {
+				memcpy(dst, p, len);
+				dst[len] = '\0';
+			}
+			return;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+}
+
 void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 	const char *comments)
 {
@@ -663,8 +777,11 @@ void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 	static const char *const variants[] = { "polymma", "cublas", "cublaslt",
 		"cublas_1pw" };
 	int i, j, v, shown;
+	char dtype[16];
 
-	fputs("# polymma benchmark summary\n\n", f);
+	bench_csv_dtype(comments, dtype, sizeof dtype);
+
+	fprintf(f, "# polymma benchmark summary (%s)\n\n", dtype);
 	if (comments && *comments) {
 		const char *p = comments;
 
@@ -680,14 +797,25 @@ void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 	}
 	fputs("Speedup = baseline time / polymma time for the same idiom and size "
 		"(each time the median of the timed runs, CUDA events); above 1.0× "
-		"polymma is faster. Baselines: `cublas` is the paper's (cublasGemmEx, "
-		"tensor ops and fp32 compute, plus one pointwise kernel per "
-		"operation: a relu kernel on A; a bias kernel then a relu kernel on "
-		"C; an add kernel); `cublaslt` is today's (cuBLASLt with the fused "
-		"ReLU+bias epilogue for GEMM+bias+ReLU; the best unfused cuBLASLt "
-		"sequence for the prologue and Add idioms); `cublas_1pw`, for "
-		"GEMM+bias+ReLU only, is the paper's with its two pointwise kernels "
-		"fused by hand into one (stricter). *timed*: sizes where polymma and the "
+		"polymma is faster. ", f);
+	if (!strcmp(dtype, "i8") || !strcmp(dtype, "f8"))
+		fprintf(f, "Baselines (%s: the GEMM idiom only, A M×K and B N×K, both "
+			"K-major): `cublaslt` is cublasLtMatmul in the TN layout, and the "
+			"gate's reference; `cublas` is %s.%s ", dtype,
+			!strcmp(dtype, "i8") ? "cublasGemmEx, TN" :
+			"absent (cublasGemmEx takes no fp8)",
+			!strcmp(dtype, "i8") ? " The outputs (int32) must match exactly; "
+			"TFLOP/s are TOP/s." : "");
+	else
+		fputs("Baselines: `cublas` is the paper's (cublasGemmEx, "
+			"tensor ops and fp32 compute, plus one pointwise kernel per "
+			"operation: a relu kernel on A; a bias kernel then a relu kernel on "
+			"C; an add kernel); `cublaslt` is today's (cuBLASLt with the fused "
+			"ReLU+bias epilogue for GEMM+bias+ReLU; the best unfused cuBLASLt "
+			"sequence for the prologue and Add idioms); `cublas_1pw`, for "
+			"GEMM+bias+ReLU only, is the paper's with its two pointwise kernels "
+			"fused by hand into one (stricter). ", f);
+	fputs("*timed*: sizes where polymma and the "
 		"baseline both passed the comparison gate and were timed; "
 		"*unsupported*: sizes or idioms the generator cannot do yet; "
 		"*failed*: a wrong result or an error (polymma's, or the "
@@ -729,7 +857,8 @@ void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 					best = r->tflops;
 				cnt++;
 			}
-			if (!any)
+			if (!any || (v && only_unsupported(rows, n,
+			    bench_idioms[i], NULL, variants[v])))
 				continue;
 			if (cnt)
 				fprintf(f, "| %s | %s | %d | %.1f | %.1f |\n",

@@ -44,6 +44,11 @@ int bench_parse_size(const char *text, struct bench_size *out);
 
 float bench_half_to_float(uint16_t h);
 uint16_t bench_float_to_half(float f);	/* round to nearest even */
+/* bfloat16 (the top half of a float) and fp8 e4m3 (1 sign, 4 exponent bits
+ * of bias 7, 3 mantissa bits; no Inf, S.1111.111 is NaN): bit patterns. */
+float bench_bf16_to_float(uint16_t h);
+uint16_t bench_float_to_bf16(float f);	/* round to nearest even */
+float bench_e4m3_to_float(uint8_t x);
 
 /* Median of V[0..N) (sorts V in place); NAN when N == 0. */
 double bench_median(double *v, int n);
@@ -55,6 +60,13 @@ double bench_median(double *v, int n);
  * rounds its intermediates to fp16). */
 #define BENCH_TOL_REL_L2 2e-3	/* ||out - ref||_2 / ||ref||_2 */
 #define BENCH_TOL_MAX 1e-2	/* max |out - ref| / max |ref| */
+/* bf16 outputs (--dtype bf16, and f8's bf16 output): 3 mantissa bits fewer
+ * than fp16, so one rounding costs 8x as much (a relative RMS of ~1.6e-3,
+ * at most 2^-8 of the largest element per rounding; the unfused baselines
+ * round up to three times). i32 outputs (--dtype i8) must match exactly:
+ * tolerances 0. */
+#define BENCH_TOL_REL_L2_BF16 1e-2
+#define BENCH_TOL_MAX_BF16 3e-2
 
 struct bench_cmp {
 	double rel_l2;		/* ||out - ref||_2 / ||ref||_2 over finite pairs */
@@ -70,6 +82,15 @@ struct bench_cmp bench_compare(const float *out, const float *ref, int64_t n,
 	double tol_rel, double tol_max);
 /* The same on fp16 arrays (bit patterns). */
 struct bench_cmp bench_compare_f16(const uint16_t *out, const uint16_t *ref,
+	int64_t n, double tol_rel, double tol_max);
+/* ... on bf16 arrays (bit patterns) */
+struct bench_cmp bench_compare_bf16(const uint16_t *out, const uint16_t *ref,
+	int64_t n, double tol_rel, double tol_max);
+/* ... on int32 arrays, in double (exact): tolerances 0 demand equality */
+struct bench_cmp bench_compare_i32(const int32_t *out, const int32_t *ref,
+	int64_t n, double tol_rel, double tol_max);
+/* ... on doubles (an exact integer output against fp64 samples) */
+struct bench_cmp bench_compare_f64(const double *out, const double *ref,
 	int64_t n, double tol_rel, double tol_max);
 
 /* ---- CSV ---------------------------------------------------------------- */
@@ -141,9 +162,15 @@ struct bench_summary bench_summarize(const struct bench_row *rows, int n,
 extern const char *const bench_idioms[4];
 #define BENCH_N_IDIOMS 4
 
+/* The element type of a run from its CSV's '#' lines (COMMENTS as
+ * bench_csv_read gives them): the word after "dtype: " at a line's start
+ * ("bf16", "i8", ...), or "f16" when there is none (the runs before
+ * --dtype were all fp16). */
+void bench_csv_dtype(const char *comments, char *dst, size_t cap);
+
 /* Writes the markdown summary of ROWS: the whole table, then one per set.
  * COMMENTS (may be NULL) are the CSV's '#' lines, listed as the run's
- * provenance. */
+ * provenance; the title names the element type (bench_csv_dtype). */
 void bench_write_summary(FILE *f, const struct bench_row *rows, int n,
 	const char *comments);
 
