@@ -123,8 +123,8 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_FILE) | $(DEPS_STAMP)
 # Builds what it can of the tests (make -k), runs every test program from
 # the repository root (a failure does not stop the others), then the example
 # on the shipped GEMM as a smoke test, then the dependency checker
-# (tests/check_deps.sh: its self-test and the tree). The last line counts
-# programs.
+# (tests/check_deps.sh: its self-test and the tree), then the Python
+# module's tests (tests/test_python.py). The last line counts programs.
 check: all
 	@$(MAKE) --no-print-directory -k $(TEST_BINS) || true
 	@pass=0; fail=0; failed=; \
@@ -145,6 +145,10 @@ check: all
 		if sh tests/check_deps.sh $$a; then pass=$$((pass + 1)); \
 		else fail=$$((fail + 1)); failed="$$failed check_deps.sh[$$a]"; fi; \
 	done; \
+	echo "== python: python3 tests/test_python.py"; \
+	if POLYMMA='$(CLI)' python3 tests/test_python.py; then \
+		pass=$$((pass + 1)); \
+	else fail=$$((fail + 1)); failed="$$failed test_python.py"; fi; \
 	[ -z "$$failed" ] || echo "failed:$$failed"; \
 	echo "$$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]

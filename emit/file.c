@@ -526,6 +526,40 @@ static char *header(struct pm_kernel *k)
 	return pm_strbuf_take(&b);
 }
 
+/* NAME_argv's arrays: "symbols" (its sizes[], the spec's order) and
+ * "tensors" (its tensors[]: inputs, then outputs, each in the spec's
+ * order), for programs that call it knowing only this file (python/). */
+static void meta_argv(const struct pm_spec *spec, struct pm_strbuf *b)
+{
+	int n = 0;
+
+	pm_strbuf_add(b, "  \"symbols\": [");
+	for (int s = 0; s < spec->nsyms; ++s)
+		pm_strbuf_printf(b, "%s\"%s\"", s ? ", " : "",
+			spec->syms[s].name);
+	pm_strbuf_add(b, "],\n  \"tensors\": [");
+	for (int r = 0; r < 2; ++r)
+		for (int t = 0; t < spec->ntensors; ++t) {
+			const struct pm_tensor *x = &spec->tensors[t];
+
+			if (x->role != (r ? PM_OUTPUT : PM_INPUT))
+				continue;
+			pm_strbuf_printf(b, "%s\n    {\"name\": \"%s\", "
+				"\"type\": \"%s\", \"output\": %s, \"dims\": [",
+				n++ ? "," : "", x->name, pm_type_name(x->type),
+				r ? "true" : "false");
+			for (int d = 0; d < x->rank; ++d)
+				if (x->dims[d].sym >= 0)
+					pm_strbuf_printf(b, "%s\"%s\"", d ? ", " :
+						"", spec->syms[x->dims[d].sym].name);
+				else
+					pm_strbuf_printf(b, "%s%ld", d ? ", " : "",
+						x->dims[d].value);
+			pm_strbuf_add(b, "]}");
+		}
+	pm_strbuf_add(b, "\n  ]\n");
+}
+
 static char *meta(struct pm_kernel *k)
 {
 	const struct pm_config *c = k->cfg;
@@ -553,7 +587,9 @@ static char *meta(struct pm_kernel *k)
 	for (int i = 0; i < c->ndefines; ++i)
 		pm_strbuf_printf(&b, "%s\"%s\": %ld", i ? ", " : "",
 			c->defines[i].name, c->defines[i].value);
-	pm_strbuf_add(&b, "}\n}\n");
+	pm_strbuf_add(&b, "},\n");
+	meta_argv(spec, &b);
+	pm_strbuf_add(&b, "}\n");
 	return pm_strbuf_take(&b);
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Check that the build dependencies of polymma are present: a C compiler,
-# isl, GMP and cmocka headers (and the static isl/GMP libraries). Quiet when
+# isl, GMP and cmocka headers (and the static isl/GMP libraries), python3
+# (make check tests the Python module). Quiet when
 # everything is there. When something is missing and we run as root, install
 # the Debian packages; otherwise say what to install and exit 1.
 #
@@ -8,7 +9,7 @@
 set -u
 
 cc=${CC:-gcc}
-pkgs="libisl-dev libgmp-dev libcmocka-dev"
+pkgs="libisl-dev libgmp-dev libcmocka-dev python3"
 
 # Everything polymma includes or links from its dependencies, checked with
 # the compiler itself so that multiarch include paths are honoured.
@@ -33,6 +34,8 @@ missing() {
 		m="$m library:libisl.a/libgmp.a"
 	fi
 	rm -rf "$dir"
+	# make check runs the Python module's tests (tests/test_python.py)
+	command -v python3 >/dev/null 2>&1 || m="$m command:python3"
 	echo "$m"
 }
 
