@@ -123,7 +123,8 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_FILE) | $(DEPS_STAMP)
 # Builds what it can of the tests (make -k), runs every test program from
 # the repository root (a failure does not stop the others), then the example
 # on the shipped GEMM as a smoke test, then the dependency checker
-# (tests/check_deps.sh: its self-test and the tree), then the Python
+# (tests/check_deps.sh: its self-test and the tree), then make install's
+# consumers (tests/test_install.sh: pkg-config, CMake) and the Python
 # module's tests (tests/test_python.py). The last line counts programs.
 check: all
 	@$(MAKE) --no-print-directory -k $(TEST_BINS) || true
@@ -145,6 +146,9 @@ check: all
 		if sh tests/check_deps.sh $$a; then pass=$$((pass + 1)); \
 		else fail=$$((fail + 1)); failed="$$failed check_deps.sh[$$a]"; fi; \
 	done; \
+	echo "== install: sh tests/test_install.sh $(BUILD)"; \
+	if sh tests/test_install.sh $(BUILD); then pass=$$((pass + 1)); \
+	else fail=$$((fail + 1)); failed="$$failed test_install.sh"; fi; \
 	echo "== python: python3 tests/test_python.py"; \
 	if POLYMMA='$(CLI)' python3 tests/test_python.py; then \
 		pass=$$((pass + 1)); \
@@ -209,10 +213,19 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		polymma.pc.in > '$(LIBDIR)/pkgconfig/polymma.pc'
 	chmod 644 '$(LIBDIR)/pkgconfig/polymma.pc'
+	install -d '$(LIBDIR)/cmake/polymma'
+	for f in polymmaConfig polymmaConfigVersion; do \
+		sed -e 's|@VERSION@|$(VERSION)|g' $$f.cmake.in \
+			> '$(LIBDIR)/cmake/polymma/'$$f.cmake && \
+		chmod 644 '$(LIBDIR)/cmake/polymma/'$$f.cmake || exit 1; \
+	done
 
 uninstall:
 	rm -f '$(BINDIR)/polymma' '$(LIBDIR)/libpolymma.a' \
-		'$(INCDIR)/polymma.h' '$(LIBDIR)/pkgconfig/polymma.pc'
+		'$(INCDIR)/polymma.h' '$(LIBDIR)/pkgconfig/polymma.pc' \
+		'$(LIBDIR)/cmake/polymma/polymmaConfig.cmake' \
+		'$(LIBDIR)/cmake/polymma/polymmaConfigVersion.cmake'
+	-rmdir '$(LIBDIR)/cmake/polymma' 2>/dev/null
 
 clean:
 	rm -rf $(sort build build-asan $(BUILD))
