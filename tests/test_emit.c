@@ -21,7 +21,7 @@ static void test_sm80_kernel(void **state)
 	assert_non_null(strstr(s, "extern \"C\" cudaError_t gemm_nn(const void "
 		"*A, const void *B, void *C, int64_t M, int64_t N, int64_t K, "
 		"cudaStream_t stream)"));
-	assert_non_null(strstr(s, "__launch_bounds__(128)"));
+	assert_non_null(strstr(s, "__launch_bounds__(128, 1)"));
 	/* 2 k-steps x 2 x 2 macro tiles of 32x32x16 per warp, unrolled */
 	assert_int_equal(count(s, "pm_sm80_mma_tile<32, 32, 16, 1, 32, 1, 1, "
 		"128, 1>(pm_acc[("), 8);
@@ -151,7 +151,7 @@ static void test_small_variant(void **state)
 
 	(void) state;
 	assert_non_null(strstr(s, "extern \"C\" __global__ "
-		"void __launch_bounds__(128) pm_kernel_gemm_nn_small("));
+		"void __launch_bounds__(128, 1) pm_kernel_gemm_nn_small("));
 	assert_non_null(strstr(s, "pm_sm80_ldf<32, 32, 1, 32, 1, 1, 64, 1>("));
 	assert_non_null(strstr(s, "cudaDevAttrMultiProcessorCount"));
 	/* when the plan does not split k (the H100 model: 132 SMs): 130
@@ -247,7 +247,7 @@ static void test_split_k(void **state)
 	(void) state;
 	/* two kernels: the one launched unsplit is the --split-k 1 kernel
 	 * (no chunk parameters, no fixup code), and _split */
-	split = strstr(s, "__global__ void __launch_bounds__(128) "
+	split = strstr(s, "__global__ void __launch_bounds__(128, 1) "
 		"pm_kernel_gemm_nn_split(");
 	assert_non_null(split);
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn(const __half *__restrict__ "
@@ -480,7 +480,7 @@ static void test_sm90a_kernel(void **state)
 
 	(void) state;
 	/* 2 warpgroups of 64x128, 3 stages of 32 KB, 1024-byte aligned */
-	assert_non_null(strstr(s, "__launch_bounds__(256)"));
+	assert_non_null(strstr(s, "__launch_bounds__(256, 1)"));
 	assert_non_null(strstr(s, "extern __shared__ __align__(1024)"));
 	assert_non_null(strstr(s, "__half *B_shared = (__half *) (pm_smem + "
 		"49152);"));
