@@ -12,6 +12,7 @@
 #include "api/pipeline.h"
 #include "target/target.h"
 #include "frontend/frontend.h"
+#include "frontend/limits.h"
 #include "poly/poly.h"
 #include "polymma.h"
 
@@ -85,6 +86,10 @@ static int scop_report(const struct pm_spec *spec, const polymma_options *o,
 
 	/* the spec's program: split-K chunks belong to a generated kernel */
 	cfg.split_k = 1;
+	/* one kernel's statements: the dependences are quadratic in them
+	 * (docs/decisions/0027-check-kernel-limits.md) */
+	if (pm_spec_check_kernel_limits(spec, d) < 0)
+		return POLYMMA_ERR_SPEC;
 	ictx = isl_ctx_alloc();
 	if (!ictx)
 		return POLYMMA_ERR_INTERNAL;

@@ -381,9 +381,12 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 			pm_print_pro_fn(k, b, i, 1);
 	pm_strbuf_printf(b, "\n%s void ", host ? "static" :
 		"extern \"C\" __global__");
+	/* one block per SM at least: under a bare bound ptxas (CUDA 13)
+	 * may aim at more blocks and spill
+	 * (docs/decisions/0028-accumulator-registers.md) */
 	if (!host)
-		pm_strbuf_printf(b, k->ws ? "__launch_bounds__(%d, 1) " :
-			"__launch_bounds__(%d) ", pm_kernel_threads(k));
+		pm_strbuf_printf(b, "__launch_bounds__(%d, 1) ",
+			pm_kernel_threads(k));
 	if (!host && k->mc)
 		pm_strbuf_add(b, "__cluster_dims__(2, 1, 1) ");
 	pm_strbuf_printf(b, "%s%s%s(", host ? "" : "pm_kernel_",

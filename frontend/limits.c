@@ -133,12 +133,11 @@ static int check_gen_names(const struct pm_spec *spec, struct pm_diags *d)
 	return d->nerrors == errs ? 0 : -1;
 }
 
-int pm_spec_check_gen_limits(const struct pm_spec *spec, struct pm_diags *d)
+int pm_spec_check_kernel_limits(const struct pm_spec *spec,
+	struct pm_diags *d)
 {
 	int ncon = ncontractions(spec);
 
-	if (check_gen_names(spec, d) < 0)
-		return -1;
 	/* the messages of kernel.c, before the isl work */
 	if (ncon > 2) {
 		pm_diag_unsupported(d, spec->stmts[2].loc, "more than two "
@@ -154,4 +153,11 @@ int pm_spec_check_gen_limits(const struct pm_spec *spec, struct pm_diags *d)
 	pm_diag_unsupported(d, spec->stmts[ncon + PM_LIMIT_EPILOGUE].loc,
 		"more than %d epilogue statements", PM_LIMIT_EPILOGUE);
 	return -1;
+}
+
+int pm_spec_check_gen_limits(const struct pm_spec *spec, struct pm_diags *d)
+{
+	if (check_gen_names(spec, d) < 0)
+		return -1;
+	return pm_spec_check_kernel_limits(spec, d);
 }

@@ -20,8 +20,9 @@ enum {
 	PM_LIMIT_IDENT = 63,
 	/* tensors: declared ones plus temporaries (parser, sema) */
 	PM_LIMIT_TENSORS = 128,
-	/* statements of the def (parser): `check` computes the dependences
-	 * of all of them, quadratic in their number */
+	/* statements of the def (parser); the kernel's limits
+	 * (pm_spec_check_kernel_limits) bound gen's and check's isl work
+	 * far below it */
 	PM_LIMIT_STMTS = 64,
 	/* distinct size symbols (sema): each is a launcher argument */
 	PM_LIMIT_SYMS = 32,
@@ -31,7 +32,7 @@ enum {
 	 * parser: a flat sum of 1000 terms is 1000 high) */
 	PM_LIMIT_HEIGHT = 1000,
 	/* pointwise statements after the contractions in one fused kernel
-	 * (gen, checked before any isl work; tree.h keeps 8 ids) */
+	 * (gen and check, before any isl work; tree.h keeps 8 ids) */
 	PM_LIMIT_EPILOGUE = 8,
 	/* the largest size a -D may fix: the launcher's own check on every
 	 * size (2^31 - 256, so that a size rounded up to a tile fits int) */
@@ -52,9 +53,16 @@ enum {
 const char *pm_reserved_name(const char *name, bool def, bool gen);
 
 struct pm_spec;
+/* The limits of one kernel, which bound the isl work of `gen` and of
+ * `check` alike: at most two contractions and PM_LIMIT_EPILOGUE
+ * statements after them; checked on a parsed spec before any isl work
+ * (docs/decisions/0027-check-kernel-limits.md); -1 after a
+ * diagnostic (class unsupported). */
+int pm_spec_check_kernel_limits(const struct pm_spec *spec,
+	struct pm_diags *d);
 /* The limits of `gen` that the front end can check on a parsed spec
- * (the names of generated code, the contractions and the epilogue
- * length) before the isl work; -1 after a diagnostic. */
+ * (the names of generated code, then the kernel's limits above) before
+ * the isl work; -1 after a diagnostic. */
 int pm_spec_check_gen_limits(const struct pm_spec *spec,
 	struct pm_diags *d);
 

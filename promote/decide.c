@@ -73,10 +73,13 @@ long pm_buffer_boxes(const struct pm_buffer *b)
 /* A producer warpgroup that gives its registers to the consumers
  * (setmaxnreg): a prologue through the MMA's registers (128 accumulators
  * and the A fragments do not fit in 224 registers beside a producer
- * warp). */
+ * warp), or two accumulators (they spilled beside a producer warp with a
+ * residual; not split in clusters, which did not:
+ * docs/decisions/0028-accumulator-registers.md); after decide_dsm. */
 static int decide_wg(const struct pm_kernel *k)
 {
-	return k->ws && pm_kernel_pro_regs(k);
+	return k->ws && (pm_kernel_pro_regs(k) ||
+		(k->ncon == 2 && !k->acc_shared && !k->dsm));
 }
 
 /* Clusters of two blocks on vertically adjacent output tiles, each copying
@@ -121,9 +124,9 @@ static int decide_dsm(const struct pm_kernel *k)
 
 void pm_decide(struct pm_kernel *k)
 {
+	k->dsm = decide_dsm(k);
 	k->wg = decide_wg(k);
 	k->mc = decide_mc(k);
-	k->dsm = decide_dsm(k);
 	for (int i = 0; i < k->nbufs; ++i)
 		k->bufs[i].mc_rows = k->mc && pm_buffer_is_b(k, i) &&
 			pm_buffer_boxes(&k->bufs[i]) == 1;

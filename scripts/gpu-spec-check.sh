@@ -59,6 +59,10 @@ CASES=(
 	"add2k_sm80|tests/specs/add_gemm_2k.tc|--target sm_80|,L=192"
 	"heavy_sm90a|tests/specs/heavy_epi.tc|--target sm_90a|"
 	"heavy_sm80|tests/specs/heavy_epi.tc|--target sm_80|"
+	"res_pro_sm90a|tests/specs/add_gemm_res_pro.tc|--target sm_90a|,L=192"
+	"res_pro_sm80|tests/specs/add_gemm_res_pro.tc|--target sm_80|,L=192"
+	"pro_b_sm90a|tests/specs/pro_b_gemm.tc|--target sm_90a|"
+	"pro_b_sm80|tests/specs/pro_b_gemm.tc|--target sm_80|"
 )
 # bf16: every spec of tests/specs/*bf16*.tc on both targets
 for f in tests/specs/*bf16*.tc; do

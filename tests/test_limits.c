@@ -114,6 +114,59 @@ static void gen_limits(const char *text, const char *prefix, const char *msg)
 	pm_spec_free(s);
 }
 
+/* polymma_check on text: its status, the diagnostics in *diag (owned by
+ * the caller). */
+static int check(const char *text, char **diag)
+{
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	char *report = NULL;
+	int rc;
+
+	assert_non_null(ctx);
+	assert_non_null(o);
+	rc = polymma_check(ctx, text, "t.tc", o, &report);
+	*diag = strdup(polymma_diagnostics(ctx));
+	free(report);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	return rc;
+}
+
+/* check and gen on text refuse it (exit 1) with prefix...msg, and with
+ * exactly the diagnostics of the kernel's limits (a front-end function:
+ * no isl context exists when it runs), class unsupported; or (prefix
+ * NULL) the limits pass and check succeeds. */
+static void kernel_limits(const char *text, const char *prefix,
+	const char *msg)
+{
+	struct pm_spec *s = parse_ok(text);
+	struct pm_diags d;
+	char *diag;
+	int rc;
+
+	pm_diags_init(&d, "t.tc", text);
+	rc = pm_spec_check_kernel_limits(s, &d);
+	if (!prefix) {
+		assert_int_equal(rc, 0);
+		assert_int_equal(check(text, &diag), POLYMMA_OK);
+	} else {
+		assert_int_equal(rc, -1);
+		assert_int_equal(pm_diags_class(&d), PM_ERR_UNSUPPORTED);
+		assert_int_equal(check(text, &diag), POLYMMA_ERR_SPEC);
+		if (strcmp(diag, pm_diags_text(&d)))
+			fprintf(stderr, "check said:\n%s\nthe limits:\n%s",
+				diag, pm_diags_text(&d));
+		assert_string_equal(diag, pm_diags_text(&d));
+		assert_int_equal(strncmp(diag, prefix, strlen(prefix)), 0);
+		assert_non_null(strstr(diag, msg));
+		gen_err(text, prefix, msg);
+	}
+	free(diag);
+	pm_diags_clear(&d);
+	pm_spec_free(s);
+}
+
 /* ---- identifiers ---- */
 
 static void test_identifier_length(void **state)
@@ -454,6 +507,41 @@ static void test_epilogue(void **state)
 		"more than two contractions in one kernel");
 }
 
+/* check is bounded as gen is: the kernel's limits refuse, before any isl
+ * work, what check's dependence analysis (quadratic in the statements)
+ * would spend seconds on; at the limits check still reports. */
+static void test_check_bounded(void **state)
+{
+	char *s;
+	(void)state;
+
+	s = epilogue_spec(2, PM_LIMIT_EPILOGUE);
+	kernel_limits(s, NULL, NULL);
+	free(s);
+	s = epilogue_spec(2, PM_LIMIT_EPILOGUE + 1);
+	kernel_limits(s, "t.tc:12:3: error: unsupported: ",
+		"more than 8 epilogue statements");
+	free(s);
+	/* the statement limit (64): the same refusal */
+	s = epilogue_spec(1, PM_LIMIT_STMTS - 1);
+	kernel_limits(s, "t.tc:11:3: error: unsupported: ",
+		"more than 8 epilogue statements");
+	free(s);
+	/* pointwise statements only: the first one counts as gen's */
+	s = stmts_spec(1 + PM_LIMIT_EPILOGUE);
+	kernel_limits(s, NULL, NULL);
+	free(s);
+	s = stmts_spec(2 + PM_LIMIT_EPILOGUE);
+	kernel_limits(s, "t.tc:11:3: error: unsupported: ",
+		"more than 8 epilogue statements");
+	free(s);
+	kernel_limits("def g(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n  D(i, j) +=! A(i, k) * B(k, j)\n"
+		"  E(i, j) +=! A(i, k) * B(k, j)\n  C(i, j) = D(i, j)\n}\n",
+		"t.tc:4:3: error: unsupported: ",
+		"more than two contractions in one kernel");
+}
+
 /* ---- names ---- */
 
 static void test_reserved_names(void **state)
@@ -621,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_spec_bytes),
 		cmocka_unit_test(test_spec_file_size),
 		cmocka_unit_test(test_epilogue),
+		cmocka_unit_test(test_check_bounded),
 		cmocka_unit_test(test_reserved_names),
 		cmocka_unit_test(test_define_range),
 		cmocka_unit_test(test_isl_quota),

@@ -18,6 +18,9 @@
  * prologue and one computed in fp32, two contractions, on sm_80 and
  * sm_90a; on sm_90a also an f16 output, --mma-inflight on and 128x96
  * blocks.
+ * Combinations that spilled (tests/specs/add_gemm_res_pro.tc on sm_90a,
+ * with --mma-inflight on and on sm_80; tests/specs/pro_b_gemm.tc with
+ * fixed sizes on sm_80 and sm_90a; docs/decisions/0028).
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
@@ -54,8 +57,9 @@
 #define N_NARROW 5		/* the 128x96 / 128x80 cases */
 #define N_BF16_SPECS 9		/* bf16 operands: sm_80 and sm_90a each */
 #define N_BF16 (N_BF16_SPECS * 2 + 3)
+#define N_SPILLED 5	/* combinations that spilled (decisions/0028) */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
-	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16)
+	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -217,6 +221,31 @@ static void init_cases(void)
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = 0;
+		}
+	}
+	/* combinations that spilled (docs/decisions/0028): two accumulators
+	 * with a residual and an fp32 prologue (sm_90a: every row past 128
+	 * accumulator registers a thread), an fp32 prologue on B (sm_80,
+	 * fixed sizes: the small kernel under a bare launch bound) */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		sp[N_SPILLED] = {
+			{ "add_gemm_res_pro", 3, 0 }, { "add_gemm_res_pro", 4, 0 },
+			{ "add_gemm_res_pro", 0, 0 }, { "pro_b_gemm", 0, 1 },
+			{ "pro_b_gemm", 3, 1 },
+		};
+
+		for (int i = 0; i < N_SPILLED; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = sp[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", sp[i].spec,
+				configs[c].name, sp[i].fixed ? "_fixed" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				sp[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = sp[i].fixed;
 		}
 	}
 	for (n = 0; n < N_CASES; n++) {

@@ -127,7 +127,7 @@ static void test_sm90a_tma(void **state)
 		 * split-K launch plan when its grid fills the waves 5/4 as
 		 * well as the big kernel's */
 		t = gen("nn", sva, NULL, NULL);
-		assert_non_null(strstr(t, "__launch_bounds__(128) "
+		assert_non_null(strstr(t, "__launch_bounds__(128, 1) "
 			"pm_kernel_gemm_nn_medium("));
 		{
 			struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];

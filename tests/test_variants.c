@@ -78,6 +78,9 @@ static const struct vcase cases[] = {
 	{ "tests/specs/add_gemm_bf16", "sm_90a", "" },
 	{ "tests/specs/gemm_bf16_nn", "sm_90a", "persistent=on" },
 	{ "tests/specs/gemm_bf16_nn", "host", "smem=pad" },
+	/* two accumulators: no row past 128 accumulator registers a thread
+	 * (docs/decisions/0028) */
+	{ "tests/specs/add_gemm_res_pro", "sm_90a", "" },
 };
 
 static struct pm_spec *load(const char *name)

@@ -142,6 +142,27 @@ static const char *fits(const struct pm_variant_desc *r,
 	return fits_smem(k, buf, len);
 }
 
+/* The accumulator registers a thread of a row's kernel at most: past
+ * them, two accumulators (two contractions not summed into one) spilled
+ * on every sm_90a row tried (docs/decisions/0028-accumulator-registers.md). */
+#define PM_ACC_REGS_MAX 128
+
+/* Do the accumulators of the spec's kernel (the main kernel's count) fit
+ * row configuration c?  NULL, or why not (in buf). */
+static const char *fits_acc(const struct pm_variant_set *vs,
+	const struct pm_config *c, char *buf, size_t len)
+{
+	int nacc = vs->main->acc_shared ? 1 : vs->main->ncon;
+	long regs = (long) nacc * c->wm * c->wn / pm_config_unit(c);
+
+	if (regs <= PM_ACC_REGS_MAX)
+		return NULL;
+	snprintf(buf, len, "%d accumulators of %dx%d: %ld registers a "
+		"thread, more than %d (docs/decisions/0028)", nacc, c->wm,
+		c->wn, regs, PM_ACC_REGS_MAX);
+	return buf;
+}
+
 /* k (CUDA, not exact) has ragged sizes: the file also holds its exact twin
  * "_x", without guards, launched where k's tile divides those sizes
  * (docs/decisions/0018-exact-twins.md). */
@@ -168,6 +189,10 @@ static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
 	struct pm_diags d2;
 
 	derive(vs->target, r, base, &v->cfg);
+	if ((no = fits_acc(vs, &v->cfg, buf, sizeof(buf)))) {
+		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
+		return;
+	}
 	pm_diags_init(&d2, "", NULL);
 	v->k = pm_pipeline_until(ctx, spec, &v->cfg, NULL, &d2);
 	if (!v->k)
