@@ -5,7 +5,8 @@
 
 #include "frontend/frontend.h"
 
-static const char *const type_names[] = { "f16", "bf16", "f32", "i8", "i32" };
+static const char *const type_names[] = { "f16", "bf16", "f32", "i8", "i32",
+	"f8e4m3", "f8e5m2" };
 
 static const struct {
 	const char *name;

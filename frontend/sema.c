@@ -144,7 +144,8 @@ static void check_decls(struct sema *S)
 
 		if (type < 0)
 			pm_diag_error(S->diags, d->type_loc,
-				"unknown type '%s' (expected f16, bf16, f32, i8 or i32)",
+				"unknown type '%s' (expected f16, bf16, f32, f8e4m3, "
+				"f8e5m2, i8 or i32)",
 				d->type);
 		if (pm_func_from_name(d->name) >= 0)
 			pm_diag_error(S->diags, d->loc,

@@ -197,11 +197,12 @@ static void test_functions(void **state)
 
 static void test_types(void **state)
 {
-	static const char *names[] = { "f16", "bf16", "f32", "i8", "i32" };
+	static const char *names[] = { "f16", "bf16", "f32", "i8", "i32",
+		"f8e4m3", "f8e5m2" };
 	int t;
 	(void)state;
 
-	for (t = 0; t < 5; t++) {
+	for (t = 0; t < 7; t++) {
 		char text[256];
 		struct pm_spec *s;
 
@@ -219,6 +220,9 @@ static void test_types(void **state)
 	assert_int_equal(pm_type_accum(PM_F16), PM_F32);
 	assert_int_equal(pm_type_accum(PM_BF16), PM_F32);
 	assert_int_equal(pm_type_accum(PM_I8), PM_I32);
+	assert_int_equal(pm_type_accum(PM_F8E4M3), PM_F32);
+	assert_int_equal(pm_type_accum(PM_F8E5M2), PM_F32);
+	assert_int_equal(pm_type_from_name("f8"), -1);
 }
 
 static void test_broadcasts(void **state)
