@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Print the wgmma wrappers of emit/targets/sm90.cuh (the part between its
-BEGIN/END generated markers): one function per N of m64nNk16 .f32.f16.f16
-with both operands from shared memory through descriptors, scale-d = 1,
-transposes as immediates; and one per N with A from registers."""
+BEGIN/END generated markers): one function per N of m64nNkK .f32 (K and
+the operand type from the file's PM_AB_KS and PM_AB_PTX, common.cuh) with
+both operands from shared memory through descriptors, scale-d = 1,
+transposes as immediates where the type has them (PM_AB_TRANS: not the
+8-bit types); and one per N with A from registers."""
 import sys
 
 NS = (64, 80, 96, 128, 192, 256)
@@ -22,13 +24,13 @@ def acc_lists(n):
 def wrapper(n):
     r, regs, outs = acc_lists(n)
     return f'''template <int TA, int TB>
-__device__ __forceinline__ void pm_wgmma_m64n{n}k16(float *d, uint64_t da,
-                                                   uint64_t db) {{
+__device__ __forceinline__ void pm_wgmma_m64n{n}(float *d, uint64_t da,
+                                                 uint64_t db) {{
   asm volatile(
       "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{r + 2}, 0;\\n"
-      "wgmma.mma_async.sync.aligned.m64n{n}k16.f32." PM_AB_PTX "." PM_AB_PTX " "
+      "wgmma.mma_async.sync.aligned.m64n{n}k" PM_AB_KS ".f32." PM_AB_PTX "." PM_AB_PTX " "
       "{{{regs}}}, "
-      "%{r}, %{r + 1}, p, 1, 1, %{r + 3}, %{r + 4};\\n}}\\n"
+      "%{r}, %{r + 1}, p, 1, 1" PM_AB_TRANS(", %{r + 3}, %{r + 4}") ";\\n}}\\n"
       : {outs}
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }}
