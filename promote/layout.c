@@ -28,11 +28,11 @@ static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
 	    (w != 16 * e && w != 32 * e && w != 64 * e &&
 	     (e > 1 || w < 64 || w % 16))) {
 		pm_diag_plain(d, "--target %s needs shared tiles of whole 8-row "
-			"groups with rows of %d, %d, %d%s elements; '%s' is "
-			"%ldx%ld", k->cfg->target->name, 16 * e, 32 * e, 64 * e,
-			e > 1 ? "" : " or more than 64 in multiples of 16",
-			k->scop->spec->tensors[buf->tensor].name, buf->size[0],
-			w);
+			"groups with rows of %s; '%s' is %ldx%ld",
+			k->cfg->target->name, e > 1 ? "32, 64 or 128 8-bit "
+			"elements" : "16, 32, 64 or more than 64 elements in "
+			"multiples of 16", k->scop->spec->tensors[
+			buf->tensor].name, buf->size[0], w);
 		return -1;
 	}
 	/* wider: blocks of 64 columns (SWZ 2), else of 32 (SWZ 3: a B tile

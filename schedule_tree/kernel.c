@@ -358,6 +358,13 @@ static int kernel_types(struct pm_kernel *k, struct pm_diags *d)
 	/* the host rendering holds every element as a float */
 	k->eb = tg->emits_cuda ? row->elem->bytes : 4;
 	k->ik = pm_operand_k(tg, row);
+	if (k->cfg->mk % k->ik) {
+		pm_diag_plain(d, "--mma %dx%dx%d: target %s multiplies %s "
+			"operands %d deep per instruction; the macro k must be a "
+			"multiple of %d", k->cfg->mm, k->cfg->mn, k->cfg->mk,
+			tg->name, pm_type_name(in), k->ik, k->ik);
+		return -1;
+	}
 	if (!pm_target_supports(tg, in, out->type)) {
 		pm_operand_out_list(row, list, sizeof(list));
 		pm_diag_unsupported(d, out->loc, "target %s multiplies %s "

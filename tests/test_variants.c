@@ -78,6 +78,15 @@ static const struct vcase cases[] = {
 	{ "tests/specs/add_gemm_bf16", "sm_90a", "" },
 	{ "tests/specs/gemm_bf16_nn", "sm_90a", "persistent=on" },
 	{ "tests/specs/gemm_bf16_nn", "host", "smem=pad" },
+	/* 8-bit floats (docs/decisions/0027): sm_90a only; tiles of the
+	 * f16 rows, half their shared memory (1-byte elements) */
+	{ "tests/specs/gemm_f8e4m3_nt", "sm_80", "" },
+	{ "tests/specs/gemm_f8e4m3_nt", "sm_90a", "" },
+	{ "tests/specs/gemm_f8e4m3_nt", "sm_90a", "persistent=on" },
+	{ "tests/specs/gemm_f8e4m3_nt", "sm_90a", "block=128x128x128" },
+	{ "tests/specs/gemm_f8e5m2_nt", "sm_90a", "" },
+	{ "tests/specs/gemm_f8e4m3_scale", "sm_90a", "" },
+	{ "tests/specs/add_gemm_f8e4m3", "sm_90a", "" },
 };
 
 static struct pm_spec *load(const char *name)
