@@ -84,6 +84,8 @@ static void print_read_at(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_expr *e, const char *j, const char *i)
 {
 	pm_strbuf_printf(b, "%s[", k->scop->spec->tensors[e->tensor].name);
+	if (!e->nidx)		/* a scalar */
+		pm_strbuf_add(b, "0");
 	for (int d = 0; d < e->nidx; ++d) {
 		pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
 			e->idx[d] ? j : i);

@@ -240,6 +240,23 @@ static void test_broadcasts(void **state)
 	pm_spec_free(s);
 }
 
+/* Scalars: TYPE NAME, read by name (a read without indices). */
+static void test_scalars(void **state)
+{
+	struct pm_spec *s = parse_ok(
+		"def g(f16(M, N) X, f32 s) -> (f16(M, N) Y) {\n"
+		"  Y(i, j) = X(i, j) * s + s\n}\n");
+	const struct pm_expr *e = s->stmts[0].rhs;
+	(void)state;
+
+	assert_int_equal(s->tensors[1].rank, 0);
+	assert_int_equal(s->tensors[1].type, PM_F32);
+	assert_int_equal(e->op, '+');
+	assert_read(s, e->args[1], "s", 0, NULL);
+	assert_read(s, e->args[0]->args[1], "s", 0, NULL);
+	pm_spec_free(s);
+}
+
 static void test_literal_dims(void **state)
 {
 	struct pm_spec *s = parse_ok(
@@ -483,11 +500,15 @@ static void test_print_roundtrip(void **state)
 		"    C(i, j) = gelu_erf(C(i, j) + bias(j)) * 0.125 + R(i, j) / -3\n"
 		"}\n",
 		"def h() -> (f32(4) Y) {\n    Y(i) = 1\n}\n",
+		"def q(f8e4m3(M, K) A, f8e4m3(N, K) B, f32 s) -> (bf16(M, N) C) {\n"
+		"    X(i, j) +=! A(i, k) * B(j, k)\n"
+		"    C(i, j) = X(i, j) * s\n"
+		"}\n",
 	};
 	int i;
 	(void)state;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		struct pm_spec *s = parse_ok(specs[i]), *s2;
 		char *text = malloc(4096);
 
@@ -513,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_broadcasts),
+		cmocka_unit_test(test_scalars),
 		cmocka_unit_test(test_literal_dims),
 		cmocka_unit_test(test_comments),
 		cmocka_unit_test(test_layouts),

@@ -19,7 +19,8 @@
  * sm_90a; on sm_90a also an f16 output, --mma-inflight on and 128x96
  * blocks.
  * 8-bit float operands on sm_90a (docs/decisions/0027; K-major): e4m3
- * into f16 and f32, e5m2 into bf16, two contractions, --mma-inflight on,
+ * into f16 and f32, e5m2 into bf16, scaled by two scalars into f16, two
+ * contractions, --mma-inflight on,
  * --persistent on with --cluster 2, 128-byte rows (--block 128x128x128)
  * and cp.async copies (--tma off).
  * All compiles run in the group setup, a few at a time; each case is then
@@ -58,7 +59,7 @@
 #define N_NARROW 5		/* the 128x96 / 128x80 cases */
 #define N_BF16_SPECS 9		/* bf16 operands: sm_80 and sm_90a each */
 #define N_BF16 (N_BF16_SPECS * 2 + 3)
-#define N_F8 8			/* 8-bit floats, sm_90a */
+#define N_F8 9			/* 8-bit floats, sm_90a */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_F8)
 
@@ -238,6 +239,7 @@ static void init_cases(void)
 			{ "gemm_f8e4m3_f32out", 3 }, { "add_gemm_f8e4m3", 3 },
 			{ "gemm_f8e4m3_nt", 4 }, { "gemm_f8e5m2_nt", 7 },
 			{ "gemm_f8e4m3_nt", 8 }, { "gemm_f8e4m3_nt", 9 },
+			{ "gemm_f8e5m2_scaled", 3 },
 		};
 
 		for (int i = 0; i < N_F8; i++) {

@@ -326,23 +326,24 @@ static void test_statement_kinds(void **state)
 /* i8 x i8 -> i32: exact integer sums (K = 2048 products of 127 * 127 sum
  * past f32's 24 bits) and saturation at the store; the f8 GEMM reads its
  * operands exactly in their type and applies per-row, per-column and
- * per-tensor (a literal) scales to the exact sum before one rounding. */
+ * per-tensor (a scalar and a literal) scales to the exact sum before one
+ * rounding. */
 static void test_8bit_gemm(void **state)
 {
 	static const char i8spec[] =
 		"def q(i8(M, K) A, i8(N, K) B) -> (i32(M, N) C) {\n"
 		"  C(i, j) +=! A(i, k) * B(j, k)\n}\n";
 	static const char f8spec[] =
-		"def f(f8e4m3(M, K) A, f8e5m2(N, K) B, f32(M) sa, f32(N) sb) -> "
-		"(bf16(M, N) D) {\n"
+		"def f(f8e4m3(M, K) A, f8e5m2(N, K) B, f32(M) sa, f32(N) sb, "
+		"f32 s) -> (bf16(M, N) D) {\n"
 		"  C(i, j) +=! A(i, k) * B(j, k)\n"
-		"  D(i, j) = C(i, j) * sa(i) * sb(j) * 0.125\n}\n";
+		"  D(i, j) = C(i, j) * sa(i) * sb(j) * s * 0.125\n}\n";
 	enum { M = 3, N = 2, K = 2048 };
 	static int8_t A[M * K], B[N * K];
 	static uint8_t A8[M * K], B8[N * K];
 	int32_t C[M * N];
 	uint16_t D[M * N];
-	float sa[M] = { 0.5f, -2, 3 }, sb[N] = { 0.25f, 1.5f };
+	float sa[M] = { 0.5f, -2, 3 }, sb[N] = { 0.25f, 1.5f }, sc = 0.75f;
 	int64_t sz[3] = { M, K, N };
 	polymma_ctx *ctx = polymma_ctx_alloc();
 	polymma_spec *s = NULL;
@@ -381,7 +382,8 @@ static void test_8bit_gemm(void **state)
 	t[1] = B8;
 	t[2] = sa;
 	t[3] = sb;
-	t[4] = D;
+	t[4] = &sc;
+	t[5] = D;
 	assert_int_equal(polymma_reference(ctx, s, sz, t), POLYMMA_OK);
 	for (int i = 0; i < M; ++i)
 		for (int j = 0; j < N; ++j) {
@@ -390,7 +392,7 @@ static void test_8bit_gemm(void **state)
 			for (int k = 0; k < K; ++k)
 				e += pm_eval_load(PM_F8E4M3, A8, i * K + k) *
 					pm_eval_load(PM_F8E5M2, B8, j * K + k);
-			e = e * sa[i] * sb[j] * 0.125;
+			e = e * sa[i] * sb[j] * sc * 0.125;
 			assert_true(pm_eval_load(PM_BF16, D, i * N + j) ==
 				pm_eval_load(PM_BF16, (uint16_t[]) { bf16(e) },
 				0));

@@ -310,6 +310,9 @@ static void test_gen_f8(void **state)
 	generates("sm_90a", "def g(f8e4m3(M, K) A, f8e4m3(N, K) B, f32(M) sa, "
 		"f32(N) sb) -> (bf16(M, N) C) {\n  X(i, j) +=! A(i, k) * "
 		"B(j, k)\n  C(i, j) = X(i, j) * sa(i) * sb(j) * 0.25\n}\n");
+	generates("sm_90a", "def g(f8e5m2(M, K) A, f8e5m2(N, K) B, f32 sa, "
+		"f32 sb) -> (f32(M, N) C) {\n  X(i, j) +=! A(i, k) * B(j, k)\n"
+		"  C(i, j) = X(i, j) * sa * sb\n}\n");
 	generates("sm_90a", "def g(f8e5m2(M, K) A, f8e5m2(N, K) B, "
 		"f8e5m2(M, K) E, f8e5m2(N, K) F) -> (f16(M, N) O) {\n"
 		"  C(i, j) +=! A(i, k) * B(j, k)\n  D(i, j) +=! E(i, k) * "
