@@ -64,15 +64,18 @@ static double from_mini(unsigned b, int ebits, int mbits)
 
 /* The 8-bit floats (docs/LANGUAGE.md §1): x rounded to nearest even with
  * mbits mantissa bits, saturated to +-max (as cvt.rn.satfinite: infinities
- * too), NaN to the canonical NaN 0x7f; its bit pattern. */
-static unsigned to_f8(double x, int ebits, int mbits, double max)
+ * too), NaN to the NaN pattern nan with x's sign (CUDA's
+ * __nv_cvt_double_to_fp8 with __NV_SATFINITE: the same bits for every
+ * double); its bit pattern. */
+static unsigned to_f8(double x, int ebits, int mbits, double max,
+	unsigned nan)
 {
 	int bias = (1 << (ebits - 1)) - 1, e;
 	unsigned sign = signbit(x) ? 0x80u : 0;
 	double a = fabs(x), m;
 
 	if (isnan(x))
-		return 0x7fu;
+		return sign | nan;
 	a = a > max ? max : a;
 	if (a < ldexp(1, 1 - bias))	/* subnormal (or the smallest normal) */
 		return sign | (unsigned) nearbyint(ldexp(a, bias - 1 + mbits));
@@ -114,10 +117,10 @@ void pm_eval_store(enum pm_type t, void *p, int64_t i, double x)
 			2147483647.0);
 		break;
 	case PM_F8E4M3:
-		((uint8_t *) p)[i] = (uint8_t) to_f8(x, 4, 3, 448);
+		((uint8_t *) p)[i] = (uint8_t) to_f8(x, 4, 3, 448, 0x7f);
 		break;
 	case PM_F8E5M2:
-		((uint8_t *) p)[i] = (uint8_t) to_f8(x, 5, 2, 57344);
+		((uint8_t *) p)[i] = (uint8_t) to_f8(x, 5, 2, 57344, 0x7e);
 		break;
 	}
 }

@@ -37,8 +37,9 @@ static unsigned f8(enum pm_type t, double x)
 }
 
 /* The 8-bit floats' edges: nearest even, subnormals, saturation to the
- * largest finite value (infinities too), NaN to 0x7f, and every pattern
- * read back and stored again unchanged. */
+ * largest finite value (infinities too), NaN to 0x7f (e4m3) or 0x7e
+ * (e5m2) with its sign, and every pattern read back and stored again
+ * unchanged. */
 static void test_f8_conversions(void **state)
 {
 	const enum pm_type e4 = PM_F8E4M3, e5 = PM_F8E5M2;
@@ -51,6 +52,7 @@ static void test_f8_conversions(void **state)
 	assert_int_equal(f8(e4, INFINITY), 0x7e);
 	assert_int_equal(f8(e4, -INFINITY), 0xfe);
 	assert_int_equal(f8(e4, NAN), 0x7f);
+	assert_int_equal(f8(e4, -NAN), 0xff);
 	assert_int_equal(f8(e4, ldexp(1, -9)), 0x01);	/* smallest subnormal */
 	assert_int_equal(f8(e4, ldexp(1, -10)), 0x00);	/* tie to even: 0 */
 	assert_int_equal(f8(e4, ldexp(3, -10)), 0x02);	/* tie to even: 2 */
@@ -63,7 +65,8 @@ static void test_f8_conversions(void **state)
 	assert_int_equal(f8(e5, 57344), 0x7b);		/* max finite */
 	assert_int_equal(f8(e5, 61440), 0x7b);		/* saturates */
 	assert_int_equal(f8(e5, -INFINITY), 0xfb);
-	assert_int_equal(f8(e5, NAN), 0x7f);
+	assert_int_equal(f8(e5, NAN), 0x7e);
+	assert_int_equal(f8(e5, -NAN), 0xfe);
 	assert_int_equal(f8(e5, ldexp(1, -16)), 0x01);	/* smallest subnormal */
 	assert_int_equal(f8(e5, ldexp(1, -17)), 0x00);
 	assert_int_equal(f8(e5, 1 + ldexp(1, -3)), 0x3c);	/* tie: even */
