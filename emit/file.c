@@ -447,6 +447,11 @@ static void operand_defs(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		r->elem->ctype, r->ptx, r->elem->bits, r->elem->tma,
 		pm_operand_k(vs->target, r), pm_operand_k(vs->target, r),
 		r->k_major ? "" : " x");
+	/* integer accumulators: the float registers hold their bits */
+	if (r->acc == PM_I32)
+		pm_strbuf_add(b, "#define PM_ACC_PTX \"s32\"\n"
+			"#define PM_ACC_SCALES \"\"\n"
+			"#define PM_ACC_OUT(x) \"+r\"(*(uint32_t *) &(x))\n");
 }
 
 /* pm_f and pm_ld2f of each 16-bit element type (pointwise code). */

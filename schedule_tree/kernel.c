@@ -373,6 +373,15 @@ static int kernel_types(struct pm_kernel *k, struct pm_diags *d)
 			pm_type_name(out->type));
 		return -1;
 	}
+	/* i32 accumulators reach the store as integers: no pointwise work
+	 * on them (docs/decisions/0027-8-bit-operands.md) */
+	if (row->acc == PM_I32 && spec->nstmts > k->ncon) {
+		pm_diag_unsupported(d, spec->stmts[k->ncon].loc, "an epilogue "
+			"on the i32 accumulators of %s operands (they are stored "
+			"as i32 directly; dequantizing epilogues are not there "
+			"yet)", pm_type_name(in));
+		return -1;
+	}
 	for (int s = k->ncon; s < spec->nstmts; ++s) {
 		const struct pm_expr *r = bad_input_type(spec,
 			spec->stmts[s].rhs);

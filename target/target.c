@@ -81,8 +81,14 @@ const struct pm_elem pm_elem_e5m2 = {
 	.header = "cuda_fp8.h", .mant = 3, .emin = -14, .emax = 15,
 };
 
+/* i8: the MMA reads it; bytes for TMA */
+const struct pm_elem pm_elem_s8 = {
+	.type = PM_I8, .bytes = 1, .ctype = "int8_t", .bits = "pm_s8_bits",
+	.tma = "CU_TENSOR_MAP_DATA_TYPE_UINT8", .header = "stdint.h",
+};
+
 static const struct pm_elem *const elems[] = { &pm_elem_f16, &pm_elem_bf16,
-	&pm_elem_e4m3, &pm_elem_e5m2 };
+	&pm_elem_e4m3, &pm_elem_e5m2, &pm_elem_s8 };
 
 const struct pm_elem *pm_elem_storage(enum pm_type ty)
 {

@@ -38,9 +38,9 @@ static void test_rows_well_formed(void **state)
 			assert_non_null(o->elem);
 			assert_ptr_equal(o->elem, pm_elem_storage(o->in));
 			assert_int_equal(o->elem->type, o->in);
-			assert_int_equal(o->acc, PM_F32);
 			assert_int_equal(o->acc, pm_type_accum(o->in));
-			assert_true(o->outs >> PM_F32 & 1u);
+			/* the accumulator type among the outputs */
+			assert_true(o->outs >> o->acc & 1u);
 			if (o->elem->bytes == 2) {
 				assert_ptr_equal(o->elem, pm_elem_of(o->in));
 				assert_int_equal(pm_operand_k(t, o), t->ik);
@@ -48,14 +48,17 @@ static void test_rows_well_formed(void **state)
 				assert_string_equal(o->ptx, pm_type_name(o->in));
 				continue;
 			}
-			/* "f8e4m3": "e4m3" */
+			/* "f8e4m3": "e4m3", "i8": "s8" */
 			assert_int_equal(o->elem->bytes, 1);
 			assert_string_equal(t->name, "sm_90a");
 			assert_null(pm_elem_of(o->in));
 			assert_int_equal(pm_operand_k(t, o), 32);
 			assert_true(o->k_major);
 			assert_non_null(o->instr);
-			assert_string_equal(o->ptx, pm_type_name(o->in) + 2);
+			if (o->in == PM_I8)
+				assert_string_equal(o->ptx, "s8");
+			else
+				assert_string_equal(o->ptx, pm_type_name(o->in) + 2);
 			for (int q = 0; q < r; ++q)
 				assert_int_not_equal(t->operands[q].in, o->in);
 		}
@@ -85,11 +88,16 @@ static void test_supports(void **state)
 		assert_false(pm_target_supports(t, PM_BF16, PM_I8));
 		assert_false(pm_target_supports(t, PM_BF16, PM_I32));
 		assert_false(pm_target_supports(t, PM_F32, PM_F32));
-		assert_false(pm_target_supports(t, PM_I8, PM_I32));
 		assert_false(pm_target_supports(t, PM_I32, PM_I32));
-		assert_null(pm_target_operand(t, PM_I8));
 		assert_null(pm_target_operand(t, PM_F32));
 	}
+	/* i8: sm_90a only, into i32 */
+	assert_null(pm_target_operand(s80, PM_I8));
+	assert_false(pm_target_supports(s80, PM_I8, PM_I32));
+	assert_true(pm_target_supports(s90, PM_I8, PM_I32));
+	assert_false(pm_target_supports(s90, PM_I8, PM_F32));
+	assert_false(pm_target_supports(s90, PM_I8, PM_F16));
+	assert_int_equal(pm_target_operand(s90, PM_I8)->acc, PM_I32);
 	/* the 8-bit floats: sm_90a only, into the float outputs */
 	for (int e = PM_F8E4M3; e <= PM_F8E5M2; ++e) {
 		assert_null(pm_target_operand(s70, (enum pm_type) e));
@@ -145,7 +153,9 @@ static void test_elems(void **state)
 	assert_string_equal(pm_elem_storage(PM_F8E5M2)->ctype,
 		"__nv_fp8_e5m2");
 	assert_int_equal(pm_elem_storage(PM_F8E5M2)->bytes, 1);
-	assert_null(pm_elem_storage(PM_I8));
+	assert_null(pm_elem_of(PM_I8));
+	assert_string_equal(pm_elem_storage(PM_I8)->ctype, "int8_t");
+	assert_null(pm_elem_storage(PM_I32));
 }
 
 /* The rows' PTX tokens, in the targets' instructions. */
@@ -185,7 +195,7 @@ static void test_lists(void **state)
 		PM_BF16), buf, sizeof(buf));
 	assert_string_equal(buf, "f16, bf16 or f32");
 	pm_target_operand_list(pm_target_find("sm_90a"), buf, sizeof(buf));
-	assert_string_equal(buf, "f16, bf16, f8e4m3 or f8e5m2");
+	assert_string_equal(buf, "f16, bf16, f8e4m3, f8e5m2 or i8");
 }
 
 /* polymma_generate of text for target: its status, the diagnostics in
@@ -272,8 +282,8 @@ static void test_gen_refused(void **state)
 		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
 		"'A' is i8");
 	refused("sm_90a", GEMM("f32", "f32", "f32"), "t.tc:1:17: error: "
-		"unsupported: target sm_90a multiplies f16, bf16, f8e4m3 or "
-		"f8e5m2 operands; 'A' is f32");
+		"unsupported: target sm_90a multiplies f16, bf16, f8e4m3, "
+		"f8e5m2 or i8 operands; 'A' is f32");
 	refused("sm_80", GEMM("i32", "i32", "i32"), "t.tc:1:17: error: "
 		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
 		"'A' is i32");
@@ -304,6 +314,7 @@ static void test_gen_refused(void **state)
 static void test_gen_f8(void **state)
 {
 	(void) state;
+	generates("sm_90a", GEMM_NT("i8", "i8", "i32"));
 	generates("sm_90a", GEMM_NT("f8e4m3", "f8e4m3", "f16"));
 	generates("sm_90a", GEMM_NT("f8e4m3", "f8e4m3", "bf16"));
 	generates("sm_90a", GEMM_NT("f8e5m2", "f8e5m2", "f32"));
@@ -332,9 +343,22 @@ static void test_gen_f8_refused(void **state)
 		"'A' is f8e5m2");
 	refused("sm_70", GEMM_NT("i8", "i8", "i32"), "t.tc:1:16: error: "
 		"unsupported: target sm_70 multiplies f16 operands; 'A' is i8");
-	refused("sm_90a", GEMM_NT("i8", "i8", "i32"), "t.tc:1:16: error: "
-		"unsupported: target sm_90a multiplies f16, bf16, f8e4m3 or "
-		"f8e5m2 operands; 'A' is i8");
+	refused("sm_80", GEMM_NT("i8", "i8", "i32"), "t.tc:1:16: error: "
+		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
+		"'A' is i8");
+	/* i8: K-major, into i32, no epilogue */
+	refused("sm_90a", GEMM("i8", "i8", "i32"), "t.tc:2:25: error: "
+		"unsupported: target sm_90a reads i8 operands K-major only: 'B' "
+		"must be declared with the reduction index last (i8(N, K) B "
+		"read B(j, k)); transpose it first");
+	refused("sm_90a", GEMM_NT("i8", "i8", "f32"), "t.tc:1:45: error: "
+		"unsupported: target sm_90a multiplies i8 operands into i32 "
+		"outputs; 'C' is f32");
+	refused("sm_90a", "def g(i8(M, K) A, i8(N, K) B) -> (i32(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * B(j, k)\n  C(i, j) = C(i, j) * 2\n}\n",
+		"t.tc:3:3: error: unsupported: an epilogue on the i32 "
+		"accumulators of i8 operands (they are stored as i32 directly; "
+		"dequantizing epilogues are not there yet)");
 	/* not K-major: B(k, j), A(k, i) */
 	refused("sm_90a", GEMM("f8e4m3", "f8e4m3", "f16"), "t.tc:2:25: "
 		"error: unsupported: target sm_90a reads f8e4m3 operands "

@@ -87,6 +87,9 @@ static const struct vcase cases[] = {
 	{ "tests/specs/gemm_f8e5m2_nt", "sm_90a", "" },
 	{ "tests/specs/gemm_f8e4m3_scale", "sm_90a", "" },
 	{ "tests/specs/add_gemm_f8e4m3", "sm_90a", "" },
+	/* i8: i32 accumulators are not split (no split-K rows) */
+	{ "tests/specs/gemm_i8_nt", "sm_90a", "" },
+	{ "tests/specs/gemm_i8_nt", "sm_90a", "persistent=on" },
 };
 
 static struct pm_spec *load(const char *name)

@@ -30,8 +30,20 @@
 #define PM_AB_KS "16"
 #define PM_AB_TRANS(x) x
 #endif
+// The accumulators: their PTX type (PM_ACC_PTX), the MMA's scale
+// immediates (PM_ACC_SCALES, none for integers) and the asm operand of
+// accumulator register x (PM_ACC_OUT): f32, or s32 held in the float
+// registers as their bits (i8 operands; stored as i32 by pm_from_f32<int>).
+#ifndef PM_ACC_PTX
+#define PM_ACC_PTX "f32"
+#define PM_ACC_SCALES ", 1, 1"
+#define PM_ACC_OUT(x) "+f"(x)
+#endif
 
-// The bits of an 8-bit float (PM_AB_BITS of the 8-bit rows).
+// The bits of an 8-bit integer or float (PM_AB_BITS of the 8-bit rows).
+__device__ __forceinline__ unsigned short pm_s8_bits(int8_t x) {
+  return (unsigned short)(uint8_t)x;
+}
 __device__ __forceinline__ unsigned short pm_fp8_bits(__nv_fp8_e4m3 x) {
   return x.__x;
 }
@@ -55,6 +67,12 @@ template <> __device__ __forceinline__ __half pm_from_f32<__half>(float x) {
 template <>
 __device__ __forceinline__ __nv_bfloat16 pm_from_f32<__nv_bfloat16>(float x) {
   return __float2bfloat16_rn(x);
+}
+
+// i32 outputs come only from s32 accumulators (i8 operands, no epilogue),
+// whose float registers hold the integers' bits.
+template <> __device__ __forceinline__ int32_t pm_from_f32<int32_t>(float x) {
+  return __float_as_int(x);
 }
 
 // ---------------------------------------------------------------------------
@@ -104,6 +122,12 @@ template <> struct pm_pair<__nv_bfloat16> {
   typedef __nv_bfloat162 type;
   static __device__ __forceinline__ __nv_bfloat162 make(float a, float b) {
     return __floats2bfloat162_rn(a, b);
+  }
+};
+template <> struct pm_pair<int32_t> {
+  typedef int2 type;
+  static __device__ __forceinline__ int2 make(float a, float b) {
+    return make_int2(__float_as_int(a), __float_as_int(b));
   }
 };
 template <> struct pm_pair<float> {

@@ -111,14 +111,18 @@ __device__ __forceinline__ void pm_wgmma_m64n64(float *d, uint64_t da,
                                                  uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n64k" PM_AB_KS ".f32." PM_AB_PTX "." PM_AB_PTX " "
+      "wgmma.mma_async.sync.aligned.m64n64k" PM_AB_KS "." PM_ACC_PTX "." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-      "%32, %33, p, 1, 1" PM_AB_TRANS(", %35, %36") ";\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      "%32, %33, p" PM_ACC_SCALES PM_AB_TRANS(", %35, %36") ";\n}\n"
+      : PM_ACC_OUT(d[0]), PM_ACC_OUT(d[1]), PM_ACC_OUT(d[2]), PM_ACC_OUT(d[3]),
+        PM_ACC_OUT(d[4]), PM_ACC_OUT(d[5]), PM_ACC_OUT(d[6]), PM_ACC_OUT(d[7]),
+        PM_ACC_OUT(d[8]), PM_ACC_OUT(d[9]), PM_ACC_OUT(d[10]), PM_ACC_OUT(d[11]),
+        PM_ACC_OUT(d[12]), PM_ACC_OUT(d[13]), PM_ACC_OUT(d[14]), PM_ACC_OUT(d[15]),
+        PM_ACC_OUT(d[16]), PM_ACC_OUT(d[17]), PM_ACC_OUT(d[18]), PM_ACC_OUT(d[19]),
+        PM_ACC_OUT(d[20]), PM_ACC_OUT(d[21]), PM_ACC_OUT(d[22]), PM_ACC_OUT(d[23]),
+        PM_ACC_OUT(d[24]), PM_ACC_OUT(d[25]), PM_ACC_OUT(d[26]), PM_ACC_OUT(d[27]),
+        PM_ACC_OUT(d[28]), PM_ACC_OUT(d[29]), PM_ACC_OUT(d[30]), PM_ACC_OUT(d[31])
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }
 
@@ -127,16 +131,21 @@ __device__ __forceinline__ void pm_wgmma_m64n80(float *d, uint64_t da,
                                                  uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n80k" PM_AB_KS ".f32." PM_AB_PTX "." PM_AB_PTX " "
+      "wgmma.mma_async.sync.aligned.m64n80k" PM_AB_KS "." PM_ACC_PTX "." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39}, "
-      "%40, %41, p, 1, 1" PM_AB_TRANS(", %43, %44") ";\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+      "%40, %41, p" PM_ACC_SCALES PM_AB_TRANS(", %43, %44") ";\n}\n"
+      : PM_ACC_OUT(d[0]), PM_ACC_OUT(d[1]), PM_ACC_OUT(d[2]), PM_ACC_OUT(d[3]),
+        PM_ACC_OUT(d[4]), PM_ACC_OUT(d[5]), PM_ACC_OUT(d[6]), PM_ACC_OUT(d[7]),
+        PM_ACC_OUT(d[8]), PM_ACC_OUT(d[9]), PM_ACC_OUT(d[10]), PM_ACC_OUT(d[11]),
+        PM_ACC_OUT(d[12]), PM_ACC_OUT(d[13]), PM_ACC_OUT(d[14]), PM_ACC_OUT(d[15]),
+        PM_ACC_OUT(d[16]), PM_ACC_OUT(d[17]), PM_ACC_OUT(d[18]), PM_ACC_OUT(d[19]),
+        PM_ACC_OUT(d[20]), PM_ACC_OUT(d[21]), PM_ACC_OUT(d[22]), PM_ACC_OUT(d[23]),
+        PM_ACC_OUT(d[24]), PM_ACC_OUT(d[25]), PM_ACC_OUT(d[26]), PM_ACC_OUT(d[27]),
+        PM_ACC_OUT(d[28]), PM_ACC_OUT(d[29]), PM_ACC_OUT(d[30]), PM_ACC_OUT(d[31]),
+        PM_ACC_OUT(d[32]), PM_ACC_OUT(d[33]), PM_ACC_OUT(d[34]), PM_ACC_OUT(d[35]),
+        PM_ACC_OUT(d[36]), PM_ACC_OUT(d[37]), PM_ACC_OUT(d[38]), PM_ACC_OUT(d[39])
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }
 
@@ -145,17 +154,23 @@ __device__ __forceinline__ void pm_wgmma_m64n96(float *d, uint64_t da,
                                                  uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n96k" PM_AB_KS ".f32." PM_AB_PTX "." PM_AB_PTX " "
+      "wgmma.mma_async.sync.aligned.m64n96k" PM_AB_KS "." PM_ACC_PTX "." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "
-      "%48, %49, p, 1, 1" PM_AB_TRANS(", %51, %52") ";\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+      "%48, %49, p" PM_ACC_SCALES PM_AB_TRANS(", %51, %52") ";\n}\n"
+      : PM_ACC_OUT(d[0]), PM_ACC_OUT(d[1]), PM_ACC_OUT(d[2]), PM_ACC_OUT(d[3]),
+        PM_ACC_OUT(d[4]), PM_ACC_OUT(d[5]), PM_ACC_OUT(d[6]), PM_ACC_OUT(d[7]),
+        PM_ACC_OUT(d[8]), PM_ACC_OUT(d[9]), PM_ACC_OUT(d[10]), PM_ACC_OUT(d[11]),
+        PM_ACC_OUT(d[12]), PM_ACC_OUT(d[13]), PM_ACC_OUT(d[14]), PM_ACC_OUT(d[15]),
+        PM_ACC_OUT(d[16]), PM_ACC_OUT(d[17]), PM_ACC_OUT(d[18]), PM_ACC_OUT(d[19]),
+        PM_ACC_OUT(d[20]), PM_ACC_OUT(d[21]), PM_ACC_OUT(d[22]), PM_ACC_OUT(d[23]),
+        PM_ACC_OUT(d[24]), PM_ACC_OUT(d[25]), PM_ACC_OUT(d[26]), PM_ACC_OUT(d[27]),
+        PM_ACC_OUT(d[28]), PM_ACC_OUT(d[29]), PM_ACC_OUT(d[30]), PM_ACC_OUT(d[31]),
+        PM_ACC_OUT(d[32]), PM_ACC_OUT(d[33]), PM_ACC_OUT(d[34]), PM_ACC_OUT(d[35]),
+        PM_ACC_OUT(d[36]), PM_ACC_OUT(d[37]), PM_ACC_OUT(d[38]), PM_ACC_OUT(d[39]),
+        PM_ACC_OUT(d[40]), PM_ACC_OUT(d[41]), PM_ACC_OUT(d[42]), PM_ACC_OUT(d[43]),
+        PM_ACC_OUT(d[44]), PM_ACC_OUT(d[45]), PM_ACC_OUT(d[46]), PM_ACC_OUT(d[47])
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }
 
@@ -164,20 +179,28 @@ __device__ __forceinline__ void pm_wgmma_m64n128(float *d, uint64_t da,
                                                  uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k" PM_AB_KS ".f32." PM_AB_PTX "." PM_AB_PTX " "
+      "wgmma.mma_async.sync.aligned.m64n128k" PM_AB_KS "." PM_ACC_PTX "." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
       "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-      "%64, %65, p, 1, 1" PM_AB_TRANS(", %67, %68") ";\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      "%64, %65, p" PM_ACC_SCALES PM_AB_TRANS(", %67, %68") ";\n}\n"
+      : PM_ACC_OUT(d[0]), PM_ACC_OUT(d[1]), PM_ACC_OUT(d[2]), PM_ACC_OUT(d[3]),
+        PM_ACC_OUT(d[4]), PM_ACC_OUT(d[5]), PM_ACC_OUT(d[6]), PM_ACC_OUT(d[7]),
+        PM_ACC_OUT(d[8]), PM_ACC_OUT(d[9]), PM_ACC_OUT(d[10]), PM_ACC_OUT(d[11]),
+        PM_ACC_OUT(d[12]), PM_ACC_OUT(d[13]), PM_ACC_OUT(d[14]), PM_ACC_OUT(d[15]),
+        PM_ACC_OUT(d[16]), PM_ACC_OUT(d[17]), PM_ACC_OUT(d[18]), PM_ACC_OUT(d[19]),
+        PM_ACC_OUT(d[20]), PM_ACC_OUT(d[21]), PM_ACC_OUT(d[22]), PM_ACC_OUT(d[23]),
+        PM_ACC_OUT(d[24]), PM_ACC_OUT(d[25]), PM_ACC_OUT(d[26]), PM_ACC_OUT(d[27]),
+        PM_ACC_OUT(d[28]), PM_ACC_OUT(d[29]), PM_ACC_OUT(d[30]), PM_ACC_OUT(d[31]),
+        PM_ACC_OUT(d[32]), PM_ACC_OUT(d[33]), PM_ACC_OUT(d[34]), PM_ACC_OUT(d[35]),
+        PM_ACC_OUT(d[36]), PM_ACC_OUT(d[37]), PM_ACC_OUT(d[38]), PM_ACC_OUT(d[39]),
+        PM_ACC_OUT(d[40]), PM_ACC_OUT(d[41]), PM_ACC_OUT(d[42]), PM_ACC_OUT(d[43]),
+        PM_ACC_OUT(d[44]), PM_ACC_OUT(d[45]), PM_ACC_OUT(d[46]), PM_ACC_OUT(d[47]),
+        PM_ACC_OUT(d[48]), PM_ACC_OUT(d[49]), PM_ACC_OUT(d[50]), PM_ACC_OUT(d[51]),
+        PM_ACC_OUT(d[52]), PM_ACC_OUT(d[53]), PM_ACC_OUT(d[54]), PM_ACC_OUT(d[55]),
+        PM_ACC_OUT(d[56]), PM_ACC_OUT(d[57]), PM_ACC_OUT(d[58]), PM_ACC_OUT(d[59]),
+        PM_ACC_OUT(d[60]), PM_ACC_OUT(d[61]), PM_ACC_OUT(d[62]), PM_ACC_OUT(d[63])
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }
 
@@ -186,26 +209,38 @@ __device__ __forceinline__ void pm_wgmma_m64n192(float *d, uint64_t da,
                                                  uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n192k" PM_AB_KS ".f32." PM_AB_PTX "." PM_AB_PTX " "
+      "wgmma.mma_async.sync.aligned.m64n192k" PM_AB_KS "." PM_ACC_PTX "." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
       "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
       "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
       "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, "
-      "%96, %97, p, 1, 1" PM_AB_TRANS(", %99, %100") ";\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+      "%96, %97, p" PM_ACC_SCALES PM_AB_TRANS(", %99, %100") ";\n}\n"
+      : PM_ACC_OUT(d[0]), PM_ACC_OUT(d[1]), PM_ACC_OUT(d[2]), PM_ACC_OUT(d[3]),
+        PM_ACC_OUT(d[4]), PM_ACC_OUT(d[5]), PM_ACC_OUT(d[6]), PM_ACC_OUT(d[7]),
+        PM_ACC_OUT(d[8]), PM_ACC_OUT(d[9]), PM_ACC_OUT(d[10]), PM_ACC_OUT(d[11]),
+        PM_ACC_OUT(d[12]), PM_ACC_OUT(d[13]), PM_ACC_OUT(d[14]), PM_ACC_OUT(d[15]),
+        PM_ACC_OUT(d[16]), PM_ACC_OUT(d[17]), PM_ACC_OUT(d[18]), PM_ACC_OUT(d[19]),
+        PM_ACC_OUT(d[20]), PM_ACC_OUT(d[21]), PM_ACC_OUT(d[22]), PM_ACC_OUT(d[23]),
+        PM_ACC_OUT(d[24]), PM_ACC_OUT(d[25]), PM_ACC_OUT(d[26]), PM_ACC_OUT(d[27]),
+        PM_ACC_OUT(d[28]), PM_ACC_OUT(d[29]), PM_ACC_OUT(d[30]), PM_ACC_OUT(d[31]),
+        PM_ACC_OUT(d[32]), PM_ACC_OUT(d[33]), PM_ACC_OUT(d[34]), PM_ACC_OUT(d[35]),
+        PM_ACC_OUT(d[36]), PM_ACC_OUT(d[37]), PM_ACC_OUT(d[38]), PM_ACC_OUT(d[39]),
+        PM_ACC_OUT(d[40]), PM_ACC_OUT(d[41]), PM_ACC_OUT(d[42]), PM_ACC_OUT(d[43]),
+        PM_ACC_OUT(d[44]), PM_ACC_OUT(d[45]), PM_ACC_OUT(d[46]), PM_ACC_OUT(d[47]),
+        PM_ACC_OUT(d[48]), PM_ACC_OUT(d[49]), PM_ACC_OUT(d[50]), PM_ACC_OUT(d[51]),
+        PM_ACC_OUT(d[52]), PM_ACC_OUT(d[53]), PM_ACC_OUT(d[54]), PM_ACC_OUT(d[55]),
+        PM_ACC_OUT(d[56]), PM_ACC_OUT(d[57]), PM_ACC_OUT(d[58]), PM_ACC_OUT(d[59]),
+        PM_ACC_OUT(d[60]), PM_ACC_OUT(d[61]), PM_ACC_OUT(d[62]), PM_ACC_OUT(d[63]),
+        PM_ACC_OUT(d[64]), PM_ACC_OUT(d[65]), PM_ACC_OUT(d[66]), PM_ACC_OUT(d[67]),
+        PM_ACC_OUT(d[68]), PM_ACC_OUT(d[69]), PM_ACC_OUT(d[70]), PM_ACC_OUT(d[71]),
+        PM_ACC_OUT(d[72]), PM_ACC_OUT(d[73]), PM_ACC_OUT(d[74]), PM_ACC_OUT(d[75]),
+        PM_ACC_OUT(d[76]), PM_ACC_OUT(d[77]), PM_ACC_OUT(d[78]), PM_ACC_OUT(d[79]),
+        PM_ACC_OUT(d[80]), PM_ACC_OUT(d[81]), PM_ACC_OUT(d[82]), PM_ACC_OUT(d[83]),
+        PM_ACC_OUT(d[84]), PM_ACC_OUT(d[85]), PM_ACC_OUT(d[86]), PM_ACC_OUT(d[87]),
+        PM_ACC_OUT(d[88]), PM_ACC_OUT(d[89]), PM_ACC_OUT(d[90]), PM_ACC_OUT(d[91]),
+        PM_ACC_OUT(d[92]), PM_ACC_OUT(d[93]), PM_ACC_OUT(d[94]), PM_ACC_OUT(d[95])
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }
 
@@ -214,7 +249,7 @@ __device__ __forceinline__ void pm_wgmma_m64n256(float *d, uint64_t da,
                                                  uint64_t db) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k" PM_AB_KS ".f32." PM_AB_PTX "." PM_AB_PTX " "
+      "wgmma.mma_async.sync.aligned.m64n256k" PM_AB_KS "." PM_ACC_PTX "." PM_AB_PTX "." PM_AB_PTX " "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
@@ -223,23 +258,39 @@ __device__ __forceinline__ void pm_wgmma_m64n256(float *d, uint64_t da,
       "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
       "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
       "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-      "%128, %129, p, 1, 1" PM_AB_TRANS(", %131, %132") ";\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      "%128, %129, p" PM_ACC_SCALES PM_AB_TRANS(", %131, %132") ";\n}\n"
+      : PM_ACC_OUT(d[0]), PM_ACC_OUT(d[1]), PM_ACC_OUT(d[2]), PM_ACC_OUT(d[3]),
+        PM_ACC_OUT(d[4]), PM_ACC_OUT(d[5]), PM_ACC_OUT(d[6]), PM_ACC_OUT(d[7]),
+        PM_ACC_OUT(d[8]), PM_ACC_OUT(d[9]), PM_ACC_OUT(d[10]), PM_ACC_OUT(d[11]),
+        PM_ACC_OUT(d[12]), PM_ACC_OUT(d[13]), PM_ACC_OUT(d[14]), PM_ACC_OUT(d[15]),
+        PM_ACC_OUT(d[16]), PM_ACC_OUT(d[17]), PM_ACC_OUT(d[18]), PM_ACC_OUT(d[19]),
+        PM_ACC_OUT(d[20]), PM_ACC_OUT(d[21]), PM_ACC_OUT(d[22]), PM_ACC_OUT(d[23]),
+        PM_ACC_OUT(d[24]), PM_ACC_OUT(d[25]), PM_ACC_OUT(d[26]), PM_ACC_OUT(d[27]),
+        PM_ACC_OUT(d[28]), PM_ACC_OUT(d[29]), PM_ACC_OUT(d[30]), PM_ACC_OUT(d[31]),
+        PM_ACC_OUT(d[32]), PM_ACC_OUT(d[33]), PM_ACC_OUT(d[34]), PM_ACC_OUT(d[35]),
+        PM_ACC_OUT(d[36]), PM_ACC_OUT(d[37]), PM_ACC_OUT(d[38]), PM_ACC_OUT(d[39]),
+        PM_ACC_OUT(d[40]), PM_ACC_OUT(d[41]), PM_ACC_OUT(d[42]), PM_ACC_OUT(d[43]),
+        PM_ACC_OUT(d[44]), PM_ACC_OUT(d[45]), PM_ACC_OUT(d[46]), PM_ACC_OUT(d[47]),
+        PM_ACC_OUT(d[48]), PM_ACC_OUT(d[49]), PM_ACC_OUT(d[50]), PM_ACC_OUT(d[51]),
+        PM_ACC_OUT(d[52]), PM_ACC_OUT(d[53]), PM_ACC_OUT(d[54]), PM_ACC_OUT(d[55]),
+        PM_ACC_OUT(d[56]), PM_ACC_OUT(d[57]), PM_ACC_OUT(d[58]), PM_ACC_OUT(d[59]),
+        PM_ACC_OUT(d[60]), PM_ACC_OUT(d[61]), PM_ACC_OUT(d[62]), PM_ACC_OUT(d[63]),
+        PM_ACC_OUT(d[64]), PM_ACC_OUT(d[65]), PM_ACC_OUT(d[66]), PM_ACC_OUT(d[67]),
+        PM_ACC_OUT(d[68]), PM_ACC_OUT(d[69]), PM_ACC_OUT(d[70]), PM_ACC_OUT(d[71]),
+        PM_ACC_OUT(d[72]), PM_ACC_OUT(d[73]), PM_ACC_OUT(d[74]), PM_ACC_OUT(d[75]),
+        PM_ACC_OUT(d[76]), PM_ACC_OUT(d[77]), PM_ACC_OUT(d[78]), PM_ACC_OUT(d[79]),
+        PM_ACC_OUT(d[80]), PM_ACC_OUT(d[81]), PM_ACC_OUT(d[82]), PM_ACC_OUT(d[83]),
+        PM_ACC_OUT(d[84]), PM_ACC_OUT(d[85]), PM_ACC_OUT(d[86]), PM_ACC_OUT(d[87]),
+        PM_ACC_OUT(d[88]), PM_ACC_OUT(d[89]), PM_ACC_OUT(d[90]), PM_ACC_OUT(d[91]),
+        PM_ACC_OUT(d[92]), PM_ACC_OUT(d[93]), PM_ACC_OUT(d[94]), PM_ACC_OUT(d[95]),
+        PM_ACC_OUT(d[96]), PM_ACC_OUT(d[97]), PM_ACC_OUT(d[98]), PM_ACC_OUT(d[99]),
+        PM_ACC_OUT(d[100]), PM_ACC_OUT(d[101]), PM_ACC_OUT(d[102]), PM_ACC_OUT(d[103]),
+        PM_ACC_OUT(d[104]), PM_ACC_OUT(d[105]), PM_ACC_OUT(d[106]), PM_ACC_OUT(d[107]),
+        PM_ACC_OUT(d[108]), PM_ACC_OUT(d[109]), PM_ACC_OUT(d[110]), PM_ACC_OUT(d[111]),
+        PM_ACC_OUT(d[112]), PM_ACC_OUT(d[113]), PM_ACC_OUT(d[114]), PM_ACC_OUT(d[115]),
+        PM_ACC_OUT(d[116]), PM_ACC_OUT(d[117]), PM_ACC_OUT(d[118]), PM_ACC_OUT(d[119]),
+        PM_ACC_OUT(d[120]), PM_ACC_OUT(d[121]), PM_ACC_OUT(d[122]), PM_ACC_OUT(d[123]),
+        PM_ACC_OUT(d[124]), PM_ACC_OUT(d[125]), PM_ACC_OUT(d[126]), PM_ACC_OUT(d[127])
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }
 
