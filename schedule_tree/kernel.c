@@ -373,13 +373,19 @@ static int kernel_types(struct pm_kernel *k, struct pm_diags *d)
 			pm_type_name(out->type));
 		return -1;
 	}
-	/* i32 accumulators reach the store as integers: no pointwise work
-	 * on them (docs/decisions/0027-8-bit-operands.md) */
-	if (row->acc == PM_I32 && spec->nstmts > k->ncon) {
-		pm_diag_unsupported(d, spec->stmts[k->ncon].loc, "an epilogue "
-			"on the i32 accumulators of %s operands (they are stored "
-			"as i32 directly; dequantizing epilogues are not there "
-			"yet)", pm_type_name(in));
+	/* s32 accumulators: stored as i32 without an epilogue; an epilogue
+	 * computes in f32 from them, into a float output
+	 * (docs/decisions/0027-8-bit-operands.md) */
+	if (row->acc == PM_I32 && (spec->nstmts > k->ncon) ==
+	    (out->type == PM_I32)) {
+		pm_diag_unsupported(d, out->loc, spec->nstmts > k->ncon ?
+			"'%s' is i32 after an epilogue; an epilogue on %s "
+			"operands' i32 accumulators computes in f32: its output is "
+			"f32, f16 or bf16" : "'%s' is %s without an epilogue; %s "
+			"operands' i32 accumulators are stored as i32 (convert in "
+			"an epilogue: D(i, j) = C(i, j))", out->name,
+			spec->nstmts > k->ncon ? pm_type_name(in) :
+			pm_type_name(out->type), pm_type_name(in));
 		return -1;
 	}
 	for (int s = k->ncon; s < spec->nstmts; ++s) {

@@ -41,9 +41,11 @@ extern const struct pm_target pm_target_sm90a, pm_target_host_c;
 	  .outs = PM_OUT_FLOAT, .elem = &pm_elem_e5m2, .k = 32, .k_major = 1, \
 	  .instr = PM_WGMMA_K32 }
 /* wgmma's s8 (sm_90a): k = 32, K-major, s32 accumulators stored as i32
- * (no epilogue, no split-K: docs/decisions/0027) */
+ * or converted by an epilogue into a float output (no split-K:
+ * docs/decisions/0027) */
 #define PM_OPERAND_S8 \
-	{ .in = PM_I8, .ptx = "s8", .acc = PM_I32, .outs = 1u << PM_I32, \
+	{ .in = PM_I8, .ptx = "s8", .acc = PM_I32, \
+	  .outs = 1u << PM_I32 | PM_OUT_FLOAT, \
 	  .elem = &pm_elem_s8, .k = 32, .k_major = 1, \
 	  .instr = "wgmma.mma_async.sync.aligned.m64nNk32.s32.%s.%s" }
 extern const struct pm_elem pm_elem_f16, pm_elem_bf16, pm_elem_e4m3,

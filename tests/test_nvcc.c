@@ -23,7 +23,8 @@
  * contractions, --mma-inflight on,
  * --persistent on with --cluster 2, 128-byte rows (--block 128x128x128)
  * and cp.async copies (--tma off); i8 into i32 (unsplit: base and small
- * rows), with MMAs in flight, persistent in clusters and cp.async.
+ * rows), with MMAs in flight, persistent in clusters and cp.async,
+ * dequantized into f16 by an epilogue, and two i8 contractions into f32.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
@@ -60,7 +61,7 @@
 #define N_NARROW 5		/* the 128x96 / 128x80 cases */
 #define N_BF16_SPECS 9		/* bf16 operands: sm_80 and sm_90a each */
 #define N_BF16 (N_BF16_SPECS * 2 + 3)
-#define N_F8 13			/* 8-bit operands, sm_90a */
+#define N_F8 15			/* 8-bit operands, sm_90a */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_F8)
 
@@ -243,6 +244,7 @@ static void init_cases(void)
 			{ "gemm_f8e5m2_scaled", 3 },
 			{ "gemm_i8_nt", 3 }, { "gemm_i8_nt", 4 },
 			{ "gemm_i8_nt", 7 }, { "gemm_i8_nt", 9 },
+			{ "gemm_i8_dequant", 3 }, { "add_gemm_i8", 3 },
 		};
 
 		for (int i = 0; i < N_F8; i++) {

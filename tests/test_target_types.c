@@ -91,12 +91,14 @@ static void test_supports(void **state)
 		assert_false(pm_target_supports(t, PM_I32, PM_I32));
 		assert_null(pm_target_operand(t, PM_F32));
 	}
-	/* i8: sm_90a only, into i32 */
+	/* i8: sm_90a only, into i32 or through an epilogue a float */
 	assert_null(pm_target_operand(s80, PM_I8));
 	assert_false(pm_target_supports(s80, PM_I8, PM_I32));
 	assert_true(pm_target_supports(s90, PM_I8, PM_I32));
-	assert_false(pm_target_supports(s90, PM_I8, PM_F32));
-	assert_false(pm_target_supports(s90, PM_I8, PM_F16));
+	/* through an epilogue (schedule_tree/kernel.c) */
+	assert_true(pm_target_supports(s90, PM_I8, PM_F32));
+	assert_true(pm_target_supports(s90, PM_I8, PM_F16));
+	assert_false(pm_target_supports(s90, PM_I8, PM_I8));
 	assert_int_equal(pm_target_operand(s90, PM_I8)->acc, PM_I32);
 	/* the 8-bit floats: sm_90a only, into the float outputs */
 	for (int e = PM_F8E4M3; e <= PM_F8E5M2; ++e) {
@@ -315,6 +317,9 @@ static void test_gen_f8(void **state)
 {
 	(void) state;
 	generates("sm_90a", GEMM_NT("i8", "i8", "i32"));
+	generates("sm_90a", "def g(i8(M, K) A, i8(N, K) B, f32(M) sa, f32 s) "
+		"-> (bf16(M, N) C) {\n  X(i, j) +=! A(i, k) * B(j, k)\n"
+		"  C(i, j) = X(i, j) * sa(i) * s\n}\n");
 	generates("sm_90a", GEMM_NT("f8e4m3", "f8e4m3", "f16"));
 	generates("sm_90a", GEMM_NT("f8e4m3", "f8e4m3", "bf16"));
 	generates("sm_90a", GEMM_NT("f8e5m2", "f8e5m2", "f32"));
@@ -352,13 +357,17 @@ static void test_gen_f8_refused(void **state)
 		"must be declared with the reduction index last (i8(N, K) B "
 		"read B(j, k)); transpose it first");
 	refused("sm_90a", GEMM_NT("i8", "i8", "f32"), "t.tc:1:45: error: "
-		"unsupported: target sm_90a multiplies i8 operands into i32 "
-		"outputs; 'C' is f32");
+		"unsupported: 'C' is f32 without an epilogue; i8 operands' i32 "
+		"accumulators are stored as i32 (convert in an epilogue: D(i, j) "
+		"= C(i, j))");
 	refused("sm_90a", "def g(i8(M, K) A, i8(N, K) B) -> (i32(M, N) C) {\n"
 		"  C(i, j) +=! A(i, k) * B(j, k)\n  C(i, j) = C(i, j) * 2\n}\n",
-		"t.tc:3:3: error: unsupported: an epilogue on the i32 "
-		"accumulators of i8 operands (they are stored as i32 directly; "
-		"dequantizing epilogues are not there yet)");
+		"t.tc:1:45: error: unsupported: 'C' is i32 after an epilogue; an "
+		"epilogue on i8 operands' i32 accumulators computes in f32: its "
+		"output is f32, f16 or bf16");
+	refused("sm_90a", GEMM_NT("i8", "i8", "i8"), "t.tc:1:44: error: "
+		"unsupported: target sm_90a multiplies i8 operands into f16, "
+		"bf16, f32 or i32 outputs; 'C' is i8");
 	/* not K-major: B(k, j), A(k, i) */
 	refused("sm_90a", GEMM("f8e4m3", "f8e4m3", "f16"), "t.tc:2:25: "
 		"error: unsupported: target sm_90a reads f8e4m3 operands "

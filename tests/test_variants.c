@@ -90,6 +90,7 @@ static const struct vcase cases[] = {
 	/* i8: i32 accumulators are not split (no split-K rows) */
 	{ "tests/specs/gemm_i8_nt", "sm_90a", "" },
 	{ "tests/specs/gemm_i8_nt", "sm_90a", "persistent=on" },
+	{ "tests/specs/gemm_i8_dequant", "sm_90a", "" },
 };
 
 static struct pm_spec *load(const char *name)
