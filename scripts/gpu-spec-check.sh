@@ -66,8 +66,8 @@ for f in tests/specs/*bf16*.tc; do
 	CASES+=("${b}_sm90a|$f|--target sm_90a|" "${b}_sm80|$f|--target sm_80|")
 done
 # 8-bit operands (docs/decisions/0027): every spec of tests/specs/*f8e*.tc
-# and *_i8_*.tc, on sm_90a only (sm_80 and sm_70 refuse them)
-for f in tests/specs/*f8e*.tc tests/specs/*_i8_*.tc; do
+# and *_i8_*.tc / *_i8.tc, on sm_90a only (sm_80 and sm_70 refuse them)
+for f in tests/specs/*f8e*.tc tests/specs/*_i8_*.tc tests/specs/*_i8.tc; do
 	[ -e "$f" ] || continue
 	b=$(basename "$f" .tc)
 	CASES+=("${b}_sm90a|$f|--target sm_90a|")
