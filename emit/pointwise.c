@@ -166,10 +166,6 @@ static int chain_of(struct pm_kernel *k, int stmt)
 	return k->scop->spec->stmts[stmt - 1].lhs;
 }
 
-/* pm_print_epi's loop over the register pairs of macro tile a (fragment
- * frag; the first contraction's value other; pr: the reads loaded in
- * pairs); clamped: the inputs read at the row and column clamped to the
- * sizes (pm_ic, pm_jc0, pm_jc). */
 /* Are k's accumulators s32 (held as bits in the float registers)? */
 static int int_acc(const struct pm_kernel *k)
 {
@@ -179,6 +175,10 @@ static int int_acc(const struct pm_kernel *k)
 	return r && r->acc == PM_I32;
 }
 
+/* pm_print_epi's loop over the register pairs of macro tile a (fragment
+ * frag; the first contraction's value other; pr: the reads loaded in
+ * pairs); clamped: the inputs read at the row and column clamped to the
+ * sizes (pm_ic, pm_jc0, pm_jc). */
 static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int chain, const char *other,
 	const char *frag, const struct epi_pairs *pr, int clamped)
