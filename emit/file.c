@@ -89,7 +89,8 @@ static void comment_block(const struct pm_variant_set *vs,
 		s = e ? e + 1 : s + len;
 	}
 	pm_strbuf_printf(b, " *\n * target   %s (", c->target->name);
-	pm_strbuf_printf(b, c->target->instr, ptx, ptx);
+	pm_strbuf_printf(b, row && row->instr ? row->instr : c->target->instr,
+		ptx, ptx);
 	pm_strbuf_add(b, ")\n");
 	pm_strbuf_printf(b, " * block    %dx%dx%d\n * warp     %dx%d "
 		"(%d warps, %d threads)\n * mma      %dx%dx%d\n"
@@ -442,9 +443,18 @@ static void operand_defs(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		return;
 	pm_strbuf_printf(b, "\n/* operands: %s x %s -> %s accumulators */\n"
 		"#define PM_AB_T %s\n#define PM_AB_PTX \"%s\"\n"
-		"#define PM_AB_BITS %s\n#define PM_AB_TMA %s\n",
+		"#define PM_AB_BITS %s\n#define PM_AB_TMA %s\n"
+		"#define PM_AB_K %d\n#define PM_AB_KS \"%d\"\n"
+		"#define PM_AB_TRANS(x)%s\n",
 		pm_type_name(r->in), pm_type_name(r->in), pm_type_name(r->acc),
-		r->elem->ctype, r->ptx, r->elem->bits, r->elem->tma);
+		r->elem->ctype, r->ptx, r->elem->bits, r->elem->tma,
+		pm_operand_k(vs->target, r), pm_operand_k(vs->target, r),
+		r->k_major ? "" : " x");
+	/* integer accumulators: the float registers hold their bits */
+	if (r->acc == PM_I32)
+		pm_strbuf_add(b, "#define PM_ACC_PTX \"s32\"\n"
+			"#define PM_ACC_SCALES \"\"\n"
+			"#define PM_ACC_OUT(x) \"+r\"(*(uint32_t *) &(x))\n");
 }
 
 /* pm_f and pm_ld2f of each 16-bit element type (pointwise code). */

@@ -26,7 +26,9 @@ const char *pm_emit_ctype(struct pm_kernel *k, int t, int host)
 	enum pm_type ty = k->scop->spec->tensors[t].type;
 	const struct pm_elem *e = pm_elem_of(ty);
 
-	if (e)		/* f16, bf16: the target table's spelling */
+	if (!e)		/* the 8-bit floats: only the MMA reads them */
+		e = pm_elem_storage(ty);
+	if (e)		/* f16, bf16, f8: the target table's spelling */
 		return host ? "float" : e->ctype;
 	switch (ty) {
 	case PM_F32: return "float";
@@ -286,6 +288,9 @@ void pm_print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
 	else if (buf->swz >= 2)
 		pm_strbuf_printf(b, "pm_smem_off<%d, %d, %ld>(", buf->pitch,
 			buf->swz, buf->size[0]);
+	else if (buf->vec == 16)	/* 8-bit elements: 16 per chunk */
+		pm_strbuf_printf(b, "pm_smem_off<%d, %d, 0, 16>(", buf->pitch,
+			buf->swz);
 	else
 		pm_strbuf_printf(b, "pm_smem_off<%d, %d>(", buf->pitch,
 			buf->swz);

@@ -96,7 +96,7 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 			"&pm_tm%d, %s, %s, %s, %s, %ld, %ld, %ld) != cudaSuccess)"
 			"\n%s\treturn cudaErrorInvalidValue;\n", ind, i, ind, i,
 			name, d0, d1, d1, buf->size[0] /
-			(k->bufs[i].mc_rows ? 2 : 1), w, 2 * w, ind);
+			(k->bufs[i].mc_rows ? 2 : 1), w, k->eb * w, ind);
 	}
 }
 

@@ -254,7 +254,7 @@ static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
-	int async = !host && buf->vec == 8;
+	int async = !host && buf->vec == pm_kernel_vec(k);
 
 	if (buf->tma) {
 		pm_print_tma_copy(k, b, a, host, pred);

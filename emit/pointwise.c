@@ -84,6 +84,8 @@ static void print_read_at(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_expr *e, const char *j, const char *i)
 {
 	pm_strbuf_printf(b, "%s[", k->scop->spec->tensors[e->tensor].name);
+	if (!e->nidx)		/* a scalar */
+		pm_strbuf_add(b, "0");
 	for (int d = 0; d < e->nidx; ++d) {
 		pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
 			e->idx[d] ? j : i);
@@ -164,6 +166,15 @@ static int chain_of(struct pm_kernel *k, int stmt)
 	return k->scop->spec->stmts[stmt - 1].lhs;
 }
 
+/* Are k's accumulators s32 (held as bits in the float registers)? */
+static int int_acc(const struct pm_kernel *k)
+{
+	const struct pm_operand_row *r = pm_target_operand(k->cfg->target,
+		k->scop->spec->tensors[k->con[0].a].type);
+
+	return r && r->acc == PM_I32;
+}
+
 /* pm_print_epi's loop over the register pairs of macro tile a (fragment
  * frag; the first contraction's value other; pr: the reads loaded in
  * pairs); clamped: the inputs read at the row and column clamped to the
@@ -203,8 +214,12 @@ static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 		"pm_j = pm_j0 + pm_e; ", pm_emit_acc_name(k, a->op->con), frag);
 	if (clamped)
 		print_clamp(k, b, 1, "j", "");
-	pm_strbuf_add(b, "const float pm_v = *pm_p; (void) pm_j; "
-		"(void) pm_v; *pm_p = ");
+	/* s32 accumulators (i8 operands): their bits until the first
+	 * epilogue statement makes them f32 values */
+	pm_strbuf_add(b, int_acc(k) && a->op->stmt == k->ncon ?
+		"const float pm_v = (float) __float_as_int(*pm_p); " :
+		"const float pm_v = *pm_p; ");
+	pm_strbuf_add(b, "(void) pm_j; (void) pm_v; *pm_p = ");
 	print_expr_c(k, b, st->rhs, chain, other, pr, clamped);
 	pm_strbuf_add(b, "; } }");
 }
@@ -239,6 +254,9 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_init(&other);
 	if (k->acc_shared)
 		pm_strbuf_add(&other, "0.0f");
+	else if (int_acc(k))	/* the first's s32 bits, never converted */
+		pm_strbuf_printf(&other, "((float) __float_as_int(%s%s[pm_r + "
+			"pm_e]))", pm_emit_acc_name(k, 0), frag.s);
 	else
 		pm_strbuf_printf(&other, "%s%s%s", pm_emit_acc_name(k, 0), frag.s,
 			host ? "" : "[pm_r + pm_e]");

@@ -62,6 +62,43 @@ static double from_mini(unsigned b, int ebits, int mbits)
 	return s * ldexp(m + ldexp(1, mbits), (int) e - bias - mbits);
 }
 
+/* The 8-bit floats (docs/LANGUAGE.md §1): x rounded to nearest even with
+ * mbits mantissa bits, saturated to +-max (as cvt.rn.satfinite: infinities
+ * too), NaN to the NaN pattern nan with x's sign (CUDA's
+ * __nv_cvt_double_to_fp8 with __NV_SATFINITE: the same bits for every
+ * double); its bit pattern. */
+static unsigned to_f8(double x, int ebits, int mbits, double max,
+	unsigned nan)
+{
+	int bias = (1 << (ebits - 1)) - 1, e;
+	unsigned sign = signbit(x) ? 0x80u : 0;
+	double a = fabs(x), m;
+
+	if (isnan(x))
+		return sign | nan;
+	a = a > max ? max : a;
+	if (a < ldexp(1, 1 - bias))	/* subnormal (or the smallest normal) */
+		return sign | (unsigned) nearbyint(ldexp(a, bias - 1 + mbits));
+	frexp(a, &e);
+	e -= 1;			/* a = 1.f * 2^e */
+	m = nearbyint(ldexp(a, mbits - e)) - ldexp(1, mbits);
+	if (m >= ldexp(1, mbits)) {	/* never past max: max is on the grid */
+		m = 0;
+		e += 1;
+	}
+	return sign | (unsigned) (e + bias) << mbits | (unsigned) m;
+}
+
+/* e4m3 has no infinities: exponent 15 is normal but for mantissa 7 (NaN). */
+static double from_e4m3(unsigned b)
+{
+	if ((b & 0x7fu) == 0x7fu)
+		return NAN;
+	if ((b & 0x78u) == 0x78u)	/* 256 .. 448 */
+		return (b & 0x80u ? -1 : 1) * ldexp(8 + (b & 7u), 5);
+	return from_mini(b, 4, 3);
+}
+
 static double sat(double x, double lo, double hi)
 {
 	x = nearbyint(x);
@@ -79,6 +116,12 @@ void pm_eval_store(enum pm_type t, void *p, int64_t i, double x)
 		((int32_t *) p)[i] = (int32_t) sat(x, -2147483648.0,
 			2147483647.0);
 		break;
+	case PM_F8E4M3:
+		((uint8_t *) p)[i] = (uint8_t) to_f8(x, 4, 3, 448, 0x7f);
+		break;
+	case PM_F8E5M2:
+		((uint8_t *) p)[i] = (uint8_t) to_f8(x, 5, 2, 57344, 0x7e);
+		break;
 	}
 }
 
@@ -90,6 +133,8 @@ double pm_eval_load(enum pm_type t, const void *p, int64_t i)
 	case PM_F32: return ((const float *) p)[i];
 	case PM_I8: return ((const int8_t *) p)[i];
 	case PM_I32: return ((const int32_t *) p)[i];
+	case PM_F8E4M3: return from_e4m3(((const uint8_t *) p)[i]);
+	case PM_F8E5M2: return from_mini(((const uint8_t *) p)[i], 5, 2);
 	}
 	return NAN;
 }

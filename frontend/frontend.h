@@ -35,7 +35,10 @@
 #define PM_MAX_RANK 8
 #define PM_MAX_VARS 16
 
-enum pm_type { PM_F16, PM_BF16, PM_F32, PM_I8, PM_I32 };
+/* f8e4m3, f8e5m2: the OCP 8-bit floats (e4m3 without infinities, max 448;
+ * e5m2 IEEE-like, max 57344), docs/LANGUAGE.md §1 */
+enum pm_type { PM_F16, PM_BF16, PM_F32, PM_I8, PM_I32, PM_F8E4M3,
+	PM_F8E5M2 };
 const char *pm_type_name(enum pm_type t);	/* "f16", ... */
 /* The type named s ("f16", ...), or -1. */
 int pm_type_from_name(const char *s);

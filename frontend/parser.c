@@ -3,7 +3,7 @@
  *
  *   spec  := 'def' IDENT '(' [decl {',' decl}] ')' '->' '(' decl {',' decl} ')'
  *            '{' {stmt} '}' EOF
- *   decl  := IDENT '(' dim {',' dim} ')' IDENT        dim := IDENT | INT
+ *   decl  := IDENT ['(' dim {',' dim} ')'] IDENT      dim := IDENT | INT
  *   stmt  := apply ('+=!' | '+=' | '=') expr           (one per line)
  *   expr  := term {('+' | '-') term}
  *   term  := unary {('*' | '/') unary}
@@ -277,17 +277,12 @@ static struct pm_ast_expr *parse_expr(struct parser *p)
 	return e;
 }
 
-/* TYPE '(' dim {',' dim} ')' NAME */
-static int parse_decl(struct parser *p, struct pm_ast_decl *d, bool output)
+/* '(' dim {',' dim} ')' of a declaration. */
+static int parse_dims(struct parser *p, struct pm_ast_decl *d)
 {
 	const struct pm_token *t;
 
-	d->output = output;
-	if (!(t = expect(p, PM_T_IDENT, output ? "an output type" :
-			"a parameter type")))
-		return -1;
-	d->type_loc = t->loc;
-	if (!(d->type = tok_str(p, t)) || !expect(p, PM_T_LPAREN, "'('"))
+	if (!expect(p, PM_T_LPAREN, "'('"))
 		return -1;
 	for (;;) {
 		t = peek(p);
@@ -321,6 +316,22 @@ static int parse_decl(struct parser *p, struct pm_ast_decl *d, bool output)
 			return -1;
 	}
 	next(p);
+	return 0;
+}
+
+/* TYPE '(' dim {',' dim} ')' NAME, or TYPE NAME: a scalar (rank 0) */
+static int parse_decl(struct parser *p, struct pm_ast_decl *d, bool output)
+{
+	const struct pm_token *t;
+
+	d->output = output;
+	if (!(t = expect(p, PM_T_IDENT, output ? "an output type" :
+			"a parameter type")))
+		return -1;
+	d->type_loc = t->loc;
+	if (!(d->type = tok_str(p, t)) ||
+	    (peek(p)->kind != PM_T_IDENT && parse_dims(p, d) < 0))
+		return -1;
 	if (!(t = expect(p, PM_T_IDENT, "a tensor name")))
 		return -1;
 	d->loc = t->loc;

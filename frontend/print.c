@@ -5,7 +5,8 @@
 
 #include "frontend/frontend.h"
 
-static const char *const type_names[] = { "f16", "bf16", "f32", "i8", "i32" };
+static const char *const type_names[] = { "f16", "bf16", "f32", "i8", "i32",
+	"f8e4m3", "f8e5m2" };
 
 static const struct {
 	const char *name;
@@ -134,6 +135,8 @@ void pm_expr_print(FILE *out, const struct pm_spec *spec,
 	case PM_E_READ:
 		fputs(spec && e->tensor >= 0 && e->tensor < spec->ntensors ?
 			spec->tensors[e->tensor].name : "?", out);
+		if (!e->nidx)		/* a scalar */
+			break;
 		fputc('(', out);
 		for (i = 0; i < e->nidx; i++)
 			fprintf(out, "%s%s", i ? ", " : "",
@@ -168,6 +171,10 @@ static void print_decl(FILE *out, const struct pm_spec *spec,
 {
 	int i;
 
+	if (!t->rank) {		/* a scalar */
+		fprintf(out, "%s %s", pm_type_name(t->type), t->name);
+		return;
+	}
 	fprintf(out, "%s(", pm_type_name(t->type));
 	for (i = 0; i < t->rank; i++) {
 		if (i)

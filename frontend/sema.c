@@ -144,8 +144,12 @@ static void check_decls(struct sema *S)
 
 		if (type < 0)
 			pm_diag_error(S->diags, d->type_loc,
-				"unknown type '%s' (expected f16, bf16, f32, i8 or i32)",
+				"unknown type '%s' (expected f16, bf16, f32, f8e4m3, "
+				"f8e5m2, i8 or i32)",
 				d->type);
+		if (d->output && !d->rank)
+			pm_diag_error(S->diags, d->loc, "output '%s' is a scalar; "
+				"scalars (TYPE NAME) are inputs", d->name);
 		if (pm_func_from_name(d->name) >= 0)
 			pm_diag_error(S->diags, d->loc,
 				"'%s' is a function name and cannot name a tensor",
@@ -354,7 +358,12 @@ static struct pm_expr *conv(struct sema *S, const struct pm_ast_expr *a)
 		r = e;
 		break;
 	case PM_A_VAR:
-		if (find_tensor(S->spec, a->name) >= 0)
+		fn = find_tensor(S->spec, a->name);
+		if (fn >= 0 && !S->spec->tensors[fn].rank) {
+			r = conv_read(S, a, e);	/* a scalar */
+			break;
+		}
+		if (fn >= 0)
 			pm_diag_error(S->diags, a->loc,
 				"tensor '%s' is read without indices", a->name);
 		else if (pm_func_from_name(a->name) >= 0)

@@ -141,8 +141,8 @@ const char *polymma_spec_name(const polymma_spec *s);
 int polymma_spec_nsizes(const polymma_spec *s);
 const char *polymma_spec_size_name(const polymma_spec *s, int i);
 /* The launcher's tensors: the inputs, then the outputs, each in declared
- * order (temporaries are not listed). Type "f16", "bf16", "f32", "i8" or
- * "i32"; dimension d of tensor i is size symbol number
+ * order (temporaries are not listed). Type "f16", "bf16", "f32", "i8",
+ * "i32", "f8e4m3" or "f8e5m2"; dimension d of tensor i is size symbol number
  * polymma_spec_tensor_dim (>= 0), or -1 with *literal its value; -2 (and
  * the getters' NULL / -1) for an index out of range. */
 int polymma_spec_ntensors(const polymma_spec *s);
@@ -155,10 +155,10 @@ int polymma_spec_tensor_dim(const polymma_spec *s, int i, int d,
 /* The reference semantics on host buffers, for checking kernels:
  * sizes[i] the value of size symbol i (every one); tensors[i] the
  * launcher's tensor i (dense, row-major in declared order, in its type:
- * f16 and bf16 as 16-bit patterns). Every tensor is held in double, the
- * statements run in program order over their whole domains, the outputs
- * are rounded to their type once at the end (nearest even; integers
- * saturate). Writes the outputs. POLYMMA_ERR_USAGE for a NULL argument
+ * f16 and bf16 as 16-bit patterns, f8e4m3 and f8e5m2 as bytes). Every
+ * tensor is held in double, the statements run in program order over their
+ * whole domains, the outputs are rounded to their type once at the end
+ * (nearest even; integers and the 8-bit floats saturate). Writes the outputs. POLYMMA_ERR_USAGE for a NULL argument
  * or a size below 1; POLYMMA_ERR_INTERNAL when out of memory. Cost: about
  * one multiply-add per point of each contraction's domain. */
 int polymma_reference(polymma_ctx *ctx, const polymma_spec *s,

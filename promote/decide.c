@@ -25,7 +25,8 @@ long pm_kernel_smem_bytes(struct pm_kernel *k, int host, long *off)
 
 		if (off)
 			off[i] = *e;
-		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 : 2);
+		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 :
+			k->eb);
 		*e = (*e + align - 1) / align * align;
 		bytes = *e > bytes ? *e : bytes;
 	}

@@ -13,6 +13,10 @@ static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
 	struct pm_diags *d)
 {
 	long w = buf->size[1];
+	/* 8-bit elements (docs/decisions/0029): rows of 32, 64 or 128
+	 * bytes, the same swizzles, twice the elements; K-major only, so
+	 * rows of one swizzle span (no column blocks) */
+	int e = k->eb == 1 ? 2 : 1;
 
 	if (k->cfg->smem != 2) {
 		pm_diag_plain(d, "--target %s reads shared memory through wgmma "
@@ -20,21 +24,24 @@ static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
 			k->cfg->target->name);
 		return -1;
 	}
-	if (buf->vec != 8 || buf->size[0] % 8 ||
-	    (w != 16 && w != 32 && w != 64 && (w < 64 || w % 16))) {
+	if (buf->vec != pm_kernel_vec(k) || buf->size[0] % 8 ||
+	    (w != 16 * e && w != 32 * e && w != 64 * e &&
+	     (e > 1 || w < 64 || w % 16))) {
 		pm_diag_plain(d, "--target %s needs shared tiles of whole 8-row "
-			"groups with rows of 16, 32, 64 or more than 64 "
-			"elements in multiples of 16; '%s' is %ldx%ld",
-			k->cfg->target->name,
-			k->scop->spec->tensors[buf->tensor].name, buf->size[0],
-			w);
+			"groups with rows of %s; '%s' is %ldx%ld",
+			k->cfg->target->name, e > 1 ? "32, 64 or 128 8-bit "
+			"elements" : "16, 32, 64 or more than 64 elements in "
+			"multiples of 16", k->scop->spec->tensors[
+			buf->tensor].name, buf->size[0], w);
 		return -1;
 	}
 	/* wider: blocks of 64 columns (SWZ 2), else of 32 (SWZ 3: a B tile
 	 * of 96 columns), else of 16 (SWZ 4: 80) */
-	buf->swz = w <= 64 ? 1 : !(w % 64) ? 2 : !(w % 32) ? 3 : 4;
+	buf->swz = w <= 64 * e ? 1 : !(w % 64) ? 2 : !(w % 32) ? 3 : 4;
 	buf->pitch = w;
-	buf->stage_elems = (buf->size[0] * buf->pitch + 511) / 512 * 512;
+	/* stages of whole 1024 bytes */
+	buf->stage_elems = (buf->size[0] * buf->pitch + 512 * e - 1) /
+		(512 * e) * (512 * e);
 	return 0;
 }
 

@@ -79,7 +79,8 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 	isl_multi_val_free(size);
 	buf->offset = isl_fixed_box_get_offset(box);
 	isl_fixed_box_free(box);
-	buf->vec = buf->size[rank - 1] % 8 == 0 ? 8 : 1;
+	buf->vec = buf->size[rank - 1] % pm_kernel_vec(k) == 0 ?
+		pm_kernel_vec(k) : 1;
 	snprintf(name, sizeof(name), "COPY_%s",
 		k->scop->spec->tensors[tensor].name);
 	buf->copy_id = pm_kernel_op(k, name, PM_OP_COPY, k->nbufs);

@@ -33,7 +33,7 @@ int pm_rstage_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 	for (int b = 0; !why && b < k->nbufs; ++b) {
 		if (k->bufs[b].con != c)
 			continue;
-		if (k->bufs[b].vec != 8)
+		if (k->bufs[b].vec != pm_kernel_vec(k))
 			why = "it needs 16-byte copy units";
 		else if (pm_pr_smem_pro(&k->bufs[b]))
 			why = "prologues are applied in shared memory";

@@ -41,10 +41,11 @@ static const char *tma_obstacle(struct pm_kernel *k, int c)
 		if (pm_pr_smem_pro(buf))
 			return "a prologue applied in shared memory reads the "
 				"units each thread copied";
-		if (buf->rank != 2 || buf->vec != 8 || buf->size[0] > 256)
+		if (buf->rank != 2 || buf->vec != pm_kernel_vec(k) ||
+		    buf->size[0] > 256)
 			return "a tile is not a 2-D box of at most 256 rows";
 		if (!host && !(buf->swz == 1 && p == buf->size[1] &&
-		    (p == 16 || p == 32 || p == 64)) &&
+		    (p * k->eb == 32 || p * k->eb == 64 || p * k->eb == 128)) &&
 		    !(buf->swz >= 2 && p == buf->size[1]))
 			return "a tile's shared layout is not a TMA swizzle "
 				"(--smem swizzle)";

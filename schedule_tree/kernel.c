@@ -49,6 +49,34 @@ static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 	return -1;
 }
 
+/* Operands the tensor cores read only K-major (the row's k_major: wgmma's
+ * 8-bit types) must be read x(i, k) and y(j, k) of tensors whose last
+ * dimension k indexes (docs/decisions/0029-8-bit-operands.md). */
+static int k_major(struct pm_kernel *k, const struct pm_expr *x,
+	const struct pm_expr *y, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_target *tg = k->cfg->target;
+	const struct pm_expr *r[2] = { x, y };
+	const struct pm_operand_row *row;
+
+	row = pm_target_operand(tg, spec->tensors[x->tensor].type);
+	for (int o = 0; row && row->k_major && o < 2; ++o) {
+		const struct pm_tensor *t = &spec->tensors[r[o]->tensor];
+
+		if (r[o]->idx[r[o]->nidx - 1] == 2)
+			continue;
+		pm_diag_unsupported(d, r[o]->loc, "target %s reads %s operands "
+			"K-major only: '%s' must be declared with the reduction "
+			"index last (%s(%s, K) %s read %s(%s, k)); transpose it "
+			"first", tg->name, pm_type_name(t->type), t->name,
+			pm_type_name(t->type), o ? "N" : "M", t->name, t->name,
+			o ? "j" : "i");
+		return -1;
+	}
+	return 0;
+}
+
 /* The operands x, y of contraction st: of one type, a row of the target's
  * operand table (docs/decisions/0026-operand-type-table.md). */
 static int operand_types(struct pm_kernel *k, const struct pm_stmt *st,
@@ -74,7 +102,7 @@ static int operand_types(struct pm_kernel *k, const struct pm_stmt *st,
 			pm_type_name(a->type));
 		return -1;
 	}
-	return 0;
+	return k_major(k, x, y, d);
 }
 
 /* Recognise statement n as C(i,j) +=! f(A(i,k)) * g(B(k,j)) in any layout,
@@ -126,6 +154,14 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 			"tensor");
 	if (operand_types(k, st, x, y, d) < 0)
 		return -1;
+	if ((px || py) && !pm_elem_of(spec->tensors[x->tensor].type)) {
+		pm_diag_unsupported(d, (px ? px : py)->loc, "a prologue on %s "
+			"operands (pointwise code reads 16-bit floats; the "
+			"tensor cores alone read %s)",
+			pm_type_name(spec->tensors[x->tensor].type),
+			pm_type_name(spec->tensors[x->tensor].type));
+		return -1;
+	}
 	k->con[c].stmt = n;
 	k->con[c].acc = st->lhs;
 	k->con[c].a = x->tensor;
@@ -319,12 +355,37 @@ static int kernel_types(struct pm_kernel *k, struct pm_diags *d)
 		}
 	if (!row)
 		return -1;
+	/* the host rendering holds every element as a float */
+	k->eb = tg->emits_cuda ? row->elem->bytes : 4;
+	k->ik = pm_operand_k(tg, row);
+	if (k->cfg->mk % k->ik) {
+		pm_diag_plain(d, "--mma %dx%dx%d: target %s multiplies %s "
+			"operands %d deep per instruction; the macro k must be a "
+			"multiple of %d", k->cfg->mm, k->cfg->mn, k->cfg->mk,
+			tg->name, pm_type_name(in), k->ik, k->ik);
+		return -1;
+	}
 	if (!pm_target_supports(tg, in, out->type)) {
 		pm_operand_out_list(row, list, sizeof(list));
 		pm_diag_unsupported(d, out->loc, "target %s multiplies %s "
 			"operands into %s outputs; '%s' is %s", tg->name,
 			pm_type_name(in), list, out->name,
 			pm_type_name(out->type));
+		return -1;
+	}
+	/* s32 accumulators: stored as i32 without an epilogue; an epilogue
+	 * computes in f32 from them, into a float output
+	 * (docs/decisions/0029-8-bit-operands.md) */
+	if (row->acc == PM_I32 && (spec->nstmts > k->ncon) ==
+	    (out->type == PM_I32)) {
+		pm_diag_unsupported(d, out->loc, spec->nstmts > k->ncon ?
+			"'%s' is i32 after an epilogue; an epilogue on %s "
+			"operands' i32 accumulators computes in f32: its output is "
+			"f32, f16 or bf16" : "'%s' is %s without an epilogue; %s "
+			"operands' i32 accumulators are stored as i32 (convert in "
+			"an epilogue: D(i, j) = C(i, j))", out->name,
+			spec->nstmts > k->ncon ? pm_type_name(in) :
+			pm_type_name(out->type), pm_type_name(in));
 		return -1;
 	}
 	for (int s = k->ncon; s < spec->nstmts; ++s) {

@@ -200,6 +200,10 @@ struct pm_kernel {
 	 * (the plan's wide and tall variants): no ragged last tiles, no
 	 * guards (pm_kernel_sym_ragged is 0) */
 	int exact;
+	/* The operands' element bytes on the device (the operand row's: 2,
+	 * or 1 for the 8-bit types; a 16-byte copy unit holds 16 / eb) and
+	 * the k of one MMA instruction (docs/decisions/0029) */
+	int eb, ik;
 	/* Decided after promotion (promote/decide.c, pm_decide), printed by
 	 * emit/: a producer warpgroup handing its registers to the consumers
 	 * (setmaxnreg) instead of a producer warp (wg); clusters of two
@@ -214,6 +218,13 @@ struct pm_kernel {
 	int nbufs;
 	struct pm_buffer bufs[PM_MAX_BUFS];
 };
+
+/* The elements of a 16-byte copy unit of k's operands: 8 of 2 bytes (and
+ * the host rendering's), 16 of 1. */
+static inline int pm_kernel_vec(const struct pm_kernel *k)
+{
+	return k->eb == 1 ? 16 : 8;
+}
 
 /* Recognise the idiom and set up the kernel; NULL + diagnostic when the
  * spec is not (yet) supported. */

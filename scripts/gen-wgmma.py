@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Print the wgmma wrappers of emit/targets/sm90.cuh (the part between its
-BEGIN/END generated markers): one function per N of m64nNk16 .f32.f16.f16
-with both operands from shared memory through descriptors, scale-d = 1,
-transposes as immediates; and one per N with A from registers."""
+BEGIN/END generated markers): one function per N of m64nNkK (K, the
+operand and accumulator types from the file's PM_AB_KS, PM_AB_PTX and
+PM_ACC_PTX, common.cuh) with both operands from shared memory through
+descriptors, scale-d = 1, scale immediates where the type has them
+(PM_ACC_SCALES: not s32), transposes where it has them (PM_AB_TRANS: not
+the 8-bit types); and one per N with A from registers (16-bit types)."""
 import sys
 
 NS = (64, 80, 96, 128, 192, 256)
@@ -19,16 +22,25 @@ def acc_lists(n):
                              for i in range(0, r, 8))
     return r, regs, outs
 
+def acc_outs(n):
+    """The accumulator operands as PM_ACC_OUT(d[j]) (common.cuh: "+f", or
+    "+r" on the bits of s32 accumulators)."""
+    r = n // 2
+    return ",\n        ".join(", ".join('PM_ACC_OUT(d[%d])' % j
+                                        for j in range(i, min(i + 4, r)))
+                               for i in range(0, r, 4))
+
 def wrapper(n):
-    r, regs, outs = acc_lists(n)
+    r, regs, _ = acc_lists(n)
+    outs = acc_outs(n)
     return f'''template <int TA, int TB>
-__device__ __forceinline__ void pm_wgmma_m64n{n}k16(float *d, uint64_t da,
-                                                   uint64_t db) {{
+__device__ __forceinline__ void pm_wgmma_m64n{n}(float *d, uint64_t da,
+                                                 uint64_t db) {{
   asm volatile(
       "{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{r + 2}, 0;\\n"
-      "wgmma.mma_async.sync.aligned.m64n{n}k16.f32." PM_AB_PTX "." PM_AB_PTX " "
+      "wgmma.mma_async.sync.aligned.m64n{n}k" PM_AB_KS "." PM_ACC_PTX "." PM_AB_PTX "." PM_AB_PTX " "
       "{{{regs}}}, "
-      "%{r}, %{r + 1}, p, 1, 1, %{r + 3}, %{r + 4};\\n}}\\n"
+      "%{r}, %{r + 1}, p" PM_ACC_SCALES PM_AB_TRANS(", %{r + 3}, %{r + 4}") ";\\n}}\\n"
       : {outs}
       : "l"(da), "l"(db), "r"(1), "n"(TA), "n"(TB));
 }}

@@ -79,7 +79,8 @@ static const struct pm_variant_desc variants[] = {
 };
 
 static const struct pm_operand_row operands[] = {
-	PM_OPERAND_F16, PM_OPERAND_BF16,
+	PM_OPERAND_F16, PM_OPERAND_BF16, PM_OPERAND_E4M3, PM_OPERAND_E5M2,
+	PM_OPERAND_S8,
 };
 
 const struct pm_target pm_target_sm90a = {

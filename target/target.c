@@ -53,7 +53,7 @@ const struct pm_elem pm_elem_f16 = {
 	.type = PM_F16, .bytes = 2, .ctype = "__half", .pair = "__half2",
 	.to_f32 = "__half2float", .from_f32 = "__float2half_rn",
 	.pair_from_f32 = "__float2half2_rn", .bits = "__half_as_ushort",
-	.tma = "CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
+	.tma = "CU_TENSOR_MAP_DATA_TYPE_FLOAT16", .header = "cuda_fp16.h",
 	.mant = 11, .emin = -14, .emax = 15,
 };
 
@@ -63,18 +63,51 @@ const struct pm_elem pm_elem_bf16 = {
 	.from_f32 = "__float2bfloat16_rn",
 	.pair_from_f32 = "__float2bfloat162_rn",
 	.bits = "__bfloat16_as_ushort",
-	.tma = "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
+	.tma = "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16", .header = "cuda_bf16.h",
 	.mant = 8, .emin = -126, .emax = 127,
 };
 
-static const struct pm_elem *const elems[] = { &pm_elem_f16, &pm_elem_bf16 };
+/* The 8-bit floats: read by the MMA only (no pointwise code on them: no
+ * pair forms); bytes for TMA. */
+const struct pm_elem pm_elem_e4m3 = {
+	.type = PM_F8E4M3, .bytes = 1, .ctype = "__nv_fp8_e4m3",
+	.bits = "pm_fp8_bits", .tma = "CU_TENSOR_MAP_DATA_TYPE_UINT8",
+	.header = "cuda_fp8.h", .mant = 4, .emin = -6, .emax = 8,
+};
 
-const struct pm_elem *pm_elem_of(enum pm_type ty)
+const struct pm_elem pm_elem_e5m2 = {
+	.type = PM_F8E5M2, .bytes = 1, .ctype = "__nv_fp8_e5m2",
+	.bits = "pm_fp8_bits", .tma = "CU_TENSOR_MAP_DATA_TYPE_UINT8",
+	.header = "cuda_fp8.h", .mant = 3, .emin = -14, .emax = 15,
+};
+
+/* i8: the MMA reads it; bytes for TMA */
+const struct pm_elem pm_elem_s8 = {
+	.type = PM_I8, .bytes = 1, .ctype = "int8_t", .bits = "pm_s8_bits",
+	.tma = "CU_TENSOR_MAP_DATA_TYPE_UINT8", .header = "stdint.h",
+};
+
+static const struct pm_elem *const elems[] = { &pm_elem_f16, &pm_elem_bf16,
+	&pm_elem_e4m3, &pm_elem_e5m2, &pm_elem_s8 };
+
+const struct pm_elem *pm_elem_storage(enum pm_type ty)
 {
 	for (int i = 0; i < N(elems); ++i)
 		if (elems[i]->type == ty)
 			return elems[i];
 	return NULL;
+}
+
+const struct pm_elem *pm_elem_of(enum pm_type ty)
+{
+	const struct pm_elem *e = pm_elem_storage(ty);
+
+	return e && e->bytes == 2 ? e : NULL;
+}
+
+int pm_operand_k(const struct pm_target *t, const struct pm_operand_row *r)
+{
+	return r && r->k ? r->k : t->ik;
 }
 
 const struct pm_operand_row *pm_target_operand(const struct pm_target *t,
@@ -118,7 +151,7 @@ void pm_target_operand_list(const struct pm_target *t, char *buf, int len)
 void pm_operand_out_list(const struct pm_operand_row *r, char *buf, int len)
 {
 	static const enum pm_type all[] = { PM_F16, PM_BF16, PM_F32, PM_I8,
-		PM_I32 };
+		PM_I32, PM_F8E4M3, PM_F8E5M2 };
 	const char *names[8];
 	int n = 0;
 

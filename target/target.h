@@ -89,9 +89,10 @@ struct pm_variant_desc {
 	int rate;
 };
 
-/* The CUDA spellings of a 16-bit floating-point element type: what the
- * generated pointwise code, stores and helpers write for it (one row per
- * type, pm_elem_of). */
+/* The CUDA spellings of an element type: what the generated pointwise
+ * code, stores and helpers write for it (one row per type: pm_elem_of for
+ * the 16-bit floats pointwise code reads and writes, pm_elem_storage also
+ * for the 8-bit operand types, which only the MMA reads). */
 struct pm_elem {
 	enum pm_type type;
 	int bytes;			/* element size */
@@ -102,6 +103,7 @@ struct pm_elem {
 	const char *pair_from_f32;	/* "__float2half2_rn": x to both */
 	const char *bits;		/* "__half_as_ushort" */
 	const char *tma;		/* "CU_TENSOR_MAP_DATA_TYPE_FLOAT16" */
+	const char *header;		/* its CUDA header: "cuda_fp16.h" */
 	/* exactly representable constants: significant bits, the normal
 	 * exponents (x = m * 2^e, 1 <= m < 2) */
 	int mant, emin, emax;
@@ -115,6 +117,15 @@ struct pm_operand_row {
 	enum pm_type acc;		/* the accumulator type */
 	unsigned outs;			/* allowed output types, 1u << PM_F16 | ... */
 	const struct pm_elem *elem;	/* the operands' spellings */
+	/* k of one instruction (0: the target's ik): 32 for 8-bit operands
+	 * on sm_90a, whose shared tiles then hold twice the elements per
+	 * 16-byte chunk (elem->bytes) */
+	int k;
+	/* the tensor cores read these operands only K-major (A(i, k) and
+	 * B(j, k) with k contiguous: wgmma's 8-bit operands) */
+	int k_major;
+	/* the instruction for comments (NULL: the target's instr) */
+	const char *instr;
 };
 
 struct pm_target {
@@ -201,6 +212,10 @@ const struct pm_operand_row *pm_target_operand(const struct pm_target *t,
 	enum pm_type in);
 /* The spellings of element type ty (f16, bf16), or NULL. */
 const struct pm_elem *pm_elem_of(enum pm_type ty);
+/* ... or of any operand type (the 8-bit floats too), or NULL. */
+const struct pm_elem *pm_elem_storage(enum pm_type ty);
+/* The k of one instruction of row r on t. */
+int pm_operand_k(const struct pm_target *t, const struct pm_operand_row *r);
 /* "f16 or bf16": t's operand types, for messages. */
 void pm_target_operand_list(const struct pm_target *t, char *buf, int len);
 /* "f16 or f32": the outputs of row r, for messages. */

@@ -197,11 +197,12 @@ static void test_functions(void **state)
 
 static void test_types(void **state)
 {
-	static const char *names[] = { "f16", "bf16", "f32", "i8", "i32" };
+	static const char *names[] = { "f16", "bf16", "f32", "i8", "i32",
+		"f8e4m3", "f8e5m2" };
 	int t;
 	(void)state;
 
-	for (t = 0; t < 5; t++) {
+	for (t = 0; t < 7; t++) {
 		char text[256];
 		struct pm_spec *s;
 
@@ -219,6 +220,9 @@ static void test_types(void **state)
 	assert_int_equal(pm_type_accum(PM_F16), PM_F32);
 	assert_int_equal(pm_type_accum(PM_BF16), PM_F32);
 	assert_int_equal(pm_type_accum(PM_I8), PM_I32);
+	assert_int_equal(pm_type_accum(PM_F8E4M3), PM_F32);
+	assert_int_equal(pm_type_accum(PM_F8E5M2), PM_F32);
+	assert_int_equal(pm_type_from_name("f8"), -1);
 }
 
 static void test_broadcasts(void **state)
@@ -233,6 +237,23 @@ static void test_broadcasts(void **state)
 	assert_int_equal(e->op, '+');
 	assert_read(s, e->args[0]->args[1], "scale", 1, i);
 	assert_read(s, e->args[1], "bias", 1, j);
+	pm_spec_free(s);
+}
+
+/* Scalars: TYPE NAME, read by name (a read without indices). */
+static void test_scalars(void **state)
+{
+	struct pm_spec *s = parse_ok(
+		"def g(f16(M, N) X, f32 s) -> (f16(M, N) Y) {\n"
+		"  Y(i, j) = X(i, j) * s + s\n}\n");
+	const struct pm_expr *e = s->stmts[0].rhs;
+	(void)state;
+
+	assert_int_equal(s->tensors[1].rank, 0);
+	assert_int_equal(s->tensors[1].type, PM_F32);
+	assert_int_equal(e->op, '+');
+	assert_read(s, e->args[1], "s", 0, NULL);
+	assert_read(s, e->args[0]->args[1], "s", 0, NULL);
 	pm_spec_free(s);
 }
 
@@ -479,11 +500,15 @@ static void test_print_roundtrip(void **state)
 		"    C(i, j) = gelu_erf(C(i, j) + bias(j)) * 0.125 + R(i, j) / -3\n"
 		"}\n",
 		"def h() -> (f32(4) Y) {\n    Y(i) = 1\n}\n",
+		"def q(f8e4m3(M, K) A, f8e4m3(N, K) B, f32 s) -> (bf16(M, N) C) {\n"
+		"    X(i, j) +=! A(i, k) * B(j, k)\n"
+		"    C(i, j) = X(i, j) * s\n"
+		"}\n",
 	};
 	int i;
 	(void)state;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		struct pm_spec *s = parse_ok(specs[i]), *s2;
 		char *text = malloc(4096);
 
@@ -509,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_broadcasts),
+		cmocka_unit_test(test_scalars),
 		cmocka_unit_test(test_literal_dims),
 		cmocka_unit_test(test_comments),
 		cmocka_unit_test(test_layouts),

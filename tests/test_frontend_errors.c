@@ -260,6 +260,16 @@ static void test_err_misc(void **state)
 		"t.tc:2:10: error: ", "tensor 'x' is read without indices");
 	parse_err("def g(f32(M) x) -> (f32(M) y) {\n  y(i) = i\n}\n",
 		"t.tc:2:10: error: ", "'i' is not a tensor read");
+	/* scalars: inputs only, read without indices */
+	parse_err("def g(f32(M) x) -> (f32 y) {\n  y(i) = x(i)\n}\n",
+		"t.tc:1:25: error: ", "output 'y' is a scalar; scalars (TYPE "
+		"NAME) are inputs");
+	parse_err("def g(f32(M) x, f32 s) -> (f32(M) y) {\n  y(i) = x(i) * "
+		"s(i)\n}\n", "t.tc:2:17: error: ", "wrong number of indices "
+		"for 's': expected 0, got 1");
+	parse_err("def g(f32(M) x, f32 s) -> (f32(M) y) {\n  y(i) = x(i) * "
+		"s()\n}\n", "t.tc:2:19: error: ", "expected an index or an "
+		"argument");
 	parse_err("def g(f32(M) x) -> (f32(M) y) {\n  relu(i) = x(i)\n  y(i) = x(i)\n}\n",
 		"t.tc:2:3: error: ", "cannot assign to function 'relu'");
 	parse_err("def g(f32(M, 1, 1, 1, 1, 1, 1, 1, 1) x) -> (f32(M) y) {\n}\n",

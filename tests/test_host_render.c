@@ -445,6 +445,14 @@ static void test_epilogues(void **state)
 		"  O(i, j) = max(U(i, j), -2.5) - 1\n}\n",
 		"g", "A, B, s, R, C, M, N, K",
 		"fmaxf(v * s[i] + R[i * N + j], -2.5f) - 1", 64, 128, 96), 0);
+	/* a scalar (rank 0) input: the driver's bias[0] */
+	assert_int_equal(epi_run(
+		"def q(f16(M, K) A, f16(K, N) B, f16(M) s, f32 t) -> "
+		"(f16(M, N) C) {\n"
+		"  T(i, j) +=! A(i, k) * B(k, j)\n"
+		"  C(i, j) = T(i, j) * s(i) * t\n}\n",
+		"q", "A, B, s, bias, C, M, N, K", "v * s[i] * bias[0]", 64, 128,
+		64), 0);
 	/* every function of the language, on the accumulator */
 	assert_int_equal(epi_run(
 		"def h(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"

@@ -21,6 +21,13 @@
  * Combinations that spilled (tests/specs/add_gemm_res_pro.tc on sm_90a,
  * with --mma-inflight on and on sm_80; tests/specs/pro_b_gemm.tc with
  * fixed sizes on sm_80 and sm_90a; docs/decisions/0028).
+ * 8-bit float operands on sm_90a (docs/decisions/0029; K-major): e4m3
+ * into f16 and f32, e5m2 into bf16, scaled by two scalars into f16, two
+ * contractions, --mma-inflight on,
+ * --persistent on with --cluster 2, 128-byte rows (--block 128x128x128)
+ * and cp.async copies (--tma off); i8 into i32 (unsplit: base and small
+ * rows), with MMAs in flight, persistent in clusters and cp.async,
+ * dequantized into f16 by an epilogue, and two i8 contractions into f32.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
@@ -50,7 +57,7 @@
 #define GEN_FAILED 200		/* exit status of a job whose gen failed */
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
-#define N_CONFIGS 7
+#define N_CONFIGS 10
 #define N_LAYOUT_CONFIGS 4	/* the first ones, for every layout */
 #define N_FUSED 4
 #define N_FUSED_CONFIGS 4
@@ -58,8 +65,9 @@
 #define N_BF16_SPECS 9		/* bf16 operands: sm_80 and sm_90a each */
 #define N_BF16 (N_BF16_SPECS * 2 + 3)
 #define N_SPILLED 5	/* combinations that spilled (decisions/0028) */
+#define N_F8 15			/* 8-bit operands, sm_90a */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
-	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED)
+	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -78,6 +86,10 @@ static const char *const n96[] = { "--persistent", "on", "--split-k", "1",
 	"--block", "128x96x64", "--warp", "64x96", "--mma", "64x96x64", NULL };
 static const char *const n80[] = { "--persistent", "on", "--split-k", "1",
 	"--block", "128x80x64", "--warp", "64x80", "--mma", "64x80x64", NULL };
+static const char *const pcl2[] = { "--persistent", "on", "--cluster", "2",
+	NULL };
+static const char *const k128[] = { "--block", "128x128x128", NULL };
+static const char *const notma[] = { "--tma", "off", NULL };
 
 #define SM90A "-gencode=arch=compute_90a,code=sm_90a"
 static const struct config configs[N_CONFIGS] = {
@@ -89,6 +101,9 @@ static const struct config configs[N_CONFIGS] = {
 	  NULL },
 	{ "sm90a_n96", "sm_90a", NULL, SM90A, NULL, NULL, n96 },
 	{ "sm90a_n80", "sm_90a", NULL, SM90A, NULL, NULL, n80 },
+	{ "sm90a_pcl2", "sm_90a", NULL, SM90A, NULL, NULL, pcl2 },
+	{ "sm90a_k128", "sm_90a", NULL, SM90A, NULL, NULL, k128 },
+	{ "sm90a_notma", "sm_90a", NULL, SM90A, NULL, NULL, notma },
 };
 
 struct ncase {
@@ -246,6 +261,31 @@ static void init_cases(void)
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = sp[i].fixed;
+		}
+	}
+	/* 8-bit operands: tests/specs/<spec>.tc on sm_90a, in configs */
+	{
+		static const struct { const char *spec; int c; } f8[N_F8] = {
+			{ "gemm_f8e4m3_nt", 3 }, { "gemm_f8e5m2_nt", 3 },
+			{ "gemm_f8e4m3_f32out", 3 }, { "add_gemm_f8e4m3", 3 },
+			{ "gemm_f8e4m3_nt", 4 }, { "gemm_f8e5m2_nt", 7 },
+			{ "gemm_f8e4m3_nt", 8 }, { "gemm_f8e4m3_nt", 9 },
+			{ "gemm_f8e5m2_scaled", 3 },
+			{ "gemm_i8_nt", 3 }, { "gemm_i8_nt", 4 },
+			{ "gemm_i8_nt", 7 }, { "gemm_i8_nt", 9 },
+			{ "gemm_i8_dequant", 3 }, { "add_gemm_i8", 3 },
+		};
+
+		for (int i = 0; i < N_F8; i++) {
+			struct ncase *k = &cases[n++];
+
+			snprintf(k->name, sizeof(k->name), "%s_%s", f8[i].spec,
+				configs[f8[i].c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				f8[i].spec);
+			k->cfg = &configs[f8[i].c];
+			k->arch = k->cfg->arch;
+			k->fixed = 0;
 		}
 	}
 	for (n = 0; n < N_CASES; n++) {

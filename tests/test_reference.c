@@ -28,6 +28,72 @@ static uint16_t bf16(double x)
 	return b;
 }
 
+static unsigned f8(enum pm_type t, double x)
+{
+	uint8_t b;
+
+	pm_eval_store(t, &b, 0, x);
+	return b;
+}
+
+/* The 8-bit floats' edges: nearest even, subnormals, saturation to the
+ * largest finite value (infinities too), NaN to 0x7f (e4m3) or 0x7e
+ * (e5m2) with its sign, and every pattern read back and stored again
+ * unchanged. */
+static void test_f8_conversions(void **state)
+{
+	const enum pm_type e4 = PM_F8E4M3, e5 = PM_F8E5M2;
+	(void) state;
+	assert_int_equal(f8(e4, 1.0), 0x38);
+	assert_int_equal(f8(e4, -2.0), 0xc0);
+	assert_int_equal(f8(e4, 448), 0x7e);		/* max finite */
+	assert_int_equal(f8(e4, 464), 0x7e);		/* saturates */
+	assert_int_equal(f8(e4, 1e9), 0x7e);
+	assert_int_equal(f8(e4, INFINITY), 0x7e);
+	assert_int_equal(f8(e4, -INFINITY), 0xfe);
+	assert_int_equal(f8(e4, NAN), 0x7f);
+	assert_int_equal(f8(e4, -NAN), 0xff);
+	assert_int_equal(f8(e4, ldexp(1, -9)), 0x01);	/* smallest subnormal */
+	assert_int_equal(f8(e4, ldexp(1, -10)), 0x00);	/* tie to even: 0 */
+	assert_int_equal(f8(e4, ldexp(3, -10)), 0x02);	/* tie to even: 2 */
+	assert_int_equal(f8(e4, ldexp(1, -6)), 0x08);	/* smallest normal */
+	assert_int_equal(f8(e4, 1 + ldexp(1, -4)), 0x38);	/* tie: even */
+	assert_int_equal(f8(e4, 1 + ldexp(3, -4)), 0x3a);
+	assert_int_equal(f8(e4, 15.5), 0x58);		/* 16 */
+	assert_int_equal(f8(e4, -0.0), 0x80);
+	assert_int_equal(f8(e5, 1.0), 0x3c);
+	assert_int_equal(f8(e5, 57344), 0x7b);		/* max finite */
+	assert_int_equal(f8(e5, 61440), 0x7b);		/* saturates */
+	assert_int_equal(f8(e5, -INFINITY), 0xfb);
+	assert_int_equal(f8(e5, NAN), 0x7e);
+	assert_int_equal(f8(e5, -NAN), 0xfe);
+	assert_int_equal(f8(e5, ldexp(1, -16)), 0x01);	/* smallest subnormal */
+	assert_int_equal(f8(e5, ldexp(1, -17)), 0x00);
+	assert_int_equal(f8(e5, 1 + ldexp(1, -3)), 0x3c);	/* tie: even */
+	assert_int_equal(f8(e5, 1 + ldexp(3, -3)), 0x3e);
+	for (unsigned b = 0; b < 256; ++b) {
+		uint8_t x = (uint8_t) b;
+		double v4 = pm_eval_load(e4, &x, 0), v5 = pm_eval_load(e5, &x, 0);
+
+		if ((b & 0x7f) == 0x7f)
+			assert_true(isnan(v4));
+		else
+			assert_int_equal(f8(e4, v4), b);
+		if ((b & 0x7f) > 0x7c)
+			assert_true(isnan(v5));
+		else if ((b & 0x7f) == 0x7c)
+			assert_true(isinf(v5));
+		else
+			assert_int_equal(f8(e5, v5), b);
+	}
+	{
+		uint8_t m = 0x7e, n = 0x7b;
+
+		assert_true(pm_eval_load(e4, &m, 0) == 448);
+		assert_true(pm_eval_load(e5, &n, 0) == 57344);
+	}
+}
+
 static void test_conversions(void **state)
 {
 	int8_t c;
@@ -260,6 +326,84 @@ static void test_statement_kinds(void **state)
 	polymma_ctx_free(ctx);
 }
 
+/* i8 x i8 -> i32: exact integer sums (K = 2048 products of 127 * 127 sum
+ * past f32's 24 bits) and saturation at the store; the f8 GEMM reads its
+ * operands exactly in their type and applies per-row, per-column and
+ * per-tensor (a scalar and a literal) scales to the exact sum before one
+ * rounding. */
+static void test_8bit_gemm(void **state)
+{
+	static const char i8spec[] =
+		"def q(i8(M, K) A, i8(N, K) B) -> (i32(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * B(j, k)\n}\n";
+	static const char f8spec[] =
+		"def f(f8e4m3(M, K) A, f8e5m2(N, K) B, f32(M) sa, f32(N) sb, "
+		"f32 s) -> (bf16(M, N) D) {\n"
+		"  C(i, j) +=! A(i, k) * B(j, k)\n"
+		"  D(i, j) = C(i, j) * sa(i) * sb(j) * s * 0.125\n}\n";
+	enum { M = 3, N = 2, K = 2048 };
+	static int8_t A[M * K], B[N * K];
+	static uint8_t A8[M * K], B8[N * K];
+	int32_t C[M * N];
+	uint16_t D[M * N];
+	float sa[M] = { 0.5f, -2, 3 }, sb[N] = { 0.25f, 1.5f }, sc = 0.75f;
+	int64_t sz[3] = { M, K, N };
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_spec *s = NULL;
+	void *t[7];
+	(void) state;
+	for (int i = 0; i < M * K; ++i)
+		A[i] = (int8_t) (i % M == 2 ? -128 : 127 - i % 5);
+	for (int i = 0; i < N * K; ++i)
+		B[i] = (int8_t) (i / K ? 127 : -128 + i % 3);
+	assert_int_equal(polymma_spec_parse(ctx, i8spec, "q.tc", &s),
+		POLYMMA_OK);
+	t[0] = A;
+	t[1] = B;
+	t[2] = C;
+	assert_int_equal(polymma_reference(ctx, s, sz, t), POLYMMA_OK);
+	for (int i = 0; i < M; ++i)
+		for (int j = 0; j < N; ++j) {
+			int64_t e = 0;
+
+			for (int k = 0; k < K; ++k)
+				e += A[i * K + k] * B[j * K + k];
+			e = e > INT32_MAX ? INT32_MAX : e < INT32_MIN ?
+				INT32_MIN : e;
+			assert_int_equal(C[i * N + j], (int32_t) e);
+		}
+	polymma_spec_free(s);
+	for (int i = 0; i < M * K; ++i)
+		pm_eval_store(PM_F8E4M3, A8, i, (i % 7 - 3) * 0.375);
+	for (int i = 0; i < N * K; ++i)
+		pm_eval_store(PM_F8E5M2, B8, i, (i % 5 - 2) * 1.5);
+	assert_int_equal(polymma_spec_parse(ctx, f8spec, "f.tc", &s),
+		POLYMMA_OK);
+	assert_string_equal(polymma_spec_tensor_type(s, 0), "f8e4m3");
+	assert_string_equal(polymma_spec_tensor_type(s, 1), "f8e5m2");
+	t[0] = A8;
+	t[1] = B8;
+	t[2] = sa;
+	t[3] = sb;
+	t[4] = &sc;
+	t[5] = D;
+	assert_int_equal(polymma_reference(ctx, s, sz, t), POLYMMA_OK);
+	for (int i = 0; i < M; ++i)
+		for (int j = 0; j < N; ++j) {
+			double e = 0;
+
+			for (int k = 0; k < K; ++k)
+				e += pm_eval_load(PM_F8E4M3, A8, i * K + k) *
+					pm_eval_load(PM_F8E5M2, B8, j * K + k);
+			e = e * sa[i] * sb[j] * sc * 0.125;
+			assert_true(pm_eval_load(PM_BF16, D, i * N + j) ==
+				pm_eval_load(PM_BF16, (uint16_t[]) { bf16(e) },
+				0));
+		}
+	polymma_spec_free(s);
+	polymma_ctx_free(ctx);
+}
+
 static void test_api_errors(void **state)
 {
 	polymma_ctx *ctx = polymma_ctx_alloc();
@@ -286,6 +430,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conversions),
+		cmocka_unit_test(test_f8_conversions),
+		cmocka_unit_test(test_8bit_gemm),
 		cmocka_unit_test(test_gemm_layouts),
 		cmocka_unit_test(test_idioms),
 		cmocka_unit_test(test_statement_kinds),

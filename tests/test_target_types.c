@@ -21,7 +21,8 @@
 static const char *const names[] = { "sm_70", "sm_80", "sm_90a", "host" };
 
 /* Every row: one per operand type, its spellings those of its type,
- * 16-bit elements, f32 accumulators, f32 among its outputs. */
+ * 16-bit elements with the target's k (or 8-bit ones, K-major, with k 32:
+ * sm_90a's f8 rows), f32 accumulators, f32 among its outputs. */
 static void test_rows_well_formed(void **state)
 {
 	(void) state;
@@ -35,13 +36,29 @@ static void test_rows_well_formed(void **state)
 
 			assert_ptr_equal(pm_target_operand(t, o->in), o);
 			assert_non_null(o->elem);
-			assert_ptr_equal(o->elem, pm_elem_of(o->in));
+			assert_ptr_equal(o->elem, pm_elem_storage(o->in));
 			assert_int_equal(o->elem->type, o->in);
-			assert_int_equal(o->elem->bytes, 2);
-			assert_int_equal(o->acc, PM_F32);
 			assert_int_equal(o->acc, pm_type_accum(o->in));
-			assert_true(o->outs >> PM_F32 & 1u);
-			assert_string_equal(o->ptx, pm_type_name(o->in));
+			/* the accumulator type among the outputs */
+			assert_true(o->outs >> o->acc & 1u);
+			if (o->elem->bytes == 2) {
+				assert_ptr_equal(o->elem, pm_elem_of(o->in));
+				assert_int_equal(pm_operand_k(t, o), t->ik);
+				assert_false(o->k_major);
+				assert_string_equal(o->ptx, pm_type_name(o->in));
+				continue;
+			}
+			/* "f8e4m3": "e4m3", "i8": "s8" */
+			assert_int_equal(o->elem->bytes, 1);
+			assert_string_equal(t->name, "sm_90a");
+			assert_null(pm_elem_of(o->in));
+			assert_int_equal(pm_operand_k(t, o), 32);
+			assert_true(o->k_major);
+			assert_non_null(o->instr);
+			if (o->in == PM_I8)
+				assert_string_equal(o->ptx, "s8");
+			else
+				assert_string_equal(o->ptx, pm_type_name(o->in) + 2);
 			for (int q = 0; q < r; ++q)
 				assert_int_not_equal(t->operands[q].in, o->in);
 		}
@@ -71,10 +88,28 @@ static void test_supports(void **state)
 		assert_false(pm_target_supports(t, PM_BF16, PM_I8));
 		assert_false(pm_target_supports(t, PM_BF16, PM_I32));
 		assert_false(pm_target_supports(t, PM_F32, PM_F32));
-		assert_false(pm_target_supports(t, PM_I8, PM_I32));
 		assert_false(pm_target_supports(t, PM_I32, PM_I32));
-		assert_null(pm_target_operand(t, PM_I8));
 		assert_null(pm_target_operand(t, PM_F32));
+	}
+	/* i8: sm_90a only, into i32 or through an epilogue a float */
+	assert_null(pm_target_operand(s80, PM_I8));
+	assert_false(pm_target_supports(s80, PM_I8, PM_I32));
+	assert_true(pm_target_supports(s90, PM_I8, PM_I32));
+	/* through an epilogue (schedule_tree/kernel.c) */
+	assert_true(pm_target_supports(s90, PM_I8, PM_F32));
+	assert_true(pm_target_supports(s90, PM_I8, PM_F16));
+	assert_false(pm_target_supports(s90, PM_I8, PM_I8));
+	assert_int_equal(pm_target_operand(s90, PM_I8)->acc, PM_I32);
+	/* the 8-bit floats: sm_90a only, into the float outputs */
+	for (int e = PM_F8E4M3; e <= PM_F8E5M2; ++e) {
+		assert_null(pm_target_operand(s70, (enum pm_type) e));
+		assert_null(pm_target_operand(s80, (enum pm_type) e));
+		assert_true(pm_target_supports(s90, (enum pm_type) e, PM_F16));
+		assert_true(pm_target_supports(s90, (enum pm_type) e, PM_BF16));
+		assert_true(pm_target_supports(s90, (enum pm_type) e, PM_F32));
+		assert_false(pm_target_supports(s90, (enum pm_type) e,
+			(enum pm_type) e));
+		assert_false(pm_target_supports(s90, (enum pm_type) e, PM_I32));
 	}
 	assert_true(pm_target_supports(s70, PM_F16, PM_F16));
 	assert_true(pm_target_supports(s70, PM_F16, PM_F32));
@@ -112,6 +147,17 @@ static void test_elems(void **state)
 	assert_int_equal(h->mant, 11);
 	assert_int_equal(b->mant, 8);
 	assert_int_equal(b->emax, 127);
+	/* the 8-bit floats: storage only (no pointwise spellings) */
+	assert_null(pm_elem_of(PM_F8E4M3));
+	assert_ptr_equal(pm_elem_storage(PM_F16), h);
+	assert_string_equal(pm_elem_storage(PM_F8E4M3)->ctype,
+		"__nv_fp8_e4m3");
+	assert_string_equal(pm_elem_storage(PM_F8E5M2)->ctype,
+		"__nv_fp8_e5m2");
+	assert_int_equal(pm_elem_storage(PM_F8E5M2)->bytes, 1);
+	assert_null(pm_elem_of(PM_I8));
+	assert_string_equal(pm_elem_storage(PM_I8)->ctype, "int8_t");
+	assert_null(pm_elem_storage(PM_I32));
 }
 
 /* The rows' PTX tokens, in the targets' instructions. */
@@ -131,6 +177,10 @@ static void test_ptx(void **state)
 	snprintf(buf, sizeof(buf), s90->instr, "bf16", "bf16");
 	assert_string_equal(buf,
 		"wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16");
+	snprintf(buf, sizeof(buf), pm_target_operand(s90, PM_F8E5M2)->instr,
+		"e5m2", "e5m2");
+	assert_string_equal(buf,
+		"wgmma.mma_async.sync.aligned.m64nNk32.f32.e5m2.e5m2");
 }
 
 /* The lists the refusals print. */
@@ -146,6 +196,8 @@ static void test_lists(void **state)
 	pm_operand_out_list(pm_target_operand(pm_target_find("sm_90a"),
 		PM_BF16), buf, sizeof(buf));
 	assert_string_equal(buf, "f16, bf16 or f32");
+	pm_target_operand_list(pm_target_find("sm_90a"), buf, sizeof(buf));
+	assert_string_equal(buf, "f16, bf16, f8e4m3, f8e5m2 or i8");
 }
 
 /* polymma_generate of text for target: its status, the diagnostics in
@@ -232,8 +284,8 @@ static void test_gen_refused(void **state)
 		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
 		"'A' is i8");
 	refused("sm_90a", GEMM("f32", "f32", "f32"), "t.tc:1:17: error: "
-		"unsupported: target sm_90a multiplies f16 or bf16 operands; "
-		"'A' is f32");
+		"unsupported: target sm_90a multiplies f16, bf16, f8e4m3, "
+		"f8e5m2 or i8 operands; 'A' is f32");
 	refused("sm_80", GEMM("i32", "i32", "i32"), "t.tc:1:17: error: "
 		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
 		"'A' is i32");
@@ -255,6 +307,87 @@ static void test_gen_refused(void **state)
 		"f16, bf16 or f32");
 }
 
+/* A, B K-major: "nt" */
+#define GEMM_NT(ta, tb, tc) "def g(" ta "(M, K) A, " tb "(N, K) B) -> (" tc \
+	"(M, N) C) {\n  C(i, j) +=! A(i, k) * B(j, k)\n}\n"
+
+/* The 8-bit operands on sm_90a (docs/decisions/0029): K-major, into the
+ * float outputs, scaled by an epilogue (i8: dequantized). */
+static void test_gen_f8(void **state)
+{
+	(void) state;
+	/* a whole sm_90a variant set each (seconds): the other specs are in
+	 * tests/test_variants.c and tests/test_nvcc.c */
+	generates("sm_90a", GEMM_NT("f8e4m3", "f8e4m3", "f16"));
+	generates("sm_90a", "def g(f8e5m2(M, K) A, f8e5m2(N, K) B, f32 sa, "
+		"f32 sb) -> (f32(M, N) C) {\n  X(i, j) +=! A(i, k) * B(j, k)\n"
+		"  C(i, j) = X(i, j) * sa * sb\n}\n");
+	generates("sm_90a", "def g(i8(M, K) A, i8(N, K) B, f32(M) sa, f32 s) "
+		"-> (bf16(M, N) C) {\n  X(i, j) +=! A(i, k) * B(j, k)\n"
+		"  C(i, j) = X(i, j) * sa(i) * s\n}\n");
+}
+
+/* Every 8-bit combination a target cannot do: at file:line:col, with
+ * `unsupported:`. */
+static void test_gen_f8_refused(void **state)
+{
+	(void) state;
+	refused("sm_80", GEMM_NT("f8e4m3", "f8e4m3", "f16"), "t.tc:1:20: "
+		"error: unsupported: target sm_80 multiplies f16 or bf16 "
+		"operands; 'A' is f8e4m3");
+	refused("sm_70", GEMM_NT("f8e5m2", "f8e5m2", "f32"), "t.tc:1:20: "
+		"error: unsupported: target sm_70 multiplies f16 operands; "
+		"'A' is f8e5m2");
+	refused("sm_70", GEMM_NT("i8", "i8", "i32"), "t.tc:1:16: error: "
+		"unsupported: target sm_70 multiplies f16 operands; 'A' is i8");
+	refused("sm_80", GEMM_NT("i8", "i8", "i32"), "t.tc:1:16: error: "
+		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
+		"'A' is i8");
+	/* i8: K-major, into i32, no epilogue */
+	refused("sm_90a", GEMM("i8", "i8", "i32"), "t.tc:2:25: error: "
+		"unsupported: target sm_90a reads i8 operands K-major only: 'B' "
+		"must be declared with the reduction index last (i8(N, K) B "
+		"read B(j, k)); transpose it first");
+	refused("sm_90a", GEMM_NT("i8", "i8", "f32"), "t.tc:1:45: error: "
+		"unsupported: 'C' is f32 without an epilogue; i8 operands' i32 "
+		"accumulators are stored as i32 (convert in an epilogue: D(i, j) "
+		"= C(i, j))");
+	refused("sm_90a", "def g(i8(M, K) A, i8(N, K) B) -> (i32(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * B(j, k)\n  C(i, j) = C(i, j) * 2\n}\n",
+		"t.tc:1:45: error: unsupported: 'C' is i32 after an epilogue; an "
+		"epilogue on i8 operands' i32 accumulators computes in f32: its "
+		"output is f32, f16 or bf16");
+	refused("sm_90a", GEMM_NT("i8", "i8", "i8"), "t.tc:1:44: error: "
+		"unsupported: target sm_90a multiplies i8 operands into f16, "
+		"bf16, f32 or i32 outputs; 'C' is i8");
+	/* not K-major: B(k, j), A(k, i) */
+	refused("sm_90a", GEMM("f8e4m3", "f8e4m3", "f16"), "t.tc:2:25: "
+		"error: unsupported: target sm_90a reads f8e4m3 operands "
+		"K-major only: 'B' must be declared with the reduction index "
+		"last (f8e4m3(N, K) B read B(j, k)); transpose it first");
+	refused("sm_90a", "def g(f8e5m2(K, M) A, f8e5m2(N, K) B) -> "
+		"(f32(M, N) C) {\n  C(i, j) +=! A(k, i) * B(j, k)\n}\n",
+		"t.tc:2:15: error: unsupported: target sm_90a reads f8e5m2 "
+		"operands K-major only: 'A' must be declared with the reduction "
+		"index last (f8e5m2(M, K) A read A(i, k)); transpose it first");
+	refused("sm_90a", GEMM_NT("f8e4m3", "f8e5m2", "f16"), "t.tc:2:3: "
+		"error: unsupported: the operands have different types (f8e4m3 "
+		"'A' x f8e5m2 'B'); both must be of one type");
+	refused("sm_90a", GEMM_NT("f8e4m3", "f8e4m3", "f8e4m3"), "t.tc:1:56: "
+		"error: unsupported: target sm_90a multiplies f8e4m3 operands "
+		"into f16, bf16 or f32 outputs; 'C' is f8e4m3");
+	refused("sm_90a", "def g(f8e4m3(M, K) A, f8e4m3(N, K) B) -> "
+		"(f16(M, N) C) {\n  C(i, j) +=! relu(A(i, k)) * B(j, k)\n}\n",
+		"t.tc:2:15: error: unsupported: a prologue on f8e4m3 operands "
+		"(pointwise code reads 16-bit floats; the tensor cores alone "
+		"read f8e4m3)");
+	refused("sm_90a", "def g(f8e4m3(M, K) A, f8e4m3(N, K) B, f8e4m3(N) b) "
+		"-> (f16(M, N) C) {\n  C(i, j) +=! A(i, k) * B(j, k)\n"
+		"  C(i, j) = C(i, j) + b(j)\n}\n", "t.tc:3:23: error: "
+		"unsupported: epilogue input 'b' is f8e4m3; epilogue inputs are "
+		"f16, bf16 or f32");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +398,8 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_gen_bf16),
 		cmocka_unit_test(test_gen_refused),
+		cmocka_unit_test(test_gen_f8),
+		cmocka_unit_test(test_gen_f8_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

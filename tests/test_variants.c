@@ -81,6 +81,19 @@ static const struct vcase cases[] = {
 	/* two accumulators: no row past 128 accumulator registers a thread
 	 * (docs/decisions/0028) */
 	{ "tests/specs/add_gemm_res_pro", "sm_90a", "" },
+	/* 8-bit floats (docs/decisions/0029): sm_90a only; tiles of the
+	 * f16 rows, half their shared memory (1-byte elements) */
+	{ "tests/specs/gemm_f8e4m3_nt", "sm_80", "" },
+	{ "tests/specs/gemm_f8e4m3_nt", "sm_90a", "" },
+	{ "tests/specs/gemm_f8e4m3_nt", "sm_90a", "persistent=on" },
+	{ "tests/specs/gemm_f8e4m3_nt", "sm_90a", "block=128x128x128" },
+	{ "tests/specs/gemm_f8e5m2_nt", "sm_90a", "" },
+	{ "tests/specs/gemm_f8e4m3_scale", "sm_90a", "" },
+	{ "tests/specs/add_gemm_f8e4m3", "sm_90a", "" },
+	/* i8: i32 accumulators are not split (no split-K rows) */
+	{ "tests/specs/gemm_i8_nt", "sm_90a", "" },
+	{ "tests/specs/gemm_i8_nt", "sm_90a", "persistent=on" },
+	{ "tests/specs/gemm_i8_dequant", "sm_90a", "" },
 };
 
 static struct pm_spec *load(const char *name)

@@ -193,6 +193,40 @@ static void default_warp_for_epilogue(const struct pm_spec *spec,
 		c->wn /= 2;
 }
 
+/* The first tensor read of e, or NULL. */
+static const struct pm_expr *first_read(const struct pm_expr *e)
+{
+	const struct pm_expr *r = NULL;
+
+	if (e->kind == PM_E_READ)
+		return e;
+	for (int i = 0; i < e->nargs && !r; ++i)
+		r = first_read(e->args[i]);
+	return r;
+}
+
+/* Integer accumulators are not split: the split-K workspace and the
+ * cluster reduction sum f32 (docs/decisions/0029-8-bit-operands.md). */
+static int no_split_int(const struct pm_spec *spec, struct pm_config *c,
+	struct pm_diags *d)
+{
+	const struct pm_expr *r = spec->nstmts ? first_read(spec->stmts[0].rhs) :
+		NULL;
+	const struct pm_operand_row *row = r ? pm_target_operand(c->target,
+		spec->tensors[r->tensor].type) : NULL;
+
+	if (!row || row->acc != PM_I32)
+		return 0;
+	if (c->split_k > 1) {
+		pm_diag_plain(d, "--split-k %d: %s operands accumulate in i32, "
+			"which is not split (the split-K sums are f32)",
+			c->split_k, pm_type_name(row->in));
+		return -1;
+	}
+	c->split_k = 1;
+	return 0;
+}
+
 static int dump(struct pm_kernel *k, const char *pass)
 {
 	const struct pm_config *c = k->cfg;
@@ -233,6 +267,8 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 		return NULL;
 	/* the configuration is final here: the kernel refers to it */
 	default_warp_for_epilogue(spec, cfg);
+	if (no_split_int(spec, cfg, d) < 0)
+		return NULL;
 	scop = pm_scop_build(ctx, spec, cfg, d);
 	if (!scop)
 		return NULL;

@@ -8,21 +8,48 @@
 
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 #include <stdint.h>
 
 // ---------------------------------------------------------------------------
 // The operand element type of the file's contractions (PM_AB_T), its token in
 // the MMA instructions (PM_AB_PTX), its bits as an unsigned short
-// (PM_AB_BITS) and its TMA data type (PM_AB_TMA): a generated file defines
-// them before these helpers from its target's operand-type table
-// (target/target.h, struct pm_operand_row); f16 when included alone.
+// (PM_AB_BITS), its TMA data type (PM_AB_TMA), the k of one MMA instruction
+// (PM_AB_K, and as a string PM_AB_KS) and PM_AB_TRANS(x): x where the MMA
+// takes transpose immediates, nothing for the 8-bit types (K-major only): a
+// generated file defines them before these helpers from its target's
+// operand-type table (target/target.h, struct pm_operand_row); f16 when
+// included alone.
 // ---------------------------------------------------------------------------
 #ifndef PM_AB_T
 #define PM_AB_T __half
 #define PM_AB_PTX "f16"
 #define PM_AB_BITS __half_as_ushort
 #define PM_AB_TMA CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+#define PM_AB_K 16
+#define PM_AB_KS "16"
+#define PM_AB_TRANS(x) x
 #endif
+// The accumulators: their PTX type (PM_ACC_PTX), the MMA's scale
+// immediates (PM_ACC_SCALES, none for integers) and the asm operand of
+// accumulator register x (PM_ACC_OUT): f32, or s32 held in the float
+// registers as their bits (i8 operands; stored as i32 by pm_from_f32<int>).
+#ifndef PM_ACC_PTX
+#define PM_ACC_PTX "f32"
+#define PM_ACC_SCALES ", 1, 1"
+#define PM_ACC_OUT(x) "+f"(x)
+#endif
+
+// The bits of an 8-bit integer or float (PM_AB_BITS of the 8-bit rows).
+__device__ __forceinline__ unsigned short pm_s8_bits(int8_t x) {
+  return (unsigned short)(uint8_t)x;
+}
+__device__ __forceinline__ unsigned short pm_fp8_bits(__nv_fp8_e4m3 x) {
+  return x.__x;
+}
+__device__ __forceinline__ unsigned short pm_fp8_bits(__nv_fp8_e5m2 x) {
+  return x.__x;
+}
 
 // ---------------------------------------------------------------------------
 // fp32 -> element type conversion used when storing accumulators.
@@ -40,6 +67,12 @@ template <> __device__ __forceinline__ __half pm_from_f32<__half>(float x) {
 template <>
 __device__ __forceinline__ __nv_bfloat16 pm_from_f32<__nv_bfloat16>(float x) {
   return __float2bfloat16_rn(x);
+}
+
+// i32 outputs come only from s32 accumulators (i8 operands, no epilogue),
+// whose float registers hold the integers' bits.
+template <> __device__ __forceinline__ int32_t pm_from_f32<int32_t>(float x) {
+  return __float_as_int(x);
 }
 
 // ---------------------------------------------------------------------------
@@ -89,6 +122,12 @@ template <> struct pm_pair<__nv_bfloat16> {
   typedef __nv_bfloat162 type;
   static __device__ __forceinline__ __nv_bfloat162 make(float a, float b) {
     return __floats2bfloat162_rn(a, b);
+  }
+};
+template <> struct pm_pair<int32_t> {
+  typedef int2 type;
+  static __device__ __forceinline__ int2 make(float a, float b) {
+    return make_int2(__float_as_int(a), __float_as_int(b));
   }
 };
 template <> struct pm_pair<float> {
@@ -206,20 +245,25 @@ template <int SWZ> __host__ __device__ constexpr int pm_swz_shift() {
   return SWZ == 2 ? 6 : SWZ == 3 ? 5 : SWZ == 4 ? 4 : 0;
 }
 
-template <int P, int SWZ, int H = 0>
+// E: the elements of a 16-byte chunk (8; 16 for 8-bit elements, SWZ 0 or 1
+// only), the formulas above with 8 read as E.
+template <int P, int SWZ, int H = 0, int E = 8>
 __host__ __device__ __forceinline__ constexpr int pm_smem_off(int r, int c) {
-  static_assert(P > 0 && P % 8 == 0, "pm_smem_off: P must be a multiple of 8");
+  static_assert(E == 8 || (E == 16 && SWZ <= 1),
+                "pm_smem_off: E is 8, or 16 with SWZ 0 or 1");
+  static_assert(P > 0 && P % E == 0,
+                "pm_smem_off: P must be a multiple of E");
   static_assert(SWZ >= 0 && SWZ <= 4, "pm_smem_off: SWZ must be 0 to 4");
-  static_assert(SWZ != 1 || P / 8 == 1 || P / 8 == 2 || P / 8 == 4 ||
-                    (P / 8) % 8 == 0,
-                "pm_smem_off: with SWZ=1, P/8 must be 1, 2, 4 or a multiple "
+  static_assert(SWZ != 1 || P / E == 1 || P / E == 2 || P / E == 4 ||
+                    (P / E) % 8 == 0,
+                "pm_smem_off: with SWZ=1, P/E must be 1, 2, 4 or a multiple "
                 "of 8");
   constexpr int W = pm_swz_block<SWZ>();
   static_assert(SWZ < 2 || (P % (W > 0 ? W : 1) == 0 && H > 0 && H % 8 == 0),
                 "pm_smem_off: with SWZ=2/3/4, P must be a multiple of the "
                 "block (64/32/16) and H of 8");
   return SWZ == 0   ? r * P + c
-         : SWZ == 1 ? r * P + (((c >> 3) ^ pm_swz_key<P / 8>(r)) << 3) + (c & 7)
+         : SWZ == 1 ? r * P + (((c / E) ^ pm_swz_key<P / E>(r)) * E) + (c % E)
                     : (((c >> pm_swz_shift<SWZ>()) * (H > 0 ? H : 1) + r)
                        << pm_swz_shift<SWZ>()) +
                           ((((c >> 3) & (W / 8 - 1)) ^

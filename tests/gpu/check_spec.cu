@@ -19,7 +19,11 @@
 //   |C - R| / (rms(R) + |R|) under the output type's tolerances below
 //   (f16 5e-3 / 1e-2, bf16 2e-2 / 4e-2, f32 2e-3 / 5e-3: they cover the
 //   kernels' fp32 pointwise work and their rounding of prologues to the
-//   operand type), the coarsest of the spec's floating types.
+//   operand type), the coarsest of the spec's 16-bit floating types (f32
+//   if none). 8-bit float inputs (f8e4m3, f8e5m2) set no tolerance: the
+//   reference reads the same rounded inputs exactly, the kernel multiplies
+//   them exactly and accumulates in f32, so what is left is f32
+//   accumulation and the output's rounding (its type's tolerance).
 // One PASS|FAIL|SKIP line per size, last "N passed, M failed"; exit 1 on a
 // failure. POLYMMA_VARIANT=<suffix>[,s=N] forces a row (report.cuh): a
 // size it cannot run is a SKIP.
@@ -67,7 +71,8 @@ static void check(cudaError_t e, const char *what) {
 }
 
 static size_t esize(enum pm_type t) {
-	return t == PM_I8 ? 1 : t == PM_F16 || t == PM_BF16 ? 2 : 4;
+	return t == PM_I8 || t == PM_F8E4M3 || t == PM_F8E5M2 ? 1 :
+		t == PM_F16 || t == PM_BF16 ? 2 : 4;
 }
 
 static char *slurp(const char *path) {
