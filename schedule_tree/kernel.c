@@ -137,6 +137,18 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	return 0;
 }
 
+/* The read of contraction 1 of a tensor contraction 0 also reads, or
+ * NULL. */
+static const struct pm_expr *shared_operand(const struct pm_kernel *k)
+{
+	const struct pm_expr *r1[2] = { k->con[1].ra, k->con[1].rb };
+
+	for (int i = 0; i < 2; ++i)
+		if (r1[i]->tensor == k->con[0].a || r1[i]->tensor == k->con[0].b)
+			return r1[i];
+	return NULL;
+}
+
 /* One or two contractions with the same output shape, first in the
  * spec. */
 static int recognise(struct pm_kernel *k, struct pm_diags *d)
@@ -158,6 +170,14 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 	if (n == 2 && spec->nstmts == 2)
 		return unsupported(d, spec->stmts[1].loc, "two contractions "
 			"must be combined by a pointwise statement");
+	if (n == 2 && shared_operand(k)) {
+		const struct pm_expr *r = shared_operand(k);
+
+		pm_diag_unsupported(d, r->loc, "both contractions read '%s' "
+			"(an operand shared by two contractions is not fused "
+			"yet)", spec->tensors[r->tensor].name);
+		return -1;
+	}
 	k->ncon = n;
 	k->con[0].out = k->con[n - 1].acc;
 	return 0;

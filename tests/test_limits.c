@@ -609,6 +609,20 @@ static void test_own_operand(void **state)
 		"the contraction reads its own result 'C'");
 }
 
+/* Two contractions reading one tensor: a clear refusal, never a file
+ * nvcc rejects (X_shared declared twice). */
+static void test_shared_operand(void **state)
+{
+	(void)state;
+	gen_err("def g(f16(M, K) X, f16(K, N) W, f16(K, N) V) -> "
+		"(f16(M, N) O) {\n"
+		"  G(i, j) +=! X(i, k) * W(k, j)\n"
+		"  U(i, j) +=! X(i, k) * V(k, j)\n"
+		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
+		"t.tc:3:15: error: unsupported: ",
+		"both contractions read 'X'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -625,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_define_range),
 		cmocka_unit_test(test_isl_quota),
 		cmocka_unit_test(test_own_operand),
+		cmocka_unit_test(test_shared_operand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
