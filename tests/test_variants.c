@@ -78,6 +78,12 @@ static const struct vcase cases[] = {
 	{ "tests/specs/add_gemm_bf16", "sm_90a", "" },
 	{ "tests/specs/gemm_bf16_nn", "sm_90a", "persistent=on" },
 	{ "tests/specs/gemm_bf16_nn", "host", "smem=pad" },
+	/* a shared operand (scop->join): two accumulators in one k loop */
+	{ "tests/specs/swiglu", "sm_70", "" },
+	{ "tests/specs/swiglu", "sm_80", "" },
+	{ "tests/specs/swiglu", "sm_90a", "" },
+	{ "tests/specs/swiglu", "sm_90a", "persistent=on" },
+	{ "tests/specs/swiglu_shared_b", "sm_90a", "" },
 };
 
 static struct pm_spec *load(const char *name)
