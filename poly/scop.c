@@ -299,8 +299,8 @@ static __isl_give isl_union_set_list *seq_filters(struct pm_scop *scop)
 	isl_union_set_list *filters = isl_union_set_list_alloc(scop->ctx, nf);
 
 	for (int f = 0; f < nf; ++f) {
-		isl_union_set *u = isl_union_set_empty(isl_set_get_space(
-			scop->context));
+		isl_union_set *u = isl_union_set_empty(isl_space_params_alloc(
+			scop->ctx, 0));
 
 		for (int k = 0; k < scop->nstmts; ++k)
 			if (filter_of(scop, k) == f)
