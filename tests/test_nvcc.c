@@ -47,15 +47,16 @@
 #define GEN_FAILED 200		/* exit status of a job whose gen failed */
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
-#define N_CONFIGS 7
+#define N_CONFIGS 8
 #define N_LAYOUT_CONFIGS 4	/* the first ones, for every layout */
 #define N_FUSED 4
 #define N_FUSED_CONFIGS 4
 #define N_NARROW 5		/* the 128x96 / 128x80 cases */
 #define N_BF16_SPECS 9		/* bf16 operands: sm_80 and sm_90a each */
 #define N_BF16 (N_BF16_SPECS * 2 + 3)
+#define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
-	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16)
+	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SHARED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -74,6 +75,9 @@ static const char *const n96[] = { "--persistent", "on", "--split-k", "1",
 	"--block", "128x96x64", "--warp", "64x96", "--mma", "64x96x64", NULL };
 static const char *const n80[] = { "--persistent", "on", "--split-k", "1",
 	"--block", "128x80x64", "--warp", "64x80", "--mma", "64x80x64", NULL };
+/* persistent with one consumer warpgroup: two accumulators fit */
+static const char *const p64[] = { "--persistent", "on", "--split-k", "1",
+	"--block", "64x128x64", "--warp", "64x128", "--mma", "64x128x64", NULL };
 
 #define SM90A "-gencode=arch=compute_90a,code=sm_90a"
 static const struct config configs[N_CONFIGS] = {
@@ -85,6 +89,7 @@ static const struct config configs[N_CONFIGS] = {
 	  NULL },
 	{ "sm90a_n96", "sm_90a", NULL, SM90A, NULL, NULL, n96 },
 	{ "sm90a_n80", "sm_90a", NULL, SM90A, NULL, NULL, n80 },
+	{ "sm90a_p64", "sm_90a", NULL, SM90A, NULL, NULL, p64 },
 };
 
 struct ncase {
@@ -214,6 +219,30 @@ static void init_cases(void)
 				configs[c].name);
 			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
 				spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 0;
+		}
+	}
+	/* a shared operand (one copy for both contractions): every target,
+	 * MMAs in flight, persistent with one consumer warpgroup */
+	{
+		static const struct { const char *spec; int c; }
+		sh[N_SHARED] = {
+			{ "swiglu", 0 }, { "swiglu", 2 }, { "swiglu", 3 },
+			{ "swiglu", 4 }, { "swiglu", 7 }, { "swiglu_bf16", 0 },
+			{ "swiglu_bf16", 3 }, { "swiglu_shared_b", 0 },
+			{ "swiglu_shared_b", 1 }, { "swiglu_shared_b", 3 },
+		};
+
+		for (int i = 0; i < N_SHARED; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = sh[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s", sh[i].spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				sh[i].spec);
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = 0;
