@@ -59,6 +59,11 @@ CASES=(
 	"add2k_sm80|tests/specs/add_gemm_2k.tc|--target sm_80|,L=192"
 	"heavy_sm90a|tests/specs/heavy_epi.tc|--target sm_90a|"
 	"heavy_sm80|tests/specs/heavy_epi.tc|--target sm_80|"
+	"swiglu_sm90a|tests/specs/swiglu.tc|--target sm_90a|"
+	"swiglu_sm80|tests/specs/swiglu.tc|--target sm_80|"
+	"swiglu_b_sm90a|tests/specs/swiglu_shared_b.tc|--target sm_90a|"
+	"swiglu_b_sm80|tests/specs/swiglu_shared_b.tc|--target sm_80|"
+	"swiglu_p64_sm90a|tests/specs/swiglu.tc|--target sm_90a --persistent on --split-k 1 --block 64x128x64 --warp 64x128 --mma 64x128x64|"
 )
 # bf16: every spec of tests/specs/*bf16*.tc on both targets
 for f in tests/specs/*bf16*.tc; do
