@@ -81,8 +81,8 @@ static const char add_driver[] =
 	"\tprintf(\"%ld wrong\\n\", bad);\n\treturn bad != 0;\n}\n";
 
 /* Two contractions sharing an operand, O = silu(G) * U: SHARED_B 0,
- * G = P Q and U = P R (P, the shared X, M x K; Q, R K x N); SHARED_B 1,
- * G = P Q and U = R^T Q (R K x M; Q, the shared W). */
+ * G = P Q and U = P PRO_R(R) (P, the shared X, M x K; Q, R K x N);
+ * SHARED_B 1, G = P Q and U = R^T Q (R K x M; Q, the shared W). */
 static const char shared_driver[] =
 	"\n#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
 	"int main(int argc, char **argv)\n{\n"
@@ -100,7 +100,7 @@ static const char shared_driver[] =
 	"\t\t\tfloat g = 0, u = 0, v;\n"
 	"\t\t\tfor (long k = 0; k < K; ++k) {\n"
 	"\t\t\t\tg += P[i * K + k] * Q[k * N + j];\n"
-	"\t\t\t\tu += SHARED_B ? R[k * M + i] * Q[k * N + j] : P[i * K + k] * R[k * N + j];\n"
+	"\t\t\t\tu += SHARED_B ? R[k * M + i] * Q[k * N + j] : P[i * K + k] * PRO_R(R[k * N + j]);\n"
 	"\t\t\t}\n"
 	"\t\t\tv = g / (1.0f + expf(-g)) * u;\n"
 	"\t\t\tif (!(fabsf(O[i * N + j] - v) <= 1e-4f * (1 + fabsf(v))) && bad++ < 5)\n"

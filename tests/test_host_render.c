@@ -537,11 +537,11 @@ static void test_two_contractions(void **state)
 }
 
 /* Two contractions sharing an operand (scop->join: one k loop, one copy
- * of the shared tile per k step): X (A of both) or W (B of both), with
- * the other operand of the second contraction in another layout. */
+ * of the shared tile per k step): X (A of both; the second's B with a
+ * prologue) or W (B of both, the second's A in another layout). */
 static void test_shared_operand(void **state)
 {
-	static const char *const texts[2] = {
+	static const char *const texts[3] = {
 		"def sw(f16(M, K) X, f16(K, N) W, f16(K, N) V) -> "
 		"(f16(M, N) O) {\n"
 		"  G(i, j) +=! X(i, k) * W(k, j)\n"
@@ -552,6 +552,11 @@ static void test_shared_operand(void **state)
 		"  G(i, j) +=! A(i, k) * W(k, j)\n"
 		"  U(i, j) +=! B(k, i) * W(k, j)\n"
 		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
+		"def sw(f16(M, K) X, f16(K, N) W, f16(K, N) V) -> "
+		"(f16(M, N) O) {\n"
+		"  G(i, j) +=! X(i, k) * W(k, j)\n"
+		"  U(i, j) +=! X(i, k) * relu(V(k, j))\n"
+		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
 	};
 	struct pm_diags d;
 	struct pm_spec *spec;
@@ -559,15 +564,15 @@ static void test_shared_operand(void **state)
 	char args[96];
 
 	(void) state;
-	for (int i = 0; i < 2 * NSOME; ++i) {
-		int c = some_cfgs[i % NSOME], sb = i >= NSOME;
+	for (int i = 0; i < 3 * NSOME; ++i) {
+		int c = some_cfgs[i % NSOME], v = i / NSOME, sb = v == 1;
 		struct pm_config cfg;
 		struct pm_strbuf head;
 
 		if (g_tma && cfgs[c].stages < 2)
 			continue;	/* TMA needs 2 stages */
-		pm_diags_init(&d, "sw.tc", texts[sb]);
-		spec = pm_spec_parse(texts[sb], "sw.tc", &d);
+		pm_diags_init(&d, "sw.tc", texts[v]);
+		spec = pm_spec_parse(texts[v], "sw.tc", &d);
 		assert_non_null(spec);
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.target = pm_target_host();
@@ -595,14 +600,15 @@ static void test_shared_operand(void **state)
 			(g_asan ? 8 : 0), cfgs[c].bn + (g_asan ? 8 : 0),
 			5 * cfgs[c].bk);
 		pm_strbuf_init(&head);
-		pm_strbuf_printf(&head, "#define SHARED_B %d\n", sb);
-		split_call(&head, "sw", sb ? "P, Q, R, O, M, N, K" :
-			"P, Q, R, O, M, N, K", "K", "K", cfg.bm, cfg.bn, cfg.bk,
-			2);
+		pm_strbuf_printf(&head, "#define SHARED_B %d\n#define PRO_R(x) "
+			"%s\n", sb, v == 2 ? "((x) > 0 ? (x) : 0)" : "(x)");
+		split_call(&head, "sw", "P, Q, R, O, M, N, K", "K", "K", cfg.bm,
+			cfg.bn, cfg.bk, 2);
 		if (build_and_run(head.s, out.source, shared_driver, args, 0,
 				"shared operand"))
 			fail_msg("shared %s, config %d, split %ld, tma %d",
-				sb ? "W" : "X", c, g_split, g_tma);
+				v == 1 ? "W" : v ? "X, prologue" : "X", c,
+				g_split, g_tma);
 		pm_strbuf_free(&head);
 		pm_output_clear(&out);
 		pm_spec_free(spec);
