@@ -68,8 +68,10 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		return 2;
 	case PM_OP_MMA: {
 		const struct pm_contraction *con = &k->con[op->con];
-		isl_pw_multi_aff *la = pm_promote_local(k, con->buf_a);
-		isl_pw_multi_aff *lb = pm_promote_local(k, con->buf_b);
+		isl_pw_multi_aff *la = pm_promote_local(k, op->con,
+			con->buf_a);
+		isl_pw_multi_aff *lb = pm_promote_local(k, op->con,
+			con->buf_b);
 		isl_pw_aff *kt = isl_pw_multi_aff_get_pw_aff(con->mma_prefix, 2);
 
 		frag_warp(k, "[i0, j0, k0]", id, pa);

@@ -144,6 +144,16 @@ const char *pm_emit_acc_name(const struct pm_kernel *k, int c)
 	return c && !k->acc_shared ? "pm_acc1" : "pm_acc";
 }
 
+void pm_print_drains(const struct pm_kernel *k, struct pm_strbuf *b, int c,
+	const char *drain, int n)
+{
+	int last = k->scop->join && !k->acc_shared ? k->ncon - 1 : c;
+
+	for (int i = c; i <= last; ++i)
+		pm_strbuf_printf(b, "%s<%d>((float *) %s); ", drain, n,
+			pm_emit_acc_name(k, i));
+}
+
 /* ---- Expressions and global addresses ---- */
 
 /* Used by the op printer: an expression as C text. */

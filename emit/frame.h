@@ -48,6 +48,10 @@ void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
 /* The register accumulator of contraction c: "pm_acc" or "pm_acc1" (one
  * "pm_acc" for all when k->acc_shared). */
 const char *pm_emit_acc_name(const struct pm_kernel *k, int c);
+/* "DRAIN<N>((float *) ACC); " for each accumulator pipeline c's MMAs
+ * write (joined contractions: both), N floats each. */
+void pm_print_drains(const struct pm_kernel *k, struct pm_strbuf *b, int c,
+	const char *drain, int n);
 
 /* ---- Expressions and global addresses ---- */
 

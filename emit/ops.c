@@ -540,10 +540,11 @@ static void op_drain(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, "/* the MMAs are done */;\n");
 	else if (k->ws && c->mma_inflight > 0)
 		pm_print_ws_drain(k, b, a);
-	else
-		pm_strbuf_printf(b, "%s<%d>((float *) %s);\n",
-			tg->mma_drain, c->wm * c->wn / pm_config_unit(c),
-			pm_emit_acc_name(k, a->op->con));
+	else {
+		pm_print_drains(k, b, a->op->con, tg->mma_drain,
+			c->wm * c->wn / pm_config_unit(c));
+		b->s[b->len - 1] = '\n';
+	}
 }
 
 /* FIXUP: the split-K fixup (fixup.c), in the _split kernels only. */

@@ -24,7 +24,7 @@
  * split: its chunks). */
 static void unit_ktiles(struct pm_kernel *k, struct pm_strbuf *b)
 {
-	for (int c = 0; c < k->ncon; ++c) {
+	for (int c = 0; c < pm_kernel_npipes(k); ++c) {
 		if (c)
 			pm_strbuf_add(b, " + ");
 		pm_print_ktiles(k, b, c);

@@ -225,13 +225,18 @@ void pm_print_ws_drain(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a)
 {
 	const struct pm_config *c = k->cfg;
+	int two = k->scop->join && !k->acc_shared;
 
 	pm_strbuf_add(b, "if (");
 	print_last(k, b, a->e[0], a->op->con, 0);
-	pm_strbuf_printf(b, ") %s else %s<%d>((float *) %s);\n",
-		c->target->mma_wait_prev, c->target->mma_drain,
-		c->wm * c->wn / pm_config_unit(c),
-		pm_emit_acc_name(k, a->op->con));
+	pm_strbuf_printf(b, ") %s else %s", c->target->mma_wait_prev,
+		two ? "{ " : "");
+	pm_print_drains(k, b, a->op->con, c->target->mma_drain,
+		c->wm * c->wn / pm_config_unit(c));
+	if (two)
+		pm_strbuf_add(b, "}\n");
+	else
+		b->s[b->len - 1] = '\n';
 }
 
 /* The warp's arrival on the "empty" barrier of k tile q (expression e)

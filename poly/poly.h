@@ -34,6 +34,8 @@
  *       sequence (program order)
  *         filter S_0_init
  *         filter S_0      mark "red"  band [k]
+ * Joined contractions (scop->join): filters S_0_init, S_1_init, then one
+ * filter S_0 + S_1 with one "red" band [k] over both.
  */
 #ifndef PM_POLY_H
 #define PM_POLY_H
@@ -93,6 +95,12 @@ struct pm_scop {
 	char split_ext[2][PM_LIMIT_IDENT + 1];
 	/* the first two reductions' k extents */
 	char red_ext[2][PM_LIMIT_IDENT + 1];
+	/* 1: the first two statements are contractions over one k extent
+	 * that read one operand with the same access (X(i, k) in both):
+	 * they share one filter and one k band of the initial schedule
+	 * (after both inits), so that one copy of the shared operand per k
+	 * tile feeds both (promote/); split, their chunks are one */
+	int join;
 };
 
 /* Build the scop. Unsupported constructs or bad -D values are reported to

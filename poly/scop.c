@@ -280,16 +280,67 @@ static __isl_give isl_multi_union_pw_aff *dims_schedule(
 		isl_union_pw_multi_aff_from_multi_aff(ma));
 }
 
+/* The filter of scop statement k in the initial sequence: program
+ * order, but joined contractions (S_0_init, S_0, S_1_init, S_1 first)
+ * share filter 2 after their inits. */
+static int filter_of(const struct pm_scop *scop, int k)
+{
+	static const int joined[4] = { 0, 2, 1, 2 };
+
+	if (!scop->join)
+		return k;
+	return k < 4 ? joined[k] : k - 1;
+}
+
+/* The sequence's filters (each the statements filter_of puts there). */
+static __isl_give isl_union_set_list *seq_filters(struct pm_scop *scop)
+{
+	int nf = scop->nstmts - scop->join;
+	isl_union_set_list *filters = isl_union_set_list_alloc(scop->ctx, nf);
+
+	for (int f = 0; f < nf; ++f) {
+		isl_union_set *u = isl_union_set_empty(isl_space_params_alloc(
+			scop->ctx, 0));
+
+		for (int k = 0; k < scop->nstmts; ++k)
+			if (filter_of(scop, k) == f)
+				u = isl_union_set_add_set(u, isl_set_universe(
+					isl_space_set_tuple_id(
+					isl_space_set_alloc(scop->ctx, 0,
+					scop->stmts[k].ndims), isl_dim_set,
+					isl_id_copy(scop->stmt_ids[k]))));
+		filters = isl_union_set_list_add(filters, u);
+	}
+	return filters;
+}
+
+/* The "red" band [k] of filter f (NULL: the filter has no reduction). */
+static __isl_give isl_multi_union_pw_aff *red_band(struct pm_scop *scop,
+	int f, int rank)
+{
+	isl_multi_union_pw_aff *red = NULL;
+
+	for (int k = 0; k < scop->nstmts; ++k) {
+		int nred = scop->stmts[k].role == PM_ROLE_INIT ? 0 :
+			pm_stmt_nred(&scop->spec->stmts[scop->stmts[k].stmt]);
+		isl_multi_union_pw_aff *m;
+
+		if (!nred || filter_of(scop, k) != f)
+			continue;
+		m = dims_schedule(scop, k, rank, nred);
+		red = red ? isl_multi_union_pw_aff_union_add(red, m) : m;
+	}
+	return red;
+}
+
 /* The fused initial schedule (see poly.h). */
 static isl_stat build_schedule(struct pm_scop *scop, struct pm_diags *diags)
 {
 	const struct pm_spec *spec = scop->spec;
 	isl_multi_union_pw_aff *out = NULL;
-	isl_union_set_list *filters;
 	isl_schedule_node *node;
 	int rank = spec->stmts[spec->nstmts - 1].nlhs;
 
-	filters = isl_union_set_list_alloc(scop->ctx, scop->nstmts);
 	for (int k = 0; k < scop->nstmts; ++k) {
 		const struct pm_stmt *st = &spec->stmts[scop->stmts[k].stmt];
 		isl_multi_union_pw_aff *mupa;
@@ -298,18 +349,11 @@ static isl_stat build_schedule(struct pm_scop *scop, struct pm_diags *diags)
 			pm_diag_unsupported(diags, st->loc, "statements "
 				"of different output rank cannot be fused "
 				"into one kernel yet");
-			isl_union_set_list_free(filters);
 			isl_multi_union_pw_aff_free(out);
 			return isl_stat_error;
 		}
 		mupa = dims_schedule(scop, k, 0, rank);
 		out = out ? isl_multi_union_pw_aff_union_add(out, mupa) : mupa;
-		filters = isl_union_set_list_add(filters,
-			isl_union_set_from_set(isl_set_universe(
-				isl_space_set_tuple_id(isl_space_set_alloc(
-					scop->ctx, 0, scop->stmts[k].ndims),
-					isl_dim_set,
-					isl_id_copy(scop->stmt_ids[k])))));
 	}
 	out = isl_multi_union_pw_aff_intersect_domain(out,
 		isl_union_set_copy(scop->domain));
@@ -319,16 +363,17 @@ static isl_stat build_schedule(struct pm_scop *scop, struct pm_diags *diags)
 	isl_schedule_free(scop->schedule);
 	node = isl_schedule_node_child(node, 0);
 	if (scop->nstmts > 1) {
-		node = isl_schedule_node_insert_sequence(node, filters);
-		for (int k = 0; k < scop->nstmts; ++k) {
-			int nred = scop->stmts[k].role == PM_ROLE_INIT ? 0 :
-				pm_stmt_nred(&spec->stmts[scop->stmts[k].stmt]);
-			if (!nred)
+		node = isl_schedule_node_insert_sequence(node,
+			seq_filters(scop));
+		for (int f = 0; f < scop->nstmts - scop->join; ++f) {
+			isl_multi_union_pw_aff *red = red_band(scop, f, rank);
+
+			if (!red)
 				continue;
-			node = isl_schedule_node_child(node, k);
+			node = isl_schedule_node_child(node, f);
 			node = isl_schedule_node_child(node, 0);
 			node = isl_schedule_node_insert_partial_schedule(node,
-				dims_schedule(scop, k, rank, nred));
+				red);
 			node = isl_schedule_node_insert_mark(node,
 				isl_id_copy(scop->mark_red));
 			node = isl_schedule_node_parent(node);
@@ -337,7 +382,6 @@ static isl_stat build_schedule(struct pm_scop *scop, struct pm_diags *diags)
 	} else {
 		int nred = pm_stmt_nred(&spec->stmts[0]);
 
-		isl_union_set_list_free(filters);
 		if (nred) {
 			node = isl_schedule_node_insert_partial_schedule(node,
 				dims_schedule(scop, 0, rank, nred));
@@ -413,6 +457,51 @@ static void red_extent(struct pm_scop *scop)
 	}
 }
 
+/* Are the direct operand reads a and b (tensor reads, not prologues)
+ * of one tensor with one access? */
+static int same_read(const struct pm_expr *a, const struct pm_expr *b)
+{
+	if (a->kind != PM_E_READ || b->kind != PM_E_READ ||
+	    a->tensor != b->tensor || a->nidx != b->nidx)
+		return 0;
+	for (int i = 0; i < a->nidx; ++i)
+		if (a->idx[i] != b->idx[i])
+			return 0;
+	return 1;
+}
+
+/* Is statement s a contraction T(i, j) +=! x * y over one k? */
+static int is_product(const struct pm_spec *spec, int s)
+{
+	const struct pm_stmt *st = spec->stmts + s;
+
+	return s < spec->nstmts && st->kind == PM_S_REDUCE && st->nlhs == 2 &&
+		st->nvars == 3 && st->rhs->kind == PM_E_BIN &&
+		st->rhs->op == '*';
+}
+
+/* scop->join (poly.h): statements 0 and 1 are contractions over k
+ * extents of one size, and exactly one operand read of statement 1 is
+ * an operand read of statement 0. */
+static int find_join(const struct pm_scop *scop)
+{
+	const struct pm_spec *spec = scop->spec;
+	char e0[PM_LIMIT_IDENT + 1], e1[PM_LIMIT_IDENT + 1];
+	int n = 0;
+
+	if (!is_product(spec, 0) || !is_product(spec, 1))
+		return 0;
+	var_extent(scop, &spec->stmts[0], 2, e0, sizeof(e0));
+	var_extent(scop, &spec->stmts[1], 2, e1, sizeof(e1));
+	if (strcmp(e0, e1))
+		return 0;
+	for (int i = 0; i < 2; ++i)
+		for (int j = 0; j < 2; ++j)
+			n += same_read(spec->stmts[0].rhs->args[i],
+				spec->stmts[1].rhs->args[j]);
+	return n == 1;
+}
+
 static __isl_give isl_set *build_context(struct pm_scop *scop)
 {
 	struct pm_strbuf b;
@@ -436,6 +525,10 @@ static __isl_give isl_set *build_context(struct pm_scop *scop)
 			r, r, scop->split_ext[r]);
 		first = 0;
 	}
+	/* joined contractions: one chunk (the plan gives both the same) */
+	if (scop->join && scop->nsplit == 2)
+		pm_strbuf_add(&b, " and pm_k0_1 = pm_k0_0 and pm_kn_1 = "
+			"pm_kn_0");
 	pm_strbuf_add(&b, first ? "true }" : " }");
 	set = isl_set_read_from_str(scop->ctx, b.s);
 	pm_strbuf_free(&b);
@@ -474,6 +567,7 @@ __isl_give struct pm_scop *pm_scop_build(isl_ctx *ctx,
 	if (cfg->split_k != 1)
 		find_splits(scop);
 	red_extent(scop);
+	scop->join = find_join(scop);
 	scop->mark_out = isl_id_alloc(ctx, "out", NULL);
 	scop->mark_red = isl_id_alloc(ctx, "red", NULL);
 	scop->context = build_context(scop);

@@ -53,7 +53,8 @@ int pm_kernel_nbars(struct pm_kernel *k)
 		if (k->tma[c])	/* warp-specialized: one ring for all; the
 				 * split-K fixup through distributed shared
 				 * memory: its "go" and "recv" after it */
-			return 2 * k->cfg->stages * (k->ws ? 1 : k->ncon) +
+			return 2 * k->cfg->stages * (k->ws ? 1 :
+				pm_kernel_npipes(k)) +
 				(k->dsm ? 2 : 0);
 	return 0;
 }

@@ -43,6 +43,9 @@ int pm_frag_pipe_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 		why = "it needs the macro-MMA k to be the instruction's k";
 	else if ((cfg->bk / cfg->mk) % 2)
 		why = "it needs an even number of macro k-steps per block k tile";
+	else if (k->scop->join)
+		why = "the contractions share an operand (one k loop, two "
+			"contractions' fragments)";
 	if (!why)
 		return 1;
 	if (cfg->frag_pipe < 0)

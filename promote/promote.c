@@ -39,7 +39,9 @@ static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int c,
 }
 
 /* The tensor's own layout strides are not needed here: the buffer is
- * dense row-major in the tensor's dimension order. */
+ * dense row-major in the tensor's dimension order. The footprint is that
+ * of contraction c's MMAs; the buffer is copied by contraction 0's
+ * pipeline when the contractions share one (scop->join). */
 static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 	int c, int tensor, struct pm_diags *d)
 {
@@ -84,7 +86,7 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 	snprintf(name, sizeof(name), "COPY_%s",
 		k->scop->spec->tensors[tensor].name);
 	buf->copy_id = pm_kernel_op(k, name, PM_OP_COPY, k->nbufs);
-	buf->con = c;
+	buf->con = k->scop->join ? 0 : c;
 	buf->pro = tensor == k->con[c].a ? k->con[c].pa : k->con[c].pb;
 	if (buf->pro) {
 		snprintf(name, sizeof(name), "PRO_%s",
@@ -381,22 +383,56 @@ static int pro_regs_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 	return 0;
 }
 
-/* Buffers, copies and pipeline of contraction c. */
+/* Contraction c's MMA -> its prefix schedule [p0, p1, kt] at node. */
+static void mma_prefix(struct pm_kernel *k, int c,
+	__isl_keep isl_schedule_node *node)
+{
+	isl_union_pw_multi_aff *pre;
+	isl_space *sp;
+
+	sp = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0, 3),
+		isl_dim_set, isl_id_copy(k->con[c].mma_id));
+	pre = isl_schedule_node_get_prefix_schedule_union_pw_multi_aff(node);
+	sp = isl_space_map_from_domain_and_range(sp,
+		isl_space_set_alloc(k->ctx, 0, 3));
+	k->con[c].mma_prefix = isl_union_pw_multi_aff_extract_pw_multi_aff(
+		pre, sp);
+	isl_union_pw_multi_aff_free(pre);
+}
+
+/* Joined contractions (scop->join): contraction 1 in contraction 0's k
+ * loop, reading the shared operand's buffer and one buffer of its own
+ * (footprint of its MMAs, copied by contraction 0's pipeline). */
+static int join_second(struct pm_kernel *k, __isl_keep isl_schedule_node *node,
+	struct pm_diags *d)
+{
+	struct pm_contraction *c0 = &k->con[0], *c1 = &k->con[1];
+	int shared_a = c1->a == c0->a;
+
+	mma_prefix(k, 1, node);
+	c1->buf_a = shared_a ? c0->buf_a : k->nbufs;
+	c1->buf_b = shared_a ? k->nbufs : c0->buf_b;
+	return add_buffer(k, node, 1, shared_a ? c1->b : c1->a, d);
+}
+
+/* Contraction 1 of joined contractions runs in contraction 0's pipeline:
+ * the same decisions. */
+static void join_flags(struct pm_kernel *k)
+{
+	k->frag[1] = k->frag[0];
+	k->rstage[1] = k->rstage[0];
+	k->tma[1] = k->tma[0];
+	k->pro_late[1] = k->pro_late[0];
+}
+
+/* Buffers, copies and pipeline of contraction c (joined: of both). */
 static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 {
 	struct pm_contraction *con = &k->con[c];
 	isl_schedule_node *node = below_kt(k, c);
-	isl_union_pw_multi_aff *pre;
-	isl_space *sp;
-	int first = k->nbufs;
+	int first = k->nbufs, join = k->scop->join && k->ncon > 1;
 
-	sp = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0, 3),
-		isl_dim_set, isl_id_copy(con->mma_id));
-	pre = isl_schedule_node_get_prefix_schedule_union_pw_multi_aff(node);
-	sp = isl_space_map_from_domain_and_range(sp,
-		isl_space_set_alloc(k->ctx, 0, 3));
-	con->mma_prefix = isl_union_pw_multi_aff_extract_pw_multi_aff(pre, sp);
-	isl_union_pw_multi_aff_free(pre);
+	mma_prefix(k, c, node);
 	con->buf_a = first;
 	con->buf_b = first + 1;
 	k->frag[c] = pm_frag_pipe_decide(k, c, d);
@@ -404,14 +440,19 @@ static int promote_one(struct pm_kernel *k, int c, struct pm_diags *d)
 		node = isl_schedule_node_free(node);
 	if (!node || add_buffer(k, node, c, con->a, d) < 0 ||
 	    add_buffer(k, node, c, con->b, d) < 0 ||
+	    (join && join_second(k, node, d) < 0) ||
 	    pm_pr_layout_buffers(k, first, d) < 0 ||
 	    pm_pr_check_mn_blocks(k, c, d) < 0 ||
+	    (join && pm_pr_check_mn_blocks(k, 1, d) < 0) ||
 	    pro_regs_decide(k, c, d) < 0 ||
+	    (join && pro_regs_decide(k, 1, d) < 0) ||
 	    (k->rstage[c] = pm_rstage_decide(k, c, d)) < 0 ||
 	    pipeline(k, c, &node, d) < 0) {
 		isl_schedule_node_free(node);
 		return -1;
 	}
+	if (join)
+		join_flags(k);
 	return pm_kernel_set_schedule(k, node);
 }
 
@@ -420,7 +461,7 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 	isl_schedule_node *node;
 	isl_size n;
 
-	for (int c = 0; c < k->ncon; ++c)
+	for (int c = 0; c < pm_kernel_npipes(k); ++c)
 		if (promote_one(k, c, d) < 0)
 			return -1;
 	if (pm_store_decide(k, d) < 0)
@@ -439,7 +480,8 @@ int pm_promote(struct pm_kernel *k, struct pm_diags *d)
 
 /* MMA[i0,j0,k0] -> local coordinates of the operand's first element in
  * buffer b: access(base(MMA)) - offset(prefix(MMA)). */
-__isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int b)
+__isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int c,
+	int b)
 {
 	struct pm_buffer *buf = &k->bufs[b];
 	isl_union_map *acc;
@@ -450,13 +492,13 @@ __isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int b)
 		isl_union_pw_multi_aff_copy(k->base)),
 		isl_union_map_copy(k->scop->reads));
 	space = isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0, 3),
-		isl_dim_set, isl_id_copy(k->con[buf->con].mma_id));
+		isl_dim_set, isl_id_copy(k->con[c].mma_id));
 	space = isl_space_map_from_domain_and_range(space,
 		isl_space_set_tuple_id(isl_space_set_alloc(k->ctx, 0, buf->rank),
 			isl_dim_set, isl_id_copy(k->scop->array_ids[buf->tensor])));
 	x = isl_pw_multi_aff_from_map(isl_union_map_extract_map(acc, space));
 	isl_union_map_free(acc);
-	prefix = isl_pw_multi_aff_copy(k->con[buf->con].mma_prefix);
+	prefix = isl_pw_multi_aff_copy(k->con[c].mma_prefix);
 	off = isl_pw_multi_aff_from_multi_aff(isl_multi_aff_copy(buf->offset));
 	off = isl_pw_multi_aff_pullback_pw_multi_aff(off, prefix);
 	x = isl_pw_multi_aff_reset_tuple_id(x, isl_dim_out);

@@ -39,9 +39,10 @@
 
 int pm_promote(struct pm_kernel *k, struct pm_diags *d);
 
-/* MMA instance -> local coordinates in buffer b of the operand element
- * its macro tile starts at (built by pm_promote). */
-__isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int b);
+/* MMA instance of contraction c -> local coordinates in buffer b of the
+ * operand element its macro tile starts at (built by pm_promote). */
+__isl_give isl_pw_multi_aff *pm_promote_local(struct pm_kernel *k, int c,
+	int b);
 
 /* Record the decisions emit/ prints (promote/decide.c): k->wg, k->mc,
  * k->dsm and each buffer's mc_rows, from the promoted kernel. */

@@ -173,6 +173,39 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	return 0;
 }
 
+/* The reads of contraction 1 of tensors contraction 0 also reads: their
+ * number, the last in *r. */
+static int shared_reads(const struct pm_kernel *k, const struct pm_expr **r)
+{
+	const struct pm_expr *r1[2] = { k->con[1].ra, k->con[1].rb };
+	int n = 0;
+
+	for (int i = 0; i < 2; ++i)
+		if (r1[i]->tensor == k->con[0].a ||
+		    r1[i]->tensor == k->con[0].b)
+			*r = r1[i], n++;
+	return n;
+}
+
+/* Two contractions reading one tensor: one shared operand with the same
+ * access, k extent and no prologue is one copy for both (the scop joined
+ * their k loops, scop->join); anything else is refused. */
+static int check_shared(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_expr *r = NULL;
+	int n = shared_reads(k, &r);
+
+	if (!n || (n == 1 && k->scop->join))
+		return 0;
+	pm_diag_unsupported(d, r->loc, "both contractions read '%s'%s",
+		spec->tensors[r->tensor].name, n > 1 ? " and both their "
+		"operands are shared (the same product twice)" : "; a shared "
+		"operand is one copy when both read it with the same access, "
+		"as a plain read (no prologue), over one k extent");
+	return -1;
+}
+
 /* One or two contractions with the same output shape, first in the
  * spec. */
 static int recognise(struct pm_kernel *k, struct pm_diags *d)
@@ -194,6 +227,8 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 	if (n == 2 && spec->nstmts == 2)
 		return unsupported(d, spec->stmts[1].loc, "two contractions "
 			"must be combined by a pointwise statement");
+	if (n == 2 && check_shared(k, d) < 0)
+		return -1;
 	k->ncon = n;
 	k->con[0].out = k->con[n - 1].acc;
 	return 0;

@@ -117,7 +117,8 @@ struct pm_contraction {
 /* A shared-memory buffer (promote/). */
 #define PM_MAX_BUFS 4
 struct pm_buffer {
-	int con;			/* the contraction it feeds */
+	int con;			/* the contraction whose pipeline copies
+					 * it (joined: 0, for both) */
 	int tensor;
 	int rank;
 	long size[PM_MAX_RANK];		/* box size, in elements */
@@ -262,6 +263,13 @@ __isl_give isl_id *pm_kernel_op(struct pm_kernel *k, const char *name,
 /* The op of a statement id created by pm_kernel_op, else NULL. */
 const struct pm_op *pm_kernel_op_of(const struct pm_kernel *k,
 	__isl_keep isl_id *id);
+/* The copy pipelines of k: one per contraction, one for both when they
+ * share an operand (scop->join: one k loop; contraction 0's pipeline,
+ * its ops and buffers (bufs[].con 0) feed both contractions' MMAs). */
+static inline int pm_kernel_npipes(const struct pm_kernel *k)
+{
+	return k->scop->join ? 1 : k->ncon;
+}
 /* Does a buffer of k have a prologue applied through the MMA's registers
  * (pro_regs)? */
 int pm_kernel_pro_regs(const struct pm_kernel *k);

@@ -63,6 +63,11 @@ CASES=(
 	"res_pro_sm80|tests/specs/add_gemm_res_pro.tc|--target sm_80|,L=192"
 	"pro_b_sm90a|tests/specs/pro_b_gemm.tc|--target sm_90a|"
 	"pro_b_sm80|tests/specs/pro_b_gemm.tc|--target sm_80|"
+	"swiglu_sm90a|tests/specs/swiglu.tc|--target sm_90a|"
+	"swiglu_sm80|tests/specs/swiglu.tc|--target sm_80|"
+	"swiglu_b_sm90a|tests/specs/swiglu_shared_b.tc|--target sm_90a|"
+	"swiglu_b_sm80|tests/specs/swiglu_shared_b.tc|--target sm_80|"
+	"swiglu_p64_sm90a|tests/specs/swiglu.tc|--target sm_90a --persistent on --split-k 1 --block 64x128x64 --warp 64x128 --mma 64x128x64|"
 )
 # bf16: every spec of tests/specs/*bf16*.tc on both targets
 for f in tests/specs/*bf16*.tc; do

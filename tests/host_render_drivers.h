@@ -80,4 +80,32 @@ static const char add_driver[] =
 	"\t\t}\n"
 	"\tprintf(\"%ld wrong\\n\", bad);\n\treturn bad != 0;\n}\n";
 
+/* Two contractions sharing an operand, O = silu(G) * U: SHARED_B 0,
+ * G = P Q and U = P PRO_R(R) (P, the shared X, M x K; Q, R K x N);
+ * SHARED_B 1, G = P Q and U = R^T Q (R K x M; Q, the shared W). */
+static const char shared_driver[] =
+	"\n#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+	"int main(int argc, char **argv)\n{\n"
+	"\tlong M = atol(argv[1]), N = atol(argv[2]), K = atol(argv[3]);\n"
+	"\tlong nr = K * (SHARED_B ? M : N);\n"
+	"\tfloat *P = malloc(sizeof(float) * M * K), *Q = malloc(sizeof(float) * K * N);\n"
+	"\tfloat *R = malloc(sizeof(float) * nr), *O = malloc(sizeof(float) * M * N);\n"
+	"\tlong bad = 0;\n"
+	"\tfor (long i = 0; i < M * K; ++i) P[i] = (float) ((i * 7 + 3) % 11 - 5) / 4;\n"
+	"\tfor (long i = 0; i < K * N; ++i) Q[i] = (float) ((i * 5 + 1) % 13 - 6) / 4;\n"
+	"\tfor (long i = 0; i < nr; ++i) R[i] = (float) ((i * 3 + 2) % 7 - 3) / 4;\n"
+	"\tfor (long i = 0; i < M * N; ++i) O[i] = NAN;\n"
+	"\tCALL;\n"
+	"\tfor (long i = 0; i < M; ++i)\n\t\tfor (long j = 0; j < N; ++j) {\n"
+	"\t\t\tfloat g = 0, u = 0, v;\n"
+	"\t\t\tfor (long k = 0; k < K; ++k) {\n"
+	"\t\t\t\tg += P[i * K + k] * Q[k * N + j];\n"
+	"\t\t\t\tu += SHARED_B ? R[k * M + i] * Q[k * N + j] : P[i * K + k] * PRO_R(R[k * N + j]);\n"
+	"\t\t\t}\n"
+	"\t\t\tv = g / (1.0f + expf(-g)) * u;\n"
+	"\t\t\tif (!(fabsf(O[i * N + j] - v) <= 1e-4f * (1 + fabsf(v))) && bad++ < 5)\n"
+	"\t\t\t\tfprintf(stderr, \"O[%ld][%ld] = %g, expected %g\\n\", i, j, O[i * N + j], v);\n"
+	"\t\t}\n"
+	"\tprintf(\"%ld wrong\\n\", bad);\n\treturn bad != 0;\n}\n";
+
 #endif

@@ -544,6 +544,86 @@ static void test_two_contractions(void **state)
 	}
 }
 
+/* Two contractions sharing an operand (scop->join: one k loop, one copy
+ * of the shared tile per k step): X (A of both; the second's B with a
+ * prologue) or W (B of both, the second's A in another layout). */
+static void test_shared_operand(void **state)
+{
+	static const char *const texts[3] = {
+		"def sw(f16(M, K) X, f16(K, N) W, f16(K, N) V) -> "
+		"(f16(M, N) O) {\n"
+		"  G(i, j) +=! X(i, k) * W(k, j)\n"
+		"  U(i, j) +=! X(i, k) * V(k, j)\n"
+		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
+		"def sw(f16(M, K) A, f16(K, N) W, f16(K, M) B) -> "
+		"(f16(M, N) O) {\n"
+		"  G(i, j) +=! A(i, k) * W(k, j)\n"
+		"  U(i, j) +=! B(k, i) * W(k, j)\n"
+		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
+		"def sw(f16(M, K) X, f16(K, N) W, f16(K, N) V) -> "
+		"(f16(M, N) O) {\n"
+		"  G(i, j) +=! X(i, k) * W(k, j)\n"
+		"  U(i, j) +=! X(i, k) * relu(V(k, j))\n"
+		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
+	};
+	struct pm_diags d;
+	struct pm_spec *spec;
+	struct pm_output out = { 0 };
+	char args[96];
+
+	(void) state;
+	for (int i = 0; i < 3 * NSOME; ++i) {
+		int c = some_cfgs[i % NSOME], v = i / NSOME, sb = v == 1;
+		struct pm_config cfg;
+		struct pm_strbuf head;
+
+		/* TMA needs 2 stages and no prologue in shared memory */
+		if (g_tma && (cfgs[c].stages < 2 || v == 2))
+			continue;
+		pm_diags_init(&d, "sw.tc", texts[v]);
+		spec = pm_spec_parse(texts[v], "sw.tc", &d);
+		assert_non_null(spec);
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.target = pm_target_host();
+		cfg.split_k = g_split ? 0 : 1;
+		cfg.stages = cfgs[c].stages;
+		cfg.smem = cfgs[c].smem;
+		cfg.frag_pipe = cfgs[c].frag ? -1 : 0;
+		cfg.staged_store = cfgs[c].frag;
+		cfg.reg_stage = cfgs[c].stages == 2 && !cfgs[c].frag ? -1 : 0;
+		cfg.tma = g_tma;
+		if (g_tma)
+			cfg.frag_pipe = cfg.reg_stage = 0;
+		cfg.bm = cfgs[c].bm, cfg.bn = cfgs[c].bn, cfg.bk = cfgs[c].bk;
+		cfg.wm = cfgs[c].wm, cfg.wn = cfgs[c].wn;
+		cfg.mm = cfgs[c].mm, cfg.mn = cfgs[c].mn, cfg.mk = cfgs[c].mk;
+		if (pm_pipeline_generate(spec, &cfg, &out, &d))
+			fprintf(stderr, "%s", pm_diags_text(&d));
+		assert_non_null(out.source);
+		pm_diags_clear(&d);
+		/* both accumulators, one copy of the shared tile */
+		assert_non_null(strstr(out.source, "pm_acc1"));
+		assert_null(strstr(strstr(out.source, sb ? "W_shared" :
+			"X_shared") + 1, sb ? "*W_shared" : "*X_shared"));
+		snprintf(args, sizeof(args), "%d %d %d", 2 * cfgs[c].bm +
+			(g_asan ? 8 : 0), cfgs[c].bn + (g_asan ? 8 : 0),
+			5 * cfgs[c].bk);
+		pm_strbuf_init(&head);
+		pm_strbuf_printf(&head, "#define SHARED_B %d\n#define PRO_R(x) "
+			"%s\n", sb, v == 2 ? "((x) > 0 ? (x) : 0)" : "(x)");
+		split_call(&head, "sw", "P, Q, R, O, M, N, K", "K", "K", cfg.bm,
+			cfg.bn, cfg.bk, 2);
+		if (build_and_run(head.s, out.source, shared_driver, args, 0,
+				"shared operand"))
+			fail_msg("shared %s, config %d, split %ld, tma %d",
+				v == 1 ? "W" : v ? "X, prologue" : "X", c,
+				g_split, g_tma);
+		pm_strbuf_free(&head);
+		pm_output_clear(&out);
+		pm_spec_free(spec);
+	}
+}
+
 /* Split-K: every configuration and layout in 2 and 3 chunks of k (5 k
  * tiles: the last chunk shorter), fixed sizes, prologues, epilogues and
  * both forms of two contractions in 2 chunks. */
@@ -566,6 +646,7 @@ static void test_split_k(void **state)
 	test_prologues(state);
 	test_epilogues(state);
 	test_two_contractions(state);
+	test_shared_operand(state);
 	g_split = 0;
 }
 
@@ -635,6 +716,7 @@ static void test_tma(void **state)
 	}
 	g_pro_regs = 0;
 	test_two_contractions(state);
+	test_shared_operand(state);
 	g_tma = 0;
 }
 
@@ -717,6 +799,7 @@ static void test_ragged(void **state)
 	g_split = 0;
 	/* both forms of two contractions (the second's own extent L) */
 	test_two_contractions(state);
+	test_shared_operand(state);
 	g_asan = 0;
 }
 
@@ -744,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_epilogues),
 		cmocka_unit_test(test_prologues),
 		cmocka_unit_test(test_two_contractions),
+		cmocka_unit_test(test_shared_operand),
 		cmocka_unit_test(test_split_k),
 		cmocka_unit_test(test_pro_overlap),
 		cmocka_unit_test(test_pro_regs),

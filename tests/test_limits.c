@@ -697,6 +697,43 @@ static void test_own_operand(void **state)
 		"the contraction reads its own result 'C'");
 }
 
+/* Two contractions reading one tensor: one copy when the reads are the
+ * same (tests/specs/swiglu.tc generates); else a clear refusal, never a
+ * file nvcc rejects (X_shared declared twice). */
+static void test_shared_operand(void **state)
+{
+	static const char *const other[] = {
+		/* another access of X */
+		"  U(i, j) +=! X(j, k) * V(k, i)\n",
+		/* a prologue on the shared read */
+		"  U(i, j) +=! relu(X(i, k)) * V(k, j)\n",
+		/* the same product twice */
+		"  U(i, j) +=! X(i, k) * W(k, j)\n",
+	};
+	static const char *const where[] = { "3:15", "3:20", "3:25" };
+	char text[512];
+	char *diag = NULL;
+
+	(void)state;
+	assert_int_equal(generate("def g(f16(M, K) X, f16(K, N) W, "
+		"f16(K, N) V) -> (f16(M, N) O) {\n"
+		"  G(i, j) +=! X(i, k) * W(k, j)\n"
+		"  U(i, j) +=! X(i, k) * V(k, j)\n"
+		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n", &diag), 0);
+	free(diag);
+	for (int i = 0; i < 3; ++i) {
+		char prefix[64];
+
+		snprintf(text, sizeof(text), "def g(f16(M, M) X, f16(M, M) W, "
+			"f16(M, M) V) -> (f16(M, M) O) {\n"
+			"  G(i, j) +=! X(i, k) * W(k, j)\n%s"
+			"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n", other[i]);
+		snprintf(prefix, sizeof(prefix), "t.tc:%s: error: unsupported: ",
+			where[i]);
+		gen_err(text, prefix, "both contractions read '");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -714,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_define_range),
 		cmocka_unit_test(test_isl_quota),
 		cmocka_unit_test(test_own_operand),
+		cmocka_unit_test(test_shared_operand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,7 +57,7 @@
 #define GEN_FAILED 200		/* exit status of a job whose gen failed */
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
-#define N_CONFIGS 10
+#define N_CONFIGS 11
 #define N_LAYOUT_CONFIGS 4	/* the first ones, for every layout */
 #define N_FUSED 4
 #define N_FUSED_CONFIGS 4
@@ -66,8 +66,10 @@
 #define N_BF16 (N_BF16_SPECS * 2 + 3)
 #define N_SPILLED 5	/* combinations that spilled (decisions/0028) */
 #define N_F8 15			/* 8-bit operands, sm_90a */
+#define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
-	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8)
+	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
+	N_SHARED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -90,6 +92,9 @@ static const char *const pcl2[] = { "--persistent", "on", "--cluster", "2",
 	NULL };
 static const char *const k128[] = { "--block", "128x128x128", NULL };
 static const char *const notma[] = { "--tma", "off", NULL };
+/* persistent with one consumer warpgroup: two accumulators fit */
+static const char *const p64[] = { "--persistent", "on", "--split-k", "1",
+	"--block", "64x128x64", "--warp", "64x128", "--mma", "64x128x64", NULL };
 
 #define SM90A "-gencode=arch=compute_90a,code=sm_90a"
 static const struct config configs[N_CONFIGS] = {
@@ -104,6 +109,7 @@ static const struct config configs[N_CONFIGS] = {
 	{ "sm90a_pcl2", "sm_90a", NULL, SM90A, NULL, NULL, pcl2 },
 	{ "sm90a_k128", "sm_90a", NULL, SM90A, NULL, NULL, k128 },
 	{ "sm90a_notma", "sm_90a", NULL, SM90A, NULL, NULL, notma },
+	{ "sm90a_p64", "sm_90a", NULL, SM90A, NULL, NULL, p64 },
 };
 
 struct ncase {
@@ -285,6 +291,30 @@ static void init_cases(void)
 				f8[i].spec);
 			k->cfg = &configs[f8[i].c];
 			k->arch = k->cfg->arch;
+			k->fixed = 0;
+		}
+	}
+	/* a shared operand (one copy for both contractions): every target,
+	 * MMAs in flight, persistent with one consumer warpgroup */
+	{
+		static const struct { const char *spec; int c; }
+		sh[N_SHARED] = {
+			{ "swiglu", 0 }, { "swiglu", 2 }, { "swiglu", 3 },
+			{ "swiglu", 4 }, { "swiglu", 10 }, { "swiglu_bf16", 0 },
+			{ "swiglu_bf16", 3 }, { "swiglu_shared_b", 0 },
+			{ "swiglu_shared_b", 1 }, { "swiglu_shared_b", 3 },
+		};
+
+		for (int i = 0; i < N_SHARED; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = sh[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s", sh[i].spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				sh[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
 			k->fixed = 0;
 		}
 	}

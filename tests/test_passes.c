@@ -332,6 +332,75 @@ static void test_two_contractions_legal(void **state)
 	free(text);
 }
 
+/* Occurrences of needle in s. */
+static int count(const char *s, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* A shared operand (tests/specs/swiglu.tc, X read by both contractions;
+ * swiglu_shared_b.tc, W): legal after every pass, one k loop (one "red"
+ * mark) with both contractions' MMAs, one buffer and one copy statement
+ * for the shared tensor read by both MMAs, on every target. */
+static void test_shared_operand(void **state)
+{
+	static const char *const specs[] = { "tests/specs/swiglu.tc",
+		"tests/specs/swiglu_shared_b.tc" };
+	static const char *const targets[] = { "sm_70", "sm_80", "sm_90a",
+		"host" };
+
+	(void) state;
+	for (int s = 0; s < 2; ++s)
+	for (int t = 0; t < 4; ++t)
+	for (int p = 0; p < 5; ++p) {
+		char *text = pm_test_read(specs[s]), *tree;
+		struct pm_diags d;
+		struct pm_spec *spec;
+		isl_ctx *ctx = isl_ctx_alloc();
+		struct pm_config cfg;
+		struct pm_kernel *k;
+		int shared, copies = 0;
+
+		pm_diags_init(&d, specs[s], text);
+		spec = pm_spec_parse(text, specs[s], &d);
+		assert_non_null(spec);
+		pm_diags_clear(&d);
+		config(&cfg, targets[t], 0, 0, 0);
+		cfg.stages = t ? 3 : 2;
+		cfg.smem = t == 2 ? 2 : 0;	/* sm_90a: swizzled */
+		k = until(ctx, spec, &cfg, passes[p]);
+		assert_non_null(k);
+		assert_int_equal(k->scop->join, 1);
+		if (p < 4 && pm_check_legal(k) != 1)
+			fail_msg("%s %s: illegal after %s", specs[s],
+				targets[t], passes[p]);
+		tree = isl_schedule_to_str(k->schedule);
+		assert_int_equal(count(tree, "\"red\""), 1);
+		free(tree);
+		shared = s ? k->con[0].b : k->con[0].a;
+		for (int i = 0; p == 4 && i < k->nops; ++i)
+			copies += k->ops[i].kind == PM_OP_COPY &&
+				k->bufs[k->ops[i].buffer].tensor == shared;
+		if (p == 4) {
+			assert_int_equal(k->nbufs, 3);
+			assert_int_equal(copies, 1);
+			assert_int_equal(s ? k->con[1].buf_b : k->con[1].buf_a,
+				s ? k->con[0].buf_b : k->con[0].buf_a);
+			assert_int_not_equal(s ? k->con[1].buf_a :
+				k->con[1].buf_b, s ? k->con[0].buf_a :
+				k->con[0].buf_b);
+		}
+		pm_pipeline_kernel_free(k);
+		isl_ctx_free(ctx);
+		pm_spec_free(spec);
+		free(text);
+	}
+}
+
 /* Golden trees: the dump of every pass for gemm_tn on sm_80 must match
  * tests/golden/tn_sm80.tree (PM_UPDATE_GOLDEN=1 rewrites it; review the
  * diff: a change here is a change of the generated kernels). */
@@ -430,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_golden_pipelined),
 		cmocka_unit_test(test_golden_sm90a),
 		cmocka_unit_test(test_two_contractions_legal),
+		cmocka_unit_test(test_shared_operand),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

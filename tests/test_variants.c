@@ -94,6 +94,12 @@ static const struct vcase cases[] = {
 	{ "tests/specs/gemm_i8_nt", "sm_90a", "" },
 	{ "tests/specs/gemm_i8_nt", "sm_90a", "persistent=on" },
 	{ "tests/specs/gemm_i8_dequant", "sm_90a", "" },
+	/* a shared operand (scop->join): two accumulators in one k loop */
+	{ "tests/specs/swiglu", "sm_70", "" },
+	{ "tests/specs/swiglu", "sm_80", "" },
+	{ "tests/specs/swiglu", "sm_90a", "" },
+	{ "tests/specs/swiglu", "sm_90a", "persistent=on" },
+	{ "tests/specs/swiglu_shared_b", "sm_90a", "" },
 };
 
 static struct pm_spec *load(const char *name)

@@ -122,6 +122,35 @@ static const char *fits_smem(struct pm_kernel *k, char *buf, size_t len)
 	return buf;
 }
 
+/* Registers a thread keeps for the rest when two accumulators are live
+ * (measured: the 128x128 persistent swiglu kernel, 2 x 64 accumulator
+ * floats a thread under a bound of 168, spilled; 2 x 64 under 255 and
+ * 2 x 96 under 255 do not). */
+#define PM_ACC2_RESERVE 48
+
+/* Does k's register tile fit the registers its block leaves a thread?
+ * Only kernels keeping two accumulators live through one k loop (joined
+ * contractions, scop->join, without a shared accumulator) are checked:
+ * ptxas bounds a thread of a block of T threads
+ * (__launch_bounds__) by 65536 / T, T rounded up to 128, a multiple of 8,
+ * at most 255.  NULL, or why not (in buf). */
+static const char *fits_regs(struct pm_kernel *k, char *buf, size_t len)
+{
+	const struct pm_config *c = k->cfg;
+	int t = pm_kernel_threads(k);
+	long cap = 65536 / ((t + 127) / 128 * 128) / 8 * 8;
+	long acc = (long) c->wm * c->wn / pm_config_unit(c);
+
+	if (cap > 255)
+		cap = 255;
+	if (!c->target->emits_cuda || !k->scop->join || k->acc_shared ||
+	    2 * acc + PM_ACC2_RESERVE <= cap)
+		return NULL;
+	snprintf(buf, len, "two accumulators of %ld floats a thread; %d "
+		"threads leave %ld registers", acc, t, cap);
+	return buf;
+}
+
 /* Is built kernel k what row r needs?  NULL, or why not (in buf). */
 static const char *fits(const struct pm_variant_desc *r,
 	struct pm_kernel *k, char *buf, size_t len)
@@ -139,7 +168,7 @@ static const char *fits(const struct pm_variant_desc *r,
 	    !c->target->desc_smem))
 		return "the split persistent kernel needs the staged store "
 			"and full-width unit tiles";
-	return fits_smem(k, buf, len);
+	return fits_smem(k, buf, len) ? buf : fits_regs(k, buf, len);
 }
 
 /* The accumulator registers a thread of a row's kernel at most: past
@@ -260,6 +289,13 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 			"%d stages %s (a smaller --block, --warp or --stages)",
 			vs->main_cfg.bm, vs->main_cfg.bn, vs->main_cfg.bk,
 			vs->main_cfg.stages, buf);
+		return POLYMMA_ERR_SPEC;
+	}
+	if (vs->main && fits_regs(vs->main, buf, sizeof(buf))) {
+		pm_diag_unsupported(d, spec->stmts[0].loc, "block %dx%dx%d, "
+			"warp %dx%d: %s (a smaller --block or --warp)",
+			vs->main_cfg.bm, vs->main_cfg.bn, vs->main_cfg.bk,
+			vs->main_cfg.wm, vs->main_cfg.wn, buf);
 		return POLYMMA_ERR_SPEC;
 	}
 	if (!vs->main)
