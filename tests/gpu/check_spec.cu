@@ -20,10 +20,10 @@
 //   (f16 5e-3 / 1e-2, bf16 2e-2 / 4e-2, f32 2e-3 / 5e-3: they cover the
 //   kernels' fp32 pointwise work and their rounding of prologues to the
 //   operand type), the coarsest of the spec's 16-bit floating types (f32
-//   if none). 8-bit float inputs (f8e4m3, f8e5m2) set no tolerance: the
-//   reference reads the same rounded inputs exactly, the kernel multiplies
-//   them exactly and accumulates in f32, so what is left is f32
-//   accumulation and the output's rounding (its type's tolerance).
+//   if none). 8-bit float inputs (f8e4m3, f8e5m2): the reference reads the
+//   same rounded inputs exactly and the kernel multiplies them exactly; what
+//   is left is the tensor cores' accumulation (fewer bits than f32 on
+//   Hopper) and the output's rounding: at least 5e-3 / 2e-2.
 // One PASS|FAIL|SKIP line per size, last "N passed, M failed"; exit 1 on a
 // failure. POLYMMA_VARIANT=<suffix>[,s=N] forces a row (report.cuh): a
 // size it cannot run is a SKIP.
@@ -105,11 +105,18 @@ static bool parse_sizes(const polymma_spec *s, const char *arg,
 
 // The coarsest floating type of the spec (its tolerances apply).
 static enum pm_type coarse = PM_F32;
+// 8-bit float operands: Hopper's fp8 wgmma adds its products into the
+// accumulators with fewer bits than fp32 (measured on an H100: rel L2 1.9e-3,
+// largest element 6.8e-3 / 1.2e-2 at K = 8192), so their tolerance is at
+// least 5e-3 / 2e-2 (docs/GPU.md).
+static bool f8_operands = false;
 static double tol_l2(enum pm_type) {
-	return coarse == PM_F16 ? 5e-3 : coarse == PM_BF16 ? 2e-2 : 2e-3;
+	double t = coarse == PM_F16 ? 5e-3 : coarse == PM_BF16 ? 2e-2 : 2e-3;
+	return f8_operands && t < 5e-3 ? 5e-3 : t;
 }
 static double tol_elem(enum pm_type) {
-	return coarse == PM_F16 ? 1e-2 : coarse == PM_BF16 ? 4e-2 : 5e-3;
+	double t = coarse == PM_F16 ? 1e-2 : coarse == PM_BF16 ? 4e-2 : 5e-3;
+	return f8_operands && t < 2e-2 ? 2e-2 : t;
 }
 
 // Compare output t with its reference; the verdict's text into info.
@@ -265,6 +272,8 @@ int main(int argc, char **argv) {
 		ts[i].esize = esize(ts[i].type);
 		if (ts[i].type == PM_BF16 || (ts[i].type == PM_F16 && coarse != PM_BF16))
 			coarse = ts[i].type;
+		if (ts[i].type == PM_F8E4M3 || ts[i].type == PM_F8E5M2)
+			f8_operands = true;
 	}
 	for (size_t l = 0; l < labels.size(); ++l) {
 		std::vector<int64_t> sizes;
