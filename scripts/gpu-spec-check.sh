@@ -63,6 +63,8 @@ CASES=(
 	"res_pro_sm80|tests/specs/add_gemm_res_pro.tc|--target sm_80|,L=192"
 	"pro_b_sm90a|tests/specs/pro_b_gemm.tc|--target sm_90a|"
 	"pro_b_sm80|tests/specs/pro_b_gemm.tc|--target sm_80|"
+	"pro_ab_sm90a|tests/specs/pro_ab_gemm.tc|--target sm_90a|"
+	"pro_ab_sm80|tests/specs/pro_ab_gemm.tc|--target sm_80|"
 	"swiglu_sm90a|tests/specs/swiglu.tc|--target sm_90a|"
 	"swiglu_sm80|tests/specs/swiglu.tc|--target sm_80|"
 	"swiglu_b_sm90a|tests/specs/swiglu_shared_b.tc|--target sm_90a|"

@@ -64,7 +64,7 @@
 #define N_NARROW 5		/* the 128x96 / 128x80 cases */
 #define N_BF16_SPECS 9		/* bf16 operands: sm_80 and sm_90a each */
 #define N_BF16 (N_BF16_SPECS * 2 + 3)
-#define N_SPILLED 5	/* combinations that spilled (decisions/0028) */
+#define N_SPILLED 7	/* combinations that spilled (decisions/0028) */
 #define N_F8 15			/* 8-bit operands, sm_90a */
 #define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
@@ -247,13 +247,15 @@ static void init_cases(void)
 	/* combinations that spilled (docs/decisions/0028): two accumulators
 	 * with a residual and an fp32 prologue (sm_90a: every row past 128
 	 * accumulator registers a thread), an fp32 prologue on B (sm_80,
-	 * fixed sizes: the small kernel under a bare launch bound) */
+	 * fixed sizes: the small kernel under a bare launch bound), fp32
+	 * prologues on both operands (sm_80, sm_70: half the warp tile) */
 	{
 		static const struct { const char *spec; int c, fixed; }
 		sp[N_SPILLED] = {
 			{ "add_gemm_res_pro", 3, 0 }, { "add_gemm_res_pro", 4, 0 },
 			{ "add_gemm_res_pro", 0, 0 }, { "pro_b_gemm", 0, 1 },
-			{ "pro_b_gemm", 3, 1 },
+			{ "pro_b_gemm", 3, 1 }, { "pro_ab_gemm", 0, 0 },
+			{ "pro_ab_gemm", 2, 0 },
 		};
 
 		for (int i = 0; i < N_SPILLED; i++) {

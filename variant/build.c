@@ -171,9 +171,28 @@ static int epilogue_cost(const struct pm_expr *e, int chain)
 	return c;
 }
 
+/* Is operand e of a contraction a prologue computed in fp32: anything but
+ * a read, a constant, a negation and relu, abs, max and min of those
+ * (which the copies may apply on pairs of the element type)? */
+static int fp32_prologue(const struct pm_expr *e)
+{
+	if (e->kind == PM_E_READ || e->kind == PM_E_NUM)
+		return 0;
+	if (e->kind == PM_E_BIN || (e->kind == PM_E_CALL &&
+	    e->fn != PM_FN_RELU && e->fn != PM_FN_ABS &&
+	    e->fn != PM_FN_MAX && e->fn != PM_FN_MIN))
+		return 1;
+	for (int i = 0; i < e->nargs; ++i)
+		if (fp32_prologue(e->args[i]))
+			return 1;
+	return 0;
+}
+
 /* Register pressure: a heavy epilogue (its loads and functions live next
  * to the accumulators) gets half the default warp tile in n, which
- * measured free of spills where 64x64 spilled. */
+ * measured free of spills where 64x64 spilled. So do fp32 prologues on
+ * both operands of a contraction (48 bytes spilled on sm_80 at 64x64;
+ * docs/decisions/0028). */
 static void default_warp_for_epilogue(const struct pm_spec *spec,
 	struct pm_config *c)
 {
@@ -188,6 +207,13 @@ static void default_warp_for_epilogue(const struct pm_spec *spec,
 	/* two accumulators in registers count as a heavy epilogue */
 	if (ncon > 1)
 		cost += 3;
+	for (int s = 0; s < ncon; ++s) {
+		const struct pm_expr *e = spec->stmts[s].rhs;
+
+		if (e->kind == PM_E_BIN && e->op == '*' &&
+		    fp32_prologue(e->args[0]) && fp32_prologue(e->args[1]))
+			cost += 3;
+	}
 	if (c->auto_warp && cost >= 3 && c->wn >= 2 * c->mn &&
 	    (c->wn / 2) % c->mn == 0)
 		c->wn /= 2;
