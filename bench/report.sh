@@ -29,8 +29,9 @@ DT=${DT:-f16}
 if [ "$DT" = f16 ]; then SFX=; else SFX=_$DT; fi
 
 if [ ! -x "$W/report" ] || [ bench/report.c -nt "$W/report" ] ||
-   [ bench/stats.c -nt "$W/report" ] || [ bench/stats.h -nt "$W/report" ]; then
-	"$HOSTCC" -std=c11 -O2 -Wall -Wextra -Ibench bench/report.c bench/stats.c -lm \
+   [ bench/stats.c -nt "$W/report" ] || [ bench/numbers.c -nt "$W/report" ] ||
+   [ bench/stats.h -nt "$W/report" ]; then
+	"$HOSTCC" -std=c11 -O2 -Wall -Wextra -Ibench bench/report.c bench/stats.c bench/numbers.c -lm \
 		-o "$W/report" || exit 1
 fi
 if [ "$CSV" != "$(readlink -f "$OUTDIR")/bench$SFX.csv" ]; then

@@ -181,11 +181,13 @@ if [ $do_build = 1 ]; then
 		printf "polymma gen (%s): 4 idioms in %d ms (sum; in parallel); compiled %d kernels; %.1f s in all\n", d, g, n, t / 1000 }'
 	cudadir=$(dirname "$(dirname "$(readlink -f "$NVCC")")")
 	"$HOSTCC" -std=c11 -O2 -Wall -Wextra -c bench/stats.c -o "$W/stats.o" &&
-	"$HOSTCC" -std=c11 -O2 -Wall -Wextra -Ibench bench/report.c "$W/stats.o" -lm \
+	"$HOSTCC" -std=c11 -O2 -Wall -Wextra -c bench/numbers.c -o "$W/numbers.o" &&
+	"$HOSTCC" -std=c11 -O2 -Wall -Wextra -Ibench bench/report.c "$W/stats.o" \
+		"$W/numbers.o" -lm \
 		-o "$W/report" &&
 	"$NVCC" -O3 -arch="$ARCH" -std=c++17 -Ibench -DBENCH_DTYPE="$DTDEF" \
 		-c bench/bench.cu -o "$W/bench.o" &&
-	"$NVCC" -arch="$ARCH" "$W/bench.o" "$W/stats.o" "${objs[@]}" -lcublas -lcublasLt \
+	"$NVCC" -arch="$ARCH" "$W/bench.o" "$W/stats.o" "$W/numbers.o" "${objs[@]}" -lcublas -lcublasLt \
 		-Xlinker -rpath -Xlinker "$cudadir/lib64" -Xlinker -rpath -Xlinker "$cudadir/lib" \
 		-o "$W/bench" || { echo "run.sh: building the bench failed" >&2; exit 1; }
 	echo "built $W/bench (--dtype $DT)"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench/stats.c"
+#include "bench/numbers.c"
 
 /* ---- the comparison gate ------------------------------------------------ */
 
