@@ -27,6 +27,9 @@ struct pm_config {
 	int mm, mn, mk;		/* macro-MMA; 0 = target default */
 	int unit;		/* threads per MMA unit ("warp"); 0 = 32 */
 	int split_k;		/* 1 = none */
+	/* the operands accumulate in i32: never split (set by the pass
+	 * table; docs/decisions/0029-8-bit-operands.md) */
+	int int_acc;
 	int stages;		/* shared-memory stages; 0 = target default */
 	int smem;		/* 0 plain, 1 pad, 2 swizzle; -1 = default */
 	/* fragment pipeline across k-steps and k tiles (promote/):

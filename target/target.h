@@ -124,6 +124,10 @@ struct pm_operand_row {
 	/* the tensor cores read these operands only K-major (A(i, k) and
 	 * B(j, k) with k contiguous: wgmma's 8-bit operands) */
 	int k_major;
+	/* the default block k (0: the target's bk): 128 for 8-bit operands
+	 * on sm_90a, rows of 128 bytes as the 16-bit types' 64
+	 * (docs/decisions/0035-8-bit-k-tile.md) */
+	int bk;
 	/* the instruction for comments (NULL: the target's instr) */
 	const char *instr;
 };

@@ -35,18 +35,18 @@ extern const struct pm_target pm_target_sm90a, pm_target_host_c;
 #define PM_OPERAND_E4M3 \
 	{ .in = PM_F8E4M3, .ptx = "e4m3", .acc = PM_F32, \
 	  .outs = PM_OUT_FLOAT, .elem = &pm_elem_e4m3, .k = 32, .k_major = 1, \
-	  .instr = PM_WGMMA_K32 }
+	  .bk = 128, .instr = PM_WGMMA_K32 }
 #define PM_OPERAND_E5M2 \
 	{ .in = PM_F8E5M2, .ptx = "e5m2", .acc = PM_F32, \
 	  .outs = PM_OUT_FLOAT, .elem = &pm_elem_e5m2, .k = 32, .k_major = 1, \
-	  .instr = PM_WGMMA_K32 }
+	  .bk = 128, .instr = PM_WGMMA_K32 }
 /* wgmma's s8 (sm_90a): k = 32, K-major, s32 accumulators stored as i32
  * or converted by an epilogue into a float output (no split-K:
  * docs/decisions/0029) */
 #define PM_OPERAND_S8 \
 	{ .in = PM_I8, .ptx = "s8", .acc = PM_I32, \
 	  .outs = 1u << PM_I32 | PM_OUT_FLOAT, \
-	  .elem = &pm_elem_s8, .k = 32, .k_major = 1, \
+	  .elem = &pm_elem_s8, .k = 32, .k_major = 1, .bk = 128, \
 	  .instr = "wgmma.mma_async.sync.aligned.m64nNk32.s32.%s.%s" }
 extern const struct pm_elem pm_elem_f16, pm_elem_bf16, pm_elem_e4m3,
 	pm_elem_e5m2, pm_elem_s8;

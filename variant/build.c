@@ -16,7 +16,31 @@ static int divides(int a, int b)
 	return a > 0 && b > 0 && b % a == 0;
 }
 
-int pm_config_finish(struct pm_config *c, struct pm_diags *d)
+/* The first tensor read of e, or NULL. */
+static const struct pm_expr *first_read(const struct pm_expr *e)
+{
+	const struct pm_expr *r = NULL;
+
+	if (e->kind == PM_E_READ)
+		return e;
+	for (int i = 0; i < e->nargs && !r; ++i)
+		r = first_read(e->args[i]);
+	return r;
+}
+
+/* The operand row of the spec's contractions (the first statement's first
+ * read), or NULL (the front end or the scop reports why). */
+static const struct pm_operand_row *spec_operand(const struct pm_spec *spec,
+	const struct pm_target *t)
+{
+	const struct pm_expr *r = spec->nstmts ? first_read(spec->stmts[0].rhs) :
+		NULL;
+
+	return r ? pm_target_operand(t, spec->tensors[r->tensor].type) : NULL;
+}
+
+int pm_config_finish(struct pm_config *c, const struct pm_operand_row *row,
+	struct pm_diags *d)
 {
 	const struct pm_target *t = c->target;
 	const struct pm_macro *m = &t->macros[t->default_macro];
@@ -26,7 +50,10 @@ int pm_config_finish(struct pm_config *c, struct pm_diags *d)
 	c->auto_block = !c->bm && !c->bn && !c->bk;
 	c->bm = c->bm ? c->bm : t->bm;
 	c->bn = c->bn ? c->bn : t->bn;
-	c->bk = c->bk ? c->bk : t->bk;
+	/* the operand type's k tile where it has one: 128 one-byte elements,
+	 * the 16-bit tiles' 128-byte rows
+	 * (docs/decisions/0035-8-bit-k-tile.md) */
+	c->bk = c->bk ? c->bk : row && row->bk ? row->bk : t->bk;
 	c->auto_warp = !c->wm && !c->wn;
 	c->wm = c->wm ? c->wm : t->wm;
 	c->wn = c->wn ? c->wn : t->wn;
@@ -219,27 +246,12 @@ static void default_warp_for_epilogue(const struct pm_spec *spec,
 		c->wn /= 2;
 }
 
-/* The first tensor read of e, or NULL. */
-static const struct pm_expr *first_read(const struct pm_expr *e)
-{
-	const struct pm_expr *r = NULL;
-
-	if (e->kind == PM_E_READ)
-		return e;
-	for (int i = 0; i < e->nargs && !r; ++i)
-		r = first_read(e->args[i]);
-	return r;
-}
-
 /* Integer accumulators are not split: the split-K workspace and the
  * cluster reduction sum f32 (docs/decisions/0029-8-bit-operands.md). */
 static int no_split_int(const struct pm_spec *spec, struct pm_config *c,
 	struct pm_diags *d)
 {
-	const struct pm_expr *r = spec->nstmts ? first_read(spec->stmts[0].rhs) :
-		NULL;
-	const struct pm_operand_row *row = r ? pm_target_operand(c->target,
-		spec->tensors[r->tensor].type) : NULL;
+	const struct pm_operand_row *row = spec_operand(spec, c->target);
 
 	if (!row || row->acc != PM_I32)
 		return 0;
@@ -250,6 +262,7 @@ static int no_split_int(const struct pm_spec *spec, struct pm_config *c,
 		return -1;
 	}
 	c->split_k = 1;
+	c->int_acc = 1;
 	return 0;
 }
 
@@ -289,7 +302,8 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	struct pm_kernel *k;
 
 	set_options(ctx);
-	if (pm_config_finish(cfg, d) != POLYMMA_OK)
+	if (pm_config_finish(cfg, spec_operand(spec, cfg->target), d) !=
+	    POLYMMA_OK)
 		return NULL;
 	/* the configuration is final here: the kernel refers to it */
 	default_warp_for_epilogue(spec, cfg);

@@ -25,7 +25,9 @@ static const char *wanted(const struct pm_variant_set *vs,
 	if ((r->flags & PM_VF_SMALL_ON) && c->bm == r->shape.bm &&
 	    c->bn == r->shape.bn)
 		return "the main kernel's block";
-	if ((r->flags & PM_VF_SPLIT_PLAN) &&
+	/* i32 accumulators never split: their rows stand without a split
+	 * plan (runtime/plan.c runs its rules with split_k 1) */
+	if ((r->flags & PM_VF_SPLIT_PLAN) && !c->int_acc &&
 	    (!split || vs->v[PM_RT_BASE].borrowed))
 		return "no split-K launch plan";
 	if (r->from != PM_RT_NROLES && !vs->v[r->from].k)
@@ -49,6 +51,8 @@ static const char *wanted_persist(const struct pm_variant_set *vs,
 		return "--persistent given";
 	if (t->tma != 2 || !t->pstages || !c->tma)
 		return "no TMA copies";
+	if (split && c->int_acc)
+		return "i32 accumulators are not split";
 	if (split && c->split_k != 0)
 		return "--split-k given";
 	if ((r->flags & PM_VF_CLUSTER) && c->cluster == 1)
@@ -67,6 +71,19 @@ static void fit_macro(struct pm_config *c)
 {
 	if (c->wm % c->mm || c->wn % c->mn)
 		c->mm = c->mn = c->mk = 0;
+}
+
+/* The warp tile as one macro-MMA, of the deepest k of the target's that
+ * divides the block's (an 8-bit block k of 128: 64); 0 where there is
+ * none. */
+static int one_macro(const struct pm_target *t, struct pm_config *c)
+{
+	for (int mk = c->bk; mk >= t->ik && c->bk % mk == 0; mk /= 2)
+		if (pm_target_has_macro(t, c->wm, c->wn, mk)) {
+			c->mm = c->wm, c->mn = c->wn, c->mk = mk;
+			return 1;
+		}
+	return 0;
 }
 
 /* Row r's configuration, from base (the main one or its `from` row's). */
@@ -91,10 +108,7 @@ static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
 		else if (c->stages < s->stages)
 			c->stages = s->stages;
 	}
-	if ((r->flags & PM_VF_ONE_MACRO) &&
-	    pm_target_has_macro(t, c->wm, c->wn, c->bk))
-		c->mm = c->wm, c->mn = c->wn, c->mk = c->bk;
-	else if (s->bm)
+	if (!((r->flags & PM_VF_ONE_MACRO) && one_macro(t, c)) && s->bm)
 		fit_macro(c);
 	if (r->flags & PM_VF_UNSPLIT)
 		c->split_k = 1;
