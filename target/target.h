@@ -122,8 +122,12 @@ struct pm_operand_row {
 	 * 16-byte chunk (elem->bytes) */
 	int k;
 	/* the tensor cores read these operands only K-major (A(i, k) and
-	 * B(j, k) with k contiguous: wgmma's 8-bit operands) */
+	 * B(j, k) with k contiguous: wgmma's 8-bit operands, and sm_80's
+	 * i8, which ldmatrix cannot transpose) */
 	int k_major;
+	/* the default block k in elements (0: the target's bk): sm_80's i8
+	 * rows of 64 bytes, as its 16-bit ones (docs/decisions/0032) */
+	int bk;
 	/* the instruction for comments (NULL: the target's instr) */
 	const char *instr;
 };

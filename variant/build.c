@@ -16,34 +16,42 @@ static int divides(int a, int b)
 	return a > 0 && b > 0 && b % a == 0;
 }
 
-int pm_config_finish(struct pm_config *c, struct pm_diags *d)
+int pm_config_finish(struct pm_config *c, const struct pm_operand_row *row,
+	struct pm_diags *d)
 {
 	const struct pm_target *t = c->target;
 	const struct pm_macro *m = &t->macros[t->default_macro];
+	int ik = pm_operand_k(t, row);
 	char list[256];
 
 	c->unit = t->unit;
 	c->auto_block = !c->bm && !c->bn && !c->bk;
 	c->bm = c->bm ? c->bm : t->bm;
 	c->bn = c->bn ? c->bn : t->bn;
-	c->bk = c->bk ? c->bk : t->bk;
+	/* the operand type's block k where it has one (sm_80's i8:
+	 * docs/decisions/0032-sm80-i8.md) */
+	c->bk = c->bk ? c->bk : row && row->bk ? row->bk : t->bk;
 	c->auto_warp = !c->wm && !c->wn;
 	c->wm = c->wm ? c->wm : t->wm;
 	c->wn = c->wn ? c->wn : t->wn;
 	if (!c->mm) {
+		/* the default macro-MMA, its k the instruction's where the
+		 * operand type's instruction is deeper (sm_80's i8: 32) */
 		c->mm = m->m;
 		c->mn = m->n;
-		c->mk = m->k;
-		/* the default macro-MMA does not fit the tiles asked for:
-		 * the largest one of the target that does */
-		if (!divides(c->mm, c->wm) || !divides(c->mn, c->wn) ||
+		c->mk = m->k % ik ? ik : m->k;
+		/* it does not fit the tiles asked for: the largest one of
+		 * the target that does */
+		if (!pm_target_has_macro(t, c->mm, c->mn, c->mk) ||
+		    !divides(c->mm, c->wm) || !divides(c->mn, c->wn) ||
 		    !divides(c->mk, c->bk))
 			for (int i = 0, best = 0; i < t->nmacros; ++i) {
 				const struct pm_macro *x = &t->macros[i];
 				int v = x->m * x->n * x->k;
 
 				if (v > best && divides(x->m, c->wm) &&
-				    divides(x->n, c->wn) && divides(x->k, c->bk)) {
+				    divides(x->n, c->wn) && divides(x->k, c->bk) &&
+				    divides(ik, x->k)) {
 					best = v;
 					c->mm = x->m, c->mn = x->n, c->mk = x->k;
 				}
@@ -231,15 +239,23 @@ static const struct pm_expr *first_read(const struct pm_expr *e)
 	return r;
 }
 
+/* The operand row of the spec's first contraction on t (its first
+ * read's type), or NULL (the kernel's recognition says why). */
+static const struct pm_operand_row *spec_operands(const struct pm_spec *spec,
+	const struct pm_target *t)
+{
+	const struct pm_expr *r = spec->nstmts ? first_read(spec->stmts[0].rhs) :
+		NULL;
+
+	return r ? pm_target_operand(t, spec->tensors[r->tensor].type) : NULL;
+}
+
 /* Integer accumulators are not split: the split-K workspace and the
  * cluster reduction sum f32 (docs/decisions/0029-8-bit-operands.md). */
 static int no_split_int(const struct pm_spec *spec, struct pm_config *c,
 	struct pm_diags *d)
 {
-	const struct pm_expr *r = spec->nstmts ? first_read(spec->stmts[0].rhs) :
-		NULL;
-	const struct pm_operand_row *row = r ? pm_target_operand(c->target,
-		spec->tensors[r->tensor].type) : NULL;
+	const struct pm_operand_row *row = spec_operands(spec, c->target);
 
 	if (!row || row->acc != PM_I32)
 		return 0;
@@ -289,7 +305,8 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	struct pm_kernel *k;
 
 	set_options(ctx);
-	if (pm_config_finish(cfg, d) != POLYMMA_OK)
+	if (pm_config_finish(cfg, spec_operands(spec, cfg->target), d) !=
+	    POLYMMA_OK)
 		return NULL;
 	/* the configuration is final here: the kernel refers to it */
 	default_warp_for_epilogue(spec, cfg);

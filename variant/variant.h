@@ -70,9 +70,12 @@ struct pm_kernel *pm_variant_set_kernel(const struct pm_variant_set *vs,
 void pm_variant_set_report(const struct pm_variant_set *vs, FILE *out);
 
 /* The pass table (variant/build.c). */
-/* Fill in the target's defaults and check the configuration: returns
- * POLYMMA_OK or POLYMMA_ERR_SPEC (message in d). */
-int pm_config_finish(struct pm_config *cfg, struct pm_diags *d);
+/* Fill in the target's defaults (those of the operand row where it has
+ * them; row may be NULL) and check the configuration: returns POLYMMA_OK
+ * or POLYMMA_ERR_SPEC (message in d). */
+struct pm_operand_row;
+int pm_config_finish(struct pm_config *cfg, const struct pm_operand_row *row,
+	struct pm_diags *d);
 /* Run the pipeline up to and including the pass named `last`
  * ("tile_block", "strip_k", "tile_warp", "contract", "promote"; NULL: all)
  * with configuration cfg (finished here; the kernel points to it) and
