@@ -95,7 +95,8 @@ int pm_pr_layout_buffers(struct pm_kernel *k, int first,
 	struct pm_diags *d)
 {
 	/* the elements of a 16-byte chunk: 8, or 16 of 8-bit operands
-	 * (sm_80's i8: the 16-bit rules in bytes, docs/decisions/0032) */
+	 * (sm_80's i8: the 16-bit rules in bytes,
+	 * docs/decisions/0032-sm80-i8.md) */
 	int e = pm_kernel_vec(k);
 
 	for (int b = first; b < k->nbufs; ++b) {

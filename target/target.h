@@ -126,7 +126,7 @@ struct pm_operand_row {
 	 * i8, which ldmatrix cannot transpose) */
 	int k_major;
 	/* the default block k in elements (0: the target's bk): sm_80's i8
-	 * rows of 64 bytes, as its 16-bit ones (docs/decisions/0032) */
+	 * rows of 64 bytes, as its 16-bit ones (docs/decisions/0032-sm80-i8.md) */
 	int bk;
 	/* the instruction for comments (NULL: the target's instr) */
 	const char *instr;

@@ -50,7 +50,8 @@ extern const struct pm_target pm_target_sm90a, pm_target_host_c;
 	  .instr = "wgmma.mma_async.sync.aligned.m64nNk32.s32.%s.%s" }
 /* mma.sync's s8 (sm_80): m16n8k32, K-major (ldmatrix transposes 16-bit
  * units, not bytes), s32 accumulators as on sm_90a, a block k of 64
- * elements (64-byte rows, two k-steps a tile; docs/decisions/0032) */
+ * elements (64-byte rows, two k-steps a tile;
+ * docs/decisions/0032-sm80-i8.md) */
 #define PM_OPERAND_S8_MMA_SYNC \
 	{ .in = PM_I8, .ptx = "s8", .acc = PM_I32, \
 	  .outs = 1u << PM_I32 | PM_OUT_FLOAT, \
