@@ -264,8 +264,9 @@ static const struct pm_opt table[] = {
 	  .def = "swizzle (sm_70: pad)",
 	  .help = "shared-memory layout of the operand tiles",
 	  .doc = "`swizzle`: 16-byte chunks XOR-swizzled, bank-conflict free "
-		"for the copies and `ldmatrix`, for tile rows of 32, 64, 128 "
-		"or 256 elements; `pad`: rows padded by 16 bytes; `plain`. "
+		"for the copies and `ldmatrix`, for tile rows of 64, 128, 256 "
+		"or 512 bytes (32 to 256 16-bit elements, 64 to 512 i8 ones); "
+		"`pad`: rows padded by 16 bytes; `plain`. "
 		"sm_90a needs `swizzle`." },
 	{ .key = "dump-schedule", .flag = "--dump-schedule",
 	  .metavar = "PASS", .kind = PM_OPT_STRING,

@@ -39,7 +39,7 @@ int pm_frag_pipe_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 		why = "the target has no warp-level fragment loads";
 	else if (cfg->stages < 2)
 		why = "it needs at least 2 shared-memory stages";
-	else if (t->ik > 1 && cfg->mk != t->ik)
+	else if (t->ik > 1 && cfg->mk != k->ik)
 		why = "it needs the macro-MMA k to be the instruction's k";
 	else if ((cfg->bk / cfg->mk) % 2)
 		why = "it needs an even number of macro k-steps per block k tile";

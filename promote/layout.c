@@ -94,9 +94,14 @@ int pm_pr_check_mn_blocks(struct pm_kernel *k, int c, struct pm_diags *d)
 int pm_pr_layout_buffers(struct pm_kernel *k, int first,
 	struct pm_diags *d)
 {
+	/* the elements of a 16-byte chunk: 8, or 16 of 8-bit operands
+	 * (sm_80's i8: the 16-bit rules in bytes,
+	 * docs/decisions/0032-sm80-i8.md) */
+	int e = pm_kernel_vec(k);
+
 	for (int b = first; b < k->nbufs; ++b) {
 		struct pm_buffer *buf = &k->bufs[b];
-		long ch = buf->size[1] / 8;
+		long ch = buf->size[1] / e;
 
 		if (k->cfg->target->desc_smem) {
 			if (layout_desc(k, buf, d) < 0)
@@ -106,16 +111,17 @@ int pm_pr_layout_buffers(struct pm_kernel *k, int first,
 		buf->pitch = buf->size[1];
 		buf->swz = 0;
 		if (k->cfg->smem == 2) {
-			if (buf->vec != 8 || ch < 4 || (ch & (ch - 1))) {
+			if (buf->vec != e || ch < 4 || (ch & (ch - 1))) {
 				pm_diag_plain(d, "--smem swizzle needs tile rows of "
-					"32, 64, 128 or 256 elements; '%s' has %ld "
-					"(use --smem pad)", k->scop->spec->tensors[
+					"%d, %d, %d or %d elements; '%s' has %ld "
+					"(use --smem pad)", 4 * e, 8 * e, 16 * e,
+					32 * e, k->scop->spec->tensors[
 					buf->tensor].name, buf->size[1]);
 				return -1;
 			}
 			buf->swz = 1;
 		} else if (k->cfg->smem == 1) {
-			buf->pitch += 8;
+			buf->pitch += e;	/* one 16-byte chunk */
 		}
 		buf->stage_elems = buf->size[0] * buf->pitch;
 	}

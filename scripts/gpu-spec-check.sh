@@ -77,11 +77,13 @@ for f in tests/specs/*bf16*.tc; do
 	CASES+=("${b}_sm90a|$f|--target sm_90a|" "${b}_sm80|$f|--target sm_80|")
 done
 # 8-bit operands (docs/decisions/0029): every spec of tests/specs/*f8e*.tc
-# and *_i8_*.tc / *_i8.tc, on sm_90a only (sm_80 and sm_70 refuse them)
+# and *_i8_*.tc / *_i8.tc on sm_90a; the i8 ones on sm_80 too
+# (docs/decisions/0032; sm_80 refuses the 8-bit floats, sm_70 all of them)
 for f in tests/specs/*f8e*.tc tests/specs/*_i8_*.tc tests/specs/*_i8.tc; do
 	[ -e "$f" ] || continue
 	b=$(basename "$f" .tc)
 	CASES+=("${b}_sm90a|$f|--target sm_90a|")
+	[[ $b == *i8* ]] && CASES+=("${b}_sm80|$f|--target sm_80|")
 done
 
 field() { local -a parts; IFS="|" read -r -a parts <<<"$1"; echo "${parts[$2 - 1]:-}"; }

@@ -1,4 +1,4 @@
-/* sm_80: mma.sync.m16n8k16 with ldmatrix and cp.async. */
+/* sm_80: mma.sync.m16n8k16 (m16n8k32 for i8) with ldmatrix and cp.async. */
 #include "target/embedded.h"
 #include "target/targets.h"
 
@@ -25,7 +25,7 @@ static const struct pm_variant_desc variants[] = {
 };
 
 static const struct pm_operand_row operands[] = {
-	PM_OPERAND_F16, PM_OPERAND_BF16,
+	PM_OPERAND_F16, PM_OPERAND_BF16, PM_OPERAND_S8_MMA_SYNC,
 };
 
 const struct pm_target pm_target_sm80 = {

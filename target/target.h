@@ -122,11 +122,13 @@ struct pm_operand_row {
 	 * 16-byte chunk (elem->bytes) */
 	int k;
 	/* the tensor cores read these operands only K-major (A(i, k) and
-	 * B(j, k) with k contiguous: wgmma's 8-bit operands) */
+	 * B(j, k) with k contiguous: wgmma's 8-bit operands, and sm_80's
+	 * i8, which ldmatrix cannot transpose) */
 	int k_major;
-	/* the default block k (0: the target's bk): 128 for 8-bit operands
-	 * on sm_90a, rows of 128 bytes as the 16-bit types' 64
-	 * (docs/decisions/0035-8-bit-k-tile.md) */
+	/* the default block k in elements (0: the target's bk): 128 for
+	 * 8-bit operands on sm_90a, rows of 128 bytes as the 16-bit types'
+	 * 64 (docs/decisions/0035-8-bit-k-tile.md); 64 for sm_80's i8, rows
+	 * of 64 bytes as its 16-bit ones (docs/decisions/0032-sm80-i8.md) */
 	int bk;
 	/* the instruction for comments (NULL: the target's instr) */
 	const char *instr;

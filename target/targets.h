@@ -48,6 +48,15 @@ extern const struct pm_target pm_target_sm90a, pm_target_host_c;
 	  .outs = 1u << PM_I32 | PM_OUT_FLOAT, \
 	  .elem = &pm_elem_s8, .k = 32, .k_major = 1, .bk = 128, \
 	  .instr = "wgmma.mma_async.sync.aligned.m64nNk32.s32.%s.%s" }
+/* mma.sync's s8 (sm_80): m16n8k32, K-major (ldmatrix transposes 16-bit
+ * units, not bytes), s32 accumulators as on sm_90a, a block k of 64
+ * elements (64-byte rows, two k-steps a tile;
+ * docs/decisions/0032-sm80-i8.md) */
+#define PM_OPERAND_S8_MMA_SYNC \
+	{ .in = PM_I8, .ptx = "s8", .acc = PM_I32, \
+	  .outs = 1u << PM_I32 | PM_OUT_FLOAT, \
+	  .elem = &pm_elem_s8, .k = 32, .k_major = 1, .bk = 64, \
+	  .instr = "mma.sync.aligned.m16n8k32.row.col.s32.%s.%s.s32" }
 extern const struct pm_elem pm_elem_f16, pm_elem_bf16, pm_elem_e4m3,
 	pm_elem_e5m2, pm_elem_s8;
 

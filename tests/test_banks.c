@@ -11,7 +11,8 @@
  * common.cuh). The ldmatrix lane addresses below mirror pm_sm80_mma_tile
  * (sm80.cuh); test_ldsm_fragments checks, by simulating ldmatrix, that these
  * addresses deliver exactly the m16n8k16 A/B fragments, so the mirror cannot
- * silently drift into a different (conflict-free but wrong) pattern. */
+ * silently drift into a different (conflict-free but wrong) pattern; the
+ * i8 loads (1-byte elements, m16n8k32) the same way, test_ldsm_s8. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -368,6 +369,96 @@ static void test_copy_pattern(void **state)
 		}
 }
 
+/* ---------------------------------------------------------------------- */
+/* i8 on sm_80 (docs/decisions/0032-sm80-i8.md): 1-byte elements, 16 to a
+ * chunk (pm_smem_off<P, SWZ, 0, 16>), K-major tiles only (A [m][k], B
+ * [n][k]), 32 bytes of k a step: pm_sm80_ldf with E = 16 */
+
+/* pm_smem_off<P, SWZ, 0, 16>: the byte offset of (r, c) */
+static int off_s8(int p, int swz, int r, int c)
+{
+	int ch = p / 16, x;
+
+	if (!swz)
+		return r * p + c;
+	x = ch >= 8 ? (r & 7) :
+		(int)(((unsigned)r / (unsigned)(8 / ch)) & (unsigned)(ch - 1));
+	return r * p + (((c >> 4) ^ x) << 4) + (c & 15);
+}
+
+/* The byte address lane `lane` gives the ldmatrix of op (mirror of
+ * pm_sm80_ldf with A_KC = 1, B_NC = 0, E = 16). */
+static long ldsm8_lane_addr(int op, int x2, int blk, int kk, int lane, int p,
+	int swz, int r0, int c0)
+{
+	int li = lane & 7, j0 = (lane >> 3) & 1, j1 = lane >> 4;
+
+	if (op == OP_A)
+		return off_s8(p, swz, r0 + blk * 16 + 8 * j0 + li,
+			c0 + kk + 16 * j1);
+	return off_s8(p, swz, r0 + blk * 8 + (x2 ? 0 : 8 * j1) + li,
+		c0 + kk + 16 * j0);
+}
+
+/* Simulated ldmatrix (each lane: 4 bytes, word t of row g of matrix d)
+ * with those addresses yields the m16n8k32 .s8 fragments of the PTX ISA:
+ * A reg d byte h = a[4d + h], row g + 8(d & 1), col 4t + h + 16(d >> 1);
+ * B reg d (n-tile blk + d/2) byte h = b[4(d & 1) + h], k 4t + h +
+ * 16(d & 1), column g; and every phase is free of bank conflicts on the
+ * rows sm_80 makes (swizzled rows of 64, 128 or 256 bytes, padded by one
+ * chunk). */
+static void test_ldsm_s8(void **state)
+{
+	enum { R = 96, PMAX = 272 };
+	static const int cfg[][2] = { { 64, 1 }, { 128, 1 }, { 256, 1 },
+		{ 80, 0 }, { 144, 0 } };
+	static int mem_row[R * PMAX], mem_col[R * PMAX];
+
+	(void)state;
+	for (size_t ci = 0; ci < sizeof(cfg) / sizeof(cfg[0]); ++ci)
+		for (int op = 0; op < 2; ++op)
+			for (int x2 = 0; x2 < 1 + (op == OP_B); ++x2)
+				for (int kk = 0; kk < 64; kk += 32) {
+		int p = cfg[ci][0], swz = cfg[ci][1], w = swz ? p : p - 16;
+		int r0 = 5, c0 = w > 64 ? 64 : 0, blk = 1;
+		long addr[32];
+
+		for (int r = 0; r < R; ++r)
+			for (int c = 0; c < w; ++c) {
+				mem_row[off_s8(p, swz, r, c)] = r;
+				mem_col[off_s8(p, swz, r, c)] = c;
+			}
+		for (int l = 0; l < 32; ++l) {
+			addr[l] = ldsm8_lane_addr(op, x2, blk, kk, l, p, swz,
+				r0, c0);
+			assert_int_equal(addr[l] % 16, 0);
+		}
+		assert_int_equal(warp_conflicts(addr, x2 ? 16 : 32), 0);
+		for (int l = 0; l < 32; ++l) {
+			int g = l >> 2, t = l & 3;
+
+			for (int d = 0; d < (x2 ? 2 : 4); ++d)
+				for (int h = 0; h < 4; ++h) {
+					long e = addr[8 * d + g] + 4 * t + h;
+					int sr = mem_row[e] - r0;
+					int sc = mem_col[e] - c0;
+
+					if (op == OP_A) {
+						assert_int_equal(sr,
+							blk * 16 + g + 8 * (d & 1));
+						assert_int_equal(sc, kk + 4 * t + h +
+							16 * (d >> 1));
+					} else {
+						assert_int_equal(sr,
+							(blk + d / 2) * 8 + g);
+						assert_int_equal(sc, kk + 4 * t + h +
+							16 * (d & 1));
+					}
+				}
+		}
+	}
+}
+
 /* pm_host_mma_tile against pm_host_mma on the logical operands. */
 static void test_host_mma_tile(void **state)
 {
@@ -424,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_ldsm_swizzled),
 		cmocka_unit_test(test_ldsm_padded),
 		cmocka_unit_test(test_ldsm_plain_conflicts),
+		cmocka_unit_test(test_ldsm_s8),
 		cmocka_unit_test(test_copy_pattern),
 		cmocka_unit_test(test_host_mma_tile),
 	};

@@ -28,6 +28,9 @@
  * and cp.async copies (--tma off); i8 into i32 (unsplit: base and small
  * rows), with MMAs in flight, persistent in clusters and cp.async,
  * dequantized into f16 by an epilogue, and two i8 contractions into f32.
+ * i8 on sm_80 (mma.sync m16n8k32, docs/decisions/0032): into i32 with
+ * runtime and fixed sizes and with padded rows (--smem pad), dequantized
+ * into f16, two contractions into f32.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
@@ -57,7 +60,7 @@
 #define GEN_FAILED 200		/* exit status of a job whose gen failed */
 #define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
 #define N_LAYOUTS 4
-#define N_CONFIGS 11
+#define N_CONFIGS 12
 #define N_LAYOUT_CONFIGS 4	/* the first ones, for every layout */
 #define N_FUSED 4
 #define N_FUSED_CONFIGS 4
@@ -66,10 +69,11 @@
 #define N_BF16 (N_BF16_SPECS * 2 + 3)
 #define N_SPILLED 7	/* combinations that spilled (decisions/0028) */
 #define N_F8 15			/* 8-bit operands, sm_90a */
+#define N_I8_SM80 5		/* i8 operands, sm_80 */
 #define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
-	N_SHARED)
+	N_I8_SM80 + N_SHARED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -92,6 +96,7 @@ static const char *const pcl2[] = { "--persistent", "on", "--cluster", "2",
 	NULL };
 static const char *const k128[] = { "--block", "128x128x128", NULL };
 static const char *const notma[] = { "--tma", "off", NULL };
+static const char *const pad[] = { "--smem", "pad", NULL };
 /* persistent with one consumer warpgroup: two accumulators fit */
 static const char *const p64[] = { "--persistent", "on", "--split-k", "1",
 	"--block", "64x128x64", "--warp", "64x128", "--mma", "64x128x64", NULL };
@@ -110,6 +115,7 @@ static const struct config configs[N_CONFIGS] = {
 	{ "sm90a_k128", "sm_90a", NULL, SM90A, NULL, NULL, k128 },
 	{ "sm90a_notma", "sm_90a", NULL, SM90A, NULL, NULL, notma },
 	{ "sm90a_p64", "sm_90a", NULL, SM90A, NULL, NULL, p64 },
+	{ "sm80_pad", "sm_80", NULL, "sm_80", NULL, NULL, pad },
 };
 
 struct ncase {
@@ -294,6 +300,30 @@ static void init_cases(void)
 			k->cfg = &configs[f8[i].c];
 			k->arch = k->cfg->arch;
 			k->fixed = 0;
+		}
+	}
+	/* i8 on sm_80 (docs/decisions/0032): into i32 (runtime and fixed
+	 * sizes, swizzled and padded rows), dequantized into f16, two
+	 * contractions into f32 */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		i8[N_I8_SM80] = {
+			{ "gemm_i8_nt", 0, 0 }, { "gemm_i8_nt", 0, 1 },
+			{ "gemm_i8_nt", 11, 0 }, { "gemm_i8_dequant", 0, 0 },
+			{ "add_gemm_i8", 0, 0 },
+		};
+
+		for (int i = 0; i < N_I8_SM80; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = i8[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", i8[i].spec,
+				configs[c].name, i8[i].fixed ? "_fixed" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				i8[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = i8[i].fixed;
 		}
 	}
 	/* a shared operand (one copy for both contractions): every target,

@@ -21,8 +21,9 @@
 static const char *const names[] = { "sm_70", "sm_80", "sm_90a", "host" };
 
 /* Every row: one per operand type, its spellings those of its type,
- * 16-bit elements with the target's k (or 8-bit ones, K-major, with k 32:
- * sm_90a's f8 rows), f32 accumulators, f32 among its outputs. */
+ * 16-bit elements with the target's k and block k (or 8-bit ones, K-major,
+ * with k 32: sm_90a's f8 and i8 rows, sm_80's i8 with a block k of 64),
+ * its accumulators among its outputs. */
 static void test_rows_well_formed(void **state)
 {
 	(void) state;
@@ -45,12 +46,19 @@ static void test_rows_well_formed(void **state)
 				assert_ptr_equal(o->elem, pm_elem_of(o->in));
 				assert_int_equal(pm_operand_k(t, o), t->ik);
 				assert_false(o->k_major);
+				assert_int_equal(o->bk, 0);
 				assert_string_equal(o->ptx, pm_type_name(o->in));
 				continue;
 			}
-			/* "f8e4m3": "e4m3", "i8": "s8" */
+			/* "f8e4m3": "e4m3", "i8": "s8"; sm_80: i8 only; the
+			 * rows of the k tile as many bytes as the 16-bit
+			 * default's (docs/decisions/0032, 0035) */
 			assert_int_equal(o->elem->bytes, 1);
-			assert_string_equal(t->name, "sm_90a");
+			assert_int_equal(o->bk * o->elem->bytes, t->bk * 2);
+			if (!strcmp(t->name, "sm_80"))
+				assert_int_equal(o->in, PM_I8);
+			else
+				assert_string_equal(t->name, "sm_90a");
 			assert_null(pm_elem_of(o->in));
 			assert_int_equal(pm_operand_k(t, o), 32);
 			assert_true(o->k_major);
@@ -91,15 +99,23 @@ static void test_supports(void **state)
 		assert_false(pm_target_supports(t, PM_I32, PM_I32));
 		assert_null(pm_target_operand(t, PM_F32));
 	}
-	/* i8: sm_90a only, into i32 or through an epilogue a float */
-	assert_null(pm_target_operand(s80, PM_I8));
-	assert_false(pm_target_supports(s80, PM_I8, PM_I32));
-	assert_true(pm_target_supports(s90, PM_I8, PM_I32));
-	/* through an epilogue (schedule_tree/kernel.c) */
-	assert_true(pm_target_supports(s90, PM_I8, PM_F32));
-	assert_true(pm_target_supports(s90, PM_I8, PM_F16));
-	assert_false(pm_target_supports(s90, PM_I8, PM_I8));
-	assert_int_equal(pm_target_operand(s90, PM_I8)->acc, PM_I32);
+	/* i8: sm_80 and sm_90a, into i32 or through an epilogue a
+	 * float (schedule_tree/kernel.c); not sm_70 */
+	for (int i = 0; i < 2; ++i) {
+		const struct pm_target *t = both[i];
+
+		assert_true(pm_target_supports(t, PM_I8, PM_I32));
+		assert_true(pm_target_supports(t, PM_I8, PM_F32));
+		assert_true(pm_target_supports(t, PM_I8, PM_F16));
+		assert_true(pm_target_supports(t, PM_I8, PM_BF16));
+		assert_false(pm_target_supports(t, PM_I8, PM_I8));
+		assert_int_equal(pm_target_operand(t, PM_I8)->acc, PM_I32);
+		assert_int_equal(pm_operand_k(t, pm_target_operand(t, PM_I8)),
+			32);
+		assert_true(pm_target_operand(t, PM_I8)->k_major);
+	}
+	assert_null(pm_target_operand(s70, PM_I8));
+	assert_false(pm_target_supports(s70, PM_I8, PM_I32));
 	/* the 8-bit floats: sm_90a only, into the float outputs */
 	for (int e = PM_F8E4M3; e <= PM_F8E5M2; ++e) {
 		assert_null(pm_target_operand(s70, (enum pm_type) e));
@@ -181,6 +197,11 @@ static void test_ptx(void **state)
 		"e5m2", "e5m2");
 	assert_string_equal(buf,
 		"wgmma.mma_async.sync.aligned.m64nNk32.f32.e5m2.e5m2");
+	snprintf(buf, sizeof(buf), pm_target_operand(s80, PM_I8)->instr,
+		"s8", "s8");
+	assert_string_equal(buf,
+		"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+	assert_string_equal(pm_target_operand(s80, PM_I8)->ptx, "s8");
 }
 
 /* The lists the refusals print. */
@@ -190,7 +211,7 @@ static void test_lists(void **state)
 
 	(void) state;
 	pm_target_operand_list(pm_target_find("sm_80"), buf, sizeof(buf));
-	assert_string_equal(buf, "f16 or bf16");
+	assert_string_equal(buf, "f16, bf16 or i8");
 	pm_target_operand_list(pm_target_find("sm_70"), buf, sizeof(buf));
 	assert_string_equal(buf, "f16");
 	pm_operand_out_list(pm_target_operand(pm_target_find("sm_90a"),
@@ -200,9 +221,11 @@ static void test_lists(void **state)
 	assert_string_equal(buf, "f16, bf16, f8e4m3, f8e5m2 or i8");
 }
 
-/* polymma_generate of text for target: its status, the diagnostics in
- * *diag (the caller's). */
-static int generate(const char *target, const char *text, char **diag)
+/* polymma_generate of text for target with the options opt (key, value
+ * pairs, NULL-terminated; may be NULL): its status, the diagnostics in
+ * *diag and, where src, the source in *src (the caller's). */
+static int generate_with(const char *target, const char *const *opt,
+	const char *text, char **diag, char **src)
 {
 	polymma_ctx *ctx = polymma_ctx_alloc();
 	polymma_options *o = polymma_options_alloc();
@@ -212,22 +235,34 @@ static int generate(const char *target, const char *text, char **diag)
 	assert_non_null(ctx);
 	assert_non_null(o);
 	assert_int_equal(polymma_options_set(o, "target", target, NULL), 0);
+	for (int i = 0; opt && opt[i]; i += 2)
+		assert_int_equal(polymma_options_set(o, opt[i], opt[i + 1],
+			NULL), 0);
 	rc = polymma_generate(ctx, text, "t.tc", o, &r);
 	*diag = strdup(polymma_diagnostics(ctx));
 	if (rc == POLYMMA_OK)
 		assert_non_null(strstr(polymma_result_source(r), "#define PM_AB_T"));
+	if (src)
+		*src = rc == POLYMMA_OK ? strdup(polymma_result_source(r)) : NULL;
 	polymma_result_free(r);
 	polymma_options_free(o);
 	polymma_ctx_free(ctx);
 	return rc;
 }
 
-/* gen for target refuses text (exit 1): its diagnostic is exactly
- * want's first line, then the source line and caret. */
-static void refused(const char *target, const char *text, const char *want)
+static int generate(const char *target, const char *text, char **diag)
+{
+	return generate_with(target, NULL, text, diag, NULL);
+}
+
+/* gen for target with options opt refuses text (exit 1): its diagnostic
+ * is exactly want's first line (then, for a spec error, the source line
+ * and caret). */
+static void refused_with(const char *target, const char *const *opt,
+	const char *text, const char *want)
 {
 	char *diag;
-	int rc = generate(target, text, &diag);
+	int rc = generate_with(target, opt, text, &diag, NULL);
 	size_t n = strcspn(diag, "\n");
 
 	if (rc != POLYMMA_ERR_SPEC || strlen(want) != n ||
@@ -237,6 +272,11 @@ static void refused(const char *target, const char *text, const char *want)
 	assert_int_equal(strlen(want), n);
 	assert_int_equal(strncmp(diag, want, n), 0);
 	free(diag);
+}
+
+static void refused(const char *target, const char *text, const char *want)
+{
+	refused_with(target, NULL, text, want);
 }
 
 static void generates(const char *target, const char *text)
@@ -280,14 +320,11 @@ static void test_gen_refused(void **state)
 	refused("sm_90a", GEMM("bf16", "f16", "bf16"), "t.tc:2:3: error: "
 		"unsupported: the operands have different types (bf16 'A' x "
 		"f16 'B'); both must be of one type");
-	refused("sm_80", GEMM("i8", "i8", "i32"), "t.tc:1:16: error: "
-		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
-		"'A' is i8");
 	refused("sm_90a", GEMM("f32", "f32", "f32"), "t.tc:1:17: error: "
 		"unsupported: target sm_90a multiplies f16, bf16, f8e4m3, "
 		"f8e5m2 or i8 operands; 'A' is f32");
 	refused("sm_80", GEMM("i32", "i32", "i32"), "t.tc:1:17: error: "
-		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
+		"unsupported: target sm_80 multiplies f16, bf16 or i8 operands; "
 		"'A' is i32");
 	refused("sm_80", GEMM("bf16", "bf16", "i32"), "t.tc:1:49: error: "
 		"unsupported: target sm_80 multiplies bf16 operands into f16, "
@@ -333,16 +370,13 @@ static void test_gen_f8_refused(void **state)
 {
 	(void) state;
 	refused("sm_80", GEMM_NT("f8e4m3", "f8e4m3", "f16"), "t.tc:1:20: "
-		"error: unsupported: target sm_80 multiplies f16 or bf16 "
+		"error: unsupported: target sm_80 multiplies f16, bf16 or i8 "
 		"operands; 'A' is f8e4m3");
 	refused("sm_70", GEMM_NT("f8e5m2", "f8e5m2", "f32"), "t.tc:1:20: "
 		"error: unsupported: target sm_70 multiplies f16 operands; "
 		"'A' is f8e5m2");
 	refused("sm_70", GEMM_NT("i8", "i8", "i32"), "t.tc:1:16: error: "
 		"unsupported: target sm_70 multiplies f16 operands; 'A' is i8");
-	refused("sm_80", GEMM_NT("i8", "i8", "i32"), "t.tc:1:16: error: "
-		"unsupported: target sm_80 multiplies f16 or bf16 operands; "
-		"'A' is i8");
 	/* i8: K-major, into i32, no epilogue */
 	refused("sm_90a", GEMM("i8", "i8", "i32"), "t.tc:2:25: error: "
 		"unsupported: target sm_90a reads i8 operands K-major only: 'B' "
@@ -388,6 +422,94 @@ static void test_gen_f8_refused(void **state)
 		"f16, bf16 or f32");
 }
 
+/* i8 on sm_80 (docs/decisions/0032-sm80-i8.md): m16n8k32, K-major,
+ * block k 64 and the macro k 32 by default, no split-K; into i32, or
+ * dequantized by an epilogue into a float; the kernels are the fragment
+ * pipeline's (pm_sm80_ldf over 16-element chunks). */
+static void test_gen_i8_sm80(void **state)
+{
+	static const char *const mma[] = { "mma", "64x64x32", NULL };
+	char *diag, *src;
+
+	(void) state;
+	assert_int_equal(generate_with("sm_80", NULL, GEMM_NT("i8", "i8",
+		"i32"), &diag, &src), POLYMMA_OK);
+	free(diag);
+	assert_non_null(strstr(src, "(mma.sync.aligned.m16n8k32.row.col.s32."
+		"s8.s8.s32)"));
+	assert_non_null(strstr(src, " * block    128x128x64\n"));
+	assert_non_null(strstr(src, " * mma      32x32x32\n"));
+	assert_non_null(strstr(src, "split-k 1\n"));
+	assert_non_null(strstr(src, "#define PM_ACC_PTX \"s32\""));
+	assert_non_null(strstr(src, "pm_sm80_ldf<64, 64, 1, 64, 1, 0, 64, 1>"));
+	assert_non_null(strstr(src, "pm_smem_off<64, 1, 0, 16>"));
+	assert_non_null(strstr(src, "_small             64x64x64"));
+	assert_non_null(strstr(src, "_split             not built: the "
+		"kernel does not split k"));
+	free(src);
+	/* the dequantizing epilogue into bf16 */
+	generates("sm_80", "def g(i8(M, K) A, i8(N, K) B, f32(M) sa, f32 s) "
+		"-> (bf16(M, N) C) {\n  X(i, j) +=! A(i, k) * B(j, k)\n"
+		"  C(i, j) = X(i, j) * sa(i) * s\n}\n");
+	/* a macro k of 32 the user chose; 64-byte rows padded */
+	assert_int_equal(generate_with("sm_80", mma, GEMM_NT("i8", "i8",
+		"i32"), &diag, &src), POLYMMA_OK);
+	free(diag);
+	assert_non_null(strstr(src, "pm_sm80_mma_frag<64, 64>"));
+	free(src);
+	{
+		static const char *const pad[] = { "smem", "pad", NULL };
+
+		assert_int_equal(generate_with("sm_80", pad, GEMM_NT("i8",
+			"i8", "i32"), &diag, &src), POLYMMA_OK);
+		free(diag);
+		/* one 16-byte chunk of padding: a pitch of 80 */
+		assert_non_null(strstr(src, "pm_sm80_ldf<64, 64, 1, 80, 0, 0, "
+			"80, 0>"));
+		free(src);
+	}
+}
+
+/* What sm_80 refuses of i8 (at file:line:col where the spec is at
+ * fault); sm_70 has no i8. */
+static void test_gen_i8_sm80_refused(void **state)
+{
+	static const char *const split[] = { "split-k", "2", NULL };
+	static const char *const mma16[] = { "mma", "32x32x16", NULL };
+	static const char *const bk32[] = { "block", "128x128x32", NULL };
+
+	(void) state;
+	refused("sm_80", GEMM("i8", "i8", "i32"), "t.tc:2:25: error: "
+		"unsupported: target sm_80 reads i8 operands K-major only: 'B' "
+		"must be declared with the reduction index last (i8(N, K) B "
+		"read B(j, k)); transpose it first");
+	refused("sm_80", "def g(i8(K, M) A, i8(N, K) B) -> (i32(M, N) C) {\n"
+		"  C(i, j) +=! A(k, i) * B(j, k)\n}\n", "t.tc:2:15: error: "
+		"unsupported: target sm_80 reads i8 operands K-major only: 'A' "
+		"must be declared with the reduction index last (i8(M, K) A "
+		"read A(i, k)); transpose it first");
+	refused("sm_80", GEMM_NT("i8", "i8", "f16"), "t.tc:1:45: error: "
+		"unsupported: 'C' is f16 without an epilogue; i8 operands' i32 "
+		"accumulators are stored as i32 (convert in an epilogue: D(i, j) "
+		"= C(i, j))");
+	refused("sm_80", GEMM_NT("i8", "i8", "i8"), "t.tc:1:44: error: "
+		"unsupported: target sm_80 multiplies i8 operands into f16, "
+		"bf16, f32 or i32 outputs; 'C' is i8");
+	refused("sm_80", "def g(i8(M, K) A, i8(N, K) B) -> (f32(M, N) C) {\n"
+		"  C(i, j) +=! relu(A(i, k)) * B(j, k)\n}\n", "t.tc:2:15: error: "
+		"unsupported: a prologue on i8 operands (pointwise code reads "
+		"16-bit floats; the tensor cores alone read i8)");
+	refused_with("sm_80", split, GEMM_NT("i8", "i8", "i32"), "polymma: "
+		"error: --split-k 2: i8 operands accumulate in i32, which is not "
+		"split (the split-K sums are f32)");
+	refused_with("sm_80", mma16, GEMM_NT("i8", "i8", "i32"), "polymma: "
+		"error: --mma 32x32x16: target sm_80 multiplies i8 operands 32 "
+		"deep per instruction; the macro k must be a multiple of 32");
+	refused_with("sm_80", bk32, GEMM_NT("i8", "i8", "i32"), "polymma: "
+		"error: --smem swizzle needs tile rows of 64, 128, 256 or 512 "
+		"elements; 'A' has 32 (use --smem pad)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +522,8 @@ int main(void)
 		cmocka_unit_test(test_gen_refused),
 		cmocka_unit_test(test_gen_f8),
 		cmocka_unit_test(test_gen_f8_refused),
+		cmocka_unit_test(test_gen_i8_sm80),
+		cmocka_unit_test(test_gen_i8_sm80_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

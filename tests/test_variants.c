@@ -94,6 +94,12 @@ static const struct vcase cases[] = {
 	{ "tests/specs/gemm_i8_nt", "sm_90a", "" },
 	{ "tests/specs/gemm_i8_nt", "sm_90a", "persistent=on" },
 	{ "tests/specs/gemm_i8_dequant", "sm_90a", "" },
+	/* i8 on sm_80 (docs/decisions/0032): block k 64 (64-byte rows),
+	 * macro k 32, base and small rows */
+	{ "tests/specs/gemm_i8_nt", "sm_80", "" },
+	{ "tests/specs/gemm_i8_dequant", "sm_80", "" },
+	{ "tests/specs/add_gemm_i8", "sm_80", "" },
+	{ "tests/specs/gemm_i8_nt", "sm_80", "smem=pad" },
 	/* a shared operand (scop->join): two accumulators in one k loop */
 	{ "tests/specs/swiglu", "sm_70", "" },
 	{ "tests/specs/swiglu", "sm_80", "" },

@@ -44,33 +44,39 @@ int pm_config_finish(struct pm_config *c, const struct pm_operand_row *row,
 {
 	const struct pm_target *t = c->target;
 	const struct pm_macro *m = &t->macros[t->default_macro];
+	int ik = pm_operand_k(t, row);
 	char list[256];
 
 	c->unit = t->unit;
 	c->auto_block = !c->bm && !c->bn && !c->bk;
 	c->bm = c->bm ? c->bm : t->bm;
 	c->bn = c->bn ? c->bn : t->bn;
-	/* the operand type's k tile where it has one: 128 one-byte elements,
-	 * the 16-bit tiles' 128-byte rows
-	 * (docs/decisions/0035-8-bit-k-tile.md) */
+	/* the operand type's k tile where it has one: sm_90a's 8-bit rows
+	 * 128 elements, the 16-bit tiles' 128-byte rows
+	 * (docs/decisions/0035-8-bit-k-tile.md); sm_80's i8 64, its 16-bit
+	 * tiles' 64-byte rows (docs/decisions/0032-sm80-i8.md) */
 	c->bk = c->bk ? c->bk : row && row->bk ? row->bk : t->bk;
 	c->auto_warp = !c->wm && !c->wn;
 	c->wm = c->wm ? c->wm : t->wm;
 	c->wn = c->wn ? c->wn : t->wn;
 	if (!c->mm) {
+		/* the default macro-MMA, its k the instruction's where the
+		 * operand type's instruction is deeper (sm_80's i8: 32) */
 		c->mm = m->m;
 		c->mn = m->n;
-		c->mk = m->k;
-		/* the default macro-MMA does not fit the tiles asked for:
-		 * the largest one of the target that does */
-		if (!divides(c->mm, c->wm) || !divides(c->mn, c->wn) ||
+		c->mk = m->k % ik ? ik : m->k;
+		/* it does not fit the tiles asked for: the largest one of
+		 * the target that does */
+		if (!pm_target_has_macro(t, c->mm, c->mn, c->mk) ||
+		    !divides(c->mm, c->wm) || !divides(c->mn, c->wn) ||
 		    !divides(c->mk, c->bk))
 			for (int i = 0, best = 0; i < t->nmacros; ++i) {
 				const struct pm_macro *x = &t->macros[i];
 				int v = x->m * x->n * x->k;
 
 				if (v > best && divides(x->m, c->wm) &&
-				    divides(x->n, c->wn) && divides(x->k, c->bk)) {
+				    divides(x->n, c->wn) && divides(x->k, c->bk) &&
+				    divides(ik, x->k)) {
 					best = v;
 					c->mm = x->m, c->mn = x->n, c->mk = x->k;
 				}
