@@ -344,7 +344,7 @@ static void init_cases(void)
 			{ "gemm_f16_scale_res", 7 },
 			{ "gemm_f16_scale_res", 0 },
 			{ "gemm_f16_scale_res", 2 },
-			{ "heavy_epi", 3 },
+			{ "gemm_f8e5m2_scale_bias_relu", 4 },
 			{ "gemm_i8_dequant", 4 },
 		};
 
