@@ -61,12 +61,11 @@ static int out_ragged(const struct pm_kernel *k, int d)
 	return s >= 0 && pm_kernel_sym_ragged(k, s);
 }
 
-/* "const int64_t pm_<v>c<sfx> = (int) pm_<v><sfx> < X ? pm_<v><sfx> : X -
- * 1; " where the output's dimension d (rows X = M, columns N) is ragged:
- * the row or column clamped to the size (a pair's first column, sfx "0",
- * to X - 2: N is even). */
+/* "const int64_t pm_<v>c = (int) pm_<v> < X ? pm_<v> : X - 1; " where the
+ * output's dimension d (rows X = M, columns N) is ragged: the row or
+ * column clamped to the size (the host's elements past the sizes). */
 static void print_clamp(struct pm_kernel *k, struct pm_strbuf *b, int d,
-	const char *v, const char *sfx)
+	const char *v)
 {
 	const char *n;
 
@@ -74,9 +73,8 @@ static void print_clamp(struct pm_kernel *k, struct pm_strbuf *b, int d,
 		return;
 	n = k->scop->spec->syms[k->scop->spec->tensors[k->con[0].out].dims[
 		d].sym].name;
-	pm_strbuf_printf(b, "const int64_t pm_%sc%s = (int) pm_%s%s < %s ? "
-		"pm_%s%s : %s - %d; (void) pm_%sc%s; ", v, sfx, v, sfx, n, v, sfx,
-		n, *sfx ? 2 : 1, v, sfx);
+	pm_strbuf_printf(b, "const int64_t pm_%sc = (int) pm_%s < %s ? pm_%s : "
+		"%s - 1; (void) pm_%sc; ", v, v, n, v, n, v);
 }
 
 /* The element of read e at row i, column j (variables' names). */
@@ -127,9 +125,8 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 				pm_strbuf_printf(b, "pm_x%d[pm_e]", q);
 				return;
 			}
-		/* one element: at the row and column clamped to the sizes
-		 * (the clamped row is the same for the pairs of a row: its
-		 * loads stay common) */
+		/* one element (the host's: at the row and column clamped to
+		 * the sizes; the GPU's pairs past them compute nothing) */
 		pm_strbuf_add(b, "pm_f(");
 		print_read_at(k, b, e, cl && out_ragged(k, 1) ? "pm_jc" : "pm_j",
 			cl && out_ragged(k, 0) ? "pm_ic" : "pm_i");
@@ -175,13 +172,30 @@ static int int_acc(const struct pm_kernel *k)
 	return r && r->acc == PM_I32;
 }
 
+/* "(int) pm_i < M && (int) pm_j0 < N": the pair inside the output's
+ * ragged sizes (N is a multiple of 8: the pair's second column too). */
+static void print_inside(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	static const char *const v[2] = { "pm_i", "pm_j0" };
+
+	for (int d = 0, any = 0; d < 2; ++d) {
+		if (!out_ragged(k, d))
+			continue;
+		pm_strbuf_printf(b, "%s(int) %s < %s", any ? " && " : "", v[d],
+			k->scop->spec->syms[k->scop->spec->tensors[
+			k->con[0].out].dims[d].sym].name);
+		any = 1;
+	}
+}
+
 /* pm_print_epi's loop over the register pairs of macro tile a (fragment
  * frag; the first contraction's value other; pr: the reads loaded in
- * pairs); clamped: the inputs read at the row and column clamped to the
- * sizes (pm_ic, pm_jc0, pm_jc). */
+ * pairs); guarded: only the pairs inside the ragged sizes load their
+ * inputs and compute (the others are never stored; their registers keep
+ * what they held). */
 static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int chain, const char *other,
-	const char *frag, const struct epi_pairs *pr, int clamped)
+	const char *frag, const struct epi_pairs *pr, int guarded)
 {
 	const struct pm_config *c = k->cfg;
 	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
@@ -195,33 +209,30 @@ static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_add(b, " + pm_m, pm_j0 = ");
 	pm_print_expr(b, a->e[3]);
 	pm_strbuf_add(b, " + pm_n; (void) pm_i; ");
-	if (clamped) {
-		/* the loads of a pair not hoisted above the previous pairs'
-		 * math: the clamped indices' registers stay few */
-		pm_strbuf_add(b, "asm volatile(\"\" ::: \"memory\"); ");
-		print_clamp(k, b, 0, "i", "");
-		print_clamp(k, b, 1, "j", "0");
+	if (guarded) {
+		/* addresses of the loads from one base and offsets, as in
+		 * the common path (indices clamped per pair, each load its
+		 * own address, spilled: docs/decisions/0034) */
+		pm_strbuf_add(b, "if (");
+		print_inside(k, b);
+		pm_strbuf_add(b, ") { ");
 	}
 	for (int q = 0; q < pr->n; ++q) {
 		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f(&", q);
-		print_read_at(k, b, pr->reads[q], clamped && out_ragged(k, 1) ?
-			"pm_jc0" : "pm_j0", clamped && out_ragged(k, 0) ? "pm_ic" :
-			"pm_i");
+		print_read_at(k, b, pr->reads[q], "pm_j0", "pm_i");
 		pm_strbuf_printf(b, ", &pm_x%d[0], &pm_x%d[1]); ", q, q);
 	}
 	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; "
 		"++pm_e) { float *pm_p = &%s%s[pm_r + pm_e]; const int64_t "
 		"pm_j = pm_j0 + pm_e; ", pm_emit_acc_name(k, a->op->con), frag);
-	if (clamped)
-		print_clamp(k, b, 1, "j", "");
 	/* s32 accumulators (i8 operands): their bits until the first
 	 * epilogue statement makes them f32 values */
 	pm_strbuf_add(b, int_acc(k) && a->op->stmt == k->ncon ?
 		"const float pm_v = (float) __float_as_int(*pm_p); " :
 		"const float pm_v = *pm_p; ");
 	pm_strbuf_add(b, "(void) pm_j; (void) pm_v; *pm_p = ");
-	print_expr_c(k, b, st->rhs, chain, other, pr, clamped);
-	pm_strbuf_add(b, "; } }");
+	print_expr_c(k, b, st->rhs, chain, other, pr, 0);
+	pm_strbuf_add(b, guarded ? "; } } }" : "; } }");
 }
 
 /* The epilogue on a macro tile's accumulators, in registers. On the GPU
@@ -272,8 +283,8 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, " + pm_m, pm_j = ");
 		pm_print_expr(b, a->e[3]);
 		pm_strbuf_add(b, " + pm_n; ");
-		print_clamp(k, b, 0, "i", "");
-		print_clamp(k, b, 1, "j", "");
+		print_clamp(k, b, 0, "i");
+		print_clamp(k, b, 1, "j");
 		pm_strbuf_add(b, "const float pm_v = *pm_p; (void) pm_i; "
 			"(void) pm_j; (void) pm_v; *pm_p = ");
 		print_expr_c(k, b, st->rhs, chain, other.s, NULL, 1);
@@ -288,10 +299,9 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, "\n");
 	} else {
 		/* a ragged last tile: a macro tile inside the sizes reads its
-		 * inputs as any other, one past them at indices clamped to the
-		 * sizes (their elements are computed, never stored); two
-		 * paths, so that the clamps' registers do not weigh on the
-		 * common one (a predicated load per pair spilled there) */
+		 * inputs as any other, one past them only its pairs inside
+		 * the sizes (the others are never stored); two paths, so
+		 * that the guards do not weigh on the common one */
 		pm_strbuf_add(b, "if (");
 		for (int d = 0, any = 0; d < 2; ++d) {
 			const char *n = k->scop->spec->syms[k->scop->spec->tensors[

@@ -149,15 +149,15 @@ static void test_split_k(void **state)
 		"{ int pm_m, pm_n; pm_sm90_acc_coord<64, 128>(pm_r, "
 		"pm_wg_thread(), &pm_m, &pm_n); const int64_t pm_i = "));
 	/* a macro tile inside M, N reads at its own indices; one past them
-	 * (a ragged last tile) at the column clamped to N - 2, on a path of
-	 * its own */
+	 * (a ragged last tile), on a path of its own, only its pairs inside
+	 * M, N load and compute, at the same indices (docs/decisions/0034) */
 	assert_non_null(strstr(s, "if ((int) (128 * c0 + 64 * c2) + 64 <= M && "
 		"(int) (128 * c1) + 128 <= N) { _Pragma(\"unroll\") for (int "
 		"pm_r = 0;"));
 	assert_non_null(strstr(s, "} else { _Pragma(\"unroll\") for (int pm_r"));
-	assert_non_null(strstr(s, "const int64_t pm_jc0 = (int) pm_j0 < N ? "
-		"pm_j0 : N - 2;"));
-	assert_non_null(strstr(s, "pm_ld2f(&bias[(int64_t) pm_jc0], "));
+	assert_non_null(strstr(s, "(void) pm_i; if ((int) pm_i < M && (int) "
+		"pm_j0 < N) { float pm_x0[2]; pm_ld2f(&bias[(int64_t) pm_j0], "));
+	assert_null(strstr(s, "pm_jc0"));
 	assert_non_null(strstr(s, "float pm_x0[2]; pm_ld2f(&bias[(int64_t) "
 		"pm_j0], &pm_x0[0], &pm_x0[1]); _Pragma(\"unroll\") for (int "
 		"pm_e = 0; pm_e < 2; ++pm_e) { float *pm_p = &pm_acc[(0)][pm_r "
@@ -317,17 +317,16 @@ static void test_epilogue_no_temporary_stores(void **state)
 	/* each epilogue on the two paths of a macro tile (inside M, N, or
 	 * past them: a ragged last tile) */
 	assert_int_equal(count(src, "*pm_p = pm_relu(pm_v);"), 16);
-	/* a per-row input: one load for both columns of a pair (past M, at
-	 * the row clamped to M - 1) */
+	/* a per-row input: one load for both columns of a pair (past M,
+	 * only the pairs inside M, N: docs/decisions/0034) */
 	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_i])"));
-	assert_non_null(strstr(src, "pm_f(s[(int64_t) pm_ic])"));
-	assert_non_null(strstr(src, "const int64_t pm_ic = (int) pm_i < M ? "
-		"pm_i : M - 1;"));
+	assert_null(strstr(src, "pm_ic"));
 	assert_null(strstr(src, "pm_ld2f(&s["));
 	assert_non_null(strstr(src, "pm_ld2f(&R[(int64_t) pm_i * (int64_t) N + "
 		"(int64_t) pm_j0], &pm_x0[0], &pm_x0[1]);"));
-	assert_non_null(strstr(src, "pm_ld2f(&R[(int64_t) pm_ic * (int64_t) N + "
-		"(int64_t) pm_jc0], &pm_x0[0], &pm_x0[1]);"));
+	assert_non_null(strstr(src, "if ((int) pm_i < M && (int) pm_j0 < N) { "
+		"float pm_x0[2]; pm_ld2f(&R[(int64_t) pm_i * (int64_t) N + "
+		"(int64_t) pm_j0], &pm_x0[0], &pm_x0[1]);"));
 	assert_non_null(strstr(src, "if ((uintptr_t) R % 4)"));
 	assert_null(strstr(src, "if ((uintptr_t) s % "));
 	free(src);

@@ -31,6 +31,10 @@
  * i8 on sm_80 (mma.sync m16n8k32, docs/decisions/0032): into i32 with
  * runtime and fixed sizes and with padded rows (--smem pad), dequantized
  * into f16, two contractions into f32.
+ * Epilogues reading per-row and per-column vectors and a residual
+ * (tests/specs/gemm_f8e4m3_scale*.tc, gemm_f16_scale*.tc, ...;
+ * docs/decisions/0034): every row of their sm_90a files, with fp8 and f16
+ * operands, with MMAs in flight and clusters, on sm_80 and sm_70.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
@@ -71,9 +75,10 @@
 #define N_F8 15			/* 8-bit operands, sm_90a */
 #define N_I8_SM80 5		/* i8 operands, sm_80 */
 #define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
+#define N_VEC 14		/* row and column vectors (decisions/0034) */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
-	N_I8_SM80 + N_SHARED)
+	N_I8_SM80 + N_SHARED + N_VEC)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -345,6 +350,42 @@ static void init_cases(void)
 				configs[c].name);
 			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
 				sh[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 0;
+		}
+	}
+	/* epilogues reading per-row and per-column vectors (and a
+	 * residual) beside the largest accumulator tiles: every row of the
+	 * sm_90a file (the persistent 128x192, 192x192 and 128x256 among
+	 * them), f16 and fp8 operands; MMAs in flight, clusters, sm_80 and
+	 * sm_70 for the f16 ones (docs/decisions/0034) */
+	{
+		static const struct { const char *spec; int c; } ve[N_VEC] = {
+			{ "gemm_f8e4m3_scale", 3 },
+			{ "gemm_f8e5m2_scale_bias_relu", 3 },
+			{ "gemm_f8e4m3_scale_res", 3 },
+			{ "gemm_f8e4m3_scale_res", 4 },
+			{ "gemm_f8e4m3_scale_res", 7 },
+			{ "gemm_f16_scale", 3 },
+			{ "gemm_f16_scale_bias_relu", 3 },
+			{ "gemm_f16_scale_res", 3 },
+			{ "gemm_f16_scale_res", 4 },
+			{ "gemm_f16_scale_res", 7 },
+			{ "gemm_f16_scale_res", 0 },
+			{ "gemm_f16_scale_res", 2 },
+			{ "gemm_f8e5m2_scale_bias_relu", 4 },
+			{ "gemm_i8_dequant", 4 },
+		};
+
+		for (int i = 0; i < N_VEC; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = ve[i].c;
+			snprintf(k->name, sizeof(k->name), "vec_%s_%s", ve[i].spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				ve[i].spec);
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = 0;

@@ -206,6 +206,56 @@ static const char *fits_acc(const struct pm_variant_set *vs,
 	return buf;
 }
 
+/* The registers one pair of an epilogue's elements loads (emit/
+ * pointwise.c's pairs: inputs indexed by j in their last dimension, not
+ * the previous statement's result nor an accumulator): 2 an f32 input, 1
+ * a 16-bit one. */
+static int pair_regs(const struct pm_kernel *k, const struct pm_expr *e,
+	int chain)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int r = 0;
+
+	if (e->kind == PM_E_READ) {
+		if (e->tensor == chain || e->nidx == 0 ||
+		    e->idx[e->nidx - 1] != 1)
+			return 0;
+		for (int c = 0; c < k->ncon; ++c)
+			if (e->tensor == k->con[c].acc)
+				return 0;
+		return spec->tensors[e->tensor].type == PM_F32 ? 2 : 1;
+	}
+	for (int i = 0; e->kind != PM_E_NUM && i < e->nargs; ++i)
+		r += pair_regs(k, e->args[i], chain);
+	return r;
+}
+
+/* Pair registers from which the ragged 128x192 and 192x192 kernels
+ * spilled (the common path of their last tiles: loads hoisted beside 96
+ * accumulators; docs/decisions/0034). */
+#define PM_RAGGED_PAIR_REGS_MAX 3
+
+/* Is row r's kernel k built exact only (no ragged guards): the row says
+ * so, or it does with an epilogue of several statements (docs/decisions/
+ * 0018) or one loading more than PM_RAGGED_PAIR_REGS_MAX registers a
+ * pair of elements (0034)? */
+static int exact_only(const struct pm_variant_desc *r,
+	const struct pm_kernel *k)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int regs = 0;
+
+	if (r->flags & PM_VF_EXACT)
+		return 1;
+	if (!(r->flags & PM_VF_EXACT_IF_CHAIN))
+		return 0;
+	if (k->nepi > 1)
+		return 1;
+	for (int s = k->ncon; s < spec->nstmts; ++s)
+		regs += pair_regs(k, spec->stmts[s].rhs, spec->stmts[s - 1].lhs);
+	return regs > PM_RAGGED_PAIR_REGS_MAX;
+}
+
 /* k (CUDA, not exact) has ragged sizes: the file also holds its exact twin
  * "_x", without guards, launched where k's tile divides those sizes
  * (docs/decisions/0018-exact-twins.md). */
@@ -252,8 +302,7 @@ static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
 		return;
 	if (r->flags & PM_VF_ROW_RASTER)
 		v->k->raster = 1;
-	if ((r->flags & PM_VF_EXACT) ||
-	    ((r->flags & PM_VF_EXACT_IF_CHAIN) && v->k->nepi > 1))
+	if (exact_only(r, v->k))
 		v->k->exact = 1;
 	v->emit_fixup = !!(r->flags & PM_VF_PSPLIT);
 }
