@@ -75,7 +75,7 @@
 #define N_F8 15			/* 8-bit operands, sm_90a */
 #define N_I8_SM80 5		/* i8 operands, sm_80 */
 #define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
-#define N_VEC 14		/* row and column vectors (decisions/0034) */
+#define N_VEC 16		/* row and column vectors (decisions/0034) */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
 	N_I8_SM80 + N_SHARED + N_VEC)
@@ -376,6 +376,7 @@ static void init_cases(void)
 			{ "gemm_f16_scale_res", 2 },
 			{ "gemm_f8e5m2_scale_bias_relu", 4 },
 			{ "gemm_i8_dequant", 4 },
+			{ "heavy_epi", 3 }, { "heavy_epi", 0 },
 		};
 
 		for (int i = 0; i < N_VEC; i++) {

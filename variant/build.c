@@ -237,6 +237,7 @@ static void default_warp_for_epilogue(const struct pm_spec *spec,
 		ncon++;
 	for (int s = ncon ? ncon : 1; s < spec->nstmts; ++s)
 		cost += epilogue_cost(spec->stmts[s].rhs, spec->stmts[s - 1].lhs);
+	c->epi_cost = cost;
 	/* two accumulators in registers count as a heavy epilogue */
 	if (ncon > 1)
 		cost += 3;

@@ -190,6 +190,14 @@ static const char *fits(const struct pm_variant_desc *r,
  * on every sm_90a row tried (docs/decisions/0028-accumulator-registers.md). */
 #define PM_ACC_REGS_MAX 128
 
+/* An epilogue of this cost or more (its input reads and functions per
+ * element, variant/build.c) spilled 0.4-1.3 KB beside 96 or 128
+ * accumulator registers a thread on sm_90a (tests/specs/heavy_epi.tc, cost
+ * 11; cost 4, gemm_epilogue_chain, spilled nowhere): such rows are not
+ * built (docs/decisions/0034-epilogue-vector-registers.md). */
+#define PM_HEAVY_EPI_COST 8
+#define PM_HEAVY_EPI_REGS 64
+
 /* Do the accumulators of the spec's kernel (the main kernel's count) fit
  * row configuration c?  NULL, or why not (in buf). */
 static const char *fits_acc(const struct pm_variant_set *vs,
@@ -198,6 +206,13 @@ static const char *fits_acc(const struct pm_variant_set *vs,
 	int nacc = vs->main->acc_shared ? 1 : vs->main->ncon;
 	long regs = (long) nacc * c->wm * c->wn / pm_config_unit(c);
 
+	if (c->epi_cost >= PM_HEAVY_EPI_COST && regs > PM_HEAVY_EPI_REGS) {
+		snprintf(buf, len, "an epilogue of cost %d beside %ld "
+			"accumulator registers a thread, more than %d "
+			"(docs/decisions/0034)", c->epi_cost, regs,
+			PM_HEAVY_EPI_REGS);
+		return buf;
+	}
 	if (regs <= PM_ACC_REGS_MAX)
 		return NULL;
 	snprintf(buf, len, "%d accumulators of %dx%d: %ld registers a "
