@@ -152,17 +152,34 @@ static int run_gemm(const char *l, const char *pro_a, const char *pro_b,
 
 /* Sizes per layout: K a multiple of 8 where it is a contiguous dimension
  * (nn: A's rows; nt: both; tt: B's), anything in tn (A K x M, B K x N:
- * M and N are the contiguous ones). M odd where it is not contiguous. */
-static const char *const sizes_k8[] = {
+ * M and N are the contiguous ones); M odd where it is not contiguous (nn,
+ * nt), else a multiple of 8 (tn, tt: A is K x M). */
+static const char *const sizes_nn[] = {
 	"67 40 8", "67 40 24", "67 40 120", "67 40 136", "67 40 776",
 	"67 40 1000", "1 8 8", "129 72 40",
+};
+static const char *const sizes_tt[] = {
+	"72 40 8", "72 40 24", "72 40 120", "72 40 136", "72 40 776",
+	"72 40 1000", "8 8 8", "136 72 40",
 };
 static const char *const sizes_tn[] = {
 	"72 40 1", "72 40 7", "72 40 8", "72 40 24", "72 40 127",
 	"72 40 129", "72 40 776", "72 40 1000", "8 8 3",
 };
-#define NK8 ((int) (sizeof(sizes_k8) / sizeof(sizes_k8[0])))
+#define NNN ((int) (sizeof(sizes_nn) / sizeof(sizes_nn[0])))
+#define NTT ((int) (sizeof(sizes_tt) / sizeof(sizes_tt[0])))
 #define NTN ((int) (sizeof(sizes_tn) / sizeof(sizes_tn[0])))
+
+/* The sizes of layout L and their number. */
+static const char *const *sizes_of(const char *L, int *n)
+{
+	if (!strcmp(L, "tn")) {
+		*n = NTN;
+		return sizes_tn;
+	}
+	*n = L[0] == 't' ? NTT : NNN;
+	return L[0] == 't' ? sizes_tt : sizes_nn;
+}
 
 /* Every layout and configuration, unsplit and in 3 chunks of k. */
 static void test_gemm_ragged_k(void **state)
@@ -172,11 +189,11 @@ static void test_gemm_ragged_k(void **state)
 		for (int c = 0; c < NCFGS; ++c)
 			for (long split = 0; split <= 3; split += 3) {
 				const char *L = pm_test_layouts[l];
-				int tn = !strcmp(L, "tn");
+				int n;
+				const char *const *sz = sizes_of(L, &n);
 
-				if (run_gemm(L, "x", "x", &cfgs[c], split, 0, tn ?
-						sizes_tn : sizes_k8, tn ? NTN : NK8, 0,
-						NULL))
+				if (run_gemm(L, "x", "x", &cfgs[c], split, 0, sz, n,
+						0, NULL))
 					fail_msg("gemm %s config %d split %ld", L, c,
 						split);
 			}
@@ -196,14 +213,14 @@ static void test_prologues(void **state)
 			for (int v = 0; v < 3; ++v) {
 				struct hcfg c = cfgs[pc[i]];
 				const char *L = pm_test_layouts[l];
-				int tn = !strcmp(L, "tn");
+				int n;
+				const char *const *sz = sizes_of(L, &n);
 
 				c.frag = 0;
 				c.pro_overlap = v == 1 && c.stages >= 2;
 				c.pro_regs = v == 2;
 				if (run_gemm(L, "x + 1", "x + 1", &c, v ? 2 : 0, 0,
-						tn ? sizes_tn : sizes_k8, 4, 0,
-						NULL))
+						sz, 4, 0, NULL))
 					fail_msg("prologues %s config %d variant %d",
 						L, pc[i], v);
 			}
