@@ -207,7 +207,6 @@ static void split_chunks(struct pm_kernel *k, struct pm_strbuf *b, int host)
 {
 	const char *t = host ? "long" : "int";
 	const char *ind = k->ws && !host ? "\t\t" : "\t";
-
 	char pad[80];
 
 	/* chunks of whole k tiles: of the padded extent (ragged k) */
@@ -440,14 +439,18 @@ static int def_twins(struct pm_kernel *k, const char *suffix,
 	struct pm_strbuf *b, struct pm_diags *d)
 {
 	char sx[64];
-	int r = variant_def(k, suffix, b, d);
+	int r = variant_def(k, suffix, b, d), kr;
 
 	if (r < 0 || !k->twin)
 		return r;
 	snprintf(sx, sizeof(sx), "%s_x", suffix);
+	/* no ragged size at all: not M, N, nor K (decisions/0030) */
+	kr = k->kragged;
 	k->exact = 1;
+	k->kragged = 0;
 	r = variant_def(k, sx, b, d);
 	k->exact = 0;
+	k->kragged = kr;
 	return r;
 }
 

@@ -131,7 +131,7 @@ static void mc_grid(struct pm_kernel *k, const char *suffix,
 }
 
 /* "(M % 128 == 0 && N % 128 == 0)": k's tile divides its ragged sizes
- * that its exact twin does not take (the twin runs). */
+ * (its exact twin runs). */
 static void twin_cond(struct pm_kernel *k, char *buf, size_t len)
 {
 	const struct pm_spec *spec = k->scop->spec;
@@ -139,7 +139,7 @@ static void twin_cond(struct pm_kernel *k, char *buf, size_t len)
 
 	off += snprintf(buf + off, len - off, "(");
 	for (int s = 0, any = 0; s < spec->nsyms && off < len; ++s) {
-		if (!pm_kernel_sym_ragged(k, s) || pm_kernel_twin_ragged(k, s))
+		if (!pm_kernel_sym_ragged(k, s))
 			continue;
 		off += snprintf(buf + off, len - off, "%s%s %% %d == 0",
 			any ? " && " : "", spec->syms[s].name,

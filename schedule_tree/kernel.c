@@ -625,27 +625,16 @@ static int all_tma(const struct pm_kernel *k)
 	return 1;
 }
 
-/* pm_kernel_sym_ragged of k built exact or not */
-static int ragged_as(const struct pm_kernel *k, int s, int exact)
+int pm_kernel_sym_ragged(const struct pm_kernel *k, int s)
 {
 	int out = sym_is_out(k, s), kk = sym_is_k(k, s);
 
 	if (pm_scop_sym_fixed(k->scop, s, NULL) || (!out && !kk))
 		return 0;
 	/* docs/decisions/0030-ragged-k.md: k past its tile */
-	if (kk && (!k->kragged || (exact && !all_tma(k))))
+	if (kk && (!k->kragged || (k->exact && !all_tma(k))))
 		return 0;
-	return !out || !exact;
-}
-
-int pm_kernel_sym_ragged(const struct pm_kernel *k, int s)
-{
-	return ragged_as(k, s, k->exact);
-}
-
-int pm_kernel_twin_ragged(const struct pm_kernel *k, int s)
-{
-	return ragged_as(k, s, 1);
+	return !out || !k->exact;
 }
 
 /* Is t a type of one byte (i8, f8e4m3, f8e5m2)? */

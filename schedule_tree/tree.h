@@ -205,7 +205,8 @@ struct pm_kernel {
 	int exact;
 	/* The file takes k extents that are not multiples of the k tile
 	 * (set by variant/ for every kernel of a set, or none:
-	 * pm_kernel_kragged_ok; docs/decisions/0030-ragged-k.md) */
+	 * pm_kernel_kragged_ok; docs/decisions/0030-ragged-k.md); 0 while
+	 * the exact twin "_x" is printed (emit/file.c) */
 	int kragged;
 	/* The operands' element bytes on the device (the operand row's: 2,
 	 * or 1 for the 8-bit types; a 16-byte copy unit holds 16 / eb) and
@@ -244,18 +245,16 @@ void pm_kernel_free(struct pm_kernel *k);
 int pm_kernel_size_multiple(const struct pm_kernel *k, int sym);
 /* Is runtime symbol sym ragged: an output extent (M, N) of a kernel that
  * is not exact, or a contraction's k of a kernel that takes ragged k
- * (k->kragged, and not exact unless every contraction copies by TMA:
- * out-of-bounds boxes are zeros at no cost), in every role it has?  Its
+ * (k->kragged: not an exact twin; an exact row only where every
+ * contraction copies by TMA: out-of-bounds boxes are zeros at no cost),
+ * in every role it has?  Its
  * last tile may be partial: the iteration domain covers whole tiles (the
  * context's "sym mod tile = 0" is that of the padded extent pm_t<sym> =
  * tile * ceil(sym / tile), which the kernels' loop bounds use), the
  * accesses to global memory past sym are guarded (stores, epilogue
  * inputs), clamped (copies of rows and columns past M and N) or
- * zero-filled (copies past k: pm_kernel_k_guard; TMA). */
+ * zero-filled (copies past k: pm_kernel_k_guard_dim; TMA). */
 int pm_kernel_sym_ragged(const struct pm_kernel *k, int sym);
-/* Is sym ragged in k's exact twin (k built exact: ragged k where every
- * contraction copies by TMA)? */
-int pm_kernel_twin_ragged(const struct pm_kernel *k, int sym);
 /* What the launcher requires of runtime symbol sym: a multiple of the
  * returned value.  Ragged symbols: 16 bytes of elements where sym is some
  * tensor's contiguous (last) dimension (8 elements; 16 of 1 byte), else

@@ -200,7 +200,7 @@ static int has_twin(const struct pm_kernel *k)
 	if (!k->cfg->target->emits_cuda || k->exact)
 		return 0;
 	for (int s = 0; s < k->scop->spec->nsyms; ++s)
-		if (pm_kernel_sym_ragged(k, s) && !pm_kernel_twin_ragged(k, s))
+		if (pm_kernel_sym_ragged(k, s))
 			return 1;
 	return 0;
 }
