@@ -92,7 +92,7 @@ static const struct pm_opt table[] = {
 		"stored as swizzled blocks of 64, 32 or 16 columns (128x96 and "
 		"128x80 blocks work with `--warp 64x96 --mma 64x96x64` or "
 		"`64x80`). Fixed sizes (`-D`) must be multiples of the block "
-		"tile." },
+		"tile, but K (docs/decisions/0030-ragged-k.md)." },
 	{ .key = "warp", .flag = "--warp", .metavar = "MxNxK",
 	  .kind = PM_OPT_SHAPE, .field = { F(wm), F(wn) }, .nfields = 2,
 	  .min = 1, .max = 65536, .min_dims = 2, .max_dims = 3,

@@ -207,12 +207,15 @@ static void split_chunks(struct pm_kernel *k, struct pm_strbuf *b, int host)
 {
 	const char *t = host ? "long" : "int";
 	const char *ind = k->ws && !host ? "\t\t" : "\t";
+	char pad[80];
 
+	/* chunks of whole k tiles: of the padded extent (ragged k) */
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "%sconst %s pm_k0_%d = pm_z * pm_kc%d, "
 			"pm_kn_%d = min(pm_kc%d, %s - pm_k0_%d);\n"
 			"%s(void) pm_k0_%d;\n%s(void) pm_kn_%d;\n", ind, t, r, r,
-			r, r, k->scop->split_ext[r], r, ind, r, ind, r);
+			r, r, pm_emit_padded_ext(k, k->scop->split_ext[r], pad,
+			sizeof(pad)), r, ind, r, ind, r);
 }
 
 static void split_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
@@ -264,23 +267,35 @@ static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 		"__syncthreads()");
 }
 
+/* "const int pm_tN = (N + 127) / 128 * 128;" of each ragged size symbol
+ * that is (kfirst 1) or is not (0) a split contraction's k extent. */
+static void padded_locals(struct pm_kernel *k, struct pm_strbuf *b,
+	int host, int kfirst)
+{
+	for (int s = 0; s < k->scop->spec->nsyms; ++s) {
+		const char *n = k->scop->spec->syms[s].name;
+		int m = pm_kernel_size_multiple(k, s), split = 0;
+
+		for (int r = 0; r < k->scop->nsplit; ++r)
+			split |= !strcmp(k->scop->split_ext[r], n);
+		if (pm_kernel_sym_ragged(k, s) && split == kfirst)
+			pm_strbuf_printf(b, "\tconst %s pm_t%s = (%s + %d) / %d * "
+				"%d;\n\t(void) pm_t%s;\n", host ? "long" : "int", n, n,
+				m - 1, m, m, n);
+	}
+}
+
 static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 {
 	const struct pm_config *c = k->cfg;
 	long off[PM_MAX_BUFS + 1], total = pm_kernel_smem_bytes(k, host, off);
 
-	split_locals(k, b, host);
 	/* the ragged sizes' padded extents: the loops run over whole tiles
-	 * (print.c), the accesses past the sizes are guarded */
-	for (int s = 0; s < k->scop->spec->nsyms; ++s) {
-		const char *n = k->scop->spec->syms[s].name;
-		int m = pm_kernel_size_multiple(k, s);
-
-		if (pm_kernel_sym_ragged(k, s))
-			pm_strbuf_printf(b, "\tconst %s pm_t%s = (%s + %d) / %d * "
-				"%d;\n\t(void) pm_t%s;\n", host ? "long" : "int", n, n,
-				m - 1, m, m, n);
-	}
+	 * (print.c), the accesses past the sizes are guarded; k's (the
+	 * split chunks' extent) first */
+	padded_locals(k, b, host, 1);
+	split_locals(k, b, host);
+	padded_locals(k, b, host, 0);
 	if (!host)
 		tile_map(k, b);
 	for (int i = 0; i < k->nbufs && !host; ++i)
@@ -354,6 +369,10 @@ static const char prelude[] =
 	"template <typename T> __device__ __forceinline__ void pm_copy_elems(int n, "
 	"T *d, const T *s)\n{\n\tfor (int i = 0; i < n; ++i)\n"
 	"\t\td[i] = s[i];\n}\n"
+	"/* ... where in holds, else zeros (units past k) */\n"
+	"template <typename T> __device__ __forceinline__ void pm_copy_elems_z(int n, "
+	"T *d, const T *s, bool in)\n{\n\tfor (int i = 0; i < n; ++i)\n"
+	"\t\td[i] = in ? s[i] : T();\n}\n"
 	"\n/* Pointwise functions of the spec language, in fp32. */\n"
 	"__device__ __forceinline__ float pm_f(float x) { return x; }\n"
 	"/* Two adjacent elements of an fp32 epilogue input: two loads (one\n"
@@ -421,14 +440,18 @@ static int def_twins(struct pm_kernel *k, const char *suffix,
 	struct pm_strbuf *b, struct pm_diags *d)
 {
 	char sx[64];
-	int r = variant_def(k, suffix, b, d);
+	int r = variant_def(k, suffix, b, d), kr;
 
 	if (r < 0 || !k->twin)
 		return r;
 	snprintf(sx, sizeof(sx), "%s_x", suffix);
+	/* no ragged size at all: not M, N, nor K (decisions/0030) */
+	kr = k->kragged;
 	k->exact = 1;
+	k->kragged = 0;
 	r = variant_def(k, sx, b, d);
 	k->exact = 0;
+	k->kragged = kr;
 	return r;
 }
 

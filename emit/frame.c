@@ -15,6 +15,7 @@
  * bodies (persist.c), the launcher (launch.c, table.c) and the file
  * (file.c) all build on it. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "emit/frame.h"
 #include "target/target.h"
@@ -229,6 +230,21 @@ int pm_print_bounds(struct pm_kernel *k, struct pm_strbuf *b, int t,
 		any = 1;
 	}
 	return any;
+}
+
+/* pm_emit_padded_ext (frame.h) */
+const char *pm_emit_padded_ext(const struct pm_kernel *k, const char *ext,
+	char *buf, size_t len)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	for (int s = 0; s < spec->nsyms; ++s)
+		if (!strcmp(spec->syms[s].name, ext) &&
+		    pm_kernel_sym_ragged(k, s)) {
+			snprintf(buf, len, "pm_t%s", ext);
+			return buf;
+		}
+	return ext;
 }
 
 /* ---- The k tiles, the ring and the shared addresses ---- */

@@ -72,6 +72,13 @@ void pm_print_linear(struct pm_kernel *k, struct pm_strbuf *b, int t,
 int pm_print_bounds(struct pm_kernel *k, struct pm_strbuf *b, int t,
 	isl_ast_expr *const *e);
 
+/* The extent ext (a size symbol's name or a literal; a contraction's k:
+ * scop->split_ext, red_ext) as the kernel's loops run over it: "pm_tK",
+ * the padded extent, where it is a ragged symbol (file.c), else ext;
+ * in buf (len bytes). */
+const char *pm_emit_padded_ext(const struct pm_kernel *k, const char *ext,
+	char *buf, size_t len);
+
 /* ---- The k tiles, the ring and the shared addresses ---- */
 
 /* The k tiles of contraction c: "((unsigned) K + 63u) / 64u" (split-K:

@@ -171,51 +171,65 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
  * Units past a ragged size copy the last one inside it instead (each
  * index clamped: rows to SYM - 1, the contiguous dimension's to SYM -
  * vec): they only reach outputs past the sizes, which are not stored, and
- * the copies keep their addresses loop-invariant and unpredicated. */
+ * the copies keep their addresses loop-invariant and unpredicated. Past
+ * k (pm_kernel_k_guard_dim) the address is clamped the same way and the
+ * copy zero-fills the unit instead (print_copy, k_pred). */
 static void global_unit(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf, const struct pm_annot *a)
 {
 	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
-	isl_ast_expr *e[PM_MAX_RANK];
-	int any = 0;
+	int kd = pm_kernel_k_guard_dim(k, buf), clamp[PM_MAX_RANK], any = 0;
 
 	pm_strbuf_printf(b, "&%s[", tt->name);
 	for (int d = 0; d < tt->rank; ++d) {
 		int s = tt->dims[d].sym;
 
-		e[d] = isl_ast_expr_copy(a->e[d]);
-		if (s < 0 || !pm_kernel_sym_ragged(k, s))
-			continue;
-		any = 1;
+		clamp[d] = d == kd || (s >= 0 && pm_kernel_sym_ragged(k, s));
+		any |= clamp[d];
 	}
 	if (!any) {
-		pm_print_linear(k, b, buf->tensor, e);
-	} else {
-		for (int d = 0; d < tt->rank; ++d) {
-			int s = tt->dims[d].sym;
-			int u = d + 1 == tt->rank ? buf->vec : 1;
+		pm_print_linear(k, b, buf->tensor, a->e);
+		pm_strbuf_add(b, "]");
+		return;
+	}
+	for (int d = 0; d < tt->rank; ++d) {
+		int u = d + 1 == tt->rank ? buf->vec : 1;
+		char n[64];
 
-			pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
-			if (s >= 0 && pm_kernel_sym_ragged(k, s)) {
-				const char *n = k->scop->spec->syms[s].name;
-
-				pm_strbuf_add(b, "(");
-				pm_print_expr(b, e[d]);
-				pm_strbuf_printf(b, " < %s - %d ? ", n, u);
-				pm_print_expr(b, e[d]);
-				pm_strbuf_printf(b, " : %s - %d)", n, u);
-			} else {
-				pm_print_expr(b, e[d]);
-			}
-			if (d + 1 < tt->rank) {
-				pm_strbuf_add(b, " * ");
-				pm_print_stride(k, b, buf->tensor, d);
-			}
+		pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
+		if (clamp[d]) {
+			pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
+			pm_strbuf_add(b, "(");
+			pm_print_expr(b, a->e[d]);
+			pm_strbuf_printf(b, " < %s - %d ? ", n, u);
+			pm_print_expr(b, a->e[d]);
+			pm_strbuf_printf(b, " : %s - %d)", n, u);
+		} else {
+			pm_print_expr(b, a->e[d]);
+		}
+		if (d + 1 < tt->rank) {
+			pm_strbuf_add(b, " * ");
+			pm_print_stride(k, b, buf->tensor, d);
 		}
 	}
-	for (int d = 0; d < tt->rank; ++d)
-		isl_ast_expr_free(e[d]);
 	pm_strbuf_add(b, "]");
+}
+
+/* "(e) < K": the copy or prologue unit of buffer buf (annotation a, slots
+ * 0, 1) lies inside k, where its copies zero-fill past k
+ * (pm_kernel_k_guard_dim); 0 (nothing printed) elsewhere. */
+static int k_pred(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_buffer *buf, const struct pm_annot *a)
+{
+	int kd = pm_kernel_k_guard_dim(k, buf);
+	char n[64];
+
+	if (kd < 0)
+		return 0;
+	pm_scop_dim_str(k->scop, buf->tensor, kd, n, sizeof(n));
+	pm_print_expr(b, a->e[kd]);
+	pm_strbuf_printf(b, " < %s", n);
+	return 1;
 }
 
 /* The limits of a store of the output's macro tile at (e[0], e[1]):
@@ -248,13 +262,15 @@ static int store_limits(struct pm_kernel *k, struct pm_strbuf *b,
 }
 
 /* A copy unit; with pred, only where pred holds (a predicated cp.async:
- * the source address is formed but not read otherwise). */
+ * the source address is formed but not read otherwise); past k, zeros
+ * (the _z helpers: cp.async with a source size of 0). */
 static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host, const char *pred)
 {
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int async = !host && buf->vec == pm_kernel_vec(k);
+	int z = pm_kernel_k_guard_dim(k, buf) >= 0;
 
 	if (buf->tma) {
 		pm_print_tma_copy(k, b, a, host, pred);
@@ -263,18 +279,24 @@ static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	if (pred && !async)
 		pm_strbuf_printf(b, "if (%s) ", pred);
 	if (host)
-		pm_strbuf_printf(b, "pm_host_copy(%d, ", buf->vec);
+		pm_strbuf_printf(b, "pm_host_copy%s(%d, ", z ? "_z" : "",
+			buf->vec);
 	else if (async)
-		pm_strbuf_add(b, pred ? "pm_cp_async16_if(" : "pm_cp_async16(");
+		pm_strbuf_printf(b, "pm_cp_async16%s%s(", pred ? "_if" : "",
+			z ? "_z" : "");
 	else
-		pm_strbuf_printf(b, "pm_copy_elems(%d, ", buf->vec);
+		pm_strbuf_printf(b, "pm_copy_elems%s(%d, ", z ? "_z" : "",
+			buf->vec);
 	pm_print_unit_addr(b, buf, name, a, host);
 	pm_strbuf_add(b, "], ");
 	global_unit(k, b, buf, a);
 	if (pred && async)
-		pm_strbuf_printf(b, ", %s);\n", pred);
-	else
-		pm_strbuf_add(b, ");\n");
+		pm_strbuf_printf(b, ", %s", pred);
+	if (z) {
+		pm_strbuf_add(b, ", ");
+		k_pred(k, b, buf, a);
+	}
+	pm_strbuf_add(b, ");\n");
 }
 
 /* The staging register of an LDR / STR unit: "pm_rs<b>[u]" (host:
@@ -301,6 +323,24 @@ static void print_rstage(struct pm_kernel *k, struct pm_strbuf *b,
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 
 	if (a->op->kind == PM_OP_LDR) {
+		/* past k: zeros */
+		if (pm_kernel_k_guard_dim(k, buf) >= 0) {
+			pm_strbuf_add(b, host ? "pm_host_copy_z(8, " : "");
+			rstage_reg(b, a, host);
+			pm_strbuf_add(b, host ? ", " : " = ");
+			if (host) {
+				global_unit(k, b, buf, a);
+				pm_strbuf_add(b, ", ");
+				k_pred(k, b, buf, a);
+				pm_strbuf_add(b, ");\n");
+				return;
+			}
+			k_pred(k, b, buf, a);
+			pm_strbuf_add(b, " ? *(const uint4 *) ");
+			global_unit(k, b, buf, a);
+			pm_strbuf_add(b, " : make_uint4(0u, 0u, 0u, 0u);\n");
+			return;
+		}
 		pm_strbuf_add(b, host ? "pm_host_copy(8, " : "");
 		rstage_reg(b, a, host);
 		pm_strbuf_add(b, host ? ", " : " = *(const uint4 *) ");
@@ -519,11 +559,19 @@ static void op_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_epi(k, b, a, host);
 }
 
-/* PRO: a prologue on the copied units (pointwise.c). */
+/* PRO: a prologue on the copied units (pointwise.c); none on the
+ * zeros past k (they stay zeros: docs/decisions/0030-ragged-k.md). */
 static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host, const char *pred)
 {
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+
 	(void) pred;
+	if (pm_kernel_k_guard_dim(k, buf) >= 0) {
+		pm_strbuf_add(b, "if (");
+		k_pred(k, b, buf, a);
+		pm_strbuf_add(b, ") ");
+	}
 	pm_print_pro(k, b, a, host);
 }
 

@@ -58,6 +58,7 @@ static void unit_tile(struct pm_strbuf *b)
 static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	int w = pm_config_threads(k->cfg) / 32, dsm = k->dsm;
+	char pad[80];
 
 	pm_strbuf_printf(b, "\tconst unsigned pm_nt = pm_tx * pm_ty, pm_nr = "
 		"pm_nt - pm_tdp;\n"
@@ -75,11 +76,16 @@ static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
 		"pm_nr), pm_nz = pm_whole ? 1 : pm_ns;\n", dsm ? "pm_cl > 1 ? "
 		"(pm_u - pm_tdp) / (unsigned) pm_cl : " : "", dsm ? "pm_cl > 1 ? "
 		"(int) ((pm_u - pm_tdp) % (unsigned) pm_cl) : " : "");
-	for (int r = 0; r < k->scop->nsplit; ++r)
+	/* chunks of whole k tiles: of the padded extent (ragged k) */
+	for (int r = 0; r < k->scop->nsplit; ++r) {
+		const char *e = pm_emit_padded_ext(k, k->scop->split_ext[r],
+			pad, sizeof(pad));
+
 		pm_strbuf_printf(b, "\t\tconst int pm_k0_%d = pm_z * pm_kc%d, "
 			"pm_kn_%d = pm_whole ? %s : min(pm_kc%d, %s - pm_k0_%d);\n"
 			"\t\t(void) pm_k0_%d;\n\t\t(void) pm_kn_%d;\n", r, r, r,
-			k->scop->split_ext[r], r, k->scop->split_ext[r], r, r, r);
+			e, r, e, r, r, r);
+	}
 	/* the unit's strip: the rows of consumer warps [pm_w0, pm_w1)
 	 * (fixup.c) */
 	pm_strbuf_printf(b, "\t\tconst int pm_w0 = %d * pm_z / pm_nz, pm_w1 = "

@@ -133,15 +133,19 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, ", %ld, %ld, ", buf->size[0], buf->size[1]);
 		pm_print_stride(k, b, buf->tensor, 0);
 		pm_strbuf_printf(b, ", %d, %d", buf->pitch, buf->swz);
-		/* past a ragged size: zeros, as TMA's out-of-bounds boxes */
+		/* past a ragged size or k: zeros, as TMA's out-of-bounds
+		 * boxes */
 		for (int d = 0; d < 2; ++d) {
 			int s = k->scop->spec->tensors[buf->tensor].dims[d].sym;
+			char n[64];
 
-			if (s < 0 || !pm_kernel_sym_ragged(k, s)) {
+			if (d != pm_kernel_k_guard_dim(k, buf) &&
+			    (s < 0 || !pm_kernel_sym_ragged(k, s))) {
 				pm_strbuf_add(b, ", 1L << 30");
 				continue;
 			}
-			pm_strbuf_printf(b, ", %s - ", k->scop->spec->syms[s].name);
+			pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
+			pm_strbuf_printf(b, ", %s - ", n);
 			pm_print_expr(b, a->e[d]);
 		}
 		pm_strbuf_add(b, ");\n");

@@ -185,6 +185,29 @@ static double eval(const struct ev *v, const struct pm_expr *e)
 	return NAN;
 }
 
+double pm_eval_pointwise(const struct pm_expr *e, double x)
+{
+	switch (e->kind) {
+	case PM_E_NUM:
+		return e->num;
+	case PM_E_READ:
+		return x;
+	case PM_E_NEG:
+		return -pm_eval_pointwise(e->args[0], x);
+	case PM_E_BIN: {
+		double a = pm_eval_pointwise(e->args[0], x);
+		double b = pm_eval_pointwise(e->args[1], x);
+
+		return e->op == '+' ? a + b : e->op == '-' ? a - b :
+			e->op == '*' ? a * b : a / b;
+	}
+	case PM_E_CALL:
+		return call(e->fn, pm_eval_pointwise(e->args[0], x),
+			e->nargs > 1 ? pm_eval_pointwise(e->args[1], x) : 0);
+	}
+	return NAN;
+}
+
 /* The variables e reads, as a bit set. */
 static unsigned vars_of(const struct pm_expr *e)
 {

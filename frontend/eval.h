@@ -47,6 +47,10 @@ enum pm_eval_status {
 enum pm_eval_status pm_spec_eval(const struct pm_spec *spec,
 	const int64_t *sizes, void *const *bufs);
 
+/* A pointwise expression (no reductions) with every tensor read x, as the
+ * reference computes it (a prologue's value at a zero-filled element). */
+double pm_eval_pointwise(const struct pm_expr *e, double x);
+
 /* Conversions of the reference (also for checkers): a double to the
  * storage of type t at p, and back. */
 void pm_eval_store(enum pm_type t, void *p, int64_t i, double x);

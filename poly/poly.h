@@ -22,6 +22,9 @@
  *   [M, N, K, pm_k0_0, pm_kn_0] -> { S_0[i,j,k] : 0 <= i < M and
  *       0 <= j < N and 0 <= k < pm_kn_0 }    S_0[i,j,k] -> A[i, k + pm_k0_0]
  * with pm_k0_r >= 0, pm_kn_r >= 1, pm_k0_r + pm_kn_r <= K in the context.
+ * A reduction's extent fixed to a value that is not a multiple of the k
+ * tile (-D K=1000, a literal) is padded to one in the domains (1024 for
+ * tiles of 32: docs/decisions/0030-ragged-k.md); strides keep the value.
  * The kernel derives them from blockIdx.z and sums the chunks' partial
  * accumulators before the epilogue (emit/, the FIXUP op).
  *
@@ -101,6 +104,10 @@ struct pm_scop {
 	 * (after both inits), so that one copy of the shared operand per k
 	 * tile feeds both (promote/); split, their chunks are one */
 	int join;
+	/* the k tile: a contraction's k extent fixed (-D or a literal) to a
+	 * value that is not a multiple of it runs over the padded value in
+	 * the domains (the copies zero-fill past the real one) */
+	int kpad;
 };
 
 /* Build the scop. Unsupported constructs or bad -D values are reported to

@@ -91,16 +91,29 @@ static int find_extent(const struct pm_spec *spec, const struct pm_expr *e,
 	return 0;
 }
 
+/* The extent of variable v of statement st as text; a reduction's
+ * fixed to a value that is not a multiple of the k tile: the padded
+ * value (poly.h). */
 static void var_extent(const struct pm_scop *scop, const struct pm_stmt *st,
 	int v, char *buf, int len)
 {
 	int t = st->lhs, d = v;
+	const struct pm_dim *dim;
+	long x = 0;
 
 	if (v >= st->nlhs && !find_extent(scop->spec, st->rhs, v, &t, &d)) {
 		snprintf(buf, len, "1");
 		return;
 	}
 	pm_scop_dim_str(scop, t, d, buf, len);
+	dim = &scop->spec->tensors[t].dims[d];
+	if (dim->sym < 0)
+		x = dim->value;
+	else
+		pm_scop_sym_fixed(scop, dim->sym, &x);
+	if (v >= st->nlhs && x > 0 && scop->kpad > 1 && x % scop->kpad)
+		snprintf(buf, len, "%ld", (x + scop->kpad - 1) / scop->kpad *
+			scop->kpad);
 }
 
 /* "{ S[d0, d1] : 0 <= d0 < M and 0 <= d1 < N }" over the first n vars
@@ -559,6 +572,7 @@ __isl_give struct pm_scop *pm_scop_build(isl_ctx *ctx,
 		goto error;
 	if (check_defines(scop, cfg, diags) < 0)
 		goto error;
+	scop->kpad = cfg->bk;
 	for (int t = 0; t < spec->ntensors; ++t) {
 		scop->arrays[t].tensor = t;
 		scop->array_ids[t] = isl_id_alloc(ctx,

@@ -88,6 +88,15 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 	buf->copy_id = pm_kernel_op(k, name, PM_OP_COPY, k->nbufs);
 	buf->con = k->scop->join ? 0 : c;
 	buf->pro = tensor == k->con[c].a ? k->con[c].pa : k->con[c].pb;
+	buf->kdim = -1;
+	{
+		const struct pm_expr *r = tensor == k->con[c].a ?
+			k->con[c].ra : k->con[c].rb;
+
+		for (int d = 0; d < r->nidx; ++d)
+			if (r->idx[d] == 2)
+				buf->kdim = d;
+	}
 	if (buf->pro) {
 		snprintf(name, sizeof(name), "PRO_%s",
 			k->scop->spec->tensors[tensor].name);

@@ -1,7 +1,7 @@
 /* runtime/plan.c — the launch plan over a variant table (plan.h has the
  * contract). The rules, in the order they apply (T: output tiles of the
  * base's block tile, B = SMs x its blocks per SM, kt: k tiles of each
- * contraction, PS = SMs x the split persistent row's blocks per SM):
+ * contraction (a partial last one counted), PS = SMs x the split persistent row's blocks per SM):
  *
  *   split-K auto: s = min(B / T, kt / PM_RT_MIN_KT) where T < B (with a
  *     small row: none under 4/5 of the SMs); --split-k N: s = N.
@@ -176,7 +176,7 @@ static int pm_rt_init(struct pm_rt_st *st, const struct pm_rt_spec *f,
 	for (int r = 0; r < f->nk; ++r) {
 		if (p->k[r] < 1)
 			return PM_RT_EINVAL;
-		st->kt[r] = p->k[r] / v[base].bk;
+		st->kt[r] = pm_rt_cdiv(p->k[r], v[base].bk); /* decisions/0030 */
 		st->ktsum += st->kt[r];
 	}
 	/* a prologue through the MMA's registers: its own rules */

@@ -1,6 +1,7 @@
 /* The kernel state: idiom recognition, marks and statement ids. */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #include <isl/aff.h>
 #include <isl/id.h>
@@ -10,6 +11,7 @@
 #include "target/target.h"
 #include "schedule_tree/tree.h"
 #include "poly/strbuf.h"
+#include "frontend/eval.h"
 
 /* Does read r index variable v? At which position? */
 static int read_pos(const struct pm_expr *r, int v)
@@ -606,29 +608,94 @@ int pm_kernel_size_multiple(const struct pm_kernel *k, int s)
 	return m;
 }
 
+/* Is symbol s an extent of the output (its rows or columns)? */
+static int sym_is_out(const struct pm_kernel *k, int s)
+{
+	const struct pm_tensor *c = &k->scop->spec->tensors[k->con[0].out];
+
+	return c->dims[0].sym == s || c->dims[1].sym == s;
+}
+
+/* Do k's contractions all copy by TMA (zero boxes past the sizes)? */
+static int all_tma(const struct pm_kernel *k)
+{
+	for (int c = 0; c < pm_kernel_npipes(k); ++c)
+		if (!k->tma[c])
+			return 0;
+	return 1;
+}
+
 int pm_kernel_sym_ragged(const struct pm_kernel *k, int s)
 {
-	const struct pm_spec *spec = k->scop->spec;
+	int out = sym_is_out(k, s), kk = sym_is_k(k, s);
 
-	if (k->exact || pm_scop_sym_fixed(k->scop, s, NULL) || sym_is_k(k, s))
+	if (pm_scop_sym_fixed(k->scop, s, NULL) || (!out && !kk))
 		return 0;
-	for (int d = 0; d < 2; ++d)
-		if (spec->tensors[k->con[0].out].dims[d].sym == s)
-			return 1;
-	return 0;
+	/* docs/decisions/0030-ragged-k.md: k past its tile */
+	if (kk && (!k->kragged || (k->exact && !all_tma(k))))
+		return 0;
+	return !out || !k->exact;
+}
+
+/* Is t a type of one byte (i8, f8e4m3, f8e5m2)? */
+static int byte_type(enum pm_type t)
+{
+	return t == PM_I8 || t == PM_F8E4M3 || t == PM_F8E5M2;
 }
 
 int pm_kernel_sym_align(const struct pm_kernel *k, int s)
 {
 	const struct pm_spec *spec = k->scop->spec;
+	int m = 1;
 
 	if (!pm_kernel_sym_ragged(k, s))
 		return pm_kernel_size_multiple(k, s);
+	/* whole 16-byte rows: 8 elements, 16 of one byte */
 	for (int t = 0; t < spec->ntensors; ++t)
 		if (spec->tensors[t].rank > 0 &&
 		    spec->tensors[t].dims[spec->tensors[t].rank - 1].sym == s)
-			return 8;
+			m = byte_type(spec->tensors[t].type) ? 16 :
+				m > 8 ? m : 8;
+	return m;
+}
+
+/* Is every operand prologue of k finite at 0, in its operand type (at
+ * most 65504, f16's largest value)? */
+static int prologues_finite_at_zero(const struct pm_kernel *k)
+{
+	for (int c = 0; c < k->ncon; ++c) {
+		const struct pm_expr *p[2] = { k->con[c].pa, k->con[c].pb };
+
+		for (int i = 0; i < 2; ++i) {
+			double v = p[i] ? pm_eval_pointwise(p[i], 0) : 0;
+
+			if (!(fabs(v) <= 65504))
+				return 0;
+		}
+	}
 	return 1;
+}
+
+int pm_kernel_kragged_ok(const struct pm_kernel *k)
+{
+	return prologues_finite_at_zero(k) && (!k->exact || all_tma(k));
+}
+
+int pm_kernel_k_guard_dim(const struct pm_kernel *k,
+	const struct pm_buffer *buf)
+{
+	const struct pm_dim *dim;
+	long v = 0;
+
+	if (buf->kdim < 0)
+		return -1;
+	dim = &k->scop->spec->tensors[buf->tensor].dims[buf->kdim];
+	if (dim->sym < 0)
+		v = dim->value;
+	else if (!pm_scop_sym_fixed(k->scop, dim->sym, &v))
+		return pm_kernel_sym_ragged(k, dim->sym) ? buf->kdim : -1;
+	/* fixed: the domain runs to the padded value (poly.h) */
+	return v % k->cfg->bk ? buf->kdim : -1;
 }
 
 /* "[M, N, ..., pm_k0_0, pm_kn_0] -> { : " over the runtime symbols (the

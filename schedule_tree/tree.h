@@ -140,6 +140,8 @@ struct pm_buffer {
 	/* a B tile of one box that a cluster of two multicasts by halves of
 	 * its rows (pm_decide) */
 	int mc_rows;
+	/* the tensor dimension that the contraction's k indexes (-1: none) */
+	int kdim;
 };
 
 #define PM_MAX_MARKS 32
@@ -201,6 +203,11 @@ struct pm_kernel {
 	 * (the plan's wide and tall variants): no ragged last tiles, no
 	 * guards (pm_kernel_sym_ragged is 0) */
 	int exact;
+	/* The file takes k extents that are not multiples of the k tile
+	 * (set by variant/ for every kernel of a set, or none:
+	 * pm_kernel_kragged_ok; docs/decisions/0030-ragged-k.md); 0 while
+	 * the exact twin "_x" is printed (emit/file.c) */
+	int kragged;
 	/* The operands' element bytes on the device (the operand row's: 2,
 	 * or 1 for the 8-bit types; a 16-byte copy unit holds 16 / eb) and
 	 * the k of one MMA instruction (docs/decisions/0029) */
@@ -236,18 +243,34 @@ void pm_kernel_free(struct pm_kernel *k);
  * multiple of bm, bn, bk over the roles it has (output rows, columns, a
  * contraction's k). */
 int pm_kernel_size_multiple(const struct pm_kernel *k, int sym);
-/* Is runtime symbol sym ragged: an output extent (M, N) that is not also
- * a contraction's k?  Its last tile may be partial: the iteration domain
- * covers whole tiles (the context's "sym mod tile = 0" is that of the
- * padded extent pm_t<sym> = tile * ceil(sym / tile), which the kernels'
- * loop bounds use), the accesses to global memory past sym are guarded
- * (stores, copies, epilogue inputs) or zero-filled (TMA). */
+/* Is runtime symbol sym ragged: an output extent (M, N) of a kernel that
+ * is not exact, or a contraction's k of a kernel that takes ragged k
+ * (k->kragged: not an exact twin; an exact row only where every
+ * contraction copies by TMA: out-of-bounds boxes are zeros at no cost),
+ * in every role it has?  Its
+ * last tile may be partial: the iteration domain covers whole tiles (the
+ * context's "sym mod tile = 0" is that of the padded extent pm_t<sym> =
+ * tile * ceil(sym / tile), which the kernels' loop bounds use), the
+ * accesses to global memory past sym are guarded (stores, epilogue
+ * inputs), clamped (copies of rows and columns past M and N) or
+ * zero-filled (copies past k: pm_kernel_k_guard_dim; TMA). */
 int pm_kernel_sym_ragged(const struct pm_kernel *k, int sym);
 /* What the launcher requires of runtime symbol sym: a multiple of the
- * returned value.  Ragged symbols: 8 where sym is some tensor's
- * contiguous (last) dimension (rows of 16-byte units), else 1; the others
- * (k): their tile. */
+ * returned value.  Ragged symbols: 16 bytes of elements where sym is some
+ * tensor's contiguous (last) dimension (8 elements; 16 of 1 byte), else
+ * 1; the others (k): their tile. */
 int pm_kernel_sym_align(const struct pm_kernel *k, int sym);
+/* Can k take ragged k extents: every operand prologue is finite at 0 (a
+ * zero-filled element past k stays a zero product) and, where k is
+ * exact, every contraction copies by TMA (docs/decisions/0030). */
+int pm_kernel_kragged_ok(const struct pm_kernel *k);
+/* The dimension of buffer buf's tensor that k indexes where its copies
+ * zero-fill the elements past its size: a ragged symbol of k (runtime),
+ * or a size fixed (-D, a literal) to a value that is not a multiple of
+ * the k tile (the domain runs to the padded value, poly/poly.h); else
+ * -1. */
+int pm_kernel_k_guard_dim(const struct pm_kernel *k,
+	const struct pm_buffer *buf);
 /* Add "every runtime size (padded, where ragged) is a multiple of its
  * tile" to the context. */
 int pm_kernel_require_multiples(struct pm_kernel *k);

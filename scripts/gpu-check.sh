@@ -37,7 +37,8 @@
 # on --mma-inflight on: one k tile of wgmma in flight, 64x192 blocks);
 # SIZES_SM90A
 # (the sizes of the sm_90a configurations), FORCE_SIZES (the sweep's sizes
-# beyond those: ragged M and N, K a multiple of 64), RUN_JOBS (4: sweep
+# beyond those: ragged M and N, K a multiple of 64 or not: 776, 1000, a
+# partial last k tile, docs/decisions/0030-ragged-k.md), RUN_JOBS (4: sweep
 # checkers at a time on the one GPU).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
@@ -73,7 +74,7 @@ SIZES="128x256x64 256x128x32 384x128x160 512x768x256 128x128x4096 1024x512x2048 
 # than fit: the workspace's
 SIZES_SM90A=${SIZES_SM90A:-"128x256x64 256x128x128 384x128x192 512x768x256 128x128x4096 1024x512x2048 896x768x4096 1024x768x2048 512x640x4096 256x1408x5120 512x512x6144 384x512x7168 384x384x8192 640x384x1472 1024x1024x448 1024x1536x512 2048x1536x1024 2304x1408x896 2304x2304x1024 2560x2944x512 2816x1536x512 3200x1408x1408 4096x4096x4096 2304x1920x1024 1000x3000x512"}
 # the forced-variant sweep's ragged sizes, beside the configuration's
-FORCE_SIZES=${FORCE_SIZES:-"1000x3000x512 200x328x576 4104x264x1024"}
+FORCE_SIZES=${FORCE_SIZES:-"1000x3000x512 200x328x576 4104x264x1024 200x328x776 1000x3000x1000"}
 RUN_JOBS=${RUN_JOBS:-4}
 FIXED_M=1024 FIXED_N=2048 FIXED_K=512
 TIME_SIZES="2048x2048x2048 4096x4096x4096"

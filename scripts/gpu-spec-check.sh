@@ -19,7 +19,9 @@
 # --sanitize). Environment: POLYMMA, LIB (build/libpolymma.a), NVCC, JOBS
 # (16 builds), RUN_JOBS (8 runs at a time on the one GPU), SIZES,
 # FORCE_SIZES, SAN_SIZES (named: M=..,N=..,K=..; a case's extra symbols are appended),
-# OUT (folder of spec-check.log; default build/spec).
+# KSIZES_8, KSIZES_16, KSIZES_1 (K not a multiple of the k tile, appended to
+# each of the three lists by the case's K rule), OUT (folder of
+# spec-check.log; default build/spec).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.." || exit 2
@@ -40,8 +42,17 @@ SIZES=${SIZES:-"M=1000,N=3000,K=512 M=200,N=328,K=576 M=4104,N=264,K=1024 M=2304
 # (768 = 3 x 256 = 4 x 192)
 FORCE_SIZES=${FORCE_SIZES:-"M=1000,N=3000,K=512 M=200,N=328,K=576 M=768,N=768,K=512 M=256,N=384,K=4096 M=4104,N=264,K=1024"}
 SAN_SIZES=${SAN_SIZES:-"M=200,N=328,K=576 M=256,N=384,K=4096"}
+# K not a multiple of the k tile (docs/decisions/0030-ragged-k.md): the last
+# k tile partial; split-K (small M N, long K) with the last chunk's last tile
+# partial; 776 and 1000 on rows every exact row divides (768). By the case's
+# K rule: K % 8 where K is a contiguous dimension (16-byte rows of 16-bit
+# types), K % 16 (8-bit types), any K (no tensor has K last: gemm_tn).
+KSIZES_8=${KSIZES_8:-"M=1000,N=3000,K=1000 M=200,N=328,K=8 M=200,N=328,K=24 M=768,N=768,K=776 M=4104,N=264,K=4104 M=256,N=384,K=8200 M=768,N=768,K=1000"}
+KSIZES_16=${KSIZES_16:-"M=1000,N=3000,K=1008 M=200,N=328,K=16 M=200,N=328,K=48 M=768,N=768,K=784 M=4104,N=264,K=4112 M=256,N=384,K=8208"}
+KSIZES_1=${KSIZES_1:-"M=1000,N=3000,K=1 M=200,N=328,K=7 M=200,N=328,K=127 M=768,N=768,K=129 M=4104,N=264,K=1000 M=256,N=384,K=8199"}
 
-# NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)
+# NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)|K RULE
+# (8, the default: K % 8; 16; 1: any K; KSIZES_<rule> join every list)
 CASES=(
 	"gemm_nn_sm90a|examples/gemm_nn.tc|--target sm_90a|"
 	"gemm_nn_sm80|examples/gemm_nn.tc|--target sm_80|"
@@ -57,6 +68,12 @@ CASES=(
 	"f32epi_sm80|tests/specs/gemm_f32out_epi.tc|--target sm_80|"
 	"add2k_sm90a|tests/specs/add_gemm_2k.tc|--target sm_90a|,L=192"
 	"add2k_sm80|tests/specs/add_gemm_2k.tc|--target sm_80|,L=192"
+	"add2k_l200_sm90a|tests/specs/add_gemm_2k.tc|--target sm_90a|,L=200"
+	"add2k_l200_sm80|tests/specs/add_gemm_2k.tc|--target sm_80|,L=200"
+	"gemm_tn_sm90a|examples/gemm_tn.tc|--target sm_90a||1"
+	"gemm_tn_sm80|examples/gemm_tn.tc|--target sm_80||1"
+	"gemm_nn_sm70|examples/gemm_nn.tc|--target sm_70|"
+	"relu_gemm_sm70|examples/relu_gemm.tc|--target sm_70|"
 	"heavy_sm90a|tests/specs/heavy_epi.tc|--target sm_90a|"
 	"heavy_sm80|tests/specs/heavy_epi.tc|--target sm_80|"
 	"res_pro_sm90a|tests/specs/add_gemm_res_pro.tc|--target sm_90a|,L=192"
@@ -82,8 +99,8 @@ done
 for f in tests/specs/*f8e*.tc tests/specs/*_i8_*.tc tests/specs/*_i8.tc; do
 	[ -e "$f" ] || continue
 	b=$(basename "$f" .tc)
-	CASES+=("${b}_sm90a|$f|--target sm_90a|")
-	[[ $b == *i8* ]] && CASES+=("${b}_sm80|$f|--target sm_80|")
+	CASES+=("${b}_sm90a|$f|--target sm_90a||16")
+	[[ $b == *i8* ]] && CASES+=("${b}_sm80|$f|--target sm_80||16")
 done
 
 field() { local -a parts; IFS="|" read -r -a parts <<<"$1"; echo "${parts[$2 - 1]:-}"; }
@@ -116,10 +133,13 @@ run_one() {
 	local name=$1 v=$2 tool=$3 c sizes log pre=()
 	c=$(case_of "$name")
 	log=$W/sweep/$name@$v${tool/#-/}.log
-	sizes=$(with_extra "$SIZES" "$(field "$c" 4)")
-	[ "$v" != - ] && sizes=$(with_extra "$FORCE_SIZES" "$(field "$c" 4)")
+	local kr; kr=$(field "$c" 5)
+	local kvar=KSIZES_${kr:-8}
+	local ks=${!kvar}
+	sizes=$(with_extra "$SIZES $ks" "$(field "$c" 4)")
+	[ "$v" != - ] && sizes=$(with_extra "$FORCE_SIZES $ks" "$(field "$c" 4)")
 	if [ "$tool" != - ]; then
-		sizes=$(with_extra "$SAN_SIZES" "$(field "$c" 4)")
+		sizes=$(with_extra "$SAN_SIZES ${ks%% *} ${ks##* }" "$(field "$c" 4)")
 		pre=(compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10)
 		[ "$tool" = memcheck ] && pre+=(--leak-check no)
 		log=$W/sweep/$name@$v.$tool.log

@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
 # The device kernels of the bench specs, for a refactor's identity check.
 #
-#   scripts/kernels.sh POLYMMA OUTDIR
+#   scripts/kernels.sh POLYMMA OUTDIR [GEN ARGS...]
 #
 # Generates bench/specs/*.tc for sm_70, sm_80 and sm_90a (and on sm_90a with
 # --persistent on, --cluster 2 and --mma-inflight on) with the polymma binary
 # POLYMMA and writes, per file, only its __global__ functions to
 # OUTDIR/SPEC.TARGET[.OPTION].kernels (host code excluded). Two builds
-# generate the same device code when `diff -r DIR1 DIR2` is empty.
+# generate the same device code when `diff -r DIR1 DIR2` is empty. GEN ARGS
+# go to every generation (-D K=4096: a fixed k).
 set -euo pipefail
 bin=$1 out=$2
+shift 2
+extra=("$@")
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run() { # NAME SPEC ARGS...
 	local name=$1 spec=$2
 	shift 2
-	if "$bin" gen "$spec" -o "$tmp/k.cu" "$@" 2> "$tmp/err"; then
+	if "$bin" gen "$spec" -o "$tmp/k.cu" "$@" ${extra[@]+"${extra[@]}"} \
+		2> "$tmp/err"; then
 		awk '/^extern "C" __global__/ { on = 1 } on { print } on && /^}$/ { on = 0 }' \
 			"$tmp/k.cu" > "$out/$name.kernels"
 	else

@@ -209,7 +209,7 @@ static void test_cluster_split(void **state)
 			"cudaLaunchAttributeClusterDimension;\n\t\t\tpm_la[0].val."
 			"clusterDim.x = (unsigned) c->cl;\n"));
 		assert_non_null(strstr(a, "\t\t\treturn cudaLaunchKernelEx(&pm_lc, "
-			"(M % 128 == 0 && N % 128 == 0) ? "
+			"(M % 128 == 0 && K % 64 == 0 && N % 128 == 0) ? "
 			"pm_kernel_gemm_nn_persist_split_cl_x : "
 			"pm_kernel_gemm_nn_persist_split_cl, (const __half *) A, "));
 		assert_null(strstr(k, "pm_kernel_gemm_nn_persist_split<<<"));

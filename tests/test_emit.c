@@ -34,11 +34,14 @@ static void test_sm80_kernel(void **state)
 	 * the copies of tiles that may not exist are predicated, not
 	 * branched around */
 	assert_int_equal(count(s, "\tpm_cp_async_wait<1>(); __syncthreads();"), 1);
-	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 4);
-	assert_int_equal(count(s, "\tpm_cp_async16_if(&A_shared["), 8);
-	/* units past M, N (a ragged last tile) copy the last one inside */
+	assert_int_equal(count(s, "\tpm_cp_async16_z(&A_shared["), 4);
+	assert_int_equal(count(s, "\tpm_cp_async16_if_z(&A_shared["), 8);
+	/* units past M, N (a ragged last tile) copy the last one inside;
+	 * past K (a ragged last k tile), zeros from the last one inside
+	 * (docs/decisions/0030-ragged-k.md) */
 	assert_non_null(strstr(s, "&A[(int64_t) ((128 * c0 + c3) < M - 1 ? "
-		"(128 * c0 + c3) : M - 1) * (int64_t) K + (int64_t) (8 * c4)]"));
+		"(128 * c0 + c3) : M - 1) * (int64_t) K + (int64_t) ((8 * c4) < "
+		"K - 8 ? (8 * c4) : K - 8)], (8 * c4) < K);"));
 	assert_non_null(strstr(s, "(int64_t) ((128 * c1 + 8 * c4) < N - 8 ? "
 		"(128 * c1 + 8 * c4) : N - 8)]"));
 	assert_int_equal(count(s, "\tpm_cp_async_commit();"), 3);
@@ -54,19 +57,22 @@ static void test_sm80_kernel(void **state)
 	assert_non_null(strstr(s, "const int c1 = (0) + pm_bx;"));
 	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
 		"1) / 128) * ((N + 128 - 1) / 128)), 1);"));
-	/* M, N ragged: the loops over whole tiles (the padded extents), the
-	 * launcher asks N for rows of 16-byte units, K for whole k tiles */
+	/* M, N, K ragged: the loops over whole tiles (the padded extents),
+	 * the launcher asks N and K for rows of 16-byte units */
 	assert_non_null(strstr(s, "\tconst int pm_tM = (M + 127) / 128 * 128;\n"));
+	assert_non_null(strstr(s, "\tconst int pm_tK = (K + 31) / 32 * 32;\n"));
+	assert_non_null(strstr(s, "(c2 < pm_tK / 32)"));
 	assert_non_null(strstr(s, "if (c0 < pm_tM / 128)"));
 	assert_non_null(strstr(s, "\tif (M < 1 || M > 0x7fffff00)\n"));
 	assert_non_null(strstr(s, "N % 8"));
 	/* where 128x128 tiles divide M and N, the exact twin runs (the
 	 * kernel without guards) */
-	assert_non_null(strstr(s, "\tif ((M % 128 == 0 && N % 128 == 0))\n"
-		"\t\tpm_kernel_gemm_nn_x<<<grid, 128, 49152, stream>>>("));
+	assert_non_null(strstr(s, "\tif ((M % 128 == 0 && K % 32 == 0 && N % "
+		"128 == 0))\n\t\tpm_kernel_gemm_nn_x<<<grid, 128, 49152, "
+		"stream>>>("));
 	assert_non_null(strstr(s, "\telse\n\t\tpm_kernel_gemm_nn<<<grid, 128, "
 		"49152, stream>>>("));
-	assert_non_null(strstr(s, "K % 32"));
+	assert_non_null(strstr(s, "\tif (K < 1 || K > 0x7fffff00 || K % 8)\n"));
 	assert_non_null(strstr(s, "cudaErrorMisalignedAddress"));
 	/* the original statements are gone: only macro statements remain */
 	assert_null(strstr(s, "S_0"));
@@ -105,8 +111,8 @@ static void test_sm80_frag_pipeline(void **state)
 	assert_int_equal(count(s, "\tpm_cp_async_wait<2>(); __syncthreads();"), 1);
 	assert_int_equal(count(s, "\tpm_cp_async_wait<1>(); __syncthreads();"), 1);
 	/* prologue tiles 0, 1, 2 (1 and 2 predicated), the loop's tile kt+3 */
-	assert_int_equal(count(s, "\tpm_cp_async16(&A_shared["), 4);
-	assert_int_equal(count(s, "\tpm_cp_async16_if(&A_shared["), 12);
+	assert_int_equal(count(s, "\tpm_cp_async16_z(&A_shared["), 4);
+	assert_int_equal(count(s, "\tpm_cp_async16_if_z(&A_shared["), 12);
 	assert_non_null(strstr(s, "(32 * c2 + 8 * c4 + 96)"));
 	assert_int_equal(count(s, "\tpm_cp_async_commit();"), 4);
 	/* warps are exactly the block's threads: no guard on them */
@@ -189,11 +195,11 @@ static void test_small_variant(void **state)
 		assert_int_equal(pm_test_role(rows, nv, PM_RT_MEDIUM), -1);
 		assert_null(strstr(s, "pm_kernel_gemm_nn_medium"));
 	}
-	/* once in each entry point: M, N ragged (N's rows of 16-byte units),
-	 * K a multiple of the k tile */
+	/* once in each entry point: M, N, K ragged (N's and K's rows of
+	 * 16-byte units) */
 	assert_int_equal(count(s, "if (M < 1 || M > 0x7fffff00)\n"), 3);
 	assert_int_equal(count(s, "if (N < 1 || N > 0x7fffff00 || N % 8)\n"), 3);
-	assert_int_equal(count(s, "if (K < 1 || K > 0x7fffff00 || K % 32)\n"), 3);
+	assert_int_equal(count(s, "if (K < 1 || K > 0x7fffff00 || K % 8)\n"), 3);
 	assert_non_null(strstr(s, " *   _small             64x64x32, warp 32x32, 4 "
 		"stages (+ _x): 64x64 blocks for grids smaller than the GPU\n"));
 	free(s);

@@ -39,9 +39,11 @@ static void test_split_k(void **state)
 	assert_true(strstr(s, "pm_k0_0") > split);
 	assert_non_null(strstr(s, "pm_kernel_gemm_nn_split<<<grid, 128, "));
 	assert_non_null(strstr(s, "cudaMallocFromPoolAsync("));
-	assert_non_null(strstr(s, "\tconst int pm_z = blockIdx.z, pm_nz = "
+	/* chunks of whole k tiles of the padded extent (a ragged K) */
+	assert_non_null(strstr(s, "\tconst int pm_tK = (K + 31) / 32 * 32;\n"
+		"\t(void) pm_tK;\n\tconst int pm_z = blockIdx.z, pm_nz = "
 		"gridDim.z;\n\t(void) pm_nz;\n\tconst int pm_k0_0 = pm_z * pm_kc0, "
-		"pm_kn_0 = min(pm_kc0, K - pm_k0_0);\n"));
+		"pm_kn_0 = min(pm_kc0, pm_tK - pm_k0_0);\n"));
 	assert_non_null(strstr(s, "for (int c2 = (0); (c2 < pm_kn_0 / 32); "));
 	fix = strstr(s, "if (pm_nz > 1) { pm_splitk_put<128, 128>((const float *)"
 		" pm_acc, pm_ws + ");
@@ -184,7 +186,7 @@ static void test_pro_overlap(void **state)
 	const char *loop, *mma, *wait, *pro, *drain;
 
 	(void) state;
-	loop = strstr(s, "for (int c2 = (0); (c2 < K / 64); c2 += (1)) {\n"
+	loop = strstr(s, "for (int c2 = (0); (c2 < pm_tK / 64); c2 += (1)) {\n"
 		"\t\t\t\t\t\tpm_fence_proxy_async(); __syncthreads();\n");
 	assert_non_null(loop);
 	mma = strstr(loop, "pm_sm90_mma_tile<64, 128, 64, 1, 64, 1, 1, 128, 2, "

@@ -35,6 +35,9 @@
  * (tests/specs/gemm_f8e4m3_scale*.tc, gemm_f16_scale*.tc, ...;
  * docs/decisions/0034): every row of their sm_90a files, with fp8 and f16
  * operands, with MMAs in flight and clusters, on sm_80 and sm_70.
+ * K fixed to 1000 (-D K=1000: a ragged k, docs/decisions/0030) on every
+ * target, with prologues and a shared operand; the runtime cases' kernels
+ * take a ragged K.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
@@ -76,9 +79,10 @@
 #define N_I8_SM80 5		/* i8 operands, sm_80 */
 #define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
 #define N_VEC 16		/* row and column vectors (decisions/0034) */
+#define N_KFIX 8		/* -D K=1000: a fixed ragged k */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
-	N_I8_SM80 + N_SHARED + N_VEC)
+	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -128,7 +132,7 @@ struct ncase {
 	char spec[64];
 	const struct config *cfg;
 	const char *arch;
-	int fixed;		/* -D M=256 -D N=384 -D K=512 */
+	int fixed;		/* 1: -D M=256 -D N=384 -D K=512, 2: -D K=1000 */
 	char cu[512], gen_log[512], nvcc_log[512];
 	int status;		/* job exit status; -1: not run */
 	int timed_out;
@@ -392,6 +396,35 @@ static void init_cases(void)
 			k->fixed = 0;
 		}
 	}
+	/* K fixed to 1000, not a multiple of the k tile (docs/decisions/
+	 * 0030-ragged-k.md): the padded k loop, zeros past K, every target;
+	 * the runtime cases above take a ragged K too */
+	{
+		static const struct { const char *spec; int c; }
+		kf[N_KFIX] = {
+			{ "examples/gemm_nn.tc", 0 },
+			{ "examples/gemm_tn.tc", 1 },
+			{ "examples/gemm_nn.tc", 2 },
+			{ "examples/gemm_nn.tc", 3 },
+			{ "examples/gemm_nt.tc", 9 },
+			{ "examples/relu_gemm.tc", 3 },
+			{ "tests/specs/pro_ab_gemm.tc", 0 },
+			{ "tests/specs/swiglu.tc", 3 },
+		};
+
+		for (int i = 0; i < N_KFIX; i++) {
+			struct ncase *k = &cases[n++];
+			const char *b = strrchr(kf[i].spec, '/') + 1;
+
+			c = kf[i].c;
+			snprintf(k->name, sizeof(k->name), "%.*s_%s_k1000",
+				(int) (strlen(b) - 3), b, configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "%s", kf[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 2;
+		}
+	}
 	for (n = 0; n < N_CASES; n++) {
 		struct ncase *k = &cases[n];
 		char name[sizeof(k->name)];
@@ -445,7 +478,10 @@ static void job(const struct ncase *k)
 	}
 	for (int i = 0; k->cfg->extra && k->cfg->extra[i]; ++i)
 		gen[n++] = k->cfg->extra[i];
-	if (k->fixed) {
+	if (k->fixed == 2) {
+		gen[n++] = "-D";
+		gen[n++] = "K=1000";
+	} else if (k->fixed) {
 		gen[n++] = "-D";
 		gen[n++] = "M=256";
 		gen[n++] = "-D";

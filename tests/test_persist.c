@@ -371,8 +371,9 @@ static void test_split(void **state)
 		"(pm_u - pm_tdp) % pm_nr;"));
 	assert_non_null(strstr(k, "const int pm_z = pm_whole ? 0 : (int) ((pm_u "
 		"- pm_tdp) / pm_nr), pm_nz = pm_whole ? 1 : pm_ns;"));
+	/* chunks of whole k tiles of the padded extent (a ragged K) */
 	assert_non_null(strstr(k, "const int pm_k0_0 = pm_z * pm_kc0, pm_kn_0 "
-		"= pm_whole ? K : min(pm_kc0, K - pm_k0_0);"));
+		"= pm_whole ? pm_tK : min(pm_kc0, pm_tK - pm_k0_0);"));
 	assert_non_null(strstr(k, "pm_qn = ((unsigned) pm_kn_0 + 63u) / 64u;"));
 	assert_non_null(strstr(k, "const int pm_w0 = 8 * pm_z / pm_nz, pm_w1 = "
 		"8 * (pm_z + 1) / pm_nz;"));

@@ -298,6 +298,43 @@ static void test_choices(void **state)
 	assert_int_equal(c.exact, 0);
 }
 
+/* A k that is not a multiple of the k tile (docs/decisions/0030): its
+ * partial last tile counts, the chunks are whole tiles of the padded
+ * extent and none is empty; a multiple plans as before. */
+static void test_ragged_k(void **state)
+{
+	static const int64_t ks[] = { 1, 8, 1000, 2100, 4104, 8200 };
+	struct pm_rt_choice c, c2;
+	int rc;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); ++i)
+		for (int r = 0; r < 2; ++r) {
+			const int64_t t = (ks[i] + 63) / 64 * 64;
+
+			c = r ? plan(&add_spec, add_rows, NROWS(add_rows), 640,
+				256, ks[i], NULL, &rc) : plan(&gemm_spec, gemm_rows,
+				NROWS(gemm_rows), 256, 384, ks[i], NULL, &rc);
+			assert_int_equal(rc, PM_RT_OK);
+			assert_int_equal(c.kc[0] % 64, 0);
+			assert_true(c.kc[0] * c.s >= t);
+			assert_true(c.kc[0] * (c.s - 1) < ks[i]);
+			/* the padded extent plans as the ragged one */
+			c2 = r ? plan(&add_spec, add_rows, NROWS(add_rows), 640,
+				256, t, NULL, &rc) : plan(&gemm_spec, gemm_rows,
+				NROWS(gemm_rows), 256, 384, t, NULL, &rc);
+			assert_int_equal(c2.v, c.v);
+			assert_int_equal(c2.s, c.s);
+			assert_int_equal(c2.kc[0], c.kc[0]);
+		}
+	/* 8200 = 128 tiles and 8 elements: 129 tiles, not 128 */
+	c = plan(&gemm_spec, gemm_rows, NROWS(gemm_rows), 256, 384, 8200, NULL,
+		&rc);
+	c2 = plan(&gemm_spec, gemm_rows, NROWS(gemm_rows), 256, 384, 8256,
+		NULL, &rc);
+	assert_int_equal(c.kc[0], c2.kc[0]);
+}
+
 /* The tail split: the last wave's tiles in chunks over a workspace; where
  * it is missing, _persist unsplit (the launcher's fallback). */
 static void test_tail_no_workspace(void **state)
@@ -504,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_add_gemm),
 		cmocka_unit_test(test_relu_gemm),
 		cmocka_unit_test(test_choices),
+		cmocka_unit_test(test_ragged_k),
 		cmocka_unit_test(test_tail_no_workspace),
 		cmocka_unit_test(test_force),
 		cmocka_unit_test(test_sm80),

@@ -43,6 +43,9 @@ static void test_exact_twins(void **state)
 		snprintf(name, sizeof(name), " pm_kernel_gemm_nn%s_x(", twins[i]);
 		k = kernel_text(src, name);
 		assert_null(strstr(k, "pm_tM"));
+		/* nor past K (decisions/0030) */
+		assert_null(strstr(k, "pm_tK"));
+		assert_null(strstr(k, "_z("));
 		assert_null(strstr(k, ") < M && "));
 		assert_null(strstr(k, " : M - 1)"));
 		assert_null(strstr(k, " : N - 8)"));
@@ -54,12 +57,18 @@ static void test_exact_twins(void **state)
 	}
 	assert_null(strstr(src, "pm_kernel_gemm_nn_persist_wide_x"));
 	assert_null(strstr(src, "pm_kernel_gemm_nn_persist_tall_x"));
+	/* the wide kernel: no ragged M, N; a ragged K (its TMA boxes past K
+	 * are zeros: decisions/0030) */
 	k = kernel_text(src, " pm_kernel_gemm_nn_persist_wide(");
 	assert_null(strstr(k, "pm_tM"));
+	assert_non_null(strstr(k, "c2 < pm_tK / 64"));
 	free(k);
-	assert_non_null(strstr(src, "if ((M % 64 == 0 && N % 64 == 0))\n"));
-	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 128 == 0))\n"));
-	assert_non_null(strstr(src, "if ((M % 128 == 0 && N % 192 == 0))\n"));
+	assert_non_null(strstr(src, "if ((M % 64 == 0 && K % 64 == 0 && N % 64 "
+		"== 0))\n"));
+	assert_non_null(strstr(src, "if ((M % 128 == 0 && K % 64 == 0 && N % "
+		"128 == 0))\n"));
+	assert_non_null(strstr(src, "if ((M % 128 == 0 && K % 64 == 0 && N % "
+		"192 == 0))\n"));
 	/* the variant table: a twin flag on each of those rows, the wide and
 	 * tall ones exact; the plan's choice launches the twin where the
 	 * row's tile divides M and N (H100 model) */

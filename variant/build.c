@@ -147,7 +147,41 @@ int pm_config_finish(struct pm_config *c, const struct pm_operand_row *row,
 	return POLYMMA_OK;
 }
 
-/* Fixed sizes must be multiples of their tiles. */
+/* An operand's contiguous dimension fixed to a value that is not whole
+ * 16-byte units (8 elements, 16 of one byte): a k that is not a multiple
+ * of its tile (docs/decisions/0030-ragged-k.md; M and N are). */
+static int fixed_rows(struct pm_kernel *k, struct pm_diags *d)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	for (int n = 0; n < 2 * k->ncon; ++n) {
+		const struct pm_tensor *tt = &spec->tensors[n % 2 ?
+			k->con[n / 2].b : k->con[n / 2].a];
+		const struct pm_dim *dim;
+		long v = 0;
+		int u;
+
+		if (tt->rank < 1)
+			continue;
+		dim = &tt->dims[tt->rank - 1];
+		u = tt->type == PM_I8 || tt->type == PM_F8E4M3 ||
+			tt->type == PM_F8E5M2 ? 16 : 8;
+		if (dim->sym < 0)
+			v = dim->value;
+		else
+			pm_scop_sym_fixed(k->scop, dim->sym, &v);
+		if (v > 0 && v % u) {
+			pm_diag_unsupported(d, tt->loc, "the rows of '%s' are "
+				"%ld elements, not whole 16-byte units (a "
+				"multiple of %d)", tt->name, v, u);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Fixed sizes must be multiples of their tiles (k need not be: it is
+ * padded, docs/decisions/0030-ragged-k.md). */
 static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
@@ -173,7 +207,8 @@ static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
 					k->scop->sym_value[dim->sym];
 			}
 		for (int i = 0; i < 3; ++i)
-			if (ext[i] > 0 && ext[i] % tile[i]) {
+			if (ext[i] > 0 && ext[i] % tile[i] && (i < 2 ||
+			    !pm_kernel_kragged_ok(k))) {
 				pm_diag_unsupported(d,
 					spec->stmts[k->con[n].stmt].loc,
 					"the extent %s is %ld, not a "
@@ -181,11 +216,12 @@ static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
 					"fixed at generation must be one%s)",
 					what[i], ext[i], tile[i], i < 2 ?
 					"; left a runtime size it need not be: "
-					"ragged tiles" : "");
+					"ragged tiles" : ": a prologue is not "
+					"finite at 0");
 				return -1;
 			}
 	}
-	return 0;
+	return fixed_rows(k, d);
 }
 
 /* The cost of the fused epilogue per accumulator element: input reads

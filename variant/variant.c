@@ -284,6 +284,23 @@ static int has_twin(const struct pm_kernel *k)
 	return 0;
 }
 
+/* Every kernel of the set takes k extents that are not multiples of
+ * the k tile, or none does: the launcher's checks are the main kernel's
+ * and the plan does not tell ragged k apart
+ * (docs/decisions/0030-ragged-k.md). */
+static void ragged_k(struct pm_variant_set *vs)
+{
+	int ok = pm_kernel_kragged_ok(vs->main);
+
+	for (int i = 0; i < PM_RT_NROLES; ++i)
+		if (vs->v[i].k)
+			ok &= pm_kernel_kragged_ok(vs->v[i].k);
+	vs->main->kragged = ok;
+	for (int i = 0; i < PM_RT_NROLES; ++i)
+		if (vs->v[i].k)
+			vs->v[i].k->kragged = ok;
+}
+
 /* Build row r quietly into v (diagnostics dropped: the file is complete
  * without it, and v->why_not says why it is not there). */
 static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
@@ -395,6 +412,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 		else
 			build_row(ctx, spec, vs, r);
 	}
+	ragged_k(vs);
 	for (int i = 0; i < PM_RT_NROLES; ++i) {
 		vs->main->var[i] = vs->v[i].k;
 		if (vs->v[i].k)

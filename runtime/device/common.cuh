@@ -308,6 +308,41 @@ __device__ __forceinline__ void pm_cp_async16_if(void *smem, const void *gmem,
 #endif
 }
 
+// pm_cp_async16 where in holds; 16 zero bytes (a source size of 0: no read
+// of gmem) where it does not: a unit past k (docs/decisions/0030).
+__device__ __forceinline__ void pm_cp_async16_z(void *smem, const void *gmem,
+                                                bool in) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+               :
+               : "r"(s), "l"(gmem), "r"(in ? 16 : 0)
+               : "memory");
+#else
+  if (in)
+    pm_copy16_g2s(smem, gmem);
+  else
+    *(uint4 *)smem = make_uint4(0u, 0u, 0u, 0u);
+#endif
+}
+
+// pm_cp_async16_z where p holds; nothing where it does not.
+__device__ __forceinline__ void pm_cp_async16_if_z(void *smem,
+                                                   const void *gmem, bool p,
+                                                   bool in) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+  asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+               " @q cp.async.cg.shared.global [%0], [%1], 16, %3;\n}\n"
+               :
+               : "r"(s), "l"(gmem), "r"((int)p), "r"(in ? 16 : 0)
+               : "memory");
+#else
+  if (p)
+    pm_cp_async16_z(smem, gmem, in);
+#endif
+}
+
 __device__ __forceinline__ void pm_cp_async_commit() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.commit_group;\n" ::: "memory");

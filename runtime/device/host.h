@@ -26,6 +26,13 @@ static inline void pm_host_copy(int n, float *dst, const float *src)
 		dst[i] = src[i];
 }
 
+/* pm_host_copy where in holds, else n zeros (a unit past k) */
+static inline void pm_host_copy_z(int n, float *dst, const float *src, int in)
+{
+	for (int i = 0; i < n; ++i)
+		dst[i] = in ? src[i] : 0.0f;
+}
+
 static inline void pm_host_mma(int mm, int mn, int mk, float *acc,
 	const float *a, long a_sm, long a_sk, const float *b, long b_sk,
 	long b_sn)
