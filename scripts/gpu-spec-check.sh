@@ -88,6 +88,12 @@ CASES=(
 	"swiglu_b_sm80|tests/specs/swiglu_shared_b.tc|--target sm_80|"
 	"swiglu_p64_sm90a|tests/specs/swiglu.tc|--target sm_90a --persistent on --split-k 1 --block 64x128x64 --warp 64x128 --mma 64x128x64|"
 )
+# epilogues reading row and column vectors (docs/decisions/0034): the f16
+# specs of tests/specs/gemm_f16_scale*.tc on both targets
+for f in tests/specs/gemm_f16_scale*.tc; do
+	b=$(basename "$f" .tc)
+	CASES+=("${b}_sm90a|$f|--target sm_90a|" "${b}_sm80|$f|--target sm_80|")
+done
 # bf16: every spec of tests/specs/*bf16*.tc on both targets
 for f in tests/specs/*bf16*.tc; do
 	b=$(basename "$f" .tc)
