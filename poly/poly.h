@@ -101,6 +101,9 @@ struct pm_scop {
 	 * (after both inits), so that one copy of the shared operand per k
 	 * tile feeds both (promote/); split, their chunks are one */
 	int join;
+	/* the spec the kernels see where it is not the user's (K-major
+	 * copies, variant/kcopy.c): owned, spec points to it */
+	struct pm_spec *own_spec;
 };
 
 /* Build the scop. Unsupported constructs or bad -D values are reported to

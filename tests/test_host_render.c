@@ -17,6 +17,7 @@
 #include "poly/strbuf.h"
 #include "tests/util.h"
 #include "tests/host_render_drivers.h"
+#include "tests/host_render_util.h"
 
 /* Ragged sizes: the rendering is built with AddressSanitizer (the inputs
  * and outputs are malloc'ed at their exact sizes, so any access past a
@@ -25,38 +26,12 @@ static int g_asan;
 /* The kernel is called with M + 8 (its buffers hold M rows). */
 static int g_overrun;
 
-/* Write head, the generated source and tail into a fresh directory,
- * compile with cc and run with args; on failure keep the directory and
- * say so (unless quiet). Returns the exit status. */
+/* pm_host_build_and_run, with AddressSanitizer where g_asan */
 static int build_and_run(const char *head, const char *source,
 	const char *tail, const char *args, int quiet, const char *what)
 {
-	char dir[] = "/tmp/pm_hostXXXXXX", cmd[1024], path[600];
-	FILE *f;
-	int rc;
-
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/k.c", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(head, f);
-	fputs(source, f);
-	fputs(tail, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "cc -O1 -std=c11 -w%s -o %s/k %s/k.c -lm && "
-		"%s%s/k %s >/dev/null%s", g_asan ? " -fsanitize=address "
-		"-fno-omit-frame-pointer" : "", dir, dir, g_asan ?
-		"ASAN_OPTIONS=detect_leaks=0 " : "", dir, args,
-		quiet ? " 2>/dev/null" : "");
-	rc = system(cmd);
-	if (rc && !quiet)
-		fprintf(stderr, "FAILED: %s (kept %s)\n", what, dir);
-	if (!rc || quiet) {
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		if (system(cmd)) {
-		}
-	}
-	return rc;
+	return pm_host_build_and_run(head, source, tail, args, quiet, what,
+		g_asan);
 }
 
 /* Split-K: the host rendering is called once per chunk z of S (0: no
@@ -71,32 +46,13 @@ static int g_pro_regs;
 /* TMA copies (--tma on): one COPY instance per tile, the whole box. */
 static int g_tma;
 
-/* "#define CALL ..." for kernel call `call` (ending in "M, N, K" or the
- * sizes), split in g_split chunks of the reductions ext0 (and ext1). */
+/* pm_host_split_call in g_split chunks */
 static void split_call(struct pm_strbuf *b, const char *name,
 	const char *args, const char *ext0, const char *ext1, int bm, int bn,
 	int bk, int nacc)
 {
-	if (!g_split) {
-		pm_strbuf_printf(b, "#define CALL %s(%s)\n", name, args);
-		return;
-	}
-	pm_strbuf_printf(b, "#define CALL do { long S = %ld, tiles = ((M + %d) / "
-		"%d) * ((N + %d) / %d), pb = %ld;\\\n"
-		"\tlong kc0 = ((%s) / %d + S - 1) / S * %d, kc1 = ((%s) / %d + S - "
-		"1) / S * %d;\\\n"
-		"\tfloat *pm_w = calloc(tiles * S * pb, sizeof(float));\\\n"
-		"\tunsigned *pm_c = calloc(tiles, sizeof(unsigned));\\\n"
-		"\t(void) kc1;\\\n"
-		"\tfor (long z = 0; z < S; ++z)\\\n"
-		"\t\t%s(%s, pm_w, pm_c, kc0%s, z, S);\\\n"
-		"\tfor (long t = 0; t < tiles; ++t)\\\n"
-		"\t\tif (pm_c[t]) { fprintf(stderr, \"counter %%ld left at %%u\\n\", "
-		"t, pm_c[t]); exit(1); }\\\n"
-		"\tfree(pm_w);\\\n\tfree(pm_c);\\\n} while (0)\n",
-		g_split, bm - 1, bm, bn - 1, bn, (long) nacc * bm * bn,
-		ext0, bk, bk, ext1 ? ext1 : ext0, bk, bk, name, args,
-		ext1 ? ", kc1" : "");
+	pm_host_split_call(b, g_split, name, args, ext0, ext1, bm, bn, bk,
+		nacc);
 }
 
 struct cfg {
