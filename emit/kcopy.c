@@ -32,7 +32,7 @@ void pm_emit_kcopy_fns(struct pm_kernel *k, struct pm_strbuf *b)
 		return;
 	pm_strbuf_printf(b, "\n/* The K-major copies of operands declared "
 		"MN-major (runtime/device/kcopy.cuh):\n * their workspace bytes "
-		"at these sizes, and the copies written at `at`, each\n * "
+		"at these sizes, and the copies written at pm_at, each\n * "
 		"operand then pointing at its copy. */\nstatic size_t "
 		"pm_kc_bytes_%s(", name);
 	pm_emit_size_list(k, b, 2);
@@ -52,7 +52,7 @@ void pm_emit_kcopy_fns(struct pm_kernel *k, struct pm_strbuf *b)
 				spec->tensors[t].name);
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, "int64_t %s, ", spec->syms[order[i]].name);
-	pm_strbuf_add(b, "char *at, cudaStream_t stream)\n{\n"
+	pm_strbuf_add(b, "char *pm_at, cudaStream_t stream)\n{\n"
 		"\tcudaError_t e;\n\n");
 	for (int t = 0; t < spec->ntensors; ++t) {
 		const char *x = spec->tensors[t].name;
@@ -61,11 +61,11 @@ void pm_emit_kcopy_fns(struct pm_kernel *k, struct pm_strbuf *b)
 			continue;
 		dims(k, t, r, c, sizeof(r));
 		pm_strbuf_printf(b, "\t/* %s (%s, %s) into %s x pm_kc_pitch(%s) "
-			"*/\n\tif ((e = pm_kcopy(*%s, at, %s, %s, stream)) != "
-			"cudaSuccess)\n\t\treturn e;\n\t*%s = at;\n\tat += "
+			"*/\n\tif ((e = pm_kcopy(*%s, pm_at, %s, %s, stream)) != "
+			"cudaSuccess)\n\t\treturn e;\n\t*%s = pm_at;\n\tpm_at += "
 			"pm_kc_bytes(%s, %s);\n", x, r, c, c, r, x, r, c, x, r, c);
 	}
-	pm_strbuf_add(b, "\t(void) at;\n\treturn cudaSuccess;\n}\n");
+	pm_strbuf_add(b, "\t(void) pm_at;\n\treturn cudaSuccess;\n}\n");
 }
 
 void pm_emit_kcopy_call(struct pm_kernel *k, struct pm_strbuf *b,

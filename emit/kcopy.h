@@ -6,8 +6,8 @@
  * then holds runtime/device/kcopy.cuh (the copy kernel) and
  *   static size_t pm_kc_bytes_NAME(sizes)
  *       the workspace bytes of the copies at these sizes;
- *   static cudaError_t pm_kc_run_NAME(&X, ..., sizes, at, stream)
- *       writes each copy at `at` (in the workspace, 16-byte aligned), one
+ *   static cudaError_t pm_kc_run_NAME(&X, ..., sizes, pm_at, stream)
+ *       writes each copy at pm_at (in the workspace, 16-byte aligned), one
  *       after the other, and points the operand X at its copy;
  * launch.c calls them before the kernels and gives the copies their room
  * in the workspace, after the split's (pm_rt_copy_offset). */

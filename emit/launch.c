@@ -16,7 +16,12 @@
  *   NAME_workspace_size(sizes)
  *       the bytes NAME_ws would use (0: it does not split these sizes, or
  *       splits them in clusters).
- * The last two exist when the kernel can split k (scop->nsplit > 0).
+ * The last two exist when the kernel can split k (scop->nsplit > 0), or
+ * reads K-major copies of operands (emit/kcopy.h,
+ * docs/decisions/0033-kmajor-copies.md): then every launch takes a
+ * workspace, the split's part first (counters at 0) and the copies after
+ * it (pm_rt_copy_offset), written by pm_launch_NAME before the kernels
+ * (kc_entries; NULL or too small for the copies: cudaErrorInvalidValue).
  *
  * The launch plan (pm_plan_NAME, table.c) picks the kernel, the chunks of k
  * and the workspace at run time.
@@ -550,30 +555,30 @@ static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 	get_fn(k, b);
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
-	pm_strbuf_printf(b, "\n{\n%s\tvoid *ws = 0;\n\tsize_t n;\n"
+	pm_strbuf_printf(b, "\n{\n%s\tvoid *ws = 0;\n\tsize_t pm_n;\n"
 		"\tcudaError_t e, e2;\n\n", planned ?
 		"\tstruct pm_rt_choice c;\n" : "");
 	checks(k, b, 1, "cudaErrorInvalidValue");
 	if (planned)
 		kc_plan(k, b, 0, "\t");
-	pm_strbuf_add(b, "\tn = ");
+	pm_strbuf_add(b, "\tpm_n = ");
 	kc_need(k, b, planned);
 	pm_strbuf_printf(b, ";\n\t/* the stream's kept workspace */\n"
-		"\tif (pm_ws_get_%s(&ws, n, stream) == cudaSuccess)\n"
+		"\tif (pm_ws_get_%s(&ws, pm_n, stream) == cudaSuccess)\n"
 		"\t\treturn ", k->scop->spec->name);
-	kc_launch_call(k, b, planned, "ws", "n");
+	kc_launch_call(k, b, planned, "ws", "pm_n");
 	pm_strbuf_printf(b, ";\n\t(void) cudaGetLastError();\n"
 		"\t/* one for this launch alone%s */\n\tif (pm_ws_alloc_%s(&ws, "
-		"n, stream) != cudaSuccess) {\n\t\t(void) cudaGetLastError();\n",
+		"pm_n, stream) != cudaSuccess) {\n\t\t(void) cudaGetLastError();\n",
 		split ? " (without the split's part if that does not fit)" : "",
 		k->scop->spec->name);
 	if (split) {
 		pm_strbuf_add(b, "\t\tif (!c.ws_bytes)\n\t\t\treturn "
 			"cudaErrorMemoryAllocation;\n");
 		kc_plan(k, b, 1, "\t\t");
-		pm_strbuf_add(b, "\t\tn = ");
+		pm_strbuf_add(b, "\t\tpm_n = ");
 		kc_need(k, b, planned);
-		pm_strbuf_printf(b, ";\n\t\tif ((e = pm_ws_alloc_%s(&ws, n, "
+		pm_strbuf_printf(b, ";\n\t\tif ((e = pm_ws_alloc_%s(&ws, pm_n, "
 			"stream)) != cudaSuccess)\n\t\t\treturn e;\n\t}\n"
 			"\te = cudaMemsetAsync(ws, 0, c.cnt_bytes, stream);\n"
 			"\tif (e == cudaSuccess)\n\t\te = ", k->scop->spec->name);
@@ -581,7 +586,7 @@ static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 		pm_strbuf_add(b, "\t\treturn cudaErrorMemoryAllocation;\n\t}\n"
 			"\te = ");
 	}
-	kc_launch_call(k, b, planned, "ws", "n");
+	kc_launch_call(k, b, planned, "ws", "pm_n");
 	pm_strbuf_add(b, ";\n\te2 = cudaFreeAsync(ws, stream);\n"
 		"\treturn e != cudaSuccess ? e : e2;\n}\n");
 }

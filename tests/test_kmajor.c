@@ -593,7 +593,7 @@ static void test_sm90a_files(void **state)
 	assert_non_null(strstr(f, "pm_tma_map_2d(&pm_tm0, A, M, K, K, "));
 	free(f);
 	f = function(g.source, "static cudaError_t pm_kc_run_g(");
-	assert_non_null(strstr(f, "pm_kcopy(*B, at, K, N, stream)"));
+	assert_non_null(strstr(f, "pm_kcopy(*B, pm_at, K, N, stream)"));
 	assert_null(strstr(f, "*A"));
 	free(f);
 	/* the kernels stride B's rows by the padded pitch */
@@ -608,7 +608,7 @@ static void test_sm90a_files(void **state)
 		"((uintptr_t) workspace % 16)"));
 	free(f);
 	f = function(g.source, "cudaError_t g(const void *A");
-	assert_non_null(strstr(f, "pm_ws_get_g(&ws, n, stream)"));
+	assert_non_null(strstr(f, "pm_ws_get_g(&ws, pm_n, stream)"));
 	assert_non_null(strstr(f, "cudaMemsetAsync(ws, 0, c.cnt_bytes, "
 		"stream)"));
 	free(f);
