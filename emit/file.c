@@ -106,6 +106,13 @@ static void comment_block(const struct pm_variant_set *vs,
 			c->split_k ? "always" : "when the grid has fewer blocks "
 			"than the GPU holds");
 	variants_comment(vs, b);
+	/* docs/decisions/0033-kmajor-copies.md */
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (spec->tensors[t].kcopy)
+			pm_strbuf_printf(b, " * copy     '%s' declared MN-major: "
+				"the kernels read its K-major copy, written\n"
+				" *          into the workspace before them\n",
+				spec->tensors[t].name);
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "
 			"copies, the block loops over output tiles\n");
