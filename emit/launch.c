@@ -503,14 +503,10 @@ static void kc_plan(struct pm_kernel *k, struct pm_strbuf *b, int nows,
 		nsizes(k) ? ", " : "", nows, ind);
 }
 
-/* The entries of a file with K-major copies (planned: of several
- * kernels, the plan's choice c; else one): every launch takes a
- * workspace, the copies after the split's part (pm_rt_copy_offset). */
-static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+/* NAME_workspace_size of a file with K-major copies: the split's part
+ * and the copies. */
+static void kc_ws_size(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 {
-	const int split = planned && k->scop->nsplit;
-
-	/* NAME_workspace_size */
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_WS_SIZE);
 	pm_strbuf_printf(b, "\n{\n%s", planned ? "\tstruct pm_rt_choice c;\n"
@@ -526,7 +522,12 @@ static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 	pm_strbuf_add(b, "\treturn ");
 	kc_need(k, b, planned);
 	pm_strbuf_add(b, ";\n}\n");
-	/* NAME_ws: the split where the workspace has room for it */
+}
+
+/* NAME_ws of a file with K-major copies: the split where the workspace
+ * has room for it; no room for the copies: an error. */
+static void kc_ws(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+{
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_WS);
 	pm_strbuf_printf(b, "\n{\n%s", planned ? "\tstruct pm_rt_choice c;\n"
@@ -534,7 +535,7 @@ static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 	checks(k, b, 1, "cudaErrorInvalidValue");
 	if (planned)
 		kc_plan(k, b, 0, "\t");
-	if (split) {
+	if (planned && k->scop->nsplit) {
 		pm_strbuf_add(b, "\t/* no room for the split: the plan without "
 			"it */\n\tif (c.ws_bytes && (!workspace || workspace_bytes < ");
 		kc_need(k, b, planned);
@@ -550,7 +551,15 @@ static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 		"cudaErrorMisalignedAddress;\n\treturn ");
 	kc_launch_call(k, b, planned, "workspace", "workspace_bytes");
 	pm_strbuf_add(b, ";\n}\n");
-	/* NAME: the stream's kept workspace, or one for this launch */
+}
+
+/* NAME of a file with K-major copies: the stream's kept workspace, or
+ * one for this launch (without the split's part where that does not
+ * fit). */
+static void kc_plain(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+{
+	const int split = planned && k->scop->nsplit;
+
 	alloc_fn(k, b);
 	get_fn(k, b);
 	pm_strbuf_add(b, "\nextern \"C\" ");
@@ -589,6 +598,16 @@ static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 	kc_launch_call(k, b, planned, "ws", "pm_n");
 	pm_strbuf_add(b, ";\n\te2 = cudaFreeAsync(ws, stream);\n"
 		"\treturn e != cudaSuccess ? e : e2;\n}\n");
+}
+
+/* The entries of a file with K-major copies (planned: of several
+ * kernels, the plan's choice c; else one): every launch takes a
+ * workspace, the copies after the split's part (pm_rt_copy_offset). */
+static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+{
+	kc_ws_size(k, b, planned);
+	kc_ws(k, b, planned);
+	kc_plain(k, b, planned);
 }
 
 /* Persistent: "static int64_t pm_pblocks", SMs x blocks per SM, asked
