@@ -7,9 +7,11 @@
 
 #include "emit/emit.h"
 #include "emit/frame.h"
+#include "emit/kcopy.h"
 #include "emit/launch.h"
 #include "emit/persist.h"
 #include "emit/pointwise.h"
+#include "target/embedded.h"
 #include "target/target.h"
 #include "polymma.h"
 #include "variant/variant.h"
@@ -104,6 +106,13 @@ static void comment_block(const struct pm_variant_set *vs,
 			c->split_k ? "always" : "when the grid has fewer blocks "
 			"than the GPU holds");
 	variants_comment(vs, b);
+	/* docs/decisions/0033-kmajor-copies.md */
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (spec->tensors[t].kcopy)
+			pm_strbuf_printf(b, " * copy     '%s' declared MN-major: "
+				"the kernels read its K-major copy, written\n"
+				" *          into the workspace before them\n",
+				spec->tensors[t].name);
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "
 			"copies, the block loops over output tiles\n");
@@ -512,6 +521,9 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	if (tg->emits_cuda) {
 		pm_strbuf_add(b, prelude);
 		elem_fns(b);
+		/* the copy kernel (docs/decisions/0033-kmajor-copies.md) */
+		if (pm_emit_kcopies(k))
+			pm_strbuf_add(b, pm_embed_kcopy_cuh);
 	}
 	/* every kernel of the set in the table's order; the split-K fixup
 	 * only in the _split rows (its code slowed the k loops measurably
@@ -550,10 +562,18 @@ static char *header(struct pm_kernel *k)
 		"value): */\n");
 	pm_emit_signature(k, &b, PM_ENTRY_ARGV);
 	pm_strbuf_add(&b, ";\n");
-	if (k->scop->nsplit) {
+	if (pm_emit_kcopies(k))
+		pm_strbuf_printf(&b, "/* with a workspace of the caller's: 16-byte "
+			"aligned, of %s_workspace_size\n * bytes at least (the K-major "
+			"copies of operands declared MN-major%s): */\n",
+			k->scop->spec->name, k->scop->nsplit ? "; the split "
+			"where it has room: zero-filled\n * before its first use, "
+			"each launch leaves it so" : "");
+	else if (k->scop->nsplit)
 		pm_strbuf_add(&b, "/* split-K with a workspace of the caller's "
 			"(zero-filled before its first use;\n * each launch leaves "
 			"it so): */\n");
+	if (k->scop->nsplit || pm_emit_kcopies(k)) {
 		pm_emit_signature(k, &b, PM_ENTRY_WS);
 		pm_strbuf_add(&b, ";\n");
 		pm_emit_signature(k, &b, PM_ENTRY_WS_SIZE);
@@ -585,13 +605,18 @@ static void meta_argv(const struct pm_spec *spec, struct pm_strbuf *b)
 				"\"type\": \"%s\", \"output\": %s, \"dims\": [",
 				n++ ? "," : "", x->name, pm_type_name(x->type),
 				r ? "true" : "false");
-			for (int d = 0; d < x->rank; ++d)
-				if (x->dims[d].sym >= 0)
-					pm_strbuf_printf(b, "%s\"%s\"", d ? ", " :
-						"", spec->syms[x->dims[d].sym].name);
+			/* a K-major copy's dims are the user's reversed */
+			for (int i = 0; i < x->rank; ++i) {
+				const struct pm_dim *dm = &x->dims[x->kcopy ?
+					x->rank - 1 - i : i];
+
+				if (dm->sym >= 0)
+					pm_strbuf_printf(b, "%s\"%s\"", i ? ", " :
+						"", spec->syms[dm->sym].name);
 				else
-					pm_strbuf_printf(b, "%s%ld", d ? ", " : "",
-						x->dims[d].value);
+					pm_strbuf_printf(b, "%s%ld", i ? ", " : "",
+						dm->value);
+			}
 			pm_strbuf_add(b, "]}");
 		}
 	pm_strbuf_add(b, "\n  ]\n");

@@ -29,8 +29,10 @@ const char *pm_emit_ctype(struct pm_kernel *k, int t, int host)
 
 	if (!e)		/* the 8-bit floats: only the MMA reads them */
 		e = pm_elem_storage(ty);
+	if (host)	/* the host rendering holds every element as a float */
+		return "float";
 	if (e)		/* f16, bf16, f8: the target table's spelling */
-		return host ? "float" : e->ctype;
+		return e->ctype;
 	switch (ty) {
 	case PM_F32: return "float";
 	case PM_I8: return "int8_t";
@@ -188,6 +190,13 @@ void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d)
 	char dim[64];
 	int first = 1;
 
+	/* a K-major copy (rank 2): rows padded to 16 elements of 1 byte
+	 * (runtime/device/kcopy.cuh, pm_kc_pitch) */
+	if (tt->kcopy && d == 0) {
+		pm_scop_dim_str(k->scop, t, 1, dim, sizeof(dim));
+		pm_strbuf_printf(b, "(((int64_t) %s + 15) / 16 * 16)", dim);
+		return;
+	}
 	for (int e = d + 1; e < tt->rank; ++e) {
 		pm_scop_dim_str(k->scop, t, e, dim, sizeof(dim));
 		pm_strbuf_printf(b, "%s(int64_t) %s", first ? "" : " * ", dim);

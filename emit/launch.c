@@ -16,7 +16,12 @@
  *   NAME_workspace_size(sizes)
  *       the bytes NAME_ws would use (0: it does not split these sizes, or
  *       splits them in clusters).
- * The last two exist when the kernel can split k (scop->nsplit > 0).
+ * The last two exist when the kernel can split k (scop->nsplit > 0), or
+ * reads K-major copies of operands (emit/kcopy.h,
+ * docs/decisions/0033-kmajor-copies.md): then every launch takes a
+ * workspace, the split's part first (counters at 0) and the copies after
+ * it (pm_rt_copy_offset), written by pm_launch_NAME before the kernels
+ * (kc_entries; NULL or too small for the copies: cudaErrorInvalidValue).
  *
  * The launch plan (pm_plan_NAME, table.c) picks the kernel, the chunks of k
  * and the workspace at run time.
@@ -27,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emit/kcopy.h"
 #include "emit/launch.h"
 #include "emit/pointwise.h"
 #include "emit/table.h"
@@ -86,16 +92,19 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 		const struct pm_buffer *buf = &k->bufs[i];
 		const char *name = k->scop->spec->tensors[buf->tensor].name;
 		long w = pm_buffer_box_cols(buf);
-		char d0[64], d1[64];
+		char d0[64], d1[64], p[96];
 
 		if (!buf->tma)
 			continue;
 		pm_scop_dim_str(k->scop, buf->tensor, 0, d0, sizeof(d0));
 		pm_scop_dim_str(k->scop, buf->tensor, 1, d1, sizeof(d1));
+		/* a K-major copy's rows are padded (emit/kcopy.h) */
+		snprintf(p, sizeof(p), k->scop->spec->tensors[buf->tensor].kcopy ?
+			"pm_kc_pitch(%s)" : "%s", d1);
 		pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d("
 			"&pm_tm%d, %s, %s, %s, %s, %ld, %ld, %ld) != cudaSuccess)"
 			"\n%s\treturn cudaErrorInvalidValue;\n", ind, i, ind, i,
-			name, d0, d1, d1, buf->size[0] /
+			name, d0, d1, p, buf->size[0] /
 			(k->bufs[i].mc_rows ? 2 : 1), w, k->eb * w, ind);
 	}
 }
@@ -444,7 +453,11 @@ static void launch_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 	pm_emit_signature(k, b, PM_ENTRY_LAUNCH);
 	pm_strbuf_printf(b, "\n{\n\tcudaError_t e = pm_attrs_%s();\n\n"
 		"\t(void) workspace_bytes;\n\tif (e != cudaSuccess)\n\t\treturn "
-		"e;\n\tswitch (c->v) {\n", k->scop->spec->name);
+		"e;\n", k->scop->spec->name);
+	if (pm_emit_kcopies(k))
+		pm_emit_kcopy_call(k, b, "\t", k->scop->nsplit ?
+			"pm_rt_copy_offset(c)" : "0");
+	pm_strbuf_add(b, "\tswitch (c->v) {\n");
 	for (int i = 0, n = 0; i < t->nvariants; ++i) {
 		const struct pm_variant *v = &vs->v[t->variants[i].role];
 
@@ -458,6 +471,177 @@ static void launch_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 	pm_strbuf_add(b, "\t}\n\treturn cudaErrorInvalidValue;\n}\n");
 }
 
+/* "OFF + pm_kc_bytes_NAME(sizes)": the workspace a launch of choice c
+ * (planned) needs with the K-major copies (emit/kcopy.h): the split's
+ * part, then theirs. */
+static void kc_need(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+{
+	if (planned && k->scop->nsplit)
+		pm_strbuf_add(b, "pm_rt_copy_offset(&c) + ");
+	pm_strbuf_printf(b, "pm_kc_bytes_%s(", k->scop->spec->name);
+	pm_emit_size_list(k, b, 0);
+	pm_strbuf_add(b, ")");
+}
+
+/* "pm_launch_NAME(c, tensors, sizes, WS, N, stream)" */
+static void kc_launch_call(struct pm_kernel *k, struct pm_strbuf *b,
+	int planned, const char *ws, const char *n)
+{
+	pm_strbuf_printf(b, "pm_launch_%s(%s, ", k->scop->spec->name,
+		planned ? "&c" : "0");
+	entry_args(k, b);
+	pm_strbuf_printf(b, ", %s, %s, stream)", ws, n);
+}
+
+/* "if ((e = pm_plan_NAME(sizes, &c, NOWS)) != cudaSuccess) return e;" */
+static void kc_plan(struct pm_kernel *k, struct pm_strbuf *b, int nows,
+	const char *ind)
+{
+	pm_strbuf_printf(b, "%sif ((e = pm_plan_%s(", ind, k->scop->spec->name);
+	pm_emit_size_list(k, b, 0);
+	pm_strbuf_printf(b, "%s&c, %d)) != cudaSuccess)\n%s\treturn e;\n",
+		nsizes(k) ? ", " : "", nows, ind);
+}
+
+/* NAME_workspace_size of a file with K-major copies: the split's part
+ * and the copies. */
+static void kc_ws_size(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+{
+	pm_strbuf_add(b, "\nextern \"C\" ");
+	pm_emit_signature(k, b, PM_ENTRY_WS_SIZE);
+	pm_strbuf_printf(b, "\n{\n%s", planned ? "\tstruct pm_rt_choice c;\n"
+		"\n" : "");
+	checks(k, b, 0, "0");
+	if (planned) {
+		pm_strbuf_printf(b, "\tif (pm_plan_%s(", k->scop->spec->name);
+		pm_emit_size_list(k, b, 0);
+		pm_strbuf_printf(b, "%s&c, 0) != cudaSuccess) {\n\t\t(void) "
+			"cudaGetLastError();\n\t\treturn 0;\n\t}\n",
+			nsizes(k) ? ", " : "");
+	}
+	pm_strbuf_add(b, "\treturn ");
+	kc_need(k, b, planned);
+	pm_strbuf_add(b, ";\n}\n");
+}
+
+/* NAME_ws of a file with K-major copies: the split where the workspace
+ * has room for it; no room for the copies: an error. */
+static void kc_ws(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+{
+	pm_strbuf_add(b, "\nextern \"C\" ");
+	pm_emit_signature(k, b, PM_ENTRY_WS);
+	pm_strbuf_printf(b, "\n{\n%s", planned ? "\tstruct pm_rt_choice c;\n"
+		"\tcudaError_t e;\n\n" : "");
+	checks(k, b, 1, "cudaErrorInvalidValue");
+	if (planned)
+		kc_plan(k, b, 0, "\t");
+	if (planned && k->scop->nsplit) {
+		pm_strbuf_add(b, "\t/* no room for the split: the plan without "
+			"it */\n\tif (c.ws_bytes && (!workspace || workspace_bytes < ");
+		kc_need(k, b, planned);
+		pm_strbuf_add(b, ")) {\n");
+		kc_plan(k, b, 1, "\t\t");
+		pm_strbuf_add(b, "\t}\n");
+	}
+	pm_strbuf_add(b, "\t/* the copies' room */\n\tif (!workspace || "
+		"workspace_bytes < ");
+	kc_need(k, b, planned);
+	pm_strbuf_add(b, ")\n\t\treturn cudaErrorInvalidValue;\n"
+		"\tif ((uintptr_t) workspace % 16)\n\t\treturn "
+		"cudaErrorMisalignedAddress;\n\treturn ");
+	kc_launch_call(k, b, planned, "workspace", "workspace_bytes");
+	pm_strbuf_add(b, ";\n}\n");
+}
+
+/* NAME of a file with K-major copies: the stream's kept workspace, or
+ * one for this launch (without the split's part where that does not
+ * fit). */
+static void kc_plain(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+{
+	const int split = planned && k->scop->nsplit;
+
+	alloc_fn(k, b);
+	get_fn(k, b);
+	pm_strbuf_add(b, "\nextern \"C\" ");
+	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
+	pm_strbuf_printf(b, "\n{\n%s\tvoid *ws = 0;\n\tsize_t pm_n;\n"
+		"\tcudaError_t e, e2;\n\n", planned ?
+		"\tstruct pm_rt_choice c;\n" : "");
+	checks(k, b, 1, "cudaErrorInvalidValue");
+	if (planned)
+		kc_plan(k, b, 0, "\t");
+	pm_strbuf_add(b, "\tpm_n = ");
+	kc_need(k, b, planned);
+	pm_strbuf_printf(b, ";\n\t/* the stream's kept workspace */\n"
+		"\tif (pm_ws_get_%s(&ws, pm_n, stream) == cudaSuccess)\n"
+		"\t\treturn ", k->scop->spec->name);
+	kc_launch_call(k, b, planned, "ws", "pm_n");
+	pm_strbuf_printf(b, ";\n\t(void) cudaGetLastError();\n"
+		"\t/* one for this launch alone%s */\n\tif (pm_ws_alloc_%s(&ws, "
+		"pm_n, stream) != cudaSuccess) {\n\t\t(void) cudaGetLastError();\n",
+		split ? " (without the split's part if that does not fit)" : "",
+		k->scop->spec->name);
+	if (split) {
+		pm_strbuf_add(b, "\t\tif (!c.ws_bytes)\n\t\t\treturn "
+			"cudaErrorMemoryAllocation;\n");
+		kc_plan(k, b, 1, "\t\t");
+		pm_strbuf_add(b, "\t\tpm_n = ");
+		kc_need(k, b, planned);
+		pm_strbuf_printf(b, ";\n\t\tif ((e = pm_ws_alloc_%s(&ws, pm_n, "
+			"stream)) != cudaSuccess)\n\t\t\treturn e;\n\t}\n"
+			"\te = cudaMemsetAsync(ws, 0, c.cnt_bytes, stream);\n"
+			"\tif (e == cudaSuccess)\n\t\te = ", k->scop->spec->name);
+	} else {
+		pm_strbuf_add(b, "\t\treturn cudaErrorMemoryAllocation;\n\t}\n"
+			"\te = ");
+	}
+	kc_launch_call(k, b, planned, "ws", "pm_n");
+	pm_strbuf_add(b, ";\n\te2 = cudaFreeAsync(ws, stream);\n"
+		"\treturn e != cudaSuccess ? e : e2;\n}\n");
+}
+
+/* The entries of a file with K-major copies (planned: of several
+ * kernels, the plan's choice c; else one): every launch takes a
+ * workspace, the copies after the split's part (pm_rt_copy_offset). */
+static void kc_entries(struct pm_kernel *k, struct pm_strbuf *b, int planned)
+{
+	kc_ws_size(k, b, planned);
+	kc_ws(k, b, planned);
+	kc_plain(k, b, planned);
+}
+
+/* Persistent: "static int64_t pm_pblocks", SMs x blocks per SM, asked
+ * once. */
+static void pblocks(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	if (!k->ws)
+		return;
+	pm_strbuf_printf(b, "\tstatic int64_t pm_pblocks;\n"
+		"\tif (!pm_pblocks) {\n\t\tint dev, n, o;\n"
+		"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
+		"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, "
+		"dev) != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n");
+	emit_occupancy(k, "", b);
+	pm_strbuf_add(b, "\t\tpm_pblocks = (int64_t) n * (o > 0 ? o : "
+		"1);\n\t}\n");
+}
+
+/* A file of one kernel and K-major copies: pm_launch_NAME (c unused)
+ * writes the copies at the workspace's start, then launches it. */
+static void kc_single(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	pm_emit_kcopy_fns(k, b);
+	pm_strbuf_add(b, "\nstatic ");
+	pm_emit_signature(k, b, PM_ENTRY_LAUNCH);
+	pm_strbuf_add(b, "\n{\n\tcudaError_t e;\n\n\t(void) c;\n"
+		"\t(void) workspace_bytes;\n");
+	pblocks(k, b);
+	pm_emit_kcopy_call(k, b, "\t", "0");
+	launch(k, "", b, "\t", "pm_pblocks");
+	pm_strbuf_add(b, "}\n");
+	kc_entries(k, b, 0);
+}
+
 /* The entries of a file of several kernels: the plan picks one. */
 static void planned_launcher(const struct pm_variant_set *vs,
 	struct pm_strbuf *b)
@@ -467,7 +651,12 @@ static void planned_launcher(const struct pm_variant_set *vs,
 	const char *sep = nsizes(k) ? ", " : "";
 
 	pm_emit_plan(vs, b);
+	pm_emit_kcopy_fns(k, b);
 	launch_fn(vs, b);
+	if (pm_emit_kcopies(k)) {
+		kc_entries(k, b, 1);
+		return;
+	}
 	if (!k->scop->nsplit) {
 		pm_strbuf_add(b, "\nextern \"C\" ");
 		pm_emit_signature(k, b, PM_ENTRY_PLAIN);
@@ -547,21 +736,15 @@ static void entries(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		planned_launcher(vs, b);
 		return;
 	}
+	if (pm_emit_kcopies(k)) {
+		kc_single(k, b);
+		return;
+	}
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_PLAIN);
 	pm_strbuf_add(b, "\n{\n");
 	checks(k, b, 1, "cudaErrorInvalidValue");
-	if (k->ws) {
-		/* persistent: SMs x blocks per SM, asked once */
-		pm_strbuf_printf(b, "\tstatic int64_t pm_pblocks;\n"
-			"\tif (!pm_pblocks) {\n\t\tint dev, n, o;\n"
-			"\t\tif (cudaGetDevice(&dev) != cudaSuccess || "
-			"cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, "
-			"dev) != cudaSuccess)\n\t\t\treturn cudaGetLastError();\n");
-		emit_occupancy(k, "", b);
-		pm_strbuf_add(b, "\t\tpm_pblocks = (int64_t) n * (o > 0 ? o : "
-			"1);\n\t}\n");
-	}
+	pblocks(k, b);
 	launch(k, "", b, "\t", "pm_pblocks");
 	pm_strbuf_add(b, "}\n");
 }

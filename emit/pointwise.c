@@ -163,13 +163,14 @@ static int chain_of(struct pm_kernel *k, int stmt)
 	return k->scop->spec->stmts[stmt - 1].lhs;
 }
 
-/* Are k's accumulators s32 (held as bits in the float registers)? */
+/* Are k's accumulators s32 (held as bits in the float registers)? The
+ * host rendering's hold their values. */
 static int int_acc(const struct pm_kernel *k)
 {
 	const struct pm_operand_row *r = pm_target_operand(k->cfg->target,
 		k->scop->spec->tensors[k->con[0].a].type);
 
-	return r && r->acc == PM_I32;
+	return k->cfg->target->emits_cuda && r && r->acc == PM_I32;
 }
 
 /* "(int) pm_i < M && (int) pm_j0 < N": the pair inside the output's

@@ -67,6 +67,11 @@ struct pm_tensor {
 	int rank;
 	struct pm_dim dims[PM_MAX_RANK];
 	struct pm_loc loc;
+	/* 0 as parsed. 1 in the spec the kernels see (variant/kcopy.c): an
+	 * operand the user declared MN-major that the kernels read as a
+	 * K-major copy the launcher writes (dims and reads are the copy's,
+	 * the user's reversed; docs/decisions/0033-kmajor-copies.md) */
+	int kcopy;
 };
 
 enum pm_func {
@@ -132,6 +137,8 @@ struct pm_spec {
 struct pm_spec *pm_spec_parse(const char *text, const char *filename,
 	struct pm_diags *diags);
 void pm_spec_free(struct pm_spec *spec);
+/* A deep copy of spec, or NULL (out of memory). */
+struct pm_spec *pm_spec_copy(const struct pm_spec *spec);
 /* Free an expression tree (pm_spec_free does this for statements). */
 void pm_expr_free(struct pm_expr *e);
 

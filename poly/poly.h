@@ -108,6 +108,9 @@ struct pm_scop {
 	 * value that is not a multiple of it runs over the padded value in
 	 * the domains (the copies zero-fill past the real one) */
 	int kpad;
+	/* the spec the kernels see where it is not the user's (K-major
+	 * copies, variant/kcopy.c): owned, spec points to it */
+	struct pm_spec *own_spec;
 };
 
 /* Build the scop. Unsupported constructs or bad -D values are reported to

@@ -660,6 +660,7 @@ void pm_scop_free(struct pm_scop *scop)
 	free(scop->array_ids);
 	free(scop->arrays);
 	free(scop->sym_value);
+	pm_spec_free(scop->own_spec);
 	free(scop);
 }
 

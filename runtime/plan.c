@@ -51,10 +51,7 @@
 #define PM_RT_MIN_CKT 16
 /* the largest cluster */
 #define PM_RT_MAX_CL 8
-/* The workspace's counters: a fixed area in front of the slots, so that
- * one workspace serves launches of any size; a plan splits at most
- * PM_RT_CNT_BYTES / 4 tiles. */
-#define PM_RT_CNT_BYTES 4096
+/* The workspace's counters: PM_RT_CNT_BYTES (plan.h). */
 /* The fill rule's wave fill, per cent (85; with a register prologue 70 at
  * 16 k tiles or more), the mid rule's (75). */
 #define PM_RT_FILL 85

@@ -166,4 +166,22 @@ PM_RT_API int pm_rt_no_workspace(const struct pm_rt_variant *v, int nv,
 	const struct pm_rt_device *d, const struct pm_rt_problem *p,
 	const struct pm_rt_spec *f, struct pm_rt_choice *c);
 
+/* The workspace's counters: a fixed area in front of the slots, so that
+ * one workspace serves launches of any size; a plan splits at most
+ * PM_RT_CNT_BYTES / 4 tiles. */
+#define PM_RT_CNT_BYTES 4096
+
+/* Where the launcher's K-major copies of operands start in the workspace
+ * of choice c (docs/decisions/0033-kmajor-copies.md): past the split's
+ * slots and never over its counters (zero between launches of any
+ * size), 256-aligned. */
+static inline __attribute__((unused)) size_t pm_rt_copy_offset(
+	const struct pm_rt_choice *c)
+{
+	const size_t o = c->ws_bytes > PM_RT_CNT_BYTES ? c->ws_bytes :
+		PM_RT_CNT_BYTES;
+
+	return (o + 255) / 256 * 256;
+}
+
 #endif

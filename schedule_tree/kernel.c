@@ -52,8 +52,11 @@ static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 }
 
 /* Operands the tensor cores read only K-major (the row's k_major: wgmma's
- * 8-bit types) must be read x(i, k) and y(j, k) of tensors whose last
- * dimension k indexes (docs/decisions/0029-8-bit-operands.md). */
+ * 8-bit types) are read x(i, k) and y(j, k) of tensors whose last
+ * dimension k indexes: the user's, or the K-major copy the launcher
+ * writes of an operand every read of which is MN-major (variant/kcopy.h;
+ * docs/decisions/0029-8-bit-operands.md, 0033-kmajor-copies.md). A read
+ * left MN-major is of an operand also read K-major. */
 static int k_major(struct pm_kernel *k, const struct pm_expr *x,
 	const struct pm_expr *y, struct pm_diags *d)
 {
@@ -68,12 +71,21 @@ static int k_major(struct pm_kernel *k, const struct pm_expr *x,
 
 		if (r[o]->idx[r[o]->nidx - 1] == 2)
 			continue;
-		pm_diag_unsupported(d, r[o]->loc, "target %s reads %s operands "
-			"K-major only: '%s' must be declared with the reduction "
-			"index last (%s(%s, K) %s read %s(%s, k)); transpose it "
-			"first", tg->name, pm_type_name(t->type), t->name,
-			pm_type_name(t->type), o ? "N" : "M", t->name, t->name,
-			o ? "j" : "i");
+		if (row->elem && row->elem->bytes == 1)
+			pm_diag_unsupported(d, r[o]->loc, "target %s reads %s "
+				"operands K-major only: '%s' is read MN-major "
+				"here and K-major elsewhere (the launcher makes a "
+				"K-major copy of an operand read MN-major "
+				"throughout)", tg->name, pm_type_name(t->type),
+				t->name);
+		else
+			pm_diag_unsupported(d, r[o]->loc, "target %s reads %s "
+				"operands K-major only: '%s' must be declared with "
+				"the reduction index last (%s(%s, K) %s read "
+				"%s(%s, k)); transpose it first", tg->name,
+				pm_type_name(t->type), t->name,
+				pm_type_name(t->type), o ? "N" : "M", t->name,
+				t->name, o ? "j" : "i");
 		return -1;
 	}
 	return 0;

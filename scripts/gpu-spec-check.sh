@@ -11,9 +11,13 @@
 #               of TOOLS (memcheck,racecheck,synccheck) at SAN_SIZES (a
 #               ragged size and a split-K one): a FAIL where it reports an
 #               error; its summary lines go to the log.
+#   --ws        every run through NAME_ws with a workspace of the caller's
+#               (check_spec.cu --ws) where the file has NAME_ws (split-K,
+#               K-major copies: docs/decisions/0033); the plain entry
+#               otherwise.
 #
 #   bash scripts/gpu-spec-check.sh [--build-only | --run-only] [--force]
-#        [--no-plain] [--sanitize TOOLS] [--only REGEX] [--list]
+#        [--no-plain] [--sanitize TOOLS] [--ws] [--only REGEX] [--list]
 #
 # Needs build/polymma, build/libpolymma.a and nvcc (compute-sanitizer for
 # --sanitize). Environment: POLYMMA, LIB (build/libpolymma.a), NVCC, JOBS
@@ -125,8 +129,23 @@ build_one() {
 	arch=-arch=sm_80
 	[[ $gen == *sm_90a* ]] && arch=-gencode=arch=compute_90a,code=sm_90a
 	local kfn; kfn=$(sed -n 's/^def \([A-Za-z0-9_]*\).*/\1/p' "$spec")
+	local ws=()
+	# NAME_ws and NAME_workspace_size called as NAME_argv calls NAME
+	# (check_spec.cu --ws)
+	if grep -q "^extern \"C\" size_t ${kfn}_workspace_size(" "$cu"; then
+		local call sz
+		call=$(sed -n "s/^\treturn $kfn(\(tensors\[.*\)stream);\$/\1/p" "$cu")
+		sz=$(grep -o 'sizes\[[0-9]*\]' <<<"$call" | paste -sd, - | sed 's/,/, /g')
+		{
+			echo "#define CHECK_WS 1"
+			grep -q "pm_kc_run_$kfn(" "$cu" && echo "#define CHECK_WS_COPIES 1"
+			echo "static cudaError_t ws_argv(void *const *tensors, const int64_t *sizes, void *pm_w, size_t pm_wn, cudaStream_t stream) { (void) sizes; return ${kfn}_ws(${call}pm_w, pm_wn, stream); }"
+			echo "static size_t ws_size_argv(const int64_t *sizes) { (void) sizes; return ${kfn}_workspace_size($sz); }"
+		} >"$W/$name.ws.h"
+		ws=(-DWS_HEADER="\"$PWD/$W/$name.ws.h\"")
+	fi
 	local cmd=("$NVCC" -O2 "$arch" -std=c++17 -I. -Iinclude -Itests/gpu
-		-DKERNEL_FILE="\"$PWD/$cu\"" -DKFN="$kfn" tests/gpu/check_spec.cu "$LIB"
+		-DKERNEL_FILE="\"$PWD/$cu\"" -DKFN="$kfn" "${ws[@]}" tests/gpu/check_spec.cu "$LIB"
 		-o "$W/$name")
 	echo "== $name: ${cmd[*]}"
 	"${cmd[@]}" || { echo "== $name: COMPILATION FAILED"; exit 1; }
@@ -150,11 +169,13 @@ run_one() {
 		[ "$tool" = memcheck ] && pre+=(--leak-check no)
 		log=$W/sweep/$name@$v.$tool.log
 	fi
-	echo "== run POLYMMA_VARIANT=$v ${pre[*]} $W/$name $(field "$c" 2) $sizes" >"$log"
+	local wsarg=()
+	[ "${SPEC_CHECK_WS:-0}" = 1 ] && wsarg=(--ws)
+	echo "== run POLYMMA_VARIANT=$v ${pre[*]} $W/$name $(field "$c" 2) ${wsarg[*]} $sizes" >"$log"
 	exec 2>>"$log"
 	# shellcheck disable=SC2086
-	if [ "$v" = - ]; then timeout 900 "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" $sizes
-	else POLYMMA_VARIANT=$v timeout 900 "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" $sizes
+	if [ "$v" = - ]; then timeout 900 "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" "${wsarg[@]}" $sizes
+	else POLYMMA_VARIANT=$v timeout 900 "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" "${wsarg[@]}" $sizes
 	fi >>"$log" 2>&1
 	echo "rc=$?" >>"$log"
 }
@@ -170,9 +191,10 @@ while [ $# -gt 0 ]; do
 	--force) do_force=1 ;;
 	--no-plain) do_plain=0 ;;
 	--sanitize) tools=${2//,/ }; shift ;;
+	--ws) export SPEC_CHECK_WS=1 ;;
 	--only) ONLY=$2; shift ;;
 	--list) for c in "${CASES[@]}"; do echo "${c%%|*}"; done; exit 0 ;;
-	*) echo "usage: $0 [--build-only | --run-only] [--force] [--no-plain] [--sanitize TOOLS] [--only REGEX] [--list]" >&2
+	*) echo "usage: $0 [--build-only | --run-only] [--force] [--no-plain] [--sanitize TOOLS] [--ws] [--only REGEX] [--list]" >&2
 	   exit 2 ;;
 	esac
 	shift

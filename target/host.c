@@ -16,8 +16,19 @@ static const struct pm_variant_desc variants[] = {
 	  .why = "the kernel" },
 };
 
+/* The 8-bit rows as sm_90a's, K-major (the rendering reads the K-major
+ * copies the GPU's kernels read; tests/test_kmajor.c,
+ * docs/decisions/0033-kmajor-copies.md), one element deep per step as
+ * the scalar MMA; elements held as floats. */
 static const struct pm_operand_row operands[] = {
 	PM_OPERAND_F16, PM_OPERAND_BF16,
+	{ .in = PM_F8E4M3, .ptx = "e4m3", .acc = PM_F32, .outs = PM_OUT_FLOAT,
+	  .elem = &pm_elem_e4m3, .k_major = 1 },
+	{ .in = PM_F8E5M2, .ptx = "e5m2", .acc = PM_F32, .outs = PM_OUT_FLOAT,
+	  .elem = &pm_elem_e5m2, .k_major = 1 },
+	{ .in = PM_I8, .ptx = "s8", .acc = PM_I32,
+	  .outs = 1u << PM_I32 | PM_OUT_FLOAT, .elem = &pm_elem_s8,
+	  .k_major = 1 },
 };
 
 const struct pm_target pm_target_host_c = {

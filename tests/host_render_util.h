@@ -1,5 +1,5 @@
 /* Shared pieces of the host-rendering tests (test_host_render.c,
- * test_host_render_k.c): compile a rendering with its driver and run it,
+ * test_host_render_k.c, test_kmajor.c): compile a rendering with its driver and run it,
  * and the driver's call of a kernel split in chunks of k. */
 #ifndef PM_TEST_HOST_RENDER_UTIL_H
 #define PM_TEST_HOST_RENDER_UTIL_H

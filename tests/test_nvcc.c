@@ -38,6 +38,10 @@
  * K fixed to 1000 (-D K=1000: a ragged k, docs/decisions/0030) on every
  * target, with prologues and a shared operand; the runtime cases' kernels
  * take a ragged K.
+ * 8-bit operands declared MN-major (docs/decisions/0033): the copy
+ * kernel (runtime/device/kcopy.cuh) and kernels reading the K-major
+ * copies, f8 and i8, in the nn, tn and tt layouts, one persistent kernel
+ * in clusters, cp.async copies, fixed sizes, two contractions.
  * All compiles run in the group setup, a few at a time; each case is then
  * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
@@ -80,9 +84,10 @@
 #define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
 #define N_VEC 16		/* row and column vectors (decisions/0034) */
 #define N_KFIX 8		/* -D K=1000: a fixed ragged k */
+#define N_KCOPY 9		/* 8-bit operands MN-major: K-major copies */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
-	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX)
+	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -423,6 +428,32 @@ static void init_cases(void)
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = 2;
+		}
+	}
+	/* 8-bit operands declared MN-major (docs/decisions/0033): the copy
+	 * kernel and the GEMM kernels reading the copies; a file of one
+	 * persistent kernel, fixed sizes */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		kc[N_KCOPY] = {
+			{ "gemm_f8e4m3_nn", 3, 0 }, { "gemm_f8e4m3_nn", 4, 0 },
+			{ "gemm_f8e4m3_nn", 3, 1 }, { "gemm_f8e5m2_tn", 3, 0 },
+			{ "gemm_f8e4m3_tt", 7, 0 }, { "gemm_f8e4m3_tt", 9, 0 },
+			{ "gemm_i8_nn", 3, 0 }, { "gemm_i8_tt", 3, 0 },
+			{ "add_gemm_f8e4m3_mn", 3, 0 },
+		};
+
+		for (int i = 0; i < N_KCOPY; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = kc[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", kc[i].spec,
+				configs[c].name, kc[i].fixed ? "_fixed" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				kc[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = kc[i].fixed;
 		}
 	}
 	for (n = 0; n < N_CASES; n++) {

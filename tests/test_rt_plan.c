@@ -362,6 +362,28 @@ static void test_tail_no_workspace(void **state)
 	assert_int_equal(c.kc[0], 2432);
 }
 
+/* The K-major copies' place in the workspace (docs/decisions/0033):
+ * after the split's slots, 256-aligned, never over the counters. */
+static void test_copy_offset(void **state)
+{
+	const int nv = NROWS(gemm_rows);
+	struct pm_rt_choice c;
+	int rc;
+
+	(void) state;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(pm_rt_copy_offset(&c), PM_RT_CNT_BYTES);
+	c.ws_bytes = PM_RT_CNT_BYTES + 1;
+	assert_int_equal(pm_rt_copy_offset(&c), PM_RT_CNT_BYTES + 256);
+	c.ws_bytes = 3 * 4096;
+	assert_int_equal(pm_rt_copy_offset(&c), 3 * 4096);
+	/* the tail split's: 4096 + 22 x 6 slots of 64 KiB */
+	c = plan(&gemm_spec, gemm_rows, nv, 1664, 2816, 2432, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_int_equal(pm_rt_copy_offset(&c), c.ws_bytes);
+	assert_true(pm_rt_copy_offset(&c) >= c.cnt_bytes);
+}
+
 /* The override: a legal row, an exact row at a size its tile does not
  * divide, a split count, unknown suffixes and bad syntax. */
 static void test_force(void **state)
@@ -543,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_choices),
 		cmocka_unit_test(test_ragged_k),
 		cmocka_unit_test(test_tail_no_workspace),
+		cmocka_unit_test(test_copy_offset),
 		cmocka_unit_test(test_force),
 		cmocka_unit_test(test_sm80),
 		cmocka_unit_test(test_invalid),

@@ -21,9 +21,9 @@
 static const char *const names[] = { "sm_70", "sm_80", "sm_90a", "host" };
 
 /* Every row: one per operand type, its spellings those of its type,
- * 16-bit elements with the target's k and block k (or 8-bit ones, K-major,
- * with k 32: sm_90a's f8 and i8 rows, sm_80's i8 with a block k of 64),
- * its accumulators among its outputs. */
+ * 16-bit elements with the target's k and block k (or 8-bit ones, K-major:
+ * sm_90a's f8 and i8 rows with k 32, sm_80's i8 with a block k of 64, the
+ * host rendering's with its k), its accumulators among its outputs. */
 static void test_rows_well_formed(void **state)
 {
 	(void) state;
@@ -54,15 +54,22 @@ static void test_rows_well_formed(void **state)
 			 * rows of the k tile as many bytes as the 16-bit
 			 * default's (docs/decisions/0032, 0035) */
 			assert_int_equal(o->elem->bytes, 1);
-			assert_int_equal(o->bk * o->elem->bytes, t->bk * 2);
-			if (!strcmp(t->name, "sm_80"))
-				assert_int_equal(o->in, PM_I8);
-			else
-				assert_string_equal(t->name, "sm_90a");
 			assert_null(pm_elem_of(o->in));
-			assert_int_equal(pm_operand_k(t, o), 32);
 			assert_true(o->k_major);
-			assert_non_null(o->instr);
+			if (!t->emits_cuda) {
+				/* the host rendering's, one element deep
+				 * (tests/test_kmajor.c) */
+				assert_int_equal(pm_operand_k(t, o), t->ik);
+			} else {
+				assert_int_equal(o->bk * o->elem->bytes,
+					t->bk * 2);
+				if (!strcmp(t->name, "sm_80"))
+					assert_int_equal(o->in, PM_I8);
+				else
+					assert_string_equal(t->name, "sm_90a");
+				assert_int_equal(pm_operand_k(t, o), 32);
+				assert_non_null(o->instr);
+			}
 			if (o->in == PM_I8)
 				assert_string_equal(o->ptx, "s8");
 			else
@@ -362,6 +369,13 @@ static void test_gen_f8(void **state)
 	generates("sm_90a", "def g(i8(M, K) A, i8(N, K) B, f32(M) sa, f32 s) "
 		"-> (bf16(M, N) C) {\n  X(i, j) +=! A(i, k) * B(j, k)\n"
 		"  C(i, j) = X(i, j) * sa(i) * s\n}\n");
+	/* MN-major: the kernels read K-major copies (docs/decisions/0033;
+	 * tests/test_kmajor.c): B(k, j), A(k, i), both */
+	generates("sm_90a", GEMM("f8e4m3", "f8e4m3", "f16"));
+	generates("sm_90a", "def g(f8e5m2(K, M) A, f8e5m2(N, K) B) -> "
+		"(f32(M, N) C) {\n  C(i, j) +=! A(k, i) * B(j, k)\n}\n");
+	generates("sm_90a", "def g(i8(K, M) A, i8(K, N) B) -> "
+		"(i32(M, N) C) {\n  C(i, j) +=! A(k, i) * B(k, j)\n}\n");
 }
 
 /* Every 8-bit combination a target cannot do: at file:line:col, with
@@ -377,11 +391,6 @@ static void test_gen_f8_refused(void **state)
 		"'A' is f8e5m2");
 	refused("sm_70", GEMM_NT("i8", "i8", "i32"), "t.tc:1:16: error: "
 		"unsupported: target sm_70 multiplies f16 operands; 'A' is i8");
-	/* i8: K-major, into i32, no epilogue */
-	refused("sm_90a", GEMM("i8", "i8", "i32"), "t.tc:2:25: error: "
-		"unsupported: target sm_90a reads i8 operands K-major only: 'B' "
-		"must be declared with the reduction index last (i8(N, K) B "
-		"read B(j, k)); transpose it first");
 	refused("sm_90a", GEMM_NT("i8", "i8", "f32"), "t.tc:1:45: error: "
 		"unsupported: 'C' is f32 without an epilogue; i8 operands' i32 "
 		"accumulators are stored as i32 (convert in an epilogue: D(i, j) "
@@ -394,16 +403,16 @@ static void test_gen_f8_refused(void **state)
 	refused("sm_90a", GEMM_NT("i8", "i8", "i8"), "t.tc:1:44: error: "
 		"unsupported: target sm_90a multiplies i8 operands into f16, "
 		"bf16, f32 or i32 outputs; 'C' is i8");
-	/* not K-major: B(k, j), A(k, i) */
-	refused("sm_90a", GEMM("f8e4m3", "f8e4m3", "f16"), "t.tc:2:25: "
-		"error: unsupported: target sm_90a reads f8e4m3 operands "
-		"K-major only: 'B' must be declared with the reduction index "
-		"last (f8e4m3(N, K) B read B(j, k)); transpose it first");
-	refused("sm_90a", "def g(f8e5m2(K, M) A, f8e5m2(N, K) B) -> "
-		"(f32(M, N) C) {\n  C(i, j) +=! A(k, i) * B(j, k)\n}\n",
-		"t.tc:2:15: error: unsupported: target sm_90a reads f8e5m2 "
-		"operands K-major only: 'A' must be declared with the reduction "
-		"index last (f8e5m2(M, K) A read A(i, k)); transpose it first");
+	/* read both MN-major and K-major: no K-major copy serves both
+	 * (docs/decisions/0033) */
+	refused("sm_90a", "def g(f8e4m3(K, K) A, f8e4m3(N, K) B, "
+		"f8e4m3(N, K) E) -> (f32(K, N) C) {\n"
+		"  X(i, j) +=! A(k, i) * B(j, k)\n"
+		"  Y(i, j) +=! A(i, k) * E(j, k)\n  C(i, j) = X(i, j) + Y(i, j)\n"
+		"}\n", "t.tc:2:15: error: unsupported: target sm_90a reads "
+		"f8e4m3 operands K-major only: 'A' is read MN-major here and "
+		"K-major elsewhere (the launcher makes a K-major copy of an "
+		"operand read MN-major throughout)");
 	refused("sm_90a", GEMM_NT("f8e4m3", "f8e5m2", "f16"), "t.tc:2:3: "
 		"error: unsupported: the operands have different types (f8e4m3 "
 		"'A' x f8e5m2 'B'); both must be of one type");
@@ -479,15 +488,11 @@ static void test_gen_i8_sm80_refused(void **state)
 	static const char *const bk32[] = { "block", "128x128x32", NULL };
 
 	(void) state;
-	refused("sm_80", GEMM("i8", "i8", "i32"), "t.tc:2:25: error: "
-		"unsupported: target sm_80 reads i8 operands K-major only: 'B' "
-		"must be declared with the reduction index last (i8(N, K) B "
-		"read B(j, k)); transpose it first");
-	refused("sm_80", "def g(i8(K, M) A, i8(N, K) B) -> (i32(M, N) C) {\n"
-		"  C(i, j) +=! A(k, i) * B(j, k)\n}\n", "t.tc:2:15: error: "
-		"unsupported: target sm_80 reads i8 operands K-major only: 'A' "
-		"must be declared with the reduction index last (i8(M, K) A "
-		"read A(i, k)); transpose it first");
+	/* MN-major i8 operands are read from K-major copies on sm_80 too
+	 * (docs/decisions/0033) */
+	generates("sm_80", GEMM("i8", "i8", "i32"));
+	generates("sm_80", "def g(i8(K, M) A, i8(N, K) B) -> (i32(M, N) C) {\n"
+		"  C(i, j) +=! A(k, i) * B(j, k)\n}\n");
 	refused("sm_80", GEMM_NT("i8", "i8", "f16"), "t.tc:1:45: error: "
 		"unsupported: 'C' is f16 without an epilogue; i8 operands' i32 "
 		"accumulators are stored as i32 (convert in an epilogue: D(i, j) "

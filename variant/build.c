@@ -9,6 +9,7 @@
 #include "promote/promote.h"
 #include "schedule_tree/tree.h"
 #include "target/target.h"
+#include "variant/kcopy.h"
 #include "variant/variant.h"
 
 static int divides(int a, int b)
@@ -343,6 +344,7 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 {
 	struct pm_scop *scop;
 	struct pm_kernel *k;
+	struct pm_spec *kspec;
 
 	set_options(ctx);
 	if (pm_config_finish(cfg, spec_operand(spec, cfg->target), d) !=
@@ -352,9 +354,18 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	default_warp_for_epilogue(spec, cfg);
 	if (no_split_int(spec, cfg, d) < 0)
 		return NULL;
-	scop = pm_scop_build(ctx, spec, cfg, d);
-	if (!scop)
+	/* operands read MN-major where the MMA reads them only K-major:
+	 * the kernels read a K-major copy (variant/kcopy.h) */
+	if (pm_kcopy_spec(spec, cfg->target, &kspec) < 0) {
+		pm_diag_internal(d, "out of memory");
 		return NULL;
+	}
+	scop = pm_scop_build(ctx, kspec ? kspec : spec, cfg, d);
+	if (!scop) {
+		pm_spec_free(kspec);
+		return NULL;
+	}
+	scop->own_spec = kspec;
 	k = pm_kernel_alloc(scop, cfg, d);
 	if (!k || check_fixed_sizes(k, d) < 0 ||
 	    pm_kernel_require_multiples(k) < 0)

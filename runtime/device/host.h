@@ -178,6 +178,19 @@ static inline void pm_host_splitk_sum(float *acc, long n, const float *slots,
 	}
 }
 
+/* The K-major copy of an operand x, R x C as declared (k its rows), into
+ * y, C x P with P = R rounded up to 16 and zeros past R, as kcopy.cuh's
+ * kernel writes it (docs/decisions/0033-kmajor-copies.md): the host
+ * rendering's launcher (tests) runs it before the kernel. */
+static inline void pm_host_kcopy(const float *x, float *y, long r, long c)
+{
+	const long p = (r + 15) / 16 * 16;
+
+	for (long j = 0; j < c; ++j)
+		for (long i = 0; i < p; ++i)
+			y[j * p + i] = i < r ? x[i * c + j] : 0;
+}
+
 /* Pointwise functions of the spec language (host rendering). */
 #include <math.h>
 #define pm_f(x) ((float) (x))

@@ -27,6 +27,13 @@
 // One PASS|FAIL|SKIP line per size, last "N passed, M failed"; exit 1 on a
 // failure. POLYMMA_VARIANT=<suffix>[,s=N] forces a row (report.cuh): a
 // size it cannot run is a SKIP.
+// --ws (files with KFN_ws; scripts/gpu-spec-check.sh builds them with
+// -DWS_HEADER, the file's argv call turned into KFN_ws's): every launch
+// through KFN_ws with a workspace of the caller's, of KFN_workspace_size
+// bytes, zeroed once and kept across sizes (grown and zeroed again where
+// too small); a file with K-major copies (docs/decisions/0033) must also
+// refuse a NULL workspace (cudaErrorInvalidValue, nothing launched).
+// Tags end in "+ws".
 #include <cuda_runtime.h>
 #include <cinttypes>
 #include <cmath>
@@ -52,6 +59,9 @@ extern "C" {
 #define CAT1(a, b) a##b
 #define CAT(a, b) CAT1(a, b)
 #define ARGV CAT(KFN, _argv)
+#ifdef WS_HEADER
+#include WS_HEADER
+#endif
 
 using namespace pm_report;
 
@@ -180,6 +190,36 @@ static void fill(tensor &t, uint64_t seed) {
 	}
 }
 
+// --ws: the caller's workspace, kept across sizes
+static bool use_ws = false;
+static void *ws_dev = nullptr;
+static size_t ws_have = 0;
+
+// One launch of the file at sizes: through KFN_argv, or with --ws through
+// KFN_ws and the caller's workspace.
+static cudaError_t launch(std::vector<void *> &dev,
+	const std::vector<int64_t> &sizes) {
+#ifdef CHECK_WS
+	if (use_ws) {
+		size_t n = ws_size_argv(sizes.data());
+#ifdef CHECK_WS_COPIES
+		cudaError_t r0 = ws_argv(dev.data(), sizes.data(), nullptr, 0, 0);
+		if (r0 != cudaErrorInvalidValue)
+			die("KFN_ws with a NULL workspace", cudaGetErrorString(r0));
+#endif
+		if (n > ws_have) {
+			if (ws_dev)
+				check(cudaFree(ws_dev), "cudaFree");
+			check(cudaMalloc(&ws_dev, n), "cudaMalloc workspace");
+			check(cudaMemset(ws_dev, 0, n), "zero workspace");
+			ws_have = n;
+		}
+		return ws_argv(dev.data(), sizes.data(), ws_dev, ws_have, 0);
+	}
+#endif
+	return ARGV(dev.data(), sizes.data(), 0);
+}
+
 static void run_size(const polymma_spec *s, polymma_ctx *ctx,
 	std::vector<tensor> &ts, const std::vector<int64_t> &sizes,
 	const char *label, uint64_t seed) {
@@ -205,7 +245,7 @@ static void run_size(const polymma_spec *s, polymma_ctx *ctx,
 		dev.push_back(t.dev);
 		ref.push_back(t.ref.data());
 	}
-	cudaError_t r = ARGV(dev.data(), sizes.data(), 0);
+	cudaError_t r = launch(dev, sizes);
 	cudaError_t e = cudaDeviceSynchronize();
 	if (r == cudaSuccess && e != cudaSuccess)
 		die("kernel", cudaGetErrorString(e));
@@ -248,14 +288,20 @@ int main(int argc, char **argv) {
 			tag = argv[++a];
 		else if (!strcmp(argv[a], "--seed") && a + 1 < argc)
 			seed = strtoull(argv[++a], nullptr, 0);
+		else if (!strcmp(argv[a], "--ws"))
+			use_ws = true;
 		else if (!path)
 			path = argv[a];
 		else
 			labels.push_back(argv[a]);
 	}
+#ifdef CHECK_WS
+	if (use_ws)
+		tag += "+ws";
+#endif
 	char *text = path ? slurp(path) : nullptr;
 	if (!text || labels.empty()) {
-		fprintf(stderr, "usage: %s SPEC.tc [--tag T] [--seed S] M=..,N=..,K=.. ...\n",
+		fprintf(stderr, "usage: %s SPEC.tc [--tag T] [--seed S] [--ws] M=..,N=..,K=.. ...\n",
 			argv[0]);
 		return 2;
 	}
@@ -286,5 +332,7 @@ int main(int argc, char **argv) {
 	polymma_spec_free(s);
 	polymma_ctx_free(ctx);
 	free(text);
+	if (ws_dev)
+		check(cudaFree(ws_dev), "cudaFree");
 	finish();
 }
