@@ -211,10 +211,38 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 	return 0;
 }
 
+/* The functions of an op (op_functions), computed at its first instance:
+ * they do not depend on the instance (another statement of the same op:
+ * computed afresh). */
+struct op_fns {
+	isl_id *id;	/* the statement they are on (NULL: not yet) */
+	int n;
+	isl_pw_aff *pa[PM_MAX_ANNOT];
+};
+
 struct ast_data {
 	struct pm_kernel *k;
+	struct op_fns *fns;	/* per op of k */
 	int failed;
 };
+
+/* The functions of op (its statement id), a copy of each in pa; their
+ * number. */
+static int op_functions_cached(struct ast_data *data, const struct pm_op *op,
+	__isl_keep isl_id *id, isl_pw_aff **pa)
+{
+	struct op_fns *f = &data->fns[op - data->k->ops];
+
+	if (f->id && f->id != id)
+		return op_functions(data->k, op, id, pa);
+	if (!f->id) {
+		f->n = op_functions(data->k, op, id, f->pa);
+		f->id = isl_id_copy(id);
+	}
+	for (int i = 0; i < f->n; ++i)
+		pa[i] = isl_pw_aff_copy(f->pa[i]);
+	return f->n;
+}
 
 static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
 	__isl_keep isl_ast_build *build, void *user)
@@ -243,7 +271,7 @@ static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
 		return node;
 	}
 	a->op = op;
-	a->n = op_functions(k, op, id, pa);
+	a->n = op_functions_cached(data, op, id, pa);
 	isl_id_free(id);
 	sched = isl_map_from_union_map(isl_ast_build_get_schedule(build));
 	iter = isl_pw_multi_aff_from_map(isl_map_reverse(sched));
@@ -262,15 +290,24 @@ static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
 
 __isl_give isl_ast_node *pm_emit_ast(struct pm_kernel *k)
 {
-	struct ast_data data = { k, 0 };
+	struct ast_data data = { k, NULL, 0 };
 	isl_ast_build *build;
 	isl_ast_node *ast;
 
+	data.fns = calloc(k->nops ? k->nops : 1, sizeof(*data.fns));
+	if (!data.fns)
+		return NULL;
 	build = isl_ast_build_from_context(isl_set_copy(k->scop->context));
 	build = isl_ast_build_set_at_each_domain(build, &at_domain, &data);
 	ast = isl_ast_build_node_from_schedule(build,
 		isl_schedule_copy(k->schedule));
 	isl_ast_build_free(build);
+	for (int o = 0; o < k->nops; ++o) {
+		isl_id_free(data.fns[o].id);
+		for (int i = 0; i < data.fns[o].n; ++i)
+			isl_pw_aff_free(data.fns[o].pa[i]);
+	}
+	free(data.fns);
 	if (data.failed)
 		return isl_ast_node_free(ast);
 	return ast;

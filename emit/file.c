@@ -432,35 +432,27 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	return 0;
 }
 
-/* kernel_def of a variant kernel v, its AST built here. */
-static int variant_def(struct pm_kernel *v, const char *suffix,
-	struct pm_strbuf *b, struct pm_diags *d)
-{
-	isl_ast_node *ast = pm_emit_ast(v);
-	int r = ast ? kernel_def(v, ast, suffix, b, d) : -1;
-
-	isl_ast_node_free(ast);
-	return r;
-}
-
-/* variant_def of k, then its exact twin (k->twin), suffix "_x"
- * more. */
+/* kernel_def of k, then of its exact twin (k->twin), suffix "_x" more,
+ * on the same AST: the AST depends on k's schedule and context only, which
+ * the twin shares (it differs in the printing: no guards, pm_kernel_sym_ragged). */
 static int def_twins(struct pm_kernel *k, const char *suffix,
 	struct pm_strbuf *b, struct pm_diags *d)
 {
 	char sx[64];
-	int r = variant_def(k, suffix, b, d), kr;
+	isl_ast_node *ast = pm_emit_ast(k);
+	int r = ast ? kernel_def(k, ast, suffix, b, d) : -1, kr;
 
-	if (r < 0 || !k->twin)
-		return r;
-	snprintf(sx, sizeof(sx), "%s_x", suffix);
-	/* no ragged size at all: not M, N, nor K (decisions/0030) */
-	kr = k->kragged;
-	k->exact = 1;
-	k->kragged = 0;
-	r = variant_def(k, sx, b, d);
-	k->exact = 0;
-	k->kragged = kr;
+	if (r >= 0 && k->twin) {
+		snprintf(sx, sizeof(sx), "%s_x", suffix);
+		/* no ragged size at all: not M, N, nor K (decisions/0030) */
+		kr = k->kragged;
+		k->exact = 1;
+		k->kragged = 0;
+		r = kernel_def(k, ast, sx, b, d);
+		k->exact = 0;
+		k->kragged = kr;
+	}
+	isl_ast_node_free(ast);
 	return r;
 }
 
