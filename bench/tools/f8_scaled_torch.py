@@ -17,7 +17,6 @@ rotated over 4 sets. Prints one line a shape and the geometric means.
 
 import math
 import os
-import statistics
 import sys
 
 import torch
@@ -25,6 +24,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
+from torch_timing import timed  # noqa: E402
 
 SPEC = """def f8_scaled(f8e4m3(M, K) A, f8e4m3(N, K) B, f32(M) sa, f32(N) sb)
         -> (bf16(M, N) D) {
@@ -36,22 +36,6 @@ SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),
           (8192, 8192, 8192), (4096, 11008, 4096), (4096, 4096, 11008),
           (4096, 12288, 4096), (8192, 4096, 8192), (1024, 3072, 2048),
           (2816, 1536, 3840)]
-
-
-def timed(fn, sets, reps=30):
-    for i in range(5):
-        fn(*sets[i % len(sets)])
-    torch.cuda.synchronize()
-    ts = []
-    for i in range(reps):
-        a, b = torch.cuda.Event(True), torch.cuda.Event(True)
-        s = sets[i % len(sets)]
-        a.record()
-        fn(*s)
-        b.record()
-        b.synchronize()
-        ts.append(a.elapsed_time(b))
-    return statistics.median(ts)
 
 
 def inputs(M, N, K):

@@ -11,7 +11,6 @@ the median of 30 runs, inputs rotated over 4 sets.
 """
 
 import os
-import statistics
 import sys
 
 import torch
@@ -19,6 +18,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
+from torch_timing import timed  # noqa: E402
 
 SPECS = {
     "tn": "def g(T(M, K) A, T(N, K) B) -> (O(M, N) C) {\n"
@@ -30,22 +30,6 @@ SPECS = {
 }
 SHAPES = [(1024, 1024, 4096), (2048, 2048, 2048), (4096, 4096, 4096),
           (8192, 8192, 8192), (4096, 11008, 4096)]
-
-
-def timed(fn, sets, reps=30):
-    for i in range(5):
-        fn(*sets[i % len(sets)])
-    torch.cuda.synchronize()
-    ts = []
-    for i in range(reps):
-        a, b = torch.cuda.Event(True), torch.cuda.Event(True)
-        s = sets[i % len(sets)]
-        a.record()
-        fn(*s)
-        b.record()
-        b.synchronize()
-        ts.append(a.elapsed_time(b))
-    return statistics.median(ts)
 
 
 def operands(dt, M, N, K):

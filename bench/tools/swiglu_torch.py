@@ -10,7 +10,6 @@ median of 30 runs, inputs rotated over 4 sets.
 """
 
 import os
-import statistics
 import sys
 
 import torch
@@ -18,6 +17,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
+from torch_timing import timed  # noqa: E402
 
 SPEC = """def swiglu(T(M, K) X, T(K, N) W, T(K, N) V) -> (T(M, N) O) {
     G(i, j) +=! X(i, k) * W(k, j)
@@ -27,22 +27,6 @@ SPEC = """def swiglu(T(M, K) X, T(K, N) W, T(K, N) V) -> (T(M, N) O) {
 """
 SHAPES = [(4096, 11008, 4096), (2048, 14336, 4096), (512, 11008, 4096),
           (8192, 8192, 2048)]
-
-
-def timed(fn, sets, reps=30):
-    for i in range(5):
-        fn(*sets[i % len(sets)])
-    torch.cuda.synchronize()
-    ts = []
-    for i in range(reps):
-        a, b = torch.cuda.Event(True), torch.cuda.Event(True)
-        s = sets[i % len(sets)]
-        a.record()
-        fn(*s)
-        b.record()
-        b.synchronize()
-        ts.append(a.elapsed_time(b))
-    return statistics.median(ts)
 
 
 def main():
