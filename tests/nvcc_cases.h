@@ -1,0 +1,401 @@
+/* The cases of tests/test_nvcc.c: the configurations (target, macro,
+ * options), the specs and layouts each compiles, and init_cases, which
+ * fills cases[] (the file names under tmpdir). Included once, by
+ * test_nvcc.c only. */
+#ifndef PM_TEST_NVCC_CASES_H
+#define PM_TEST_NVCC_CASES_H
+
+#include <stdio.h>
+#include <string.h>
+
+#define N_LAYOUTS 4
+#define N_CONFIGS 12
+#define N_LAYOUT_CONFIGS 4	/* the first ones, for every layout */
+#define N_FUSED 4
+#define N_FUSED_CONFIGS 4
+#define N_NARROW 5		/* the 128x96 / 128x80 cases */
+#define N_BF16_SPECS 9		/* bf16 operands: sm_80 and sm_90a each */
+#define N_BF16 (N_BF16_SPECS * 2 + 3)
+#define N_SPILLED 7	/* combinations that spilled (decisions/0028) */
+#define N_F8 15			/* 8-bit operands, sm_90a */
+#define N_I8_SM80 5		/* i8 operands, sm_80 */
+#define N_SHARED 10		/* a shared operand: tests/specs/swiglu*.tc */
+#define N_VEC 16		/* row and column vectors (decisions/0034) */
+#define N_KFIX 8		/* -D K=1000: a fixed ragged k */
+#define N_KCOPY 9		/* 8-bit operands MN-major: K-major copies */
+#define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
+	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
+	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY)
+
+static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
+
+struct config {
+	const char *name;
+	const char *target;
+	const char *mma;	/* NULL: the target's default */
+	const char *arch;	/* nvcc -arch, or a whole -gencode flag */
+	const char *opt;	/* NULL, or one more gen option and value (with
+				 * --stages 4) */
+	const char *value;
+	const char *const *extra;	/* NULL, or more gen arguments */
+};
+
+static const char *const n96[] = { "--persistent", "on", "--split-k", "1",
+	"--block", "128x96x64", "--warp", "64x96", "--mma", "64x96x64", NULL };
+static const char *const n80[] = { "--persistent", "on", "--split-k", "1",
+	"--block", "128x80x64", "--warp", "64x80", "--mma", "64x80x64", NULL };
+static const char *const pcl2[] = { "--persistent", "on", "--cluster", "2",
+	NULL };
+static const char *const k128[] = { "--block", "128x128x128", NULL };
+static const char *const notma[] = { "--tma", "off", NULL };
+static const char *const pad[] = { "--smem", "pad", NULL };
+/* persistent with one consumer warpgroup: two accumulators fit */
+static const char *const p64[] = { "--persistent", "on", "--split-k", "1",
+	"--block", "64x128x64", "--warp", "64x128", "--mma", "64x128x64", NULL };
+
+#define SM90A "-gencode=arch=compute_90a,code=sm_90a"
+static const struct config configs[N_CONFIGS] = {
+	{ "sm80", "sm_80", NULL, "sm_80", NULL, NULL, NULL },
+	{ "sm70_16x16x8", "sm_70", "16x16x8", "sm_75", NULL, NULL, NULL },
+	{ "sm70_32x32x8", "sm_70", "32x32x8", "sm_75", NULL, NULL, NULL },
+	{ "sm90a", "sm_90a", NULL, SM90A, NULL, NULL, NULL },
+	{ "sm90a_inflight", "sm_90a", NULL, SM90A, "--mma-inflight", "on",
+	  NULL },
+	{ "sm90a_n96", "sm_90a", NULL, SM90A, NULL, NULL, n96 },
+	{ "sm90a_n80", "sm_90a", NULL, SM90A, NULL, NULL, n80 },
+	{ "sm90a_pcl2", "sm_90a", NULL, SM90A, NULL, NULL, pcl2 },
+	{ "sm90a_k128", "sm_90a", NULL, SM90A, NULL, NULL, k128 },
+	{ "sm90a_notma", "sm_90a", NULL, SM90A, NULL, NULL, notma },
+	{ "sm90a_p64", "sm_90a", NULL, SM90A, NULL, NULL, p64 },
+	{ "sm80_pad", "sm_80", NULL, "sm_80", NULL, NULL, pad },
+};
+
+struct ncase {
+	char name[64];
+	char spec[64];
+	const struct config *cfg;
+	const char *arch;
+	int fixed;		/* 1: -D M=256 -D N=384 -D K=512, 2: -D K=1000 */
+	char cu[512], gen_log[512], nvcc_log[512];
+	int status;		/* job exit status; -1: not run */
+	int timed_out;
+	double seconds;
+};
+
+static struct ncase cases[N_CASES];
+static char nvcc[512];
+static char tmpdir[] = "/tmp/polymma-test-nvcc.XXXXXX";
+
+
+static void init_cases(void)
+{
+	int l, c, f, n = 0;
+
+	for (l = 0; l < N_LAYOUTS; l++)
+		for (c = 0; c < N_LAYOUT_CONFIGS; c++)
+			for (f = 0; f < 2; f++) {
+				struct ncase *k = &cases[n++];
+
+				snprintf(k->name, sizeof(k->name), "%s_%s_%s",
+					layouts[l], configs[c].name,
+					f ? "fixed" : "runtime");
+				snprintf(k->spec, sizeof(k->spec),
+					"examples/gemm_%s.tc", layouts[l]);
+				k->cfg = &configs[c];
+				k->arch = configs[c].arch;
+				k->fixed = f;
+			}
+	/* The sm_80 kernel on sm_90 (what the H100 runs). */
+	cases[n] = cases[0];
+	snprintf(cases[n].name, sizeof(cases[n].name), "nn_sm80_runtime_on_sm90");
+	cases[n].arch = "sm_90";
+	n++;
+	/* sm_90a with one k tile of wgmma in flight (4 stages) */
+	cases[n] = cases[3 * 2];	/* nn_sm90a_runtime */
+	snprintf(cases[n].name, sizeof(cases[n].name), "nn_sm90a_inflight");
+	cases[n].cfg = &configs[4];
+	n++;
+	/* Fused prologues and epilogues: the default tiles must not spill. */
+	{
+		static const char *const fused[N_FUSED] = {
+			"gemm_bias_relu", "gemm_epilogue_chain", "relu_gemm",
+			"add_gemm"
+		};
+
+		static const int fcfg[N_FUSED_CONFIGS] = { 0, 2, 3, 4 };
+
+		for (int i = 0; i < N_FUSED; i++)
+			for (int j = 0; j < N_FUSED_CONFIGS; j++) {
+				c = fcfg[j];
+				struct ncase *k = &cases[n++];
+
+				snprintf(k->name, sizeof(k->name), "%s_%s",
+					fused[i], configs[c].name);
+				snprintf(k->spec, sizeof(k->spec),
+					"examples/%s.tc", fused[i]);
+				k->cfg = &configs[c];
+				k->arch = configs[c].arch;
+				k->fixed = 0;
+			}
+	}
+	/* 128x96 / 128x80 blocks: B N-major (nn, tn: the 32- / 16-column
+	 * swizzled blocks) and K-major (tt), fused */
+	{
+		static const struct { const char *spec, *name; int c; }
+		nr[N_NARROW] = {
+			{ "gemm_nn", "nn_sm90a_n96", 5 },
+			{ "gemm_tn", "tn_sm90a_n80", 6 },
+			{ "gemm_tt", "tt_sm90a_n96", 5 },
+			{ "gemm_bias_relu", "gemm_bias_relu_sm90a_n96", 5 },
+			{ "relu_gemm", "relu_gemm_sm90a_n96", 5 },
+		};
+
+		for (int i = 0; i < N_NARROW; i++) {
+			struct ncase *k = &cases[n++];
+
+			snprintf(k->name, sizeof(k->name), "%s", nr[i].name);
+			snprintf(k->spec, sizeof(k->spec), "examples/%s.tc",
+				nr[i].spec);
+			k->cfg = &configs[nr[i].c];
+			k->arch = k->cfg->arch;
+			k->fixed = 0;
+		}
+	}
+	/* bf16 operands: tests/specs/<spec>.tc on sm_80 and sm_90a, then
+	 * on sm_90a only: an f16 output, MMAs in flight, 128x96 blocks */
+	{
+		static const char *const bf[N_BF16_SPECS] = {
+			"gemm_bf16_nn", "gemm_bf16_nt", "gemm_bf16_tn",
+			"gemm_bf16_tt", "gemm_bf16_f32out",
+			"gemm_bf16_bias_relu", "relu_gemm_bf16",
+			"pro_gemm_bf16", "add_gemm_bf16",
+		};
+		static const struct { const char *spec; int c; }
+		more[N_BF16 - 2 * N_BF16_SPECS] = {
+			{ "gemm_bf16_f16out", 3 }, { "gemm_bf16_nn", 4 },
+			{ "relu_gemm_bf16", 5 },
+		};
+
+		for (int i = 0; i < N_BF16; i++) {
+			struct ncase *k = &cases[n++];
+			const char *spec = i < 2 * N_BF16_SPECS ? bf[i / 2] :
+				more[i - 2 * N_BF16_SPECS].spec;
+
+			c = i < 2 * N_BF16_SPECS ? (i % 2 ? 3 : 0) :
+				more[i - 2 * N_BF16_SPECS].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s", spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 0;
+		}
+	}
+	/* combinations that spilled (docs/decisions/0028): two accumulators
+	 * with a residual and an fp32 prologue (sm_90a: every row past 128
+	 * accumulator registers a thread), an fp32 prologue on B (sm_80,
+	 * fixed sizes: the small kernel under a bare launch bound), fp32
+	 * prologues on both operands (sm_80, sm_70: half the warp tile) */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		sp[N_SPILLED] = {
+			{ "add_gemm_res_pro", 3, 0 }, { "add_gemm_res_pro", 4, 0 },
+			{ "add_gemm_res_pro", 0, 0 }, { "pro_b_gemm", 0, 1 },
+			{ "pro_b_gemm", 3, 1 }, { "pro_ab_gemm", 0, 0 },
+			{ "pro_ab_gemm", 2, 0 },
+		};
+
+		for (int i = 0; i < N_SPILLED; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = sp[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", sp[i].spec,
+				configs[c].name, sp[i].fixed ? "_fixed" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				sp[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = sp[i].fixed;
+		}
+	}
+	/* 8-bit operands: tests/specs/<spec>.tc on sm_90a, in configs */
+	{
+		static const struct { const char *spec; int c; } f8[N_F8] = {
+			{ "gemm_f8e4m3_nt", 3 }, { "gemm_f8e5m2_nt", 3 },
+			{ "gemm_f8e4m3_f32out", 3 }, { "add_gemm_f8e4m3", 3 },
+			{ "gemm_f8e4m3_nt", 4 }, { "gemm_f8e5m2_nt", 7 },
+			{ "gemm_f8e4m3_nt", 8 }, { "gemm_f8e4m3_nt", 9 },
+			{ "gemm_f8e5m2_scaled", 3 },
+			{ "gemm_i8_nt", 3 }, { "gemm_i8_nt", 4 },
+			{ "gemm_i8_nt", 7 }, { "gemm_i8_nt", 9 },
+			{ "gemm_i8_dequant", 3 }, { "add_gemm_i8", 3 },
+		};
+
+		for (int i = 0; i < N_F8; i++) {
+			struct ncase *k = &cases[n++];
+
+			snprintf(k->name, sizeof(k->name), "%s_%s", f8[i].spec,
+				configs[f8[i].c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				f8[i].spec);
+			k->cfg = &configs[f8[i].c];
+			k->arch = k->cfg->arch;
+			k->fixed = 0;
+		}
+	}
+	/* i8 on sm_80 (docs/decisions/0032): into i32 (runtime and fixed
+	 * sizes, swizzled and padded rows), dequantized into f16, two
+	 * contractions into f32 */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		i8[N_I8_SM80] = {
+			{ "gemm_i8_nt", 0, 0 }, { "gemm_i8_nt", 0, 1 },
+			{ "gemm_i8_nt", 11, 0 }, { "gemm_i8_dequant", 0, 0 },
+			{ "add_gemm_i8", 0, 0 },
+		};
+
+		for (int i = 0; i < N_I8_SM80; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = i8[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", i8[i].spec,
+				configs[c].name, i8[i].fixed ? "_fixed" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				i8[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = i8[i].fixed;
+		}
+	}
+	/* a shared operand (one copy for both contractions): every target,
+	 * MMAs in flight, persistent with one consumer warpgroup */
+	{
+		static const struct { const char *spec; int c; }
+		sh[N_SHARED] = {
+			{ "swiglu", 0 }, { "swiglu", 2 }, { "swiglu", 3 },
+			{ "swiglu", 4 }, { "swiglu", 10 }, { "swiglu_bf16", 0 },
+			{ "swiglu_bf16", 3 }, { "swiglu_shared_b", 0 },
+			{ "swiglu_shared_b", 1 }, { "swiglu_shared_b", 3 },
+		};
+
+		for (int i = 0; i < N_SHARED; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = sh[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s", sh[i].spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				sh[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 0;
+		}
+	}
+	/* epilogues reading per-row and per-column vectors (and a
+	 * residual) beside the largest accumulator tiles: every row of the
+	 * sm_90a file (the persistent 128x192, 192x192 and 128x256 among
+	 * them), f16 and fp8 operands; MMAs in flight, clusters, sm_80 and
+	 * sm_70 for the f16 ones (docs/decisions/0034) */
+	{
+		static const struct { const char *spec; int c; } ve[N_VEC] = {
+			{ "gemm_f8e4m3_scale", 3 },
+			{ "gemm_f8e5m2_scale_bias_relu", 3 },
+			{ "gemm_f8e4m3_scale_res", 3 },
+			{ "gemm_f8e4m3_scale_res", 4 },
+			{ "gemm_f8e4m3_scale_res", 7 },
+			{ "gemm_f16_scale", 3 },
+			{ "gemm_f16_scale_bias_relu", 3 },
+			{ "gemm_f16_scale_res", 3 },
+			{ "gemm_f16_scale_res", 4 },
+			{ "gemm_f16_scale_res", 7 },
+			{ "gemm_f16_scale_res", 0 },
+			{ "gemm_f16_scale_res", 2 },
+			{ "gemm_f8e5m2_scale_bias_relu", 4 },
+			{ "gemm_i8_dequant", 4 },
+			{ "heavy_epi", 3 }, { "heavy_epi", 0 },
+		};
+
+		for (int i = 0; i < N_VEC; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = ve[i].c;
+			snprintf(k->name, sizeof(k->name), "vec_%s_%s", ve[i].spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				ve[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 0;
+		}
+	}
+	/* K fixed to 1000, not a multiple of the k tile (docs/decisions/
+	 * 0030-ragged-k.md): the padded k loop, zeros past K, every target;
+	 * the runtime cases above take a ragged K too */
+	{
+		static const struct { const char *spec; int c; }
+		kf[N_KFIX] = {
+			{ "examples/gemm_nn.tc", 0 },
+			{ "examples/gemm_tn.tc", 1 },
+			{ "examples/gemm_nn.tc", 2 },
+			{ "examples/gemm_nn.tc", 3 },
+			{ "examples/gemm_nt.tc", 9 },
+			{ "examples/relu_gemm.tc", 3 },
+			{ "tests/specs/pro_ab_gemm.tc", 0 },
+			{ "tests/specs/swiglu.tc", 3 },
+		};
+
+		for (int i = 0; i < N_KFIX; i++) {
+			struct ncase *k = &cases[n++];
+			const char *b = strrchr(kf[i].spec, '/') + 1;
+
+			c = kf[i].c;
+			snprintf(k->name, sizeof(k->name), "%.*s_%s_k1000",
+				(int) (strlen(b) - 3), b, configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "%s", kf[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 2;
+		}
+	}
+	/* 8-bit operands declared MN-major (docs/decisions/0033): the copy
+	 * kernel and the GEMM kernels reading the copies; a file of one
+	 * persistent kernel, fixed sizes */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		kc[N_KCOPY] = {
+			{ "gemm_f8e4m3_nn", 3, 0 }, { "gemm_f8e4m3_nn", 4, 0 },
+			{ "gemm_f8e4m3_nn", 3, 1 }, { "gemm_f8e5m2_tn", 3, 0 },
+			{ "gemm_f8e4m3_tt", 7, 0 }, { "gemm_f8e4m3_tt", 9, 0 },
+			{ "gemm_i8_nn", 3, 0 }, { "gemm_i8_tt", 3, 0 },
+			{ "add_gemm_f8e4m3_mn", 3, 0 },
+		};
+
+		for (int i = 0; i < N_KCOPY; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = kc[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", kc[i].spec,
+				configs[c].name, kc[i].fixed ? "_fixed" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				kc[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = kc[i].fixed;
+		}
+	}
+	for (n = 0; n < N_CASES; n++) {
+		struct ncase *k = &cases[n];
+		char name[sizeof(k->name)];
+
+		memcpy(name, k->name, sizeof(name));
+		snprintf(k->cu, sizeof(k->cu), "%s/%s.cu", tmpdir, name);
+		snprintf(k->gen_log, sizeof(k->gen_log), "%s/%s.gen.log",
+			tmpdir, name);
+		snprintf(k->nvcc_log, sizeof(k->nvcc_log), "%s/%s.nvcc.log",
+			tmpdir, name);
+		k->status = -1;
+	}
+}
+
+#endif
