@@ -690,6 +690,13 @@ static int prologues_finite_at_zero(const struct pm_kernel *k)
 
 int pm_kernel_kragged_ok(const struct pm_kernel *k)
 {
+	const struct pm_target *t = k->cfg->target;
+
+	/* sm_70 (no cp.async: register-staged copies) keeps K a multiple of
+	 * the k tile: its guarded 16x16x8 kernels spilled 8-16 bytes with
+	 * the k predicate (docs/decisions/0030-ragged-k.md) */
+	if (t->emits_cuda && !t->async_copy)
+		return 0;
 	return prologues_finite_at_zero(k) && (!k->exact || all_tma(k));
 }
 

@@ -53,6 +53,8 @@ SAN_SIZES=${SAN_SIZES:-"M=200,N=328,K=576 M=256,N=384,K=4096"}
 # types), K % 16 (8-bit types), any K (no tensor has K last: gemm_tn).
 KSIZES_8=${KSIZES_8:-"M=1000,N=3000,K=1000 M=200,N=328,K=8 M=200,N=328,K=24 M=768,N=768,K=776 M=4104,N=264,K=4104 M=256,N=384,K=8200 M=768,N=768,K=1000"}
 KSIZES_16=${KSIZES_16:-"M=1000,N=3000,K=1008 M=200,N=328,K=16 M=200,N=328,K=48 M=768,N=768,K=784 M=4104,N=264,K=4112 M=256,N=384,K=8208"}
+# sm_70 takes no partial k tile (docs/decisions/0030): K multiples of 32
+KSIZES_32=${KSIZES_32:-"M=200,N=328,K=32 M=768,N=768,K=800"}
 KSIZES_1=${KSIZES_1:-"M=1000,N=3000,K=1 M=200,N=328,K=7 M=200,N=328,K=127 M=768,N=768,K=129 M=4104,N=264,K=1000 M=256,N=384,K=8199"}
 
 # NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)|K RULE
@@ -76,8 +78,8 @@ CASES=(
 	"add2k_l1000_sm80|tests/specs/add_gemm_2k.tc|--target sm_80|,L=1000"
 	"gemm_tn_sm90a|examples/gemm_tn.tc|--target sm_90a||1"
 	"gemm_tn_sm80|examples/gemm_tn.tc|--target sm_80||1"
-	"gemm_nn_sm70|examples/gemm_nn.tc|--target sm_70|"
-	"relu_gemm_sm70|examples/relu_gemm.tc|--target sm_70|"
+	"gemm_nn_sm70|examples/gemm_nn.tc|--target sm_70||32"
+	"relu_gemm_sm70|examples/relu_gemm.tc|--target sm_70||32"
 	"heavy_sm90a|tests/specs/heavy_epi.tc|--target sm_90a|"
 	"heavy_sm80|tests/specs/heavy_epi.tc|--target sm_80|"
 	"res_pro_sm90a|tests/specs/add_gemm_res_pro.tc|--target sm_90a|,L=192"

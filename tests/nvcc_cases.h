@@ -336,8 +336,8 @@ static void init_cases(void)
 		static const struct { const char *spec; int c; }
 		kf[N_KFIX] = {
 			{ "examples/gemm_nn.tc", 0 },
-			{ "examples/gemm_tn.tc", 1 },
-			{ "examples/gemm_nn.tc", 2 },
+			{ "examples/gemm_tn.tc", 0 },
+			{ "examples/gemm_nn.tc", 11 },
 			{ "examples/gemm_nn.tc", 3 },
 			{ "examples/gemm_nt.tc", 9 },
 			{ "examples/relu_gemm.tc", 3 },

@@ -217,8 +217,10 @@ static int check_fixed_sizes(struct pm_kernel *k, struct pm_diags *d)
 					"fixed at generation must be one%s)",
 					what[i], ext[i], tile[i], i < 2 ?
 					"; left a runtime size it need not be: "
-					"ragged tiles" : ": a prologue is not "
-					"finite at 0");
+					"ragged tiles" : k->cfg->target->async_copy ||
+					!k->cfg->target->emits_cuda ?
+					": a prologue is not finite at 0" :
+					": sm_70 takes no partial k tile");
 				return -1;
 			}
 	}
