@@ -9,6 +9,19 @@
 
 #include "poly/strbuf.h"
 
+/* SwiGLU with X shared (one k loop, X's tile copied once for both
+ * contractions), and with W shared, the second A in another layout. */
+#define PM_HR_SWIGLU_X \
+	"def sw(f16(M, K) X, f16(K, N) W, f16(K, N) V) -> (f16(M, N) O) {\n" \
+	"  G(i, j) +=! X(i, k) * W(k, j)\n" \
+	"  U(i, j) +=! X(i, k) * V(k, j)\n" \
+	"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n"
+#define PM_HR_SWIGLU_W \
+	"def sw(f16(M, K) A, f16(K, N) W, f16(K, M) B) -> (f16(M, N) O) {\n" \
+	"  G(i, j) +=! A(i, k) * W(k, j)\n" \
+	"  U(i, j) +=! B(k, i) * W(k, j)\n" \
+	"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n"
+
 /* Write head, the generated source and tail into a fresh directory,
  * compile with cc (with AddressSanitizer when asan: the inputs and
  * outputs are malloc'ed at their exact sizes, so any access past a size

@@ -319,16 +319,7 @@ static void test_fused(void **state)
 static void test_shared_operand(void **state)
 {
 	static const char *const texts[2] = {
-		"def sw(f16(M, K) X, f16(K, N) W, f16(K, N) V) -> "
-		"(f16(M, N) O) {\n"
-		"  G(i, j) +=! X(i, k) * W(k, j)\n"
-		"  U(i, j) +=! X(i, k) * V(k, j)\n"
-		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
-		"def sw(f16(M, K) A, f16(K, N) W, f16(K, M) B) -> "
-		"(f16(M, N) O) {\n"
-		"  G(i, j) +=! A(i, k) * W(k, j)\n"
-		"  U(i, j) +=! B(k, i) * W(k, j)\n"
-		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
+		PM_HR_SWIGLU_X, PM_HR_SWIGLU_W,
 	};
 	static const char *const sizes[] = { "72 40 8", "72 40 40",
 		"72 40 776", "8 8 1000" };
