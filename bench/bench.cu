@@ -10,7 +10,7 @@
 // says). The pure logic (size sets, the comparison gate, medians, CSV) is in
 // stats.c, shared with the CPU tests.
 //
-// Usage: bench [--set paper|square|llm|all] [--quick] [--n N] [--seed S]
+// Usage: bench [--set paper|square|llm|odd|decode|all] [--quick] [--n N] [--seed S]
 //              [--size MxNxK]... [--idioms a,b] [--kernels FILE] [--csv FILE]
 //              [--reps R] [--warmup W] [--comment TEXT]... [--list]
 //              [--dtype DT] [--fast-accum]
@@ -650,7 +650,7 @@ void read_manifest(const char *path) {
 
 [[noreturn]] void usage() {
 	fprintf(stderr,
-		"usage: bench [--set paper|square|llm|all] [--quick] [--n N] [--seed S]\n"
+		"usage: bench [--set paper|square|llm|odd|decode|all] [--quick] [--n N] [--seed S]\n"
 		"             [--size MxNxK]... [--idioms gemm,relu_gemm,gemm_bias_relu,add_gemm]\n"
 		"             [--kernels FILE] [--csv FILE] [--reps R] [--warmup W]\n"
 		"             [--comment TEXT]... [--list] [--dtype DT] [--fast-accum]\n"

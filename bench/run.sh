@@ -3,7 +3,7 @@
 # idioms of bench/specs/ (GEMM, ReLU+GEMM, GEMM+bias+ReLU, Add(GEMM, GEMM)).
 #
 #   bash bench/run.sh [--dtype f16|bf16|i8|f8] [--quick]
-#                     [--set paper|square|llm|all] [--n N] [--seed S]
+#                     [--set paper|square|llm|odd|decode|all] [--n N] [--seed S]
 #                     [--size MxNxK]... [--reps R] [--fast-accum]
 #                     [--build-only | --run-only]
 #

@@ -42,7 +42,34 @@ static const int64_t llm_quick[][3] = {
 	{ 4096, 11008, 4096 }, { 16, 4096, 4096 },
 };
 
+/* Decode (issue 28): M = 1 ... 64 tokens through LLaMA-like layers, N and K
+ * from 4096, 11008, 14336: memory-bound, the weights (K x N) streamed once. */
+static const int64_t decode_m[] = { 1, 8, 16, 32, 64 };
+static const int64_t decode_nk[][2] = {
+	{ 4096, 4096 }, { 11008, 4096 }, { 4096, 11008 }, { 14336, 4096 },
+	{ 4096, 14336 },
+};
+static const int64_t decode_quick[][3] = { { 1, 4096, 4096 }, { 16, 11008, 4096 } };
+/* Odd (issue 28): sizes that are not tile multiples, M, N and K each; N and
+ * K stay multiples of 8 (16-byte rows of the row-major operands). */
+static const int64_t odd_full[][3] = {
+	{ 4095, 4096, 4096 }, { 4097, 4096, 4096 }, { 1000, 1000, 1000 },
+	{ 777, 4104, 1000 }, { 4096, 4096, 1000 }, { 2047, 2056, 2056 },
+	{ 8191, 8192, 4104 }, { 129, 4096, 4104 }, { 3000, 5000, 1000 },
+	{ 127, 1000, 8000 },
+};
+static const int64_t odd_quick[][3] = { { 4095, 4096, 4096 }, { 1000, 1000, 1000 } };
+
 #define COUNT(a) ((int) (sizeof(a) / sizeof((a)[0])))
+
+static int push_list(struct bench_size *out, int *n, int cap,
+	const int64_t (*v)[3], int count, const char *set)
+{
+	for (int i = 0; i < count; ++i)
+		if (push(out, n, cap, v[i][0], v[i][1], v[i][2], set))
+			return -1;
+	return 0;
+}
 
 int bench_sizes(const char *set, int quick, int paper_n, uint64_t seed,
 	struct bench_size *out, int *n, int cap)
@@ -84,9 +111,20 @@ int bench_sizes(const char *set, int quick, int paper_n, uint64_t seed,
 		const int64_t (*v)[3] = quick ? llm_quick : llm_full;
 		int count = quick ? COUNT(llm_quick) : COUNT(llm_full);
 
-		for (i = 0; i < count; ++i)
-			if (push(out, n, cap, v[i][0], v[i][1], v[i][2], "llm"))
-				return -1;
+		return push_list(out, n, cap, v, count, "llm");
+	}
+	if (!strcmp(set, "odd"))
+		return quick ? push_list(out, n, cap, odd_quick, COUNT(odd_quick), "odd")
+			     : push_list(out, n, cap, odd_full, COUNT(odd_full), "odd");
+	if (!strcmp(set, "decode")) {
+		if (quick)
+			return push_list(out, n, cap, decode_quick, COUNT(decode_quick),
+					 "decode");
+		for (i = 0; i < COUNT(decode_nk); ++i)
+			for (int j = 0; j < COUNT(decode_m); ++j)
+				if (push(out, n, cap, decode_m[j], decode_nk[i][0],
+					 decode_nk[i][1], "decode"))
+					return -1;
 		return 0;
 	}
 	return -1;

@@ -210,6 +210,24 @@ static void test_sizes(void **state)
 	assert_int_equal(n, 10 + 3 + 2);
 	assert_string_equal(full[10].set, "square");
 	assert_string_equal(full[14].set, "llm");
+	/* decode: M from 1 to 64, N and K large; odd: no size a multiple of
+	 * the 64 tile in every dimension, N and K whole 16-byte rows */
+	n = 0;
+	assert_int_equal(bench_sizes("decode", 0, 100, 1, full, &n, 200), 0);
+	assert_int_equal(n, 25);
+	for (i = 0; i < n; ++i) {
+		assert_true(full[i].m >= 1 && full[i].m <= 64);
+		assert_true(full[i].n >= 4096 && full[i].k >= 4096);
+		assert_string_equal(full[i].set, "decode");
+	}
+	assert_true(full[0].m == 1 && full[4].m == 64);
+	n = 0;
+	assert_int_equal(bench_sizes("odd", 0, 100, 1, full, &n, 200), 0);
+	assert_int_equal(n, 10);
+	for (i = 0; i < n; ++i) {
+		assert_true(full[i].m % 64 || full[i].n % 64 || full[i].k % 64);
+		assert_true(full[i].n % 8 == 0 && full[i].k % 8 == 0);
+	}
 	n = 0;
 	assert_int_equal(bench_sizes("nope", 0, 100, 1, full, &n, 200), -1);
 	n = 0;
