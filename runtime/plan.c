@@ -75,6 +75,14 @@ struct pm_rt_st {
 	int pfew, psplit;
 };
 
+/* Role r is a persistent kernel whose units are chunks of tiles, reduced
+ * through the workspace or a cluster. */
+static int pm_rt_psplit_role(int r)
+{
+	return r == PM_RT_PERSIST_SPLIT || r == PM_RT_PERSIST_SPLIT_CL ||
+		r == PM_RT_PERSIST_SKINNY;
+}
+
 static int64_t pm_rt_cdiv(int64_t a, int64_t b)
 {
 	return (a + b - 1) / b;
@@ -561,6 +569,34 @@ static void pm_rt_rule_narrow(struct pm_rt_st *st)
 		st->persist = PM_RT_PERSIST_NARROW;
 }
 
+/* Decode shapes (M within one row of the skinny tile, 64): the skinny
+ * row's 64x128 units, its deep pipeline streaming B, split so that the
+ * SMs all stream, from PM_RT_MIN_PKT k tiles of work (fewer: the small
+ * rows as before): tiles T <= blocks P: s = P / T chunks (at most its
+ * consumer warps, PM_RT_MIN_PKT k tiles each); T > P: the whole waves
+ * unsplit, the tail's T % P tiles split as the tail rule does; only
+ * where it splits (unsplit, P / 2 < T <= P, the narrow row's wider units
+ * measured 1.0-1.15x faster; docs/decisions/0040-skinny-decode.md). */
+static void pm_rt_rule_skinny(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SKINNY);
+	const int64_t pb = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST_SKINNY);
+	int64_t t, rt, s;
+
+	if (i < 0 || !st->nofix || pb <= 0 || st->p->m > st->v[i].bm ||
+	    st->ktsum < PM_RT_MIN_PKT || !pm_rt_exact_ok(st, i))
+		return;
+	t = pm_rt_tiles(st, i);
+	rt = t <= pb ? t : t % pb;
+	s = rt > 0 ? pm_rt_fit(st, pb / rt, t <= pb ? PM_RT_MIN_PKT :
+		PM_RT_MIN_TKT, st->v[i].cwarps) : 1;
+	if (s < 2 || rt * s > PM_RT_CNT_BYTES / 4)
+		return;
+	pm_rt_take(st, PM_RT_PERSIST_SKINNY);
+	st->s = s, st->cl = 0;
+	st->tdp = t - rt;
+}
+
 /* Today's pm_plan_NAME: the rules in order. */
 static void pm_rt_rules(struct pm_rt_st *st)
 {
@@ -577,6 +613,7 @@ static void pm_rt_rules(struct pm_rt_st *st)
 		pm_rt_rule_ra(st);
 	pm_rt_rule_sq(st);
 	pm_rt_rule_narrow(st);
+	pm_rt_rule_skinny(st);
 	if (!(st->persist == PM_RT_PERSIST_SPLIT && !st->tdp && st->s > 1 &&
 	    st->s == st->cl))
 		st->cl = 0;
@@ -615,8 +652,7 @@ static int pm_rt_resolve(const struct pm_rt_st *st, int small, int medium,
 /* The role's split: it takes s chunks over a workspace or a cluster. */
 static int pm_rt_splits(int role)
 {
-	return role == PM_RT_SPLIT || role == PM_RT_PERSIST_SPLIT ||
-		role == PM_RT_PERSIST_SPLIT_CL;
+	return role == PM_RT_SPLIT || pm_rt_psplit_role(role);
 }
 
 /* Fills *c for row i, s chunks (1 unless i splits), tdp, cluster cl. */
@@ -638,23 +674,25 @@ static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
 	o = pm_rt_occ(st, role == PM_RT_PERSIST_SPLIT_CL &&
 		pm_rt_row(st, PM_RT_PERSIST_SPLIT) >= 0 ?
 		PM_RT_PERSIST_SPLIT : role);
-	if (role == PM_RT_PERSIST_SPLIT || role == PM_RT_PERSIST_SPLIT_CL)
+	if (pm_rt_psplit_role(role))
 		c->grid = tdp + (c->grid - tdp) * s;
 	if (role >= PM_RT_PERSIST && c->grid > (int64_t) st->sms * o)
 		c->grid = (int64_t) st->sms * o;
 	for (int r = 0; r < PM_RT_MAX_K; ++r)
 		c->kc[r] = r < st->f->nk ? pm_rt_cdiv(st->kt[r], s) * b->bk : 0;
 	c->cnt_bytes = s > 1 && !c->cl ? PM_RT_CNT_BYTES : 0;
-	c->ws_bytes = c->cnt_bytes ? c->cnt_bytes + (size_t) (st->t - tdp) *
-		(size_t) s * (size_t) st->f->nacc * (size_t) b->bm *
-		(size_t) b->bn * 4u : 0;
+	/* the split tiles' partials, of the row's own tile */
+	c->ws_bytes = c->cnt_bytes ? c->cnt_bytes + (size_t) (pm_rt_tiles(st,
+		role == PM_RT_SPLIT ? st->row[PM_RT_BASE] : i) - tdp) *
+		(size_t) s * (size_t) st->f->nacc * (size_t) st->v[i].bm *
+		(size_t) st->v[i].bn * 4u : 0;
 }
 
 /* The rules' flags in today's numbering, for pm_rt_choice.why. */
 static void pm_rt_why(const struct pm_rt_st *st, struct pm_rt_rules *w)
 {
 	static const int num[PM_RT_NROLES] = { 0, 0, 0, 0, 0, 1, 2, 4, 5, 6,
-		7, 3, 3 };
+		7, 3, 3, 8 };
 
 	w->s = (int) st->s;
 	w->persist = st->persist < 0 ? 0 : num[st->persist];
@@ -733,11 +771,11 @@ static int pm_rt_forced(const struct pm_rt_st *st, const struct pm_rt_force *f,
 		return PM_RT_EILLEGAL;
 	if (role == PM_RT_SPLIT)
 		max = st->b / st->t > 2 ? st->b / st->t : 2;
-	else if (role == PM_RT_PERSIST_SPLIT || role == PM_RT_PERSIST_SPLIT_CL)
+	else if (pm_rt_psplit_role(role))
 		max = st->v[i].cwarps;
 	/* chunks wait for each other (sm90_split.cuh): all resident */
-	lim = role == PM_RT_PERSIST_SPLIT_CL ? PM_RT_MAX_CL : role ==
-		PM_RT_PERSIST_SPLIT ? st->sms * pm_rt_occ(st, role) / st->t : max;
+	lim = role == PM_RT_PERSIST_SPLIT_CL ? PM_RT_MAX_CL : pm_rt_psplit_role(
+		role) ? st->sms * pm_rt_occ(st, role) / pm_rt_tiles(st, i) : max;
 	max = max < lim ? max : lim;
 	if (!pm_rt_splits(role))
 		s = s ? s : 1;
@@ -749,7 +787,7 @@ static int pm_rt_forced(const struct pm_rt_st *st, const struct pm_rt_force *f,
 	    PM_RT_SPLIT ? s : max) || pm_rt_fit(st, s, 1, s) != s)) ||
 	    (!pm_rt_splits(role) && s != 1) ||
 	    (role != PM_RT_PERSIST_SPLIT_CL && s > 1 &&
-	    st->t > PM_RT_CNT_BYTES / 4) ||
+	    pm_rt_tiles(st, i) > PM_RT_CNT_BYTES / 4) ||
 	    (role == PM_RT_PERSIST_SPLIT_CL && f->s && s != f->s))
 		return PM_RT_EILLEGAL;
 	pm_rt_fill_choice(st, i, s, 0, s, c);

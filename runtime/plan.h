@@ -50,6 +50,7 @@ enum pm_rt_role {
 	PM_RT_PERSIST_NARROW,	/* "_persist_narrow": 64x192, MMAs in flight */
 	PM_RT_PERSIST_SPLIT,	/* "_persist_split": split-K units, workspace */
 	PM_RT_PERSIST_SPLIT_CL,	/* "_persist_split_cl": a tile's chunks in a cluster */
+	PM_RT_PERSIST_SKINNY,	/* "_persist_skinny": 64-row split units, M <= 64 */
 	PM_RT_NROLES
 };
 

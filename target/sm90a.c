@@ -73,6 +73,10 @@ static const struct pm_variant_desc variants[] = {
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_CLUSTER,
 	  .why = "split-K in clusters, reduced through distributed shared "
 		"memory" },
+	{ .role = PM_RT_PERSIST_SKINNY, .suffix = "_persist_skinny",
+	  .from = PM_RT_NROLES, .shape = { 64, 128, 64, 128, 8 },
+	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER,
+	  .why = "split-K units of 64x128, 8 stages, for M of 64 or fewer" },
 	{ .role = PM_RT_SMALL_TMA, .suffix = "_small_tma", .from = PM_RT_SMALL,
 	  .flags = PM_VF_TMA | PM_VF_ROW_RASTER,
 	  .why = "the small variant with TMA copies (3/2 blocks per SM)" },

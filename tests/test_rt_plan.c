@@ -61,6 +61,8 @@ static const struct pm_rt_variant gemm_rows[] = {
 		8, 0, 0 },
 	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288,
 		165968, TW, CL_ROW },
+	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
+		TW, 4, 0, 0 },
 };
 
 /* add_gemm: the base, split, medium and small_tma kernels' smem differ. */
@@ -85,6 +87,8 @@ static const struct pm_rt_variant add_rows[] = {
 		8, 0, 0 },
 	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288,
 		165968, TW, CL_ROW },
+	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
+		TW, 4, 0, 0 },
 };
 
 /* relu_gemm: the persistent kernels' prologue through the MMA's
@@ -108,6 +112,8 @@ static const struct pm_rt_variant relu_rows[] = {
 		0, 0, 0 },
 	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 384, 165952,
 		TW | PR, 8, 0, 0 },
+	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 256, 214144,
+		TW | PR, 4, 0, 0 },
 };
 
 /* sm_90a's cost tables (emit/target.c: ra_cost, sq_cost). */
@@ -123,9 +129,9 @@ static const struct pm_rt_spec add_spec = { 2, 2, 1, 0, SM90_RA, SM90_SQ };
  * 1-7, the split, the base). */
 static int launched_role(const struct pm_rt_rules *w)
 {
-	static const int role[8] = { -1, PM_RT_PERSIST, PM_RT_PERSIST_WIDE,
+	static const int role[9] = { -1, PM_RT_PERSIST, PM_RT_PERSIST_WIDE,
 		PM_RT_PERSIST_SPLIT, PM_RT_PERSIST_TALL, PM_RT_PERSIST_MID,
-		PM_RT_PERSIST_SQ, PM_RT_PERSIST_NARROW };
+		PM_RT_PERSIST_SQ, PM_RT_PERSIST_NARROW, PM_RT_PERSIST_SKINNY };
 
 	if (w->small)
 		return PM_RT_SMALL;
@@ -277,11 +283,38 @@ static void test_choices(void **state)
 	int rc;
 
 	(void) state;
-	/* 1x1 tile: the small row (64x64: 1 block, under 3/2 per SM) */
+	/* 1x1 tile of 64 k tiles: the skinny row, in 4 chunks (its consumer
+	 * warps) through the workspace of its own 64x128 tile */
 	c = plan(&gemm_spec, gemm_rows, nv, 64, 64, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SKINNY, 4, 0, 0, 0, 4);
+	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 4 * 64 * 128 * 4);
+	/* ... of 15 k tiles: the small row (1 block, under 3/2 per SM) */
+	c = plan(&gemm_spec, gemm_rows, nv, 64, 64, 960, NULL, &rc);
 	assert_int_equal(rc, PM_RT_OK);
 	assert_choice(&c, gemm_rows, PM_RT_SMALL, 1, 0, 0, 1, 1);
 	assert_int_equal(c.ws_bytes, 0);
+	/* decode 16x4096x4096: 32 skinny tiles x 4 chunks of 16 k tiles */
+	c = plan(&gemm_spec, gemm_rows, nv, 16, 4096, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SKINNY, 4, 0, 0, 0, 128);
+	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 32 * 4 * 64 * 128 * 4);
+	assert_int_equal(c.kc[0], 16 * 64);
+	/* 1x14336x4096: 112 skinny tiles would run unsplit (2 chunks would
+	 * not be resident): the narrow row's 75 instead */
+	c = plan(&gemm_spec, gemm_rows, nv, 1, 14336, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_NARROW, 1, 0, 0, 0, 75);
+	/* 61x17160x1024: 135 skinny tiles, 132 whole, the tail's 3 in 4
+	 * chunks of 4 k tiles */
+	c = plan(&gemm_spec, gemm_rows, nv, 61, 17160, 1024, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SKINNY, 4, 132, 0, 0, 132);
+	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 3 * 4 * 64 * 128 * 4);
+	/* 65 rows: not skinny */
+	c = plan(&gemm_spec, gemm_rows, nv, 65, 4096, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_true(gemm_rows[c.v].role != PM_RT_PERSIST_SKINNY);
 	/* Add(GEMM, GEMM) 640x256x2176 (golden: s=4 cl=4): 10 tiles in
 	 * clusters of 4 chunks of 9 k tiles, no workspace */
 	c = plan(&add_spec, add_rows, NROWS(add_rows), 640, 256, 2176, NULL,

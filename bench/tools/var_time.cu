@@ -9,6 +9,9 @@
 // VARS_H: a header defining `static const pm_var vars[]` (name, entry).
 // -DRELU_A: the variants compute relu(A) * B (ReLU+GEMM); cuBLAS's side is
 // then the paper's unfused baseline, a relu kernel on A and the product.
+// VT_FORCE="f1;f2;..": each entry runs once per forcing, POLYMMA_VARIANT set
+// to it before each call (the launcher reads it per call; "" the plan's own
+// choice), named name/f: e.g. VT_FORCE=";_persist_split,s=4;_small".
 // Prints "VAR MxNxK cublas_ms name=ms .. nsets".
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -26,7 +29,16 @@ struct pm_var {
 };
 #include VARS_H
 
-static const int NV = (int)(sizeof(vars) / sizeof(vars[0]));
+static const int NE = (int)(sizeof(vars) / sizeof(vars[0]));
+#include <cstdlib>
+#include <string>
+static std::vector<std::string> forces(1, "");
+static int NV = NE;
+static std::string vname(int v) {	// v from 0: entry v % NE, forcing v / NE
+  const std::string &f = forces[v / NE];
+  return f.empty() && forces.size() == 1 ? vars[v % NE].name
+                                         : std::string(vars[v % NE].name) + "/" + f;
+}
 
 #include "exp_fill.cuh"
 
@@ -44,6 +56,17 @@ __global__ void vt_relu(const __half *x, __half *y, long long n) {
 
 int main(int argc, char **argv) {
   int dev = 0, l2 = 0;
+  if (const char *fl = getenv("VT_FORCE")) {
+    forces.clear();
+    std::string l(fl);
+    for (size_t p = 0;;) {
+      size_t q = l.find(';', p);
+      forces.push_back(l.substr(p, q == std::string::npos ? q : q - p));
+      if (q == std::string::npos) break;
+      p = q + 1;
+    }
+    NV = NE * (int)forces.size();
+  }
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
   cublasHandle_t h;
@@ -73,7 +96,7 @@ int main(int argc, char **argv) {
       exp_fill<<<1024, 256, 0, s>>>(B[i], K * N, 2u + 3 * i);
     }
     const float one = 1.0f, zero = 0.0f;
-    auto run = [&](int v, int i) {
+    auto run = [&](int v, int i) -> cudaError_t {
       if (v == 0) {
 #ifdef RELU_A
         vt_relu<<<(unsigned)std::min(2112LL, (M * K / 8 + 255) / 256), 256, 0, s>>>(
@@ -83,8 +106,11 @@ int main(int argc, char **argv) {
                      B[i], CUDA_R_16F, (int)N, Ar[i], CUDA_R_16F, (int)K, &zero,
                      C[i], CUDA_R_16F, (int)N, CUBLAS_COMPUTE_32F,
                      CUBLAS_GEMM_DEFAULT);
-      } else
-        vars[v - 1].f(A[i], B[i], C[i], M, N, K, s);
+        return cudaSuccess;
+      } else {
+        setenv("POLYMMA_VARIANT", forces[(v - 1) / NE].c_str(), 1);
+        return vars[(v - 1) % NE].f(A[i], B[i], C[i], M, N, K, s);
+      }
     };
     const long long mn = M * N;
     std::vector<__half> ref(mn), out(mn);
@@ -95,9 +121,14 @@ int main(int argc, char **argv) {
     std::vector<int> ok(NV + 1, 1);
     for (int v = 1; v <= NV; ++v) {
       cudaMemsetAsync(C[0], 0xff, mn * 2, s);	// NaN poison
-      run(v, 0);
+      const cudaError_t le = run(v, 0);
       cudaMemcpyAsync(out.data(), C[0], mn * 2, cudaMemcpyDeviceToHost, s);
       cudaError_t e = cudaStreamSynchronize(s);
+      if (le != cudaSuccess) {	// refused by the launcher: not timed
+        printf("SKIP %s %s %s\n", argv[a], vname(v - 1).c_str(), cudaGetErrorString(le));
+        ok[v] = 0;
+        continue;
+      }
       double md = 0;
       for (long long q = 0; q < mn && e == cudaSuccess; ++q) {
         float x = __half2float(out[q]), y = __half2float(ref[q]);
@@ -107,7 +138,7 @@ int main(int argc, char **argv) {
       }
       if (e != cudaSuccess || md > 0.004) {
         printf("FAIL %s %s %s max|diff|/(1+|y|) %.3g\n", argv[a],
-               vars[v - 1].name, cudaGetErrorString(e), md);
+               vname(v - 1).c_str(), cudaGetErrorString(e), md);
         ok[v] = 0;
         bad++;
         if (e != cudaSuccess) return 1;	// the context is gone
@@ -139,7 +170,7 @@ int main(int argc, char **argv) {
         std::sort(t[v].begin(), t[v].end());
         m = t[v][R / 2];
       }
-      printf(" %s=%.5f", v ? vars[v - 1].name : "cublas", m);
+      printf(" %s=%.5f", v ? vname(v - 1).c_str() : "cublas", m);
     }
     printf(" %d\n", ns);
     fflush(stdout);
