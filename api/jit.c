@@ -374,3 +374,8 @@ int polymma_jit_cache_clear(void)
 
 	return pm_cache_dir(dir, sizeof(dir)) < 0 ? -1 : pm_cache_clear(dir);
 }
+
+const struct pm_rt_jit *pm_jit_desc(const polymma_kernel *k)
+{
+	return k ? &k->k->j : NULL;
+}

@@ -18,4 +18,9 @@ int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
 	const char *name, const char *arch, unsigned char **cubin, size_t *n,
 	struct pm_diags *d);
 
+/* k's launch description (tests/gpu/jit_check.c forces each row). */
+struct polymma_kernel;
+struct pm_rt_jit;
+const struct pm_rt_jit *pm_jit_desc(const struct polymma_kernel *k);
+
 #endif
