@@ -129,11 +129,12 @@ void pm_jit_key(const char *text, const char *log, const char *target,
 /* NVRTC: src -> cubin for arch (*cubin malloc'ed). The log in d on
  * failure (an internal error: the generator wrote code NVRTC refuses). */
 int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
-	const char *name, const char *arch, unsigned char **cubin,
-	size_t *n, struct pm_diags *d)
+	const char *name, const char *arch, const char *extra, char **plog,
+	unsigned char **cubin, size_t *n, struct pm_diags *d)
 {
 	char a[32], inc[600];
-	const char *opts[4] = { a, "-std=c++17", inc, NULL };
+	const char *opts[4] = { a, "-std=c++17", extra, inc };
+	int nopt = extra ? 3 : 2;
 	pm_nvrtcProgram p = NULL;
 	pm_nvrtcResult r;
 	size_t ln = 0;
@@ -147,7 +148,12 @@ int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
 			nv->GetErrorString(r));
 		return POLYMMA_ERR_INTERNAL;
 	}
-	r = nv->CompileProgram(p, *nv->include ? 3 : 2, opts);
+	if (*nv->include)
+		opts[nopt++] = inc;
+	r = nv->CompileProgram(p, nopt, opts);
+	if (plog && !nv->GetProgramLogSize(p, &ln) && (*plog = malloc(ln + 1)))
+		if (nv->GetProgramLog(p, *plog))
+			**plog = 0;
 	if (r) {
 		nv->GetProgramLogSize(p, &ln);
 		log = malloc(ln + 1);
@@ -231,7 +237,8 @@ static int build(polymma_ctx *ctx, const char *text, const polymma_options *o,
 		POLYMMA_ERR_INTERNAL : pm_pipeline_jit(spec, &cfg, &out, j, &d);
 	if (rc == POLYMMA_OK) {
 		snprintf(name, sizeof(name), "%s.cu", j->name);
-		rc = pm_jit_nvrtc(nv, out.source, name, arch, &cubin, &nc, &d);
+		rc = pm_jit_nvrtc(nv, out.source, name, arch, NULL, NULL,
+			&cubin, &nc, &d);
 	}
 	if (rc == POLYMMA_OK && !(*payload = to_payload(j, cubin, nc, n)))
 		rc = POLYMMA_ERR_INTERNAL;

@@ -13,10 +13,12 @@
 void pm_jit_key(const char *text, const char *log, const char *target,
 	const char *arch, const struct pm_nvrtc *nv, unsigned char key[32]);
 /* NVRTC: the generated file src -> a cubin for arch (*cubin malloc'ed,
- * *n bytes). A polymma_status; NVRTC's log in d where it refuses src. */
+ * *n bytes), with one more NVRTC option extra (NULL: none); NVRTC's log
+ * into *log (malloc'ed) where log is not NULL. A polymma_status; the log
+ * in d where NVRTC refuses src. */
 int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
-	const char *name, const char *arch, unsigned char **cubin, size_t *n,
-	struct pm_diags *d);
+	const char *name, const char *arch, const char *extra, char **log,
+	unsigned char **cubin, size_t *n, struct pm_diags *d);
 
 /* k's launch description (tests/gpu/jit_check.c forces each row). */
 struct polymma_kernel;

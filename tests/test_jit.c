@@ -153,6 +153,34 @@ static void check_desc(const char *src, const struct pm_rt_jit *j)
 	free(back);
 }
 
+/* ptxas's report (-v) of every kernel of j: no stack, no spills (the
+ * rule tests/test_nvcc.c checks for nvcc holds for NVRTC's build too). */
+static void no_spills(const char *log, const struct pm_rt_jit *j)
+{
+	int kernels = 0;
+
+	assert_non_null(log);
+	for (const char *p = log; (p = strstr(p, "bytes stack frame")); ++p) {
+		const char *q = p - 1, *want = "bytes stack frame, 0 bytes "
+			"spill stores, 0 bytes spill loads";
+
+		/* "ptxas  .  0 bytes stack frame, 0 bytes spill stores, ..." */
+		while (q > log && *q == ' ')
+			q--;
+		if (*q != '0' || (q > log && q[-1] >= '0' && q[-1] <= '9') ||
+		    strncmp(p, want, strlen(want))) {
+			fprintf(stderr, "%.120s\n", q - 8 > log ? q - 8 : log);
+			fail_msg("a kernel of %s has a stack frame or spills",
+				j->name);
+		}
+		kernels++;
+	}
+	/* one report per function: the kernels and their twins at least */
+	assert_true(kernels >= j->nrows);
+	printf("test_jit: %s: %d functions, no stack, no spills\n", j->name,
+		kernels);
+}
+
 /* The examples' descriptions, and NVRTC on their device-only form. */
 static void examples(void **state)
 {
@@ -184,11 +212,16 @@ static void examples(void **state)
 			check_desc(src, j);
 			if (nv) {
 				pm_diags_init(&d, "x", NULL);
+				char *log = NULL;
+
 				rc = pm_jit_nvrtc(nv, src, "x.cu", targets[t],
-					&cubin, &n, &d);
+					"--ptxas-options=-v", &log, &cubin, &n,
+					&d);
 				if (rc)
 					fprintf(stderr, "%s", pm_diags_text(&d));
 				assert_int_equal(rc, 0);
+				no_spills(log, j);
+				free(log);
 				assert_true(n > 1000);
 				/* an ELF */
 				assert_memory_equal(cubin, "\177ELF", 4);
