@@ -117,6 +117,8 @@ struct pm_nvrtc {
 const struct pm_nvrtc *pm_nvrtc(const char **why);
 /* The driver: libcuda.so.1 (cuInit(0) done). NULL with *why. */
 const struct pm_cuda *pm_cuda(const char **why);
+/* Tests: pm_cuda() returns c from now on (NULL: the real driver again). */
+void pm_cuda_override(const struct pm_cuda *c);
 /* "CUDA_ERROR_...: text" of r, static or in buf. */
 const char *pm_cuda_error(const struct pm_cuda *cu, pm_CUresult r);
 

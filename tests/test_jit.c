@@ -33,6 +33,7 @@
 #include "api/options.h"
 #include "api/pipeline.h"
 #include "runtime/cache.h"
+#include "runtime/jitlaunch.h"
 #include "runtime/jit.h"
 #include "tests/util.h"
 #include "polymma.h"
@@ -120,6 +121,48 @@ static int check_row(const char *src, const struct pm_rt_jit *j, int r)
 	return seen;
 }
 
+/* "M" or "4096" */
+static void dim_str(const struct pm_rt_jit *j, const struct pm_rt_dim *d,
+	char *buf, size_t n)
+{
+	if (d->sym >= 0)
+		snprintf(buf, n, "%s", j->sym_name[d->sym]);
+	else
+		snprintf(buf, n, "%lld", (long long) d->value);
+}
+
+/* Each tensor map as launch.c prints its pm_tma_map_2d call, and the
+ * file's TMA data type. */
+static void check_maps(const char *src, const struct pm_rt_jit *j)
+{
+	static const char *const types[] = {
+		[0] = "CU_TENSOR_MAP_DATA_TYPE_UINT8",
+		[6] = "CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
+		[9] = "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
+	};
+
+	for (int r = 0; r < j->nrows; ++r)
+		for (int m = 0; m < j->kern[r].ntma; ++m) {
+			const struct pm_rt_tma *t = &j->kern[r].tma[m];
+			char rows[32], cols[32], call[256], def[96];
+
+			dim_str(j, &t->rows, rows, sizeof(rows));
+			dim_str(j, &t->cols, cols, sizeof(cols));
+			snprintf(call, sizeof(call), "pm_tma_map_2d(&pm_tm%d, %s, "
+				"%s, %s, %s, %d, %d, %d)", t->buf,
+				j->tname[t->tensor], rows, cols, cols, t->box_rows,
+				t->box_cols, t->swizzle);
+			if (!strstr(src, call))
+				fail_msg("%s row %d: no %s", j->name, r, call);
+			assert_true(t->dtype == 0 || t->dtype == 6 ||
+				t->dtype == 9);
+			snprintf(def, sizeof(def), "#define PM_AB_TMA %s\n",
+				types[t->dtype]);
+			assert_non_null(strstr(src, def));
+			assert_int_equal(t->esize, t->dtype ? 2 : 1);
+		}
+}
+
 static void check_desc(const char *src, const struct pm_rt_jit *j)
 {
 	unsigned char *b;
@@ -129,6 +172,33 @@ static void check_desc(const char *src, const struct pm_rt_jit *j)
 	assert_true(j->nrows >= 1);
 	for (int r = 0; r < j->nrows; ++r)
 		assert_true(check_row(src, j, r) >= 1);
+	check_maps(src, j);
+	/* the entry's checks as launch.c prints them */
+	for (int i = 0; i < j->nsizes; ++i) {
+		const char *n = j->sym_name[j->order[i]];
+		char c[160];
+
+		if (j->align[i] > 1)
+			snprintf(c, sizeof(c), "if (%s < 1 || %s > 0x7fffff00 || "
+				"%s %% %d)", n, n, n, j->align[i]);
+		else
+			snprintf(c, sizeof(c), "if (%s < 1 || %s > 0x7fffff00)\n",
+				n, n);
+		if (!strstr(src, c))
+			fail_msg("%s: no check %s", j->name, c);
+	}
+	for (int t = 0; t < j->ntensors; ++t) {
+		char c[160];
+
+		snprintf(c, sizeof(c), "if ((uintptr_t) %s %% %d)", j->tname[t],
+			j->talign[t]);
+		if (j->talign[t] > 1 && !strstr(src, c))
+			fail_msg("%s: no check %s", j->name, c);
+		snprintf(c, sizeof(c), "if ((uintptr_t) %s %%", j->tname[t]);
+		if (j->talign[t] == 1 && strstr(src, c))
+			fail_msg("%s: an alignment check of %s", j->name,
+				j->tname[t]);
+	}
 	pm_rt_jit_pack(j, NULL, &n);
 	b = malloc(n);
 	pm_rt_jit_pack(j, b, &m);
@@ -181,6 +251,9 @@ static void no_spills(const char *log, const struct pm_rt_jit *j)
 		kernels);
 }
 
+/* gemm_bias_relu's sm_90a description, for the launch tests */
+static struct pm_rt_jit gbr90;
+
 /* The examples' descriptions, and NVRTC on their device-only form. */
 static void examples(void **state)
 {
@@ -210,6 +283,8 @@ static void examples(void **state)
 			src = generate(all[e], targets[t], j, &rc);
 			assert_int_equal(rc, 0);
 			check_desc(src, j);
+			if (e == 4 && t == 1)
+				gbr90 = *j;
 			if (nv) {
 				pm_diags_init(&d, "x", NULL);
 				char *log = NULL;
@@ -496,6 +571,8 @@ done:
 	free(dir);
 }
 
+#include "tests/jit_mock.h"
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +583,9 @@ int main(void)
 		cmocka_unit_test(cache_bound),
 		cmocka_unit_test(examples),
 		cmocka_unit_test(compile_cached),
+		cmocka_unit_test(launch_plan),
+		cmocka_unit_test(launch_checks),
+		cmocka_unit_test(launch_forced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
