@@ -573,10 +573,43 @@ done:
 
 #include "tests/jit_mock.h"
 
+/* NULL arguments: usage errors, no crash (include/polymma.h). */
+static void nulls(void **state)
+{
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_kernel *k = (polymma_kernel *) 0x1;
+	int64_t sz[3] = { 1, 1, 1 };
+
+	(void) state;
+	assert_int_equal(polymma_jit_compile(NULL, "def", o, "sm_80", &k),
+		POLYMMA_ERR_USAGE);
+	assert_null(k);
+	assert_int_equal(polymma_jit_compile(ctx, NULL, o, "sm_80", &k),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(strstr(polymma_diagnostics(ctx), "spec_text is NULL"));
+	assert_int_equal(polymma_jit_compile(ctx, "def", NULL, "sm_80", &k),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_jit_compile(ctx, "def", o, "sm_80", NULL),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_kernel_launch(NULL, NULL, sz, NULL),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_kernel_launch_ws(NULL, NULL, sz, NULL, 0,
+		NULL), POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_kernel_workspace_size(NULL, sz), 0);
+	assert_null(polymma_kernel_error(NULL));
+	assert_null(polymma_kernel_arch(NULL));
+	assert_int_equal(polymma_kernel_cached(NULL), 0);
+	polymma_kernel_free(NULL);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sha256),
+		cmocka_unit_test(nulls),
 		cmocka_unit_test(key_inputs),
 		cmocka_unit_test(cache_corrupt),
 		cmocka_unit_test(cache_fork),
