@@ -320,8 +320,18 @@ int main(int argc, char **argv)
 	polymma_ctx *ctx = polymma_ctx_alloc();
 	polymma_options *o = polymma_options_alloc();
 
+	pm_CUcontext pctx = NULL;
+	pm_CUdevice dev;
+
 	if (!(cu = pm_cuda(&why))) {
 		printf("FAIL: %s\n", why);
+		return 1;
+	}
+	/* device 0's primary context (the runtime API's), current before
+	 * the first allocation */
+	if (cu->DeviceGet(&dev, 0) || cu->DevicePrimaryCtxRetain(&pctx, dev) ||
+	    cu->CtxSetCurrent(pctx)) {
+		printf("FAIL: no CUDA device 0\n");
 		return 1;
 	}
 	for (int a = 1; a < argc; ++a) {
