@@ -32,7 +32,7 @@ MAKEFLAGS += --no-builtin-rules
 PM_CFLAGS := -std=c11 -Wall -Wextra -Werror -I. -Iinclude -I$(BUILD)/gen
 ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(PM_CFLAGS)
 LINK_FLAGS = $(CFLAGS) $(SANITIZE) $(LDFLAGS)
-STATIC_LIBS := -Wl,-Bstatic -lisl -lgmp -Wl,-Bdynamic -lm
+STATIC_LIBS := -Wl,-Bstatic -lisl -lgmp -Wl,-Bdynamic -lm -ldl -lpthread
 
 LIB_DIRS := frontend poly target schedule_tree promote variant emit runtime api
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
@@ -112,6 +112,12 @@ $(EXAMPLE): $(BUILD)/obj/examples/embed.o $(LIB)
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_HELPER_OBJS) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LINK_FLAGS) $< $(TEST_HELPER_OBJS) $(LIB) -lcmocka $(STATIC_LIBS) -o $@
+
+# The JIT's GPU check (tests/gpu/jit_check.sh runs it on the GPU machine):
+# isl statically, CUDA through dlopen, no cmocka.
+$(BUILD)/tests/gpu/jit_check: tests/gpu/jit_check.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LINK_FLAGS) $< $(LIB) $(STATIC_LIBS) -o $@
 
 # A test source is compiled after removing its program, so that a test that
 # does not build is reported as failed rather than run stale.

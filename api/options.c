@@ -1,6 +1,7 @@
 /* The options as one table: polymma_options_set, the command line and the
  * documentation all read it (api/options.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,11 @@
 
 struct polymma_options {
 	struct pm_config cfg;
+	/* every successful set, "key=value\n" in order: the JIT cache's
+	 * key (api/jit.c); log_over: it did not fit */
+	char log[4096];
+	size_t loglen;
+	int log_over;
 };
 
 #define F(x) offsetof(struct pm_config, x)
@@ -479,6 +485,11 @@ const struct pm_config *pm_options_config(const polymma_options *o)
 	return &o->cfg;
 }
 
+const char *pm_options_log(const polymma_options *o)
+{
+	return o->log_over ? NULL : o->log;
+}
+
 /* Set key on a copy of o's configuration; o changes only on success. */
 static int options_set(polymma_options *o, const char *key,
 	const char *value, const char **err, int internal)
@@ -498,8 +509,17 @@ static int options_set(polymma_options *o, const char *key,
 		return set_err(err, "unknown option");
 	next = o->cfg;
 	rc = pm_options_apply(opt, &next, value, err);
-	if (rc == POLYMMA_OK)
+	if (rc == POLYMMA_OK) {
+		size_t n = strlen(key) + strlen(value) + 3;
+
 		o->cfg = next;
+		if (o->loglen + n <= sizeof(o->log)) {
+			snprintf(o->log + o->loglen, n, "%s=%s\n", key, value);
+			o->loglen += n - 1;
+		} else {
+			o->log_over = 1;
+		}
+	}
 	return rc;
 }
 

@@ -79,6 +79,9 @@ int pm_options_set_internal(struct polymma_options *o, const char *key,
 
 /* The configuration o holds (borrowed, read-only). */
 const struct pm_config *pm_options_config(const struct polymma_options *o);
+/* Every successful set on o, "key=value\n" in order ("" none); NULL
+ * where they did not fit the log (the JIT then does not cache). */
+const char *pm_options_log(const struct polymma_options *o);
 
 /* "--target sm_70|sm_80|sm_90a", "--dump-schedule[=PASS]" into buf (of
  * size n, always terminated); returns buf. */

@@ -2,6 +2,7 @@
  *
  *   polymma gen SPEC -o OUT.cu [options]
  *   polymma check SPEC [options]
+ *   polymma cache clear
  *   polymma --help | --version
  *
  * Exit codes are the library's status codes: 0 success, 1 invalid spec,
@@ -23,6 +24,8 @@ static const char usage_head[] =
 "Usage: polymma gen SPEC -o OUT.cu [options]  generate one self-contained CUDA file\n"
 "       polymma check SPEC [options]          parse and validate; print the DAG,\n"
 "                                             domains, accesses and dependences\n"
+"       polymma cache clear                   empty the JIT's disk cache\n"
+"                                             ($POLYMMA_CACHE_DIR, ~/.cache/polymma)\n"
 "       polymma --help | --version\n"
 "\n"
 "SPEC is a .tc file ('-' reads standard input).\n"
@@ -252,6 +255,23 @@ static int check(polymma_ctx *ctx, const struct args *a, const char *text,
 	return status(rc);
 }
 
+/* polymma cache clear: the JIT's disk cache emptied (api/jit.c). */
+static int cache(int argc, char **argv)
+{
+	int n;
+
+	if (argc != 3 || strcmp(argv[2], "clear"))
+		return usage_error("expected 'polymma cache clear'");
+	n = polymma_jit_cache_clear();
+	if (n < 0) {
+		fputs("polymma: error: the JIT cache directory cannot be "
+			"named or read ($POLYMMA_CACHE_DIR, $HOME)\n", stderr);
+		return POLYMMA_ERR_SPEC;
+	}
+	printf("polymma: %d cache entr%s removed\n", n, n == 1 ? "y" : "ies");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { CMD_GEN, NULL, { NULL, NULL, NULL } };
@@ -277,6 +297,8 @@ int main(int argc, char **argv)
 			(int)strcspn(isl, "\n"), isl);
 		return 0;
 	}
+	if (!strcmp(argv[1], "cache"))
+		return cache(argc, argv);
 	if (!strcmp(argv[1], "check"))
 		a.cmd = CMD_CHECK;
 	else if (strcmp(argv[1], "gen"))

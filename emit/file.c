@@ -530,8 +530,13 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 			return -1;
 	}
 	k->emit_fixup = 1;
-	if (tg->emits_cuda)
+	/* the host launcher: not under NVRTC, which compiles the kernels
+	 * alone (polymma_jit_compile; docs/decisions/0038-jit.md) */
+	if (tg->emits_cuda) {
+		pm_strbuf_add(b, "\n#ifndef __CUDACC_RTC__\n");
 		pm_emit_launcher(vs, b);
+		pm_strbuf_add(b, "#endif /* __CUDACC_RTC__ */\n");
+	}
 	return 0;
 }
 

@@ -77,7 +77,9 @@ enum polymma_status {
 	POLYMMA_OK = 0,
 	POLYMMA_ERR_SPEC = 1,		/* invalid spec or unsupported request */
 	POLYMMA_ERR_USAGE = 2,		/* bad option */
-	POLYMMA_ERR_INTERNAL = 3	/* a bug in polymma */
+	POLYMMA_ERR_INTERNAL = 3,	/* a bug in polymma */
+	POLYMMA_ERR_CUDA = 4		/* JIT: NVRTC or the CUDA driver missing
+					 * or failing (never from the command) */
 };
 
 typedef struct polymma_ctx polymma_ctx;
@@ -163,6 +165,66 @@ int polymma_spec_tensor_dim(const polymma_spec *s, int i, int d,
  * one multiply-add per point of each contraction's domain. */
 int polymma_reference(polymma_ctx *ctx, const polymma_spec *s,
 	const int64_t *sizes, void *const *tensors);
+
+/* The JIT: a spec's kernels compiled at run time by NVRTC and launched
+ * by the CUDA driver API, without nvcc and without the generated host
+ * launcher (docs/decisions/0038-jit.md). NVRTC (libnvrtc.so.13, .so.12,
+ * .so, or $POLYMMA_NVRTC) and the driver (libcuda.so.1) are loaded when
+ * first needed: without them these calls fail with POLYMMA_ERR_CUDA and
+ * the rest of the library works as before. NVRTC needs the CUDA headers
+ * (cuda_fp16.h, ...): $POLYMMA_CUDA_INCLUDE, $CUDA_HOME/include,
+ * $CUDA_PATH/include, the include/ next to NVRTC's lib64/, or
+ * /usr/local/cuda/include.
+ *
+ * polymma_jit_compile generates the spec's CUDA file with options o and
+ * compiles its kernels into a cubin for arch ("sm_80", "sm_86", "sm_90a";
+ * NULL or "": the current device's, device 0 where no context is
+ * current). The generator's target is the options' "target" where they
+ * set one (it must run on arch), else arch's family: sm_9x -> sm_90a (arch
+ * sm_90a), sm_8x and later -> sm_80, sm_7x -> sm_70. The result is cached
+ * on disk: $POLYMMA_CACHE_DIR, else $XDG_CACHE_HOME/polymma, else
+ * ~/.cache/polymma, keyed on the spec text, the options, the target, the
+ * arch, polymma's version, NVRTC's version and the helper headers (a hit
+ * costs no generation and no NVRTC); at most $POLYMMA_CACHE_MAX_MB
+ * megabytes (default 512; the oldest entries go first). Compiling needs no
+ * GPU when arch is given. Returns a polymma_status with
+ * polymma_diagnostics(ctx) as polymma_generate's: POLYMMA_ERR_SPEC for
+ * the spec (or what the JIT launcher cannot launch yet: --cluster 2, K-major
+ * copies of 8-bit operands, "unsupported:"), POLYMMA_ERR_USAGE for a bad
+ * arch, POLYMMA_ERR_INTERNAL with NVRTC's log where it refuses the file,
+ * POLYMMA_ERR_CUDA without NVRTC (or without a device to ask for arch).
+ *
+ * polymma_kernel_launch runs it as the generated NAME_argv does: tensors
+ * (device pointers: inputs, then outputs, in declared order), sizes (every
+ * size symbol in the spec's order, -D ones included: they must equal their
+ * value), a cudaStream_t / CUstream (NULL: the default stream). The same
+ * checks, plan (POLYMMA_VARIANT honoured), workspace and kernels as the
+ * generated launcher. The module is loaded in the current context at its
+ * first launch there (none current: device 0's primary context, made
+ * current). POLYMMA_OK; POLYMMA_ERR_USAGE for sizes, alignment or a NULL
+ * argument; POLYMMA_ERR_CUDA for the driver; polymma_kernel_error(k) says
+ * why. polymma_kernel_launch_ws takes the caller's workspace (zero-filled
+ * before its first use, every launch leaves it so) of
+ * polymma_kernel_workspace_size(k, sizes) bytes (too small or NULL: no
+ * split), as NAME_ws. Launches are thread-safe. */
+typedef struct polymma_kernel polymma_kernel;
+int polymma_jit_compile(polymma_ctx *ctx, const char *spec_text,
+	const polymma_options *o, const char *arch, polymma_kernel **kernel);
+int polymma_kernel_launch(polymma_kernel *k, void *const *tensors,
+	const int64_t *sizes, void *stream);
+int polymma_kernel_launch_ws(polymma_kernel *k, void *const *tensors,
+	const int64_t *sizes, void *workspace, size_t workspace_bytes,
+	void *stream);
+size_t polymma_kernel_workspace_size(polymma_kernel *k, const int64_t *sizes);
+/* The last failed launch's message ("" none); the arch compiled for;
+ * whether the kernel came from the disk cache. */
+const char *polymma_kernel_error(const polymma_kernel *k);
+const char *polymma_kernel_arch(const polymma_kernel *k);
+int polymma_kernel_cached(const polymma_kernel *k);
+void polymma_kernel_free(polymma_kernel *k);
+/* Removes every entry of the JIT cache: their number, or -1 where the
+ * directory cannot be named or read (`polymma cache clear`). */
+int polymma_jit_cache_clear(void);
 
 #ifdef __cplusplus
 }

@@ -783,6 +783,8 @@ __device__ __forceinline__ void pm_tma_load_2d_mc(void *dst,
 // boxes of box_rows x box_cols with a swizzle of swb bytes (0: none).  The driver's encoder is found once, through the
 // runtime (no -lcuda).  cudaErrorInvalidValue when the driver refuses the
 // map (base not 16-byte aligned, pitch not a multiple of 8 elements, ...).
+// Not under NVRTC (the JIT encodes its maps itself: runtime/jitlaunch.c).
+#ifndef __CUDACC_RTC__
 typedef CUresult (*pm_tmap_encode_fn)(CUtensorMap *, CUtensorMapDataType,
                                       cuuint32_t, void *, const cuuint64_t *,
                                       const cuuint64_t *, const cuuint32_t *,
@@ -822,5 +824,6 @@ static inline __attribute__((unused)) cudaError_t pm_tma_map_2d(CUtensorMap *m, 
              ? cudaSuccess
              : cudaErrorInvalidValue;
 }
+#endif // __CUDACC_RTC__
 
 #endif // POLYMMA_TARGETS_SM90_CUH

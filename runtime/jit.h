@@ -1,0 +1,108 @@
+/* runtime/jit.h — what the JIT launcher needs to know of a generated
+ * file, as data: the launch description (docs/decisions/0038-jit.md).
+ *
+ * Contract. A struct pm_rt_jit holds everything the printed host launcher
+ * of a generated file (emit/launch.c) decides from the generator's state:
+ * the entry's size and alignment checks, the plan's rows and spec
+ * (runtime/plan.h), and for each kernel its name, block, dynamic shared
+ * memory, exact twin, grid rule and argument list. The argument list of
+ * every kernel has one fixed shape (emit/file.c, kernel_params):
+ *
+ *   tensors (inputs, then outputs; pointers), the launcher's sizes (int),
+ *   [split: float *partials, unsigned *counters, int kc[0..nsplit),
+ *           [unsigned tdp: persistent], [int cl: clusters]],
+ *   [one CUtensorMap (by value, __grid_constant__) per TMA buffer]
+ *
+ * so a row is described by a few flags and its tensor maps, and
+ * pm_rt_jit_args prints the list the way emit/launch.c does (tests compare
+ * them on every row of every example). Filled by emit/jit.c from a
+ * variant set; stored in the JIT cache by pm_rt_jit_pack/unpack (plain
+ * integers and strings, little-endian, bounds-checked); followed by
+ * runtime/jitlaunch.c with the CUDA driver API. No isl, no CUDA here.
+ */
+#ifndef PM_RT_JIT_H
+#define PM_RT_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/plan.h"
+
+#define PM_RT_JIT_SYMS 16	/* size symbols of a spec */
+#define PM_RT_JIT_TENSORS 16	/* launcher tensors */
+#define PM_RT_JIT_TMA 8		/* tensor maps of a kernel */
+#define PM_RT_JIT_NAME 64
+
+/* An extent: size symbol sym (spec order), or the literal value. */
+struct pm_rt_dim {
+	int sym;		/* -1: literal */
+	int64_t value;
+};
+
+/* The tensor map of argument pm_tm<i> (emit/launch.c, tma_maps; the
+ * encoding: runtime/device/sm90.cuh, pm_tma_map_2d). */
+struct pm_rt_tma {
+	int buf;		/* the kernel's buffer (argument pm_tm<buf>) */
+	int tensor;		/* launcher tensor (inputs, then outputs) */
+	struct pm_rt_dim rows, cols;	/* row-major, pitch = cols */
+	int box_rows, box_cols;
+	int swizzle;		/* bytes of a box row: 128, 64, 32, else none */
+	int dtype;		/* CUtensorMapDataType */
+	int esize;		/* bytes of an element */
+};
+
+/* One kernel (a row of the plan's table, or the file's only kernel). */
+struct pm_rt_jit_row {
+	char suffix[32];	/* pm_kernel_NAME<suffix>, "_x" more for the twin */
+	int bm, bn;		/* output tile */
+	int threads;
+	long smem;		/* dynamic shared memory */
+	int twin;		/* has an exact twin */
+	/* the twin runs where twin_mult[s] divides symbol s (0: any) */
+	int twin_mult[PM_RT_JIT_SYMS];
+	int nsplit;		/* split-K arguments for nsplit contractions */
+	int tdp;		/* unsigned tdp argument (split persistent) */
+	int cl;		/* int cl argument and clusters of cl blocks */
+	int zsplit;		/* gridDim.z = s (split, not persistent) */
+	int persistent;	/* single kernel: at most SMs x occupancy blocks */
+	int ntma;
+	struct pm_rt_tma tma[PM_RT_JIT_TMA];
+};
+
+/* A generated file's launch. */
+struct pm_rt_jit {
+	char name[PM_RT_JIT_NAME];
+	int nsyms;		/* size symbols, spec order */
+	char sym_name[PM_RT_JIT_SYMS][PM_RT_JIT_NAME];
+	int64_t fixed[PM_RT_JIT_SYMS];	/* -D value; 0: a launcher size */
+	int nsizes;		/* the launcher's sizes (kernel int arguments) */
+	int order[PM_RT_JIT_SYMS];	/* their symbols */
+	int align[PM_RT_JIT_SYMS];	/* each a multiple of (1: any) */
+	int ntensors;		/* inputs, then outputs */
+	char tname[PM_RT_JIT_TENSORS][PM_RT_JIT_NAME];
+	int talign[PM_RT_JIT_TENSORS];	/* bytes each pointer is aligned to */
+	struct pm_rt_dim m, n;	/* the output's extents */
+	struct pm_rt_dim k[PM_RT_MAX_K];	/* the plan's k extents */
+	int planned;		/* several kernels: pm_rt_plan picks */
+	struct pm_rt_spec spec;
+	int nrows;
+	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];	/* .suffix: kern[i] */
+	struct pm_rt_jit_row kern[PM_RT_MAX_VARIANTS];
+};
+
+/* rows[i].suffix pointed at kern[i].suffix (after a copy or unpack). */
+void pm_rt_jit_fix(struct pm_rt_jit *j);
+/* j as bytes: *len of them into buf (NULL: only the length). */
+void pm_rt_jit_pack(const struct pm_rt_jit *j, unsigned char *buf,
+	size_t *len);
+/* Bytes back into *j; -1 where they are short, long or out of range. */
+int pm_rt_jit_unpack(const unsigned char *buf, size_t len,
+	struct pm_rt_jit *j);
+/* The value of d at the sizes (spec order). */
+int64_t pm_rt_dim_value(const struct pm_rt_dim *d, const int64_t *sizes);
+/* Row r's argument list as emit/launch.c prints it ("(const __half *)"
+ * casts left out: "A, B, C, (int) M, ..., pm_tm0"); for tests. Returns
+ * the length written (snprintf's). */
+int pm_rt_jit_args(const struct pm_rt_jit *j, int r, char *buf, size_t n);
+
+#endif

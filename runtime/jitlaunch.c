@@ -1,0 +1,456 @@
+/* A JIT-compiled file's launcher over the driver API (runtime/jitlaunch.h).
+ * Each step names the printed code it follows (emit/launch.c, table.c). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/jitlaunch.h"
+
+static int fail(struct pm_rt_kernel *k, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct pm_rt_kernel *k, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(k->err, sizeof(k->err), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int cuda_fail(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	const char *what, pm_CUresult r)
+{
+	return fail(k, PM_RT_L_ECUDA, "%s: %s (CUresult %d)", what,
+		pm_cuda_error(cu, r), r);
+}
+
+struct pm_rt_kernel *pm_rt_kernel_new(const struct pm_rt_jit *j,
+	const void *cubin, size_t n)
+{
+	struct pm_rt_kernel *k = calloc(1, sizeof(*k));
+
+	if (!k || !(k->cubin = malloc(n ? n : 1))) {
+		free(k);
+		return NULL;
+	}
+	k->j = *j;
+	pm_rt_jit_fix(&k->j);
+	memcpy(k->cubin, cubin, n);
+	k->ncubin = n;
+	pthread_mutex_init(&k->lock, NULL);
+	return k;
+}
+
+void pm_rt_kernel_free(struct pm_rt_kernel *k)
+{
+	const struct pm_cuda *cu;
+
+	if (!k)
+		return;
+	cu = pm_cuda(NULL);
+	for (int i = 0; cu && i < PM_RT_KEPT; ++i)
+		if (k->kept[i].p)
+			cu->MemFreeAsync(k->kept[i].p,
+				(pm_CUstream) (uintptr_t) 0);
+	for (int i = 0; cu && i < k->nmods; ++i)
+		cu->ModuleUnload(k->mods[i].mod);
+	pthread_mutex_destroy(&k->lock);
+	free(k->cubin);
+	free(k);
+}
+
+/* "pm_kernel_NAME<suffix>[_x]" of row r */
+static pm_CUresult get_fn(const struct pm_cuda *cu, struct pm_rt_kernel *k,
+	struct pm_rt_module *m, int r, int x)
+{
+	char name[160];
+
+	snprintf(name, sizeof(name), "pm_kernel_%s%s%s", k->j.name,
+		k->j.kern[r].suffix, x ? "_x" : "");
+	return cu->ModuleGetFunction(&m->f[r][x], m->mod, name);
+}
+
+/* Module load, functions, shared memory allowed, SMs and blocks per SM
+ * (table.c: pm_device_NAME, pm_attrs_NAME). */
+static int load(const struct pm_cuda *cu, struct pm_rt_kernel *k,
+	pm_CUcontext ctx, struct pm_rt_module *m)
+{
+	pm_CUdevice dev;
+	pm_CUresult r;
+
+	memset(m, 0, sizeof(*m));
+	m->ctx = ctx;
+	if ((r = cu->CtxGetDevice(&dev)) ||
+	    (r = cu->DeviceGetAttribute(&m->sms, PM_CU_ATTR_SMS, dev)))
+		return cuda_fail(k, cu, "the device", r);
+	if ((r = cu->ModuleLoadData(&m->mod, k->cubin)))
+		return cuda_fail(k, cu, "cuModuleLoadData", r);
+	for (int i = 0; i < k->j.nrows; ++i) {
+		const struct pm_rt_jit_row *w = &k->j.kern[i];
+		int o = 0;
+
+		for (int x = 0; x <= w->twin; ++x) {
+			if ((r = get_fn(cu, k, m, i, x)))
+				break;
+			if (w->smem > 48 * 1024 && (r = cu->FuncSetAttribute(
+			    m->f[i][x], PM_CU_FUNC_MAX_DYN_SMEM, (int) w->smem)))
+				break;
+		}
+		if (!r)
+			r = cu->OccupancyMaxActiveBlocksPerMultiprocessor(&o,
+				m->f[i][0], w->threads, (size_t) w->smem);
+		if (r) {
+			cu->ModuleUnload(m->mod);
+			return cuda_fail(k, cu, "a kernel of the module", r);
+		}
+		m->occ[i] = o > 0 ? o : 1;
+	}
+	return PM_RT_L_OK;
+}
+
+/* The current context's module (loaded at its first use). */
+static int module(const struct pm_cuda *cu, struct pm_rt_kernel *k,
+	struct pm_rt_module **out)
+{
+	pm_CUcontext ctx = NULL;
+	pm_CUresult r;
+	int rc = PM_RT_L_OK;
+
+	if ((r = cu->CtxGetCurrent(&ctx)))
+		return cuda_fail(k, cu, "cuCtxGetCurrent", r);
+	if (!ctx) {
+		pm_CUdevice dev;
+
+		if ((r = cu->DeviceGet(&dev, 0)) ||
+		    (r = cu->DevicePrimaryCtxRetain(&ctx, dev)) ||
+		    (r = cu->CtxSetCurrent(ctx)))
+			return cuda_fail(k, cu, "device 0's primary context", r);
+	}
+	pthread_mutex_lock(&k->lock);
+	*out = NULL;
+	for (int i = 0; i < k->nmods; ++i)
+		if (k->mods[i].ctx == ctx)
+			*out = &k->mods[i];
+	if (!*out && k->nmods == PM_RT_CTXS)
+		rc = fail(k, PM_RT_L_ECUDA, "more than %d CUDA contexts",
+			PM_RT_CTXS);
+	else if (!*out && (rc = load(cu, k, ctx, &k->mods[k->nmods])) ==
+	    PM_RT_L_OK)
+		*out = &k->mods[k->nmods++];
+	pthread_mutex_unlock(&k->lock);
+	return rc;
+}
+
+struct pm_rt_clctx {
+	const struct pm_cuda *cu;
+	struct pm_rt_kernel *k;
+	struct pm_rt_module *m;
+	int row;
+};
+
+/* Clusters of s blocks of the split-in-clusters row the GPU holds at once
+ * (table.c: pm_clusters_NAME); 0: none. */
+static int clusters(void *p, int s)
+{
+	struct pm_rt_clctx *c = p;
+	struct pm_rt_module *m = c->m;
+	const struct pm_rt_jit_row *w;
+	pm_CUlaunchAttribute a;
+	pm_CUlaunchConfig lc;
+	int n = 0;
+
+	if (s < 2 || s > 8 || c->row < 0)
+		return 0;
+	w = &c->k->j.kern[c->row];
+	pthread_mutex_lock(&c->k->lock);
+	if (!m->clusters[s]) {
+		memset(&a, 0, sizeof(a));
+		memset(&lc, 0, sizeof(lc));
+		a.id = PM_CU_LAUNCH_ATTR_CLUSTER_DIM;
+		a.value.cluster.x = (unsigned) s;
+		a.value.cluster.y = a.value.cluster.z = 1;
+		lc.grid[0] = (unsigned) s;
+		lc.grid[1] = lc.grid[2] = 1;
+		lc.block[0] = (unsigned) w->threads;
+		lc.block[1] = lc.block[2] = 1;
+		lc.smem = (unsigned) w->smem;
+		lc.attrs = &a;
+		lc.nattrs = 1;
+		if (!c->cu->OccupancyMaxActiveClusters ||
+		    c->cu->OccupancyMaxActiveClusters(&n, m->f[c->row][0], &lc))
+			n = 0;
+		m->clusters[s] = n > 0 ? n : -1;
+	}
+	n = m->clusters[s] > 0 ? m->clusters[s] : 0;
+	pthread_mutex_unlock(&c->k->lock);
+	return n;
+}
+
+/* The entry's checks (launch.c, checks and argv_entry). */
+static int checks(struct pm_rt_kernel *k, void *const *t, const int64_t *s)
+{
+	const struct pm_rt_jit *j = &k->j;
+
+	if (!t || !s)
+		return fail(k, PM_RT_L_EINVAL, "no tensors or sizes (NULL)");
+	for (int i = 0; i < j->nsyms; ++i)
+		if (j->fixed[i] && s[i] != j->fixed[i])
+			return fail(k, PM_RT_L_EINVAL, "%s is %lld, fixed at %lld",
+				j->sym_name[i], (long long) s[i],
+				(long long) j->fixed[i]);
+	for (int i = 0; i < j->nsizes; ++i) {
+		int64_t v = s[j->order[i]];
+
+		if (v < 1 || v > 0x7fffff00 || v % j->align[i])
+			return fail(k, PM_RT_L_EINVAL, "%s = %lld: not in "
+				"[1, 2^31 - 256] or not a multiple of %d",
+				j->sym_name[j->order[i]], (long long) v,
+				j->align[i]);
+	}
+	for (int i = 0; i < j->ntensors; ++i)
+		if ((uintptr_t) t[i] % (uintptr_t) j->talign[i])
+			return fail(k, PM_RT_L_EINVAL, "tensor %s is not %d-byte "
+				"aligned", j->tname[i], j->talign[i]);
+	return PM_RT_L_OK;
+}
+
+/* table.c, pm_plan_NAME: the problem, the override, the plan. */
+static int plan(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	struct pm_rt_module *m, const int64_t *s, int nows,
+	struct pm_rt_choice *c)
+{
+	const struct pm_rt_jit *j = &k->j;
+	struct pm_rt_clctx cc = { cu, k, m, -1 };
+	struct pm_rt_device d;
+	struct pm_rt_problem p;
+	struct pm_rt_force f;
+
+	memset(&d, 0, sizeof(d));
+	memset(&p, 0, sizeof(p));
+	d.sms = m->sms;
+	for (int i = 0; i < j->nrows; ++i) {
+		d.occ[i] = m->occ[i];
+		if (j->rows[i].role == PM_RT_PERSIST_SPLIT_CL)
+			cc.row = i;
+	}
+	d.clusters = clusters;
+	d.ctx = &cc;
+	p.m = pm_rt_dim_value(&j->m, s);
+	p.n = pm_rt_dim_value(&j->n, s);
+	for (int r = 0; r < j->spec.nk; ++r)
+		p.k[r] = pm_rt_dim_value(&j->k[r], s);
+	if (pm_rt_parse_force(getenv("POLYMMA_VARIANT"), j->rows, j->nrows,
+	    &f) != PM_RT_OK)
+		return fail(k, PM_RT_L_EINVAL, "POLYMMA_VARIANT names no "
+			"kernel of %s", j->name);
+	if (pm_rt_plan(&j->spec, j->rows, j->nrows, &d, &p, &f, c) !=
+	    PM_RT_OK || (nows && c->ws_bytes && pm_rt_no_workspace(j->rows,
+	    j->nrows, &d, &p, &j->spec, c) != PM_RT_OK))
+		return fail(k, PM_RT_L_EINVAL, "no kernel of %s runs these "
+			"sizes%s", j->name, f.v >= 0 ? " (POLYMMA_VARIANT)" : "");
+	return PM_RT_L_OK;
+}
+
+/* launch.c, tma_maps: the tensor map of m. */
+static int tmap(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	const struct pm_rt_tma *m, void *base, const int64_t *s,
+	pm_CUtensorMap *out)
+{
+	uint64_t rows = (uint64_t) pm_rt_dim_value(&m->rows, s);
+	uint64_t cols = (uint64_t) pm_rt_dim_value(&m->cols, s);
+	const uint64_t dims[2] = { cols, rows };
+	const uint64_t strides[1] = { cols * (uint64_t) m->esize };
+	const unsigned box[2] = { (unsigned) m->box_cols,
+		(unsigned) m->box_rows };
+	const unsigned estr[2] = { 1, 1 };
+	const int sw = m->swizzle == 128 ? 3 : m->swizzle == 64 ? 2 :
+		m->swizzle == 32 ? 1 : 0;
+	pm_CUresult r;
+
+	if (!cu->TensorMapEncodeTiled)
+		return fail(k, PM_RT_L_ECUDA, "the driver has no "
+			"cuTensorMapEncodeTiled (CUDA 12 or later)");
+	r = cu->TensorMapEncodeTiled(out, m->dtype, 2, base, dims, strides,
+		box, estr, PM_CU_TMAP_INTERLEAVE_NONE, sw, PM_CU_TMAP_L2_256B,
+		PM_CU_TMAP_OOB_NONE);
+	return r ? fail(k, PM_RT_L_EINVAL, "tensor %s: the driver refuses its "
+		"tensor map (CUresult %d)", k->j.tname[m->tensor], r) :
+		PM_RT_L_OK;
+}
+
+/* launch.c, launch: row c->v with its arguments. */
+static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	struct pm_rt_module *m, const struct pm_rt_choice *c,
+	void *const *t, const int64_t *s, void *ws, pm_CUstream stream)
+{
+	const struct pm_rt_jit *j = &k->j;
+	const struct pm_rt_jit_row *w = &j->kern[c->v];
+	void *ptr[PM_RT_JIT_TENSORS], *arg[64], *part, *cnt;
+	int sz[PM_RT_JIT_SYMS], kc[PM_RT_MAX_K], cl = c->cl, n = 0, x = 1;
+	unsigned tdp = (unsigned) c->tdp;
+	pm_CUtensorMap maps[PM_RT_JIT_TMA];
+	int64_t tiles = ((pm_rt_dim_value(&j->m, s) + w->bm - 1) / w->bm) *
+		((pm_rt_dim_value(&j->n, s) + w->bn - 1) / w->bn);
+	int64_t grid = c->grid;
+	pm_CUresult r;
+
+	if (tiles > 2147483647)
+		return fail(k, PM_RT_L_EINVAL, "more than 2^31 - 1 tiles");
+	if (!j->planned) {
+		int64_t pb = (int64_t) m->sms * m->occ[0];
+
+		grid = w->persistent && pb < tiles ? pb : tiles;
+	}
+	for (int i = 0; i < j->ntensors; ++i) {
+		ptr[i] = t[i];
+		arg[n++] = &ptr[i];
+	}
+	for (int i = 0; i < j->nsizes; ++i) {
+		sz[i] = (int) s[j->order[i]];
+		arg[n++] = &sz[i];
+	}
+	part = c->s > 1 && ws ? (char *) ws + c->cnt_bytes : NULL;
+	cnt = ws;
+	if (w->nsplit) {
+		arg[n++] = &part;
+		arg[n++] = &cnt;
+		for (int i = 0; i < w->nsplit; ++i) {
+			kc[i] = (int) c->kc[i];
+			arg[n++] = &kc[i];
+		}
+		if (w->tdp)
+			arg[n++] = &tdp;
+		if (w->cl)
+			arg[n++] = &cl;
+	}
+	for (int i = 0; i < w->ntma; ++i) {
+		int rc = tmap(k, cu, &w->tma[i], t[w->tma[i].tensor], s,
+			&maps[i]);
+
+		if (rc)
+			return rc;
+		arg[n++] = &maps[i];
+	}
+	/* the exact twin where its tile divides the ragged sizes */
+	for (int i = 0; i < j->nsyms && w->twin; ++i)
+		if (w->twin_mult[i] && s[i] % w->twin_mult[i])
+			x = 0;
+	x = x && w->twin;
+	if (w->cl && c->cl > 1) {
+		pm_CUlaunchAttribute a;
+		pm_CUlaunchConfig lc;
+
+		memset(&a, 0, sizeof(a));
+		memset(&lc, 0, sizeof(lc));
+		a.id = PM_CU_LAUNCH_ATTR_CLUSTER_DIM;
+		a.value.cluster.x = (unsigned) c->cl;
+		a.value.cluster.y = a.value.cluster.z = 1;
+		lc.grid[0] = (unsigned) grid;
+		lc.grid[1] = lc.grid[2] = 1;
+		lc.block[0] = (unsigned) w->threads;
+		lc.block[1] = lc.block[2] = 1;
+		lc.smem = (unsigned) w->smem;
+		lc.stream = stream;
+		lc.attrs = &a;
+		lc.nattrs = 1;
+		if (!cu->LaunchKernelEx)
+			return fail(k, PM_RT_L_ECUDA, "the driver has no "
+				"cuLaunchKernelEx (CUDA 12 or later)");
+		r = cu->LaunchKernelEx(&lc, m->f[c->v][x], arg, NULL);
+	} else {
+		r = cu->LaunchKernel(m->f[c->v][x], (unsigned) grid, 1,
+			w->zsplit ? (unsigned) c->s : 1, (unsigned) w->threads,
+			1, 1, (unsigned) w->smem, stream, arg, NULL);
+	}
+	return r ? cuda_fail(k, cu, "the launch", r) : PM_RT_L_OK;
+}
+
+/* The kept workspace of this context and stream, of n bytes at least
+ * (launch.c, pm_ws_get_NAME); NULL where none can be had. */
+static void *kept(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	pm_CUcontext ctx, pm_CUstream stream, size_t n)
+{
+	unsigned long long id = (unsigned long long) (uintptr_t) stream;
+	int slot = -1;
+	pm_CUdeviceptr p = 0;
+	void *out = NULL;
+
+	if (cu->StreamGetId && cu->StreamGetId(stream, &id))
+		return NULL;
+	pthread_mutex_lock(&k->lock);
+	for (int i = 0; i < PM_RT_KEPT; ++i) {
+		if (k->kept[i].p && k->kept[i].ctx == ctx &&
+		    k->kept[i].stream == id) {
+			slot = i;
+			break;
+		}
+		if (!k->kept[i].p && slot < 0)
+			slot = i;
+	}
+	if (slot >= 0 && k->kept[slot].p && k->kept[slot].n >= n)
+		out = (void *) (uintptr_t) k->kept[slot].p;
+	else if (slot >= 0 && !cu->MemAllocAsync(&p, n, stream)) {
+		if (cu->MemsetD8Async(p, 0, n, stream)) {
+			cu->MemFreeAsync(p, stream);
+		} else {
+			if (k->kept[slot].p)
+				cu->MemFreeAsync(k->kept[slot].p, stream);
+			k->kept[slot].ctx = ctx;
+			k->kept[slot].stream = id;
+			k->kept[slot].p = p;
+			k->kept[slot].n = n;
+			out = (void *) (uintptr_t) p;
+		}
+	}
+	pthread_mutex_unlock(&k->lock);
+	return out;
+}
+
+int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
+	const int64_t *sizes, void *ws, size_t ws_bytes, int use_kept,
+	pm_CUstream stream)
+{
+	const char *why = NULL;
+	const struct pm_cuda *cu = pm_cuda(&why);
+	struct pm_rt_module *m;
+	struct pm_rt_choice c;
+	int rc;
+
+	if (!cu)
+		return fail(k, PM_RT_L_ECUDA, "%s", why);
+	if ((rc = checks(k, tensors, sizes)) || (rc = module(cu, k, &m)))
+		return rc;
+	memset(&c, 0, sizeof(c));
+	if (!k->j.planned) {
+		c.s = 1;
+		for (int r = 0; r < PM_RT_MAX_K; ++r)
+			c.kc[r] = pm_rt_dim_value(&k->j.k[r], sizes);
+		return run(k, cu, m, &c, tensors, sizes, NULL, stream);
+	}
+	if ((rc = plan(k, cu, m, sizes, 0, &c)))
+		return rc;
+	if (use_kept && c.ws_bytes)
+		ws = kept(k, cu, m->ctx, stream, c.ws_bytes);
+	else if (!use_kept && c.ws_bytes && ws_bytes < c.ws_bytes)
+		ws = NULL;
+	/* no room for the split: the plan without a workspace */
+	if (c.ws_bytes && !ws && (rc = plan(k, cu, m, sizes, 1, &c)))
+		return rc;
+	return run(k, cu, m, &c, tensors, sizes, ws, stream);
+}
+
+size_t pm_rt_kernel_ws_size(struct pm_rt_kernel *k, const int64_t *sizes)
+{
+	const struct pm_cuda *cu = pm_cuda(NULL);
+	struct pm_rt_module *m;
+	struct pm_rt_choice c;
+	void *dummy[PM_RT_JIT_TENSORS] = { 0 };
+
+	if (!cu || !k->j.planned || checks(k, dummy, sizes) ||
+	    module(cu, k, &m) || plan(k, cu, m, sizes, 0, &c))
+		return 0;
+	return c.ws_bytes;
+}

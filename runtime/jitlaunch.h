@@ -1,0 +1,76 @@
+/* runtime/jitlaunch.h — a JIT-compiled file's kernels launched by the CUDA
+ * driver API, following its launch description (runtime/jit.h) as the
+ * generated launcher does (emit/launch.c): the same checks, the same plan
+ * (runtime/plan.c, POLYMMA_VARIANT honoured), the same grids, workspace
+ * layout, tensor maps and arguments (docs/decisions/0038-jit.md).
+ *
+ * A kernel holds the cubin and loads it once per CUDA context, at its
+ * first launch there (the current context; none: device 0's primary
+ * context, made current). Per context it asks once for the SMs, each
+ * row's blocks per SM and the clusters the split-in-clusters row fits,
+ * and allows each kernel its dynamic shared memory. The plain launch
+ * keeps one workspace per context and stream (zeroed when allocated,
+ * stream-ordered; every launch leaves its counters 0), at most
+ * PM_RT_KEPT of them; without one the plan runs unsplit. Thread-safe: one
+ * lock per kernel around its tables (launches themselves run unlocked).
+ */
+#ifndef PM_RT_JITLAUNCH_H
+#define PM_RT_JITLAUNCH_H
+
+#include <pthread.h>
+
+#include "runtime/cudadl.h"
+#include "runtime/jit.h"
+
+#define PM_RT_CTXS 8
+#define PM_RT_KEPT 32
+
+/* Return codes. */
+#define PM_RT_L_OK 0
+#define PM_RT_L_EINVAL 1	/* sizes, alignment, a NULL argument */
+#define PM_RT_L_ECUDA 2		/* the driver (no device, load, launch) */
+
+struct pm_rt_module {
+	pm_CUcontext ctx;
+	pm_CUmodule mod;
+	pm_CUfunction f[PM_RT_MAX_VARIANTS][2];	/* row, its twin */
+	int sms;
+	int occ[PM_RT_MAX_VARIANTS];
+	int clusters[9];	/* of s blocks, s = 2..8; -1 none, 0 not asked */
+};
+
+struct pm_rt_kernel {
+	struct pm_rt_jit j;
+	unsigned char *cubin;
+	size_t ncubin;
+	pthread_mutex_t lock;
+	int nmods;
+	struct pm_rt_module mods[PM_RT_CTXS];
+	struct {
+		pm_CUcontext ctx;
+		unsigned long long stream;
+		pm_CUdeviceptr p;
+		size_t n;
+	} kept[PM_RT_KEPT];
+	char err[512];		/* the last failure's message */
+};
+
+/* A kernel of j and the cubin (copied); NULL when out of memory. */
+struct pm_rt_kernel *pm_rt_kernel_new(const struct pm_rt_jit *j,
+	const void *cubin, size_t n);
+/* Frees the kept workspaces and unloads the modules (their contexts must
+ * still be alive). */
+void pm_rt_kernel_free(struct pm_rt_kernel *k);
+/* The launch of tensors (inputs, then outputs) at sizes (every symbol in
+ * the spec's order, fixed ones included: they must equal their value) on
+ * stream. ws NULL and use_kept: the kept workspace; else the caller's ws
+ * of ws_bytes (too small or NULL: no split). A PM_RT_L_ code; the
+ * message in k->err. */
+int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
+	const int64_t *sizes, void *ws, size_t ws_bytes, int use_kept,
+	pm_CUstream stream);
+/* The bytes of workspace the launch at sizes would use (0: none, or an
+ * error). */
+size_t pm_rt_kernel_ws_size(struct pm_rt_kernel *k, const int64_t *sizes);
+
+#endif

@@ -1,0 +1,468 @@
+/* The JIT launcher (runtime/jitlaunch.c) against a mock CUDA driver (an
+ * H100-like model: 132 SMs, blocks per SM from the shared memory and the
+ * threads), for tests/test_jit.c: what it launches, with which grid,
+ * block, shared memory, arguments and tensor maps, against the plan
+ * (runtime/plan.c) on the same model and the description. Included once,
+ * by test_jit.c, after gbr90 (gemm_bias_relu on sm_90a) is filled. */
+
+static struct {
+	char names[128][96];	/* functions: handle = index + 1 */
+	int nnames;
+	int launches;
+	char fn[96];
+	unsigned grid[3], block[3], smem, cluster;
+	void *t[16];
+	int sz[16];
+	void *part, *cnt;
+	int kc[8];
+	unsigned tdp;
+	int cl;
+	uint64_t map_tag[8];
+	int nenc;
+	struct {
+		int dtype, swizzle;
+		void *base;
+		uint64_t dims[2], stride;
+		unsigned box[2];
+	} enc[8];
+	size_t alloc;
+	int memset0;
+} mk;
+
+static const struct pm_rt_jit *mk_j;
+
+static int mk_occ(int threads, long smem)
+{
+	int o = (int) (233472 / (smem + 1024)), t = 2048 / threads;
+
+	return o < t ? o : t;
+}
+
+static int mk_clusters(void *ctx, int s)
+{
+	(void) ctx;
+	return s >= 2 && s <= 8 ? 66 / s : 0;
+}
+
+static pm_CUresult mk_ok_ctx(pm_CUcontext *c)
+{
+	*c = (pm_CUcontext) 0x1;
+	return 0;
+}
+
+static pm_CUresult mk_dev(pm_CUdevice *d)
+{
+	*d = 0;
+	return 0;
+}
+
+static pm_CUresult mk_attr(int *v, int a, pm_CUdevice d)
+{
+	(void) d;
+	*v = a == PM_CU_ATTR_SMS ? 132 : a == PM_CU_ATTR_CC_MAJOR ? 9 : 0;
+	return 0;
+}
+
+static pm_CUresult mk_load(pm_CUmodule *m, const void *img)
+{
+	(void) img;
+	*m = (pm_CUmodule) 0x2;
+	return 0;
+}
+
+static pm_CUresult mk_unload(pm_CUmodule m)
+{
+	(void) m;
+	return 0;
+}
+
+static pm_CUresult mk_getfn(pm_CUfunction *f, pm_CUmodule m, const char *n)
+{
+	(void) m;
+	snprintf(mk.names[mk.nnames], sizeof(mk.names[0]), "%s", n);
+	*f = (pm_CUfunction) (uintptr_t) ++mk.nnames;
+	return 0;
+}
+
+static pm_CUresult mk_setattr(pm_CUfunction f, int a, int v)
+{
+	(void) f, (void) a, (void) v;
+	return 0;
+}
+
+/* the row of function f (its name without pm_kernel_NAME and _x) */
+static const struct pm_rt_jit_row *mk_row(pm_CUfunction f, int *threads,
+	long *smem)
+{
+	const char *n = mk.names[(uintptr_t) f - 1];
+	size_t base = strlen("pm_kernel_") + strlen(mk_j->name);
+
+	for (int r = 0; r < mk_j->nrows; ++r) {
+		const char *x = n + base;
+		size_t l = strlen(mk_j->kern[r].suffix);
+
+		if (!strncmp(x, mk_j->kern[r].suffix, l) && (!x[l] ||
+		    !strcmp(x + l, "_x"))) {
+			*threads = mk_j->kern[r].threads;
+			*smem = mk_j->kern[r].smem;
+			return &mk_j->kern[r];
+		}
+	}
+	fail_msg("no row for function %s", n);
+	return NULL;
+}
+
+static pm_CUresult mk_occupancy(int *o, pm_CUfunction f, int threads,
+	size_t smem)
+{
+	int t;
+	long s;
+
+	mk_row(f, &t, &s);
+	assert_int_equal(t, threads);
+	assert_int_equal(s, (long) smem);
+	*o = mk_occ(threads, (long) smem);
+	return 0;
+}
+
+static pm_CUresult mk_occ_cl(int *n, pm_CUfunction f,
+	const pm_CUlaunchConfig *c)
+{
+	(void) f;
+	*n = mk_clusters(NULL, (int) c->attrs[0].value.cluster.x);
+	return 0;
+}
+
+/* The arguments, in the description's order. */
+static void mk_args(pm_CUfunction f, void **p)
+{
+	int th, i = 0;
+	long sm;
+	const struct pm_rt_jit_row *w = mk_row(f, &th, &sm);
+
+	snprintf(mk.fn, sizeof(mk.fn), "%s", mk.names[(uintptr_t) f - 1]);
+	for (int t = 0; t < mk_j->ntensors; ++t)
+		mk.t[t] = *(void **) p[i++];
+	for (int s = 0; s < mk_j->nsizes; ++s)
+		mk.sz[s] = *(int *) p[i++];
+	mk.part = mk.cnt = NULL;
+	mk.tdp = 0;
+	mk.cl = -1;
+	if (w->nsplit) {
+		mk.part = *(void **) p[i++];
+		mk.cnt = *(void **) p[i++];
+		for (int r = 0; r < w->nsplit; ++r)
+			mk.kc[r] = *(int *) p[i++];
+		if (w->tdp)
+			mk.tdp = *(unsigned *) p[i++];
+		if (w->cl)
+			mk.cl = *(int *) p[i++];
+	}
+	for (int m = 0; m < w->ntma; ++m) {
+		const pm_CUtensorMap *map = p[i++];
+
+		assert_int_equal((uintptr_t) map % 64, 0);
+		mk.map_tag[m] = map->opaque[0];
+	}
+	mk.launches++;
+}
+
+static pm_CUresult mk_launch(pm_CUfunction f, unsigned gx, unsigned gy,
+	unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem,
+	pm_CUstream s, void **p, void **extra)
+{
+	(void) s, (void) extra;
+	mk.grid[0] = gx, mk.grid[1] = gy, mk.grid[2] = gz;
+	mk.block[0] = bx, mk.block[1] = by, mk.block[2] = bz;
+	mk.smem = smem;
+	mk.cluster = 0;
+	mk_args(f, p);
+	return 0;
+}
+
+static pm_CUresult mk_launch_ex(const pm_CUlaunchConfig *c, pm_CUfunction f,
+	void **p, void **extra)
+{
+	mk_launch(f, c->grid[0], c->grid[1], c->grid[2], c->block[0],
+		c->block[1], c->block[2], c->smem, c->stream, p, extra);
+	assert_int_equal(c->nattrs, 1);
+	assert_int_equal(c->attrs[0].id, PM_CU_LAUNCH_ATTR_CLUSTER_DIM);
+	mk.cluster = c->attrs[0].value.cluster.x;
+	return 0;
+}
+
+static pm_CUresult mk_encode(pm_CUtensorMap *m, int dtype, unsigned rank,
+	void *base, const uint64_t *dims, const uint64_t *strides,
+	const unsigned *box, const unsigned *estr, int il, int sw, int l2,
+	int oob)
+{
+	assert_int_equal(rank, 2);
+	assert_int_equal(estr[0], 1);
+	assert_int_equal(il, 0);
+	assert_int_equal(l2, PM_CU_TMAP_L2_256B);
+	assert_int_equal(oob, 0);
+	assert_true(mk.nenc < 8);
+	mk.enc[mk.nenc].dtype = dtype;
+	mk.enc[mk.nenc].swizzle = sw;
+	mk.enc[mk.nenc].base = base;
+	memcpy(mk.enc[mk.nenc].dims, dims, sizeof(mk.enc[0].dims));
+	mk.enc[mk.nenc].stride = strides[0];
+	memcpy(mk.enc[mk.nenc].box, box, sizeof(mk.enc[0].box));
+	memset(m, 0, sizeof(*m));
+	m->opaque[0] = 1000 + (uint64_t) mk.nenc++;
+	return 0;
+}
+
+static pm_CUresult mk_alloc(pm_CUdeviceptr *p, size_t n, pm_CUstream s)
+{
+	(void) s;
+	*p = (pm_CUdeviceptr) (uintptr_t) malloc(n);
+	mk.alloc = n;
+	return 0;
+}
+
+static pm_CUresult mk_free(pm_CUdeviceptr p, pm_CUstream s)
+{
+	(void) s;
+	free((void *) (uintptr_t) p);
+	return 0;
+}
+
+static pm_CUresult mk_memset(pm_CUdeviceptr p, unsigned char v, size_t n,
+	pm_CUstream s)
+{
+	(void) s;
+	memset((void *) (uintptr_t) p, v, n);
+	mk.memset0 += v == 0 && n == mk.alloc;
+	return 0;
+}
+
+static pm_CUresult mk_errstr(pm_CUresult r, const char **s)
+{
+	(void) r;
+	*s = "mock";
+	return 0;
+}
+
+static const struct pm_cuda mk_cuda = {
+	.GetErrorString = mk_errstr, .CtxGetCurrent = mk_ok_ctx,
+	.CtxGetDevice = mk_dev, .DeviceGetAttribute = mk_attr,
+	.ModuleLoadData = mk_load, .ModuleUnload = mk_unload,
+	.ModuleGetFunction = mk_getfn, .FuncSetAttribute = mk_setattr,
+	.OccupancyMaxActiveBlocksPerMultiprocessor = mk_occupancy,
+	.OccupancyMaxActiveClusters = mk_occ_cl, .LaunchKernel = mk_launch,
+	.LaunchKernelEx = mk_launch_ex, .TensorMapEncodeTiled = mk_encode,
+	.MemAllocAsync = mk_alloc, .MemFreeAsync = mk_free,
+	.MemsetD8Async = mk_memset,
+};
+
+/* The plan on the mock's model at sizes (spec order: M, K, N). */
+static void mk_expect(const int64_t *s, const char *force, int nows,
+	struct pm_rt_choice *c)
+{
+	struct pm_rt_device d = { 132, { 0 }, mk_clusters, NULL };
+	struct pm_rt_problem p = { 0, 0, { 0 } };
+	struct pm_rt_force f;
+
+	for (int i = 0; i < mk_j->nrows; ++i)
+		d.occ[i] = mk_occ(mk_j->rows[i].threads, mk_j->rows[i].smem);
+	p.m = pm_rt_dim_value(&mk_j->m, s);
+	p.n = pm_rt_dim_value(&mk_j->n, s);
+	p.k[0] = pm_rt_dim_value(&mk_j->k[0], s);
+	assert_int_equal(pm_rt_parse_force(force, mk_j->rows, mk_j->nrows,
+		&f), 0);
+	assert_int_equal(pm_rt_plan(&mk_j->spec, mk_j->rows, mk_j->nrows, &d,
+		&p, &f, c), 0);
+	if (nows && c->ws_bytes)
+		assert_int_equal(pm_rt_no_workspace(mk_j->rows, mk_j->nrows, &d,
+			&p, &mk_j->spec, c), 0);
+}
+
+/* The launch of choice c at sizes s with tensors t, as recorded. */
+static void mk_check(const struct pm_rt_choice *c, const int64_t *s,
+	void *const *t)
+{
+	const struct pm_rt_jit_row *w = &mk_j->kern[c->v];
+	char want[96];
+	int x = w->twin;
+
+	for (int i = 0; i < mk_j->nsyms; ++i)
+		if (w->twin_mult[i] && s[i] % w->twin_mult[i])
+			x = 0;
+	snprintf(want, sizeof(want), "pm_kernel_%s%s%s", mk_j->name, w->suffix,
+		x ? "_x" : "");
+	assert_string_equal(mk.fn, want);
+	assert_int_equal(mk.grid[0], c->grid);
+	assert_int_equal(mk.grid[2], w->zsplit ? c->s : 1);
+	assert_int_equal(mk.block[0], w->threads);
+	assert_int_equal(mk.smem, w->smem);
+	for (int i = 0; i < mk_j->ntensors; ++i)
+		assert_ptr_equal(mk.t[i], t[i]);
+	for (int i = 0; i < mk_j->nsizes; ++i)
+		assert_int_equal(mk.sz[i], s[mk_j->order[i]]);
+	if (w->nsplit)
+		assert_int_equal(mk.kc[0], c->kc[0]);
+	if (w->tdp)
+		assert_int_equal(mk.tdp, c->tdp);
+	if (w->cl)
+		assert_int_equal(mk.cl, c->cl);
+	assert_int_equal(mk.nenc, w->ntma);
+	for (int m = 0; m < w->ntma; ++m) {
+		const struct pm_rt_tma *tm = &w->tma[m];
+
+		assert_int_equal(mk.map_tag[m], 1000 + m);
+		assert_ptr_equal(mk.enc[m].base, t[tm->tensor]);
+		assert_int_equal(mk.enc[m].dims[0], pm_rt_dim_value(&tm->cols, s));
+		assert_int_equal(mk.enc[m].dims[1], pm_rt_dim_value(&tm->rows, s));
+		assert_int_equal(mk.enc[m].stride, mk.enc[m].dims[0] * 2);
+		assert_int_equal(mk.enc[m].box[0], tm->box_cols);
+		assert_int_equal(mk.enc[m].box[1], tm->box_rows);
+		assert_int_equal(mk.enc[m].dtype, 6);	/* FLOAT16 */
+		assert_int_equal(mk.enc[m].swizzle, 3);	/* 128B */
+	}
+}
+
+static struct pm_rt_kernel *mk_kernel(void)
+{
+	static const unsigned char cubin[4] = { 0x7f, 'E', 'L', 'F' };
+
+	if (!gbr90.nrows) {
+		int rc;
+		char *src = generate("gemm_bias_relu", "sm_90a", &gbr90, &rc);
+
+		assert_int_equal(rc, 0);
+		free(src);
+	}
+	pm_rt_jit_fix(&gbr90);	/* a copy: its suffixes its own */
+	mk_j = &gbr90;
+	memset(&mk, 0, sizeof(mk));
+	pm_cuda_override(&mk_cuda);
+	return pm_rt_kernel_new(&gbr90, cubin, sizeof(cubin));
+}
+
+/* One launch at s; 0 or the launcher's code. */
+static int mk_run(struct pm_rt_kernel *k, const int64_t *s, void *const *t,
+	void *ws, size_t n, int kept)
+{
+	mk.nenc = 0;
+	mk.launches = 0;
+	return pm_rt_kernel_launch(k, t, s, ws, n, kept, NULL);
+}
+
+static char mk_mem[4][256] __attribute__((aligned(256)));
+static void *const mk_t[4] = { mk_mem[0], mk_mem[1], mk_mem[2], mk_mem[3] };
+
+/* The plan's launch at sizes of every kind: its row, twin, grid and
+ * arguments. */
+static void launch_plan(void **state)
+{
+	static const int64_t sizes[][3] = {	/* M, K, N */
+		{ 4096, 4096, 4096 }, { 1000, 520, 776 }, { 128, 8192, 128 },
+		{ 64, 64, 64 }, { 8192, 1024, 8192 }, { 768, 512, 768 },
+		{ 200, 576, 328 },
+	};
+	struct pm_rt_kernel *k = mk_kernel();
+
+	(void) state;
+	unsetenv("POLYMMA_VARIANT");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); ++i) {
+		struct pm_rt_choice c;
+
+		mk_expect(sizes[i], NULL, 0, &c);
+		assert_int_equal(mk_run(k, sizes[i], mk_t, NULL, 0, 1), 0);
+		assert_int_equal(mk.launches, 1);
+		mk_check(&c, sizes[i], mk_t);
+		if (c.ws_bytes) {
+			/* the kept workspace: zeroed, counters, then slots */
+			assert_int_equal(mk.alloc, c.ws_bytes);
+			assert_true(mk.memset0 >= 1);
+			assert_non_null(mk.cnt);
+			assert_ptr_equal(mk.part, (char *) mk.cnt + c.cnt_bytes);
+		}
+	}
+	pm_rt_kernel_free(k);
+	pm_cuda_override(NULL);
+}
+
+/* The entry's checks: no launch. */
+static void launch_checks(void **state)
+{
+	struct pm_rt_kernel *k = mk_kernel();
+	int64_t ok[3] = { 1000, 520, 776 };
+	int64_t badn[3] = { 1000, 520, 777 }, zero[3] = { 0, 520, 776 };
+	void *mis_a[4] = { mk_mem[0] + 8, mk_mem[1], mk_mem[2], mk_mem[3] };
+	void *mis_bias[4] = { mk_mem[0], mk_mem[1], mk_mem[2] + 2, mk_mem[3] };
+
+	(void) state;
+	unsetenv("POLYMMA_VARIANT");
+	assert_int_equal(mk_run(k, badn, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);
+	assert_non_null(strstr(k->err, "N = 777"));
+	assert_int_equal(mk_run(k, zero, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);
+	assert_int_equal(mk_run(k, ok, mis_a, NULL, 0, 1), PM_RT_L_EINVAL);
+	assert_non_null(strstr(k->err, "tensor A"));
+	assert_int_equal(mk_run(k, ok, mis_bias, NULL, 0, 1), PM_RT_L_EINVAL);
+	assert_non_null(strstr(k->err, "tensor bias is not 4-byte"));
+	assert_int_equal(mk.launches, 0);
+	setenv("POLYMMA_VARIANT", "_nope", 1);
+	assert_int_equal(mk_run(k, ok, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);
+	/* exact rows where the tile does not divide */
+	setenv("POLYMMA_VARIANT", "_persist_wide", 1);
+	assert_int_equal(mk_run(k, ok, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);
+	assert_int_equal(mk.launches, 0);
+	unsetenv("POLYMMA_VARIANT");
+	pm_rt_kernel_free(k);
+	pm_cuda_override(NULL);
+}
+
+/* Every row forced where it runs, split rows with s = 4; the caller's
+ * workspace too small: the plan without one. */
+static void launch_forced(void **state)
+{
+	const int64_t s[3] = { 256, 8192, 384 }, x[3] = { 768, 512, 768 };
+	struct pm_rt_kernel *k = mk_kernel();
+	int ran = 0, clusters = 0, z = 0;
+
+	(void) state;
+	for (int r = 0; r < gbr90.nrows; ++r)
+		for (int pass = 0; pass < 2; ++pass) {
+			const int64_t *sz = pass ? x : s;
+			char f[64];
+			struct pm_rt_choice c;
+			int split = gbr90.kern[r].nsplit && gbr90.rows[r].role !=
+				PM_RT_BASE;
+
+			snprintf(f, sizeof(f), "%s%s", *gbr90.kern[r].suffix ?
+				gbr90.kern[r].suffix : "_base", split && !pass ?
+				",s=4" : "");
+			setenv("POLYMMA_VARIANT", f, 1);
+			if (mk_run(k, sz, mk_t, NULL, 0, 1))
+				continue;	/* the row cannot run sz */
+			mk_expect(sz, f, 0, &c);
+			assert_int_equal(c.v, r);
+			mk_check(&c, sz, mk_t);
+			clusters += mk.cluster > 1;
+			if (mk.cluster > 1)
+				assert_int_equal(mk.cluster, c.cl);
+			z += mk.grid[2] == 4;
+			ran++;
+		}
+	assert_true(ran >= gbr90.nrows);
+	assert_true(clusters >= 1);
+	assert_true(z >= 1);
+	/* NAME_ws with a workspace too small: unsplit */
+	setenv("POLYMMA_VARIANT", "_split,s=4", 1);
+	{
+		struct pm_rt_choice c;
+		static char ws[64] __attribute__((aligned(256)));
+
+		assert_int_equal(mk_run(k, s, mk_t, ws, sizeof(ws), 0),
+			PM_RT_L_EINVAL);	/* forced: no fallback */
+		unsetenv("POLYMMA_VARIANT");
+		mk_expect(s, NULL, 1, &c);
+		assert_int_equal(mk_run(k, s, mk_t, ws, sizeof(ws), 0), 0);
+		mk_check(&c, s, mk_t);
+		assert_null(mk.part);
+	}
+	pm_rt_kernel_free(k);
+	pm_cuda_override(NULL);
+}

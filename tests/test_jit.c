@@ -1,0 +1,625 @@
+/* The JIT (api/jit.c, runtime/jit.c, runtime/cache.c; decision 0038),
+ * without a GPU.
+ *
+ *   - the launch description: every row's argument list equals the one
+ *     the generated launcher passes (emit/launch.c), its bytes round-trip
+ *     and short or altered bytes are refused;
+ *   - NVRTC compiles the device-only form of the examples (the launcher
+ *     under #ifndef __CUDACC_RTC__) for sm_80 and sm_90a: gemm_nn on
+ *     sm_80 and gemm_bias_relu on sm_90a by default, every example on both
+ *     with POLYMMA_JIT_ALL=1 (generation takes seconds each); skipped with
+ *     a message where libnvrtc cannot be loaded;
+ *   - the cache: the key changes with each input; writers in several
+ *     processes (fork) leave whole entries only; a corrupt entry is
+ *     removed and rebuilt; the bound removes the oldest; clear;
+ *   - polymma_jit_compile: a miss, then a hit, a corrupt entry rebuilt.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "api/jit.h"
+#include "api/options.h"
+#include "api/pipeline.h"
+#include "runtime/cache.h"
+#include "runtime/jitlaunch.h"
+#include "runtime/jit.h"
+#include "tests/util.h"
+#include "polymma.h"
+
+/* The generated file and description of example ex on target. */
+static char *generate(const char *ex, const char *target,
+	struct pm_rt_jit *j, int *rc)
+{
+	char path[256], *text, *src = NULL;
+	polymma_options *o = polymma_options_alloc();
+	struct pm_output out = { NULL, NULL, NULL };
+	struct pm_diags d;
+	struct pm_spec *spec;
+
+	snprintf(path, sizeof(path), "examples/%s.tc", ex);
+	text = pm_test_read(path);
+	assert_non_null(text);
+	assert_int_equal(polymma_options_set(o, "target", target, NULL), 0);
+	pm_diags_init(&d, path, text);
+	spec = pm_spec_parse(text, path, &d);
+	assert_non_null(spec);
+	*rc = pm_pipeline_jit(spec, pm_options_config(o), &out, j, &d);
+	if (*rc == 0)
+		src = strdup(out.source);
+	else
+		fprintf(stderr, "%s", pm_diags_text(&d));
+	pm_diags_clear(&d);
+	pm_output_clear(&out);
+	pm_spec_free(spec);
+	polymma_options_free(o);
+	free(text);
+	return src;
+}
+
+/* "(const __half *) A" -> "A": the casts of the tensors dropped. */
+static void drop_casts(char *s, const struct pm_rt_jit *j)
+{
+	for (int t = 0; t < j->ntensors; ++t) {
+		char pat[80];
+		char *p;
+
+		snprintf(pat, sizeof(pat), "*) %s", j->tname[t]);
+		while ((p = strstr(s, pat))) {
+			char *open = p;
+			size_t n = strlen(j->tname[t]);
+			char next = p[3 + n];
+
+			if (next != ',' && next != ')' && next)
+				break;
+			while (open > s && *open != '(')
+				open--;
+			memmove(open, p + 3, strlen(p + 3) + 1);
+		}
+	}
+}
+
+/* Every launch of row r in src ("pm_kernel_NAME<suffix>[_x]<<<" and
+ * cudaLaunchKernelEx's) passes pm_rt_jit_args' list; the number seen. */
+static int check_row(const char *src, const struct pm_rt_jit *j, int r)
+{
+	char want[2048], call[256], *got;
+	int seen = 0;
+
+	pm_rt_jit_args(j, r, want, sizeof(want));
+	for (int x = 0; x < 2; ++x) {
+		const char *p = src;
+
+		snprintf(call, sizeof(call), "pm_kernel_%s%s%s<<<", j->name,
+			j->kern[r].suffix, x ? "_x" : "");
+		while ((p = strstr(p, call))) {
+			const char *a = strstr(p, ">>>(") + 4;
+			const char *e = strstr(a, ");\n");
+
+			got = strndup(a, (size_t) (e - a));
+			drop_casts(got, j);
+			if (strcmp(got, want))
+				fprintf(stderr, "%s row %d:\n got  %s\n want %s\n",
+					j->name, r, got, want);
+			assert_string_equal(got, want);
+			free(got);
+			seen++;
+			p = e;
+		}
+	}
+	return seen;
+}
+
+/* "M" or "4096" */
+static void dim_str(const struct pm_rt_jit *j, const struct pm_rt_dim *d,
+	char *buf, size_t n)
+{
+	if (d->sym >= 0)
+		snprintf(buf, n, "%s", j->sym_name[d->sym]);
+	else
+		snprintf(buf, n, "%lld", (long long) d->value);
+}
+
+/* Each tensor map as launch.c prints its pm_tma_map_2d call, and the
+ * file's TMA data type. */
+static void check_maps(const char *src, const struct pm_rt_jit *j)
+{
+	static const char *const types[] = {
+		[0] = "CU_TENSOR_MAP_DATA_TYPE_UINT8",
+		[6] = "CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
+		[9] = "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
+	};
+
+	for (int r = 0; r < j->nrows; ++r)
+		for (int m = 0; m < j->kern[r].ntma; ++m) {
+			const struct pm_rt_tma *t = &j->kern[r].tma[m];
+			char rows[32], cols[32], call[256], def[96];
+
+			dim_str(j, &t->rows, rows, sizeof(rows));
+			dim_str(j, &t->cols, cols, sizeof(cols));
+			snprintf(call, sizeof(call), "pm_tma_map_2d(&pm_tm%d, %s, "
+				"%s, %s, %s, %d, %d, %d)", t->buf,
+				j->tname[t->tensor], rows, cols, cols, t->box_rows,
+				t->box_cols, t->swizzle);
+			if (!strstr(src, call))
+				fail_msg("%s row %d: no %s", j->name, r, call);
+			assert_true(t->dtype == 0 || t->dtype == 6 ||
+				t->dtype == 9);
+			snprintf(def, sizeof(def), "#define PM_AB_TMA %s\n",
+				types[t->dtype]);
+			assert_non_null(strstr(src, def));
+			assert_int_equal(t->esize, t->dtype ? 2 : 1);
+		}
+}
+
+static void check_desc(const char *src, const struct pm_rt_jit *j)
+{
+	unsigned char *b;
+	size_t n, m;
+	struct pm_rt_jit *back = malloc(sizeof(*back));
+
+	assert_true(j->nrows >= 1);
+	for (int r = 0; r < j->nrows; ++r)
+		assert_true(check_row(src, j, r) >= 1);
+	check_maps(src, j);
+	/* the entry's checks as launch.c prints them */
+	for (int i = 0; i < j->nsizes; ++i) {
+		const char *n = j->sym_name[j->order[i]];
+		char c[160];
+
+		if (j->align[i] > 1)
+			snprintf(c, sizeof(c), "if (%s < 1 || %s > 0x7fffff00 || "
+				"%s %% %d)", n, n, n, j->align[i]);
+		else
+			snprintf(c, sizeof(c), "if (%s < 1 || %s > 0x7fffff00)\n",
+				n, n);
+		if (!strstr(src, c))
+			fail_msg("%s: no check %s", j->name, c);
+	}
+	for (int t = 0; t < j->ntensors; ++t) {
+		char c[160];
+
+		snprintf(c, sizeof(c), "if ((uintptr_t) %s %% %d)", j->tname[t],
+			j->talign[t]);
+		if (j->talign[t] > 1 && !strstr(src, c))
+			fail_msg("%s: no check %s", j->name, c);
+		snprintf(c, sizeof(c), "if ((uintptr_t) %s %%", j->tname[t]);
+		if (j->talign[t] == 1 && strstr(src, c))
+			fail_msg("%s: an alignment check of %s", j->name,
+				j->tname[t]);
+	}
+	pm_rt_jit_pack(j, NULL, &n);
+	b = malloc(n);
+	pm_rt_jit_pack(j, b, &m);
+	assert_int_equal(n, m);
+	assert_int_equal(pm_rt_jit_unpack(b, n, back), 0);
+	pm_rt_jit_pack(back, NULL, &m);
+	assert_int_equal(n, m);
+	for (int r = 0; r < j->nrows; ++r) {
+		char x[2048], y[2048];
+
+		pm_rt_jit_args(j, r, x, sizeof(x));
+		pm_rt_jit_args(back, r, y, sizeof(y));
+		assert_string_equal(x, y);
+		assert_string_equal(back->rows[r].suffix, j->kern[r].suffix);
+		assert_int_equal(back->rows[r].smem, j->rows[r].smem);
+	}
+	assert_int_equal(pm_rt_jit_unpack(b, n - 1, back), -1);
+	b[8 * 0 + 64] = 0x7f;	/* nsyms, past the name: out of range */
+	b[64 + 7] = 0x7f;
+	assert_int_equal(pm_rt_jit_unpack(b, n, back), -1);
+	free(b);
+	free(back);
+}
+
+/* ptxas's report (-v) of every kernel of j: no stack, no spills (the
+ * rule tests/test_nvcc.c checks for nvcc holds for NVRTC's build too). */
+static void no_spills(const char *log, const struct pm_rt_jit *j)
+{
+	int kernels = 0;
+
+	assert_non_null(log);
+	for (const char *p = log; (p = strstr(p, "bytes stack frame")); ++p) {
+		const char *q = p - 1, *want = "bytes stack frame, 0 bytes "
+			"spill stores, 0 bytes spill loads";
+
+		/* "ptxas  .  0 bytes stack frame, 0 bytes spill stores, ..." */
+		while (q > log && *q == ' ')
+			q--;
+		if (*q != '0' || (q > log && q[-1] >= '0' && q[-1] <= '9') ||
+		    strncmp(p, want, strlen(want))) {
+			fprintf(stderr, "%.120s\n", q - 8 > log ? q - 8 : log);
+			fail_msg("a kernel of %s has a stack frame or spills",
+				j->name);
+		}
+		kernels++;
+	}
+	/* one report per function: the kernels and their twins at least */
+	assert_true(kernels >= j->nrows);
+	printf("test_jit: %s: %d functions, no stack, no spills\n", j->name,
+		kernels);
+}
+
+/* gemm_bias_relu's sm_90a description, for the launch tests */
+static struct pm_rt_jit gbr90;
+
+/* The examples' descriptions, and NVRTC on their device-only form. */
+static void examples(void **state)
+{
+	static const char *const all[] = {
+		"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "gemm_bias_relu",
+		"gemm_epilogue_chain", "relu_gemm", "add_gemm",
+	};
+	static const char *const targets[] = { "sm_80", "sm_90a" };
+	const char *why = NULL, *env = getenv("POLYMMA_JIT_ALL");
+	const struct pm_nvrtc *nv = pm_nvrtc(&why);
+	int every = env && *env && strcmp(env, "0");
+	struct pm_rt_jit *j = malloc(sizeof(*j));
+
+	(void) state;
+	if (!nv)
+		printf("test_jit: NVRTC not compiled against: %s\n", why);
+	for (size_t e = 0; e < sizeof(all) / sizeof(*all); ++e)
+		for (int t = 0; t < 2; ++t) {
+			unsigned char *cubin = NULL;
+			size_t n = 0;
+			struct pm_diags d;
+			char *src;
+			int rc;
+
+			if (!every && !(e == 0 && t == 0) && !(e == 4 && t == 1))
+				continue;
+			src = generate(all[e], targets[t], j, &rc);
+			assert_int_equal(rc, 0);
+			check_desc(src, j);
+			if (e == 4 && t == 1)
+				gbr90 = *j;
+			if (nv) {
+				pm_diags_init(&d, "x", NULL);
+				char *log = NULL;
+
+				rc = pm_jit_nvrtc(nv, src, "x.cu", targets[t],
+					"--ptxas-options=-v", &log, &cubin, &n,
+					&d);
+				if (rc)
+					fprintf(stderr, "%s", pm_diags_text(&d));
+				assert_int_equal(rc, 0);
+				no_spills(log, j);
+				free(log);
+				assert_true(n > 1000);
+				/* an ELF */
+				assert_memory_equal(cubin, "\177ELF", 4);
+				pm_diags_clear(&d);
+				printf("test_jit: %s %s: %d kernels, cubin %zu "
+					"bytes\n", all[e], targets[t], j->nrows, n);
+			}
+			free(cubin);
+			free(src);
+		}
+	free(j);
+}
+
+/* A fresh directory under /tmp. */
+static char *tmpdir(void)
+{
+	char t[] = "/tmp/pm_jit_XXXXXX";
+	char *d = mkdtemp(t);
+
+	assert_non_null(d);
+	return strdup(d);
+}
+
+static void rmdir_all(const char *dir)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static int count_files(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += *prefix ? !strncmp(e->d_name, prefix, strlen(prefix)) :
+			e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void key_inputs(void **state)
+{
+	struct pm_nvrtc nv, nv2;
+	unsigned char k[8][32];
+
+	(void) state;
+	memset(&nv, 0, sizeof(nv));
+	nv.major = 13;
+	strcpy(nv.include, "/usr/local/cuda/include");
+	nv2 = nv;
+	nv2.minor = 1;
+	pm_jit_key("def f", "", "sm_80", "sm_80", &nv, k[0]);
+	pm_jit_key("def g", "", "sm_80", "sm_80", &nv, k[1]);
+	pm_jit_key("def f", "split-k=1\n", "sm_80", "sm_80", &nv, k[2]);
+	pm_jit_key("def f", "", "sm_70", "sm_80", &nv, k[3]);
+	pm_jit_key("def f", "", "sm_80", "sm_86", &nv, k[4]);
+	pm_jit_key("def f", "", "sm_80", "sm_80", &nv2, k[5]);
+	/* parts cannot run into each other */
+	pm_jit_key("def f", "", "sm_8", "0sm_80", &nv, k[6]);
+	pm_jit_key("def f", "", "sm_80", "sm_80", &nv, k[7]);
+	for (int a = 0; a < 7; ++a)
+		for (int b = a + 1; b < 7; ++b)
+			assert_memory_not_equal(k[a], k[b], 32);
+	assert_memory_equal(k[0], k[7], 32);
+}
+
+/* SHA-256 of "abc" (FIPS 180-4's example). */
+static void sha256(void **state)
+{
+	static const unsigned char want[32] = {
+		0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40,
+		0xde, 0x5d, 0xae, 0x22, 0x23, 0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17,
+		0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
+	};
+	unsigned char got[32];
+	struct pm_sha256 s;
+
+	(void) state;
+	pm_sha256_init(&s);
+	pm_sha256_add(&s, "ab", 2);
+	pm_sha256_add(&s, "c", 1);
+	pm_sha256_end(&s, got);
+	assert_memory_equal(got, want, 32);
+}
+
+static void entry_path(char *buf, size_t n, const char *dir,
+	const unsigned char key[32])
+{
+	size_t o = (size_t) snprintf(buf, n, "%s/", dir);
+
+	for (int i = 0; i < 32; ++i)
+		o += (size_t) snprintf(buf + o, n - o, "%02x", key[i]);
+	snprintf(buf + o, n - o, ".pmjit");
+}
+
+/* Round trip, a corrupt entry (a payload byte, the length, a cut) is a
+ * miss and gone, clear. */
+static void cache_corrupt(void **state)
+{
+	char *dir = tmpdir(), path[512];
+	unsigned char key[32] = { 1, 2, 3 }, *data;
+	size_t n;
+	const char payload[] = "the payload of an entry";
+
+	(void) state;
+	for (int how = 0; how < 3; ++how) {
+		FILE *f;
+
+		assert_int_equal(pm_cache_store(dir, key, payload,
+			sizeof(payload), 1 << 20), 0);
+		assert_int_equal(pm_cache_load(dir, key, &data, &n), 0);
+		assert_int_equal(n, sizeof(payload));
+		assert_memory_equal(data, payload, n);
+		free(data);
+		entry_path(path, sizeof(path), dir, key);
+		if (how < 2) {
+			f = fopen(path, "r+b");
+			assert_non_null(f);
+			fseek(f, how == 0 ? 80 + 5 : 40, SEEK_SET);
+			fputc('#', f);
+			fclose(f);
+		} else {
+			assert_int_equal(truncate(path, 90), 0);
+		}
+		assert_int_equal(pm_cache_load(dir, key, &data, &n), -1);
+		assert_null(data);
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	assert_int_equal(pm_cache_store(dir, key, payload, 4, 1 << 20), 0);
+	assert_int_equal(pm_cache_clear(dir), 1);
+	assert_int_equal(count_files(dir, ""), 0);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* 8 processes store the same 4 keys with their own bytes, 20 times each,
+ * while loading: every load is whole; no temporary file is left. */
+static void cache_fork(void **state)
+{
+	char *dir = tmpdir();
+	pid_t pid[8];
+
+	(void) state;
+	for (int p = 0; p < 8; ++p) {
+		pid[p] = fork();
+		assert_true(pid[p] >= 0);
+		if (pid[p] == 0) {
+			unsigned char key[32] = { 0 }, *data, buf[50000];
+			size_t n;
+			int bad = 0;
+
+			for (int it = 0; it < 20; ++it) {
+				key[0] = (unsigned char) (it % 4);
+				memset(buf, p, sizeof(buf));
+				buf[0] = key[0];
+				if (pm_cache_store(dir, key, buf, sizeof(buf) -
+				    (size_t) p, 1 << 30))
+					bad = 1;
+				if (pm_cache_load(dir, key, &data, &n) == 0) {
+					/* one writer's bytes, whole */
+					for (size_t i = 1; i < n; ++i)
+						bad |= data[i] != data[1];
+					bad |= data[0] != key[0] ||
+						n != sizeof(buf) - data[1];
+					free(data);
+				}
+			}
+			_exit(bad);
+		}
+	}
+	for (int p = 0; p < 8; ++p) {
+		int st;
+
+		assert_int_equal(waitpid(pid[p], &st, 0), pid[p]);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+	assert_int_equal(count_files(dir, ".tmp-"), 0);
+	assert_int_equal(count_files(dir, ""), 4);
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* The bound: the oldest go first, a hit makes an entry recent. */
+static void cache_bound(void **state)
+{
+	char *dir = tmpdir();
+	unsigned char key[32] = { 0 }, *data, buf[1000] = { 0 };
+	size_t n;
+
+	(void) state;
+	for (int i = 0; i < 3; ++i) {
+		key[0] = (unsigned char) i;
+		assert_int_equal(pm_cache_store(dir, key, buf, sizeof(buf),
+			1 << 20), 0);
+		usleep(20000);
+	}
+	key[0] = 0;	/* touched: now the newest but one */
+	assert_int_equal(pm_cache_load(dir, key, &data, &n), 0);
+	free(data);
+	usleep(20000);
+	key[0] = 3;	/* room for two entries of 1080 bytes */
+	assert_int_equal(pm_cache_store(dir, key, buf, sizeof(buf), 2200), 0);
+	assert_int_equal(count_files(dir, ""), 2);
+	for (int i = 0; i < 4; ++i) {
+		key[0] = (unsigned char) i;
+		assert_int_equal(pm_cache_load(dir, key, &data, &n),
+			i == 0 || i == 3 ? 0 : -1);
+		free(data);
+	}
+	rmdir_all(dir);
+	free(dir);
+}
+
+/* polymma_jit_compile through the cache: miss, hit, corrupt -> rebuilt. */
+static void compile_cached(void **state)
+{
+	char *dir = tmpdir(), *text = pm_test_read("examples/gemm_nn.tc");
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_kernel *k = NULL;
+	const char *why = NULL;
+
+	(void) state;
+	if (!pm_nvrtc(&why)) {
+		printf("test_jit: skipped polymma_jit_compile: %s\n", why);
+		assert_int_equal(polymma_jit_compile(ctx, text, o, "sm_80", &k),
+			POLYMMA_ERR_CUDA);
+		goto done;
+	}
+	setenv("POLYMMA_CACHE_DIR", dir, 1);
+	assert_int_equal(polymma_jit_cache_clear(), 0);
+	assert_int_equal(polymma_jit_compile(ctx, "def", o, "sm_80", &k),
+		POLYMMA_ERR_SPEC);
+	assert_null(k);
+	assert_int_equal(polymma_jit_compile(ctx, text, o, "sm_x", &k),
+		POLYMMA_ERR_USAGE);
+	for (int round = 0; round < 3; ++round) {
+		int rc = polymma_jit_compile(ctx, text, o, "sm_80", &k);
+
+		if (rc)
+			fprintf(stderr, "%s", polymma_diagnostics(ctx));
+		assert_int_equal(rc, 0);
+		assert_string_equal(polymma_kernel_arch(k), "sm_80");
+		/* a miss, a hit, then rebuilt */
+		assert_int_equal(polymma_kernel_cached(k), round == 1);
+		polymma_kernel_free(k);
+		k = NULL;
+		if (round == 1) {
+			char cmd[600];
+
+			snprintf(cmd, sizeof(cmd), "for f in '%s'/*.pmjit; do "
+				"printf 'XXXX' | dd of=\"$f\" bs=1 seek=200 "
+				"conv=notrunc 2>/dev/null; done", dir);
+			assert_int_equal(system(cmd), 0);
+		}
+	}
+	assert_int_equal(count_files(dir, ""), 1);
+	assert_int_equal(polymma_jit_cache_clear(), 1);
+	unsetenv("POLYMMA_CACHE_DIR");
+done:
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+	rmdir_all(dir);
+	free(dir);
+}
+
+#include "tests/jit_mock.h"
+
+/* NULL arguments: usage errors, no crash (include/polymma.h). */
+static void nulls(void **state)
+{
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_kernel *k = (polymma_kernel *) 0x1;
+	int64_t sz[3] = { 1, 1, 1 };
+
+	(void) state;
+	assert_int_equal(polymma_jit_compile(NULL, "def", o, "sm_80", &k),
+		POLYMMA_ERR_USAGE);
+	assert_null(k);
+	assert_int_equal(polymma_jit_compile(ctx, NULL, o, "sm_80", &k),
+		POLYMMA_ERR_USAGE);
+	assert_non_null(strstr(polymma_diagnostics(ctx), "spec_text is NULL"));
+	assert_int_equal(polymma_jit_compile(ctx, "def", NULL, "sm_80", &k),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_jit_compile(ctx, "def", o, "sm_80", NULL),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_kernel_launch(NULL, NULL, sz, NULL),
+		POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_kernel_launch_ws(NULL, NULL, sz, NULL, 0,
+		NULL), POLYMMA_ERR_USAGE);
+	assert_int_equal(polymma_kernel_workspace_size(NULL, sz), 0);
+	assert_null(polymma_kernel_error(NULL));
+	assert_null(polymma_kernel_arch(NULL));
+	assert_int_equal(polymma_kernel_cached(NULL), 0);
+	polymma_kernel_free(NULL);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sha256),
+		cmocka_unit_test(nulls),
+		cmocka_unit_test(key_inputs),
+		cmocka_unit_test(cache_corrupt),
+		cmocka_unit_test(cache_fork),
+		cmocka_unit_test(cache_bound),
+		cmocka_unit_test(examples),
+		cmocka_unit_test(compile_cached),
+		cmocka_unit_test(launch_plan),
+		cmocka_unit_test(launch_checks),
+		cmocka_unit_test(launch_forced),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
