@@ -232,7 +232,10 @@ static const struct pm_opt table[] = {
 		"through a workspace) on grids under 3/5 tile per SM and on "
 		"the tail of grids of several waves, with its twin "
 		"`_persist_split_cl` where a tile's chunks run as one cluster "
-		"and reduce through distributed shared memory; Add(GEMM, "
+		"and reduce through distributed shared memory, and "
+		"`_persist_skinny` (64x128 split units, 8 stages) for M of 64 "
+		"or fewer where it splits (decode; "
+		"`docs/decisions/0040-skinny-decode.md`); Add(GEMM, "
 		"GEMM) runs both contractions' tiles through one ring; `on`: "
 		"the kernel itself is persistent (no split-K, no variants; an "
 		"error where it cannot be); `off`: none." },
