@@ -574,9 +574,10 @@ static void pm_rt_rule_narrow(struct pm_rt_st *st)
  * SMs all stream, from PM_RT_MIN_PKT k tiles of work (fewer: the small
  * rows as before): tiles T <= blocks P: s = P / T chunks (at most its
  * consumer warps, PM_RT_MIN_PKT k tiles each); T > P: the whole waves
- * unsplit, the tail's T % P tiles split as the tail rule does; only
- * where it splits (unsplit, P / 2 < T <= P, the narrow row's wider units
- * measured 1.0-1.15x faster; docs/decisions/0040-skinny-decode.md). */
+ * unsplit, the tail's T % P tiles split as the tail rule does. Unsplit
+ * (P / 2 < T <= P) only in place of _persist's 128-row tiles (the narrow
+ * row's wider units measured 1.0-1.15x faster there;
+ * docs/decisions/0040-skinny-decode.md). */
 static void pm_rt_rule_skinny(struct pm_rt_st *st)
 {
 	const int i = pm_rt_row(st, PM_RT_PERSIST_SKINNY);
@@ -590,11 +591,13 @@ static void pm_rt_rule_skinny(struct pm_rt_st *st)
 	rt = t <= pb ? t : t % pb;
 	s = rt > 0 ? pm_rt_fit(st, pb / rt, t <= pb ? PM_RT_MIN_PKT :
 		PM_RT_MIN_TKT, st->v[i].cwarps) : 1;
-	if (s < 2 || rt * s > PM_RT_CNT_BYTES / 4)
+	if (rt * s > PM_RT_CNT_BYTES / 4)
+		s = 1;
+	if (s < 2 && (t > pb || st->persist != PM_RT_PERSIST))
 		return;
 	pm_rt_take(st, PM_RT_PERSIST_SKINNY);
 	st->s = s, st->cl = 0;
-	st->tdp = t - rt;
+	st->tdp = s > 1 ? t - rt : 0;
 }
 
 /* Today's pm_plan_NAME: the rules in order. */

@@ -32,7 +32,7 @@ if [ -x "$NVCC" ]; then
 		build/polymma gen "$s" --target "$target" -o "$OUT/$n.cu" || exit 1
 		"$NVCC" -O2 -std=c++17 -shared -Xcompiler -fPIC "${gencode[@]}" \
 			"$OUT/$n.cu" -o "$OUT/$n.so" || exit 1
-		args+=(--so "$name=$PWD/$OUT/$n.so")
+		args+=(--so "$name=$(readlink -f "$OUT/$n.so")")
 	done
 else
 	echo "jit_check.sh: no nvcc: no comparison with the generated launcher"
