@@ -49,6 +49,9 @@
 /* ... in clusters (fixup.c's reduction through distributed shared
  * memory): k tiles of the unit's work, all contractions together */
 #define PM_RT_MIN_CKT 16
+/* chunks from which a split persistent kernel keeps its split however few
+ * its units (docs/decisions/0041-long-k-split.md) */
+#define PM_RT_LONG_SPLIT 4
 /* the largest cluster */
 #define PM_RT_MAX_CL 8
 /* The workspace's counters: PM_RT_CNT_BYTES (plan.h). */
@@ -292,7 +295,11 @@ static void pm_rt_rule_psplit(struct pm_rt_st *st)
 	if (st->t > PM_RT_CNT_BYTES / 4)
 		st->s = 1;
 	st->s = pm_rt_fit(st, st->s, 1, st->s);
-	if (st->psplit && st->t * st->s * (st->cl ? st->f->ncon : 1) *
+	/* ... unless each unit runs a quarter of the k tiles or less: the
+	 * small variant's blocks run all of them (127x1000x8000: 17 us in 7
+	 * chunks, 39 us unsplit small; docs/decisions/0041-long-k-split.md) */
+	if (st->psplit && st->s < PM_RT_LONG_SPLIT &&
+	    st->t * st->s * (st->cl ? st->f->ncon : 1) *
 	    (st->ra ? 4 : 2) < (int64_t) st->sms)
 		st->s = 1;
 	if (st->psplit && st->s > 1)
