@@ -642,10 +642,14 @@ static void meta_argv(const struct pm_spec *spec, struct pm_strbuf *b)
 				"\"type\": \"%s\", \"output\": %s, \"dims\": [",
 				n++ ? "," : "", x->name, pm_type_name(x->type),
 				r ? "true" : "false");
-			/* a K-major copy's dims are the user's reversed */
-			for (int i = 0; i < x->rank; ++i) {
-				const struct pm_dim *dm = &x->dims[x->kcopy ?
-					x->rank - 1 - i : i];
+			/* a K-major copy's dims are the user's reversed; a
+			 * batched tensor's follow the batch dims (the user's
+			 * lead with them, variant/batch.h) */
+			for (int i = 0, nb = x->batch ? spec->nbatch : 0;
+			     i < nb + x->rank; ++i) {
+				const struct pm_dim *dm = i < nb ? &spec->bdims[i] :
+					&x->dims[x->kcopy ? x->rank - 1 - (i - nb) :
+					i - nb];
 
 				if (dm->sym >= 0)
 					pm_strbuf_printf(b, "%s\"%s\"", i ? ", " :

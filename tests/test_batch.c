@@ -576,6 +576,13 @@ static void test_sm90a_file(void **state)
 	assert_non_null(strstr(out.source, "cudaError_t bmm_bcast_b(const void "
 		"*A, const void *B, void *C, int64_t Bt, int64_t M, int64_t N, "
 		"int64_t K, cudaStream_t stream)"));
+	/* the metadata: the user's dims (python/ binds tensors by them) */
+	assert_non_null(out.meta);
+	assert_non_null(strstr(out.meta, "{\"name\": \"A\", \"type\": \"f16\", "
+		"\"output\": false, \"dims\": [\"Bt\", \"K\", \"M\"]}"));
+	assert_non_null(strstr(out.meta, "\"dims\": [\"K\", \"N\"]}"));
+	assert_non_null(strstr(out.meta, "\"sizes\": [\"Bt\", \"M\", \"N\", "
+		"\"K\"]"));
 	/* no persistent nor split kernel */
 	assert_null(strstr(out.source, "pm_kernel_bmm_bcast_b_persist"));
 	assert_null(strstr(out.source, "pm_kernel_bmm_bcast_b_split"));
