@@ -7,6 +7,7 @@
 
 #include "emit/emit.h"
 #include "emit/frame.h"
+#include "emit/batch.h"
 #include "emit/kcopy.h"
 #include "emit/launch.h"
 #include "emit/persist.h"
@@ -55,6 +56,40 @@ static void variants_comment(const struct pm_variant_set *vs,
 			pm_strbuf_printf(b, " *   %-18s not built: %s\n", suf,
 				v->why_not);
 	}
+}
+
+/* " * batch    blockIdx.z: ..." (docs/decisions/0036-batched-grid-z.md) */
+static void batch_comment(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int first = 1;
+
+	pm_strbuf_add(b, " * batch    blockIdx.z runs the batch (");
+	for (int d = 0; d < spec->nbatch; ++d) {
+		const struct pm_dim *x = &spec->bdims[d];
+
+		if (x->sym < 0)
+			pm_strbuf_printf(b, "%s%ld", d ? " x " : "", x->value);
+		else
+			pm_strbuf_printf(b, "%s%s", d ? " x " : "",
+				spec->syms[x->sym].name);
+	}
+	pm_strbuf_add(b, "); per batch:");
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (spec->tensors[t].batch && spec->tensors[t].role != PM_TEMP) {
+			pm_strbuf_printf(b, " %s", spec->tensors[t].name);
+			first = 0;
+		}
+	if (first)
+		pm_strbuf_add(b, " none");
+	pm_strbuf_add(b, "; shared:");
+	first = 1;
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (!spec->tensors[t].batch && spec->tensors[t].role == PM_INPUT) {
+			pm_strbuf_printf(b, " %s", spec->tensors[t].name);
+			first = 0;
+		}
+	pm_strbuf_printf(b, "%s\n", first ? " none" : "");
 }
 
 /* One line of the user's spec in the comment, "*" "/" split so that it
@@ -113,6 +148,8 @@ static void comment_block(const struct pm_variant_set *vs,
 				"the kernels read its K-major copy, written\n"
 				" *          into the workspace before them\n",
 				spec->tensors[t].name);
+	if (spec->nbatch)
+		batch_comment(k, b);
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "
 			"copies, the block loops over output tiles\n");
@@ -158,6 +195,9 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		if (host)
 			pm_strbuf_add(b, ", long pm_z, long pm_nz");
 	}
+	/* batched: the host rendering is called once per batch */
+	if (host && pm_emit_batched(k))
+		pm_strbuf_add(b, ", long pm_bz");
 	/* TMA: the tensor map of each buffer copied by boxes (launch.c) */
 	for (int i = 0; i < k->nbufs && !host; ++i)
 		if (k->bufs[i].tma)
@@ -299,6 +339,8 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	const struct pm_config *c = k->cfg;
 	long off[PM_MAX_BUFS + 1], total = pm_kernel_smem_bytes(k, host, off);
 
+	/* batched: the tensors' slices of this block's batch (batch.h) */
+	pm_emit_batch_locals(k, b, host);
 	/* the ragged sizes' padded extents: the loops run over whole tiles
 	 * (print.c), the accesses past the sizes are guarded; k's (the
 	 * split chunks' extent) first */
@@ -516,6 +558,9 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 		/* the copy kernel (docs/decisions/0033-kmajor-copies.md) */
 		if (pm_emit_kcopies(k))
 			pm_strbuf_add(b, pm_embed_kcopy_cuh);
+		/* batched operands' 3-D tensor maps (batch.h) */
+		if (pm_emit_batched(k) && tg->tma)
+			pm_strbuf_add(b, pm_embed_batch_cuh);
 	}
 	/* every kernel of the set in the table's order; the split-K fixup
 	 * only in the _split rows (its code slowed the k loops measurably
@@ -602,10 +647,14 @@ static void meta_argv(const struct pm_spec *spec, struct pm_strbuf *b)
 				"\"type\": \"%s\", \"output\": %s, \"dims\": [",
 				n++ ? "," : "", x->name, pm_type_name(x->type),
 				r ? "true" : "false");
-			/* a K-major copy's dims are the user's reversed */
-			for (int i = 0; i < x->rank; ++i) {
-				const struct pm_dim *dm = &x->dims[x->kcopy ?
-					x->rank - 1 - i : i];
+			/* a K-major copy's dims are the user's reversed; a
+			 * batched tensor's follow the batch dims (the user's
+			 * lead with them, variant/batch.h) */
+			for (int i = 0, nb = x->batch ? spec->nbatch : 0;
+			     i < nb + x->rank; ++i) {
+				const struct pm_dim *dm = i < nb ? &spec->bdims[i] :
+					&x->dims[x->kcopy ? x->rank - 1 - (i - nb) :
+					i - nb];
 
 				if (dm->sym >= 0)
 					pm_strbuf_printf(b, "%s\"%s\"", i ? ", " :

@@ -51,6 +51,17 @@ int pm_emit_size_order(struct pm_kernel *k, int *order)
 	int tens[5] = { k->con[0].out, k->con[0].a, k->con[0].b,
 		k->con[k->ncon - 1].a, k->con[k->ncon - 1].b };
 
+	/* a batched spec: the output's batch dimensions lead (the user's
+	 * output is declared with them first; variant/batch.h) */
+	for (int d = 0; d < spec->nbatch; ++d) {
+		int s = spec->bdims[d].sym;
+
+		if (s < 0 || s >= 64 || seen[s] ||
+		    pm_scop_sym_fixed(k->scop, s, NULL))
+			continue;
+		seen[s] = 1;
+		order[n++] = s;
+	}
 	for (int i = 0; i < 5; ++i) {
 		const struct pm_tensor *t = &spec->tensors[tens[i]];
 		for (int d = 0; d < t->rank; ++d) {

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emit/batch.h"
 #include "emit/kcopy.h"
 #include "emit/launch.h"
 #include "emit/pointwise.h"
@@ -101,6 +102,21 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 		/* a K-major copy's rows are padded (emit/kcopy.h) */
 		snprintf(p, sizeof(p), k->scop->spec->tensors[buf->tensor].kcopy ?
 			"pm_kc_pitch(%s)" : "%s", d1);
+		/* a batched operand: the batch its third dimension
+		 * (emit/batch.h) */
+		if (k->scop->spec->tensors[buf->tensor].batch) {
+			char nb[256], sl[256];
+
+			pm_emit_batch_count(k, nb, sizeof(nb));
+			pm_emit_batch_slice(k, buf->tensor, sl, sizeof(sl));
+			pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif ("
+				"pm_tma_map_3d(&pm_tm%d, %s, %s, %s, %s, %s, %s, "
+				"%ld, %ld, %ld) != cudaSuccess)\n%s\treturn "
+				"cudaErrorInvalidValue;\n", ind, i, ind, i, name, d0,
+				d1, p, nb, sl, buf->size[0] /
+				(k->bufs[i].mc_rows ? 2 : 1), w, k->eb * w, ind);
+			continue;
+		}
 		pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d("
 			"&pm_tm%d, %s, %s, %s, %s, %ld, %ld, %ld) != cudaSuccess)"
 			"\n%s\treturn cudaErrorInvalidValue;\n", ind, i, ind, i,
@@ -169,7 +185,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	const struct pm_config *c = k->cfg;
 	int order[64], ns = pm_emit_size_order(k, order);
 	long smem = pm_kernel_smem_bytes(k, 0, NULL);
-	char d0[64], d1[64], n[256], nu[400], ex[256];
+	char d0[64], d1[64], n[256], nu[400], ex[256], nb[256];
 	struct pm_strbuf args;
 	int twin;
 
@@ -179,6 +195,12 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		"/ %d)", d0, c->bm, c->bm, d1, c->bn, c->bn);
 	pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
 		"cudaErrorInvalidValue;\n", ind, n, ind);
+	/* batched: the batch in gridDim.z, at most 65535 (emit/batch.h) */
+	if (pm_emit_batched(k)) {
+		pm_emit_batch_count(k, nb, sizeof(nb));
+		pm_strbuf_printf(b, "%sif (%s > 65535)\n%s\treturn "
+			"cudaErrorInvalidValue;\n", ind, nb, ind);
+	}
 	/* planned (pblocks NULL): the plan's grid (persistent: at most its
 	 * blocks, looping over tiles; split: c->tdp whole tiles, then c->s
 	 * units per tile of the tail), else n tiles or pblocks */
@@ -217,6 +239,9 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
 			"? %s : (int64_t) (%s)), 1);\n", ind, n, pblocks, n,
 			pblocks);
+	else if (pm_emit_batched(k))
+		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1, (unsigned) "
+			"%s);\n", ind, pblocks ? n : nu, nb);
 	else
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1%s);\n", ind,
 			pblocks ? n : nu, k->scop->nsplit && !k->ws ?

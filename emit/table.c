@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emit/batch.h"
 #include "emit/table.h"
 #include "target/embedded.h"
 #include "variant/variant.h"
@@ -238,6 +239,12 @@ static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		pm_strbuf_printf(b, "\tp.k[%d] = %s;\n", r, k->scop->split_ext[r]);
 	if (!k->scop->nsplit)
 		pm_strbuf_printf(b, "\tp.k[0] = %d;\n", k->cfg->bk);
+	if (pm_emit_batched(k)) {
+		char nb[256];
+
+		pm_emit_batch_count(k, nb, sizeof(nb));
+		pm_strbuf_printf(b, "\tp.batch = %s;\n", nb);
+	}
 	pm_strbuf_printf(b, "\tif (pm_rt_plan(&pm_spec_%s, pm_variants_%s, "
 		"PM_NV_%s, &d, &p, &f, c) != PM_RT_OK ||\n\t    (nows && c->ws_bytes"
 		" && pm_rt_no_workspace(pm_variants_%s, PM_NV_%s, &d, &p, "

@@ -117,6 +117,7 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int S = k->cfg->stages, f = bar_full(k, buf->con), lead = 1;
+	int batch = k->scop->spec->tensors[buf->tensor].batch;
 	long w = pm_buffer_box_cols(buf);
 
 	for (int i = 0; i < a->op->buffer; ++i)
@@ -171,7 +172,8 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, "], %ld); ", tma_tile_bytes(k, buf->con));
 	}
 	for (long j = 0; j < pm_buffer_boxes(buf); ++j) {
-		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[", name);
+		pm_strbuf_printf(b, "pm_tma_load_%s(&%s_shared[", batch ? "3d" :
+			"2d", name);
 		pm_print_expr(b, a->e[4]);
 		pm_strbuf_printf(b, " * %ld + %ld], &pm_tm%d, &pm_bar[%d + ",
 			buf->stage_elems, j * buf->size[0] * w, a->op->buffer, f);
@@ -180,7 +182,8 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_printf(b, " + %ld, ", j * w);
 		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, "); ");
+		/* a batched operand's map: z the batch (emit/batch.h) */
+		pm_strbuf_add(b, batch ? ", (int) pm_bz); " : "); ");
 	}
 	pm_strbuf_add(b, "}\n");
 }

@@ -53,6 +53,8 @@ struct pm_spec *pm_spec_copy(const struct pm_spec *s)
 		pm_spec_free(r);
 		return NULL;
 	}
+	r->nbatch = s->nbatch;
+	memcpy(r->bdims, s->bdims, sizeof(r->bdims));
 	r->nsyms = s->nsyms;
 	for (int i = 0; i < s->nsyms; ++i) {
 		r->syms[i] = s->syms[i];

@@ -72,6 +72,11 @@ struct pm_tensor {
 	 * K-major copy the launcher writes (dims and reads are the copy's,
 	 * the user's reversed; docs/decisions/0033-kmajor-copies.md) */
 	int kcopy;
+	/* 0 as parsed. 1 in the spec the kernels see of a batched spec
+	 * (variant/batch.h): the tensor's spec->nbatch leading batch
+	 * dimensions are dropped (dims and reads are one batch's slice); the
+	 * kernels read the slice of their batch, blockIdx.z */
+	int batch;
 };
 
 enum pm_func {
@@ -130,6 +135,11 @@ struct pm_spec {
 	struct pm_tensor *tensors;
 	int nstmts;
 	struct pm_stmt *stmts;
+	/* 0 as parsed. In the spec the kernels see of a batched spec
+	 * (variant/batch.h): the leading batch indices dropped from every
+	 * statement, their extents (the output's leading dimensions) */
+	int nbatch;
+	struct pm_dim bdims[PM_MAX_RANK];
 };
 
 /* diags may be NULL (messages dropped); when its filename or text is NULL,

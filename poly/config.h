@@ -30,6 +30,10 @@ struct pm_config {
 	/* the operands accumulate in i32: never split (set by the pass
 	 * table; docs/decisions/0029-8-bit-operands.md) */
 	int int_acc;
+	/* the spec has leading batch indices: blockIdx.z runs the batch, so
+	 * nothing splits k and no persistent row is built (set by the pass
+	 * table; docs/decisions/0036-batched-grid-z.md) */
+	int batched;
 	/* the epilogue's cost per element: its input reads and functions
 	 * (variant/build.c, epilogue_cost; docs/decisions/0019, 0034) */
 	int epi_cost;

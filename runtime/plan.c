@@ -105,11 +105,17 @@ static int pm_rt_occ(const struct pm_rt_st *st, int r)
 	return i < 0 || st->d->occ[i] < 0 ? 0 : st->d->occ[i];
 }
 
-/* Output tiles of row i's block tile. */
+/* Batches of the problem (gridDim.z), at least 1. */
+static int64_t pm_rt_batch(const struct pm_rt_st *st)
+{
+	return st->p->batch > 1 ? st->p->batch : 1;
+}
+
+/* Output tiles of row i's block tile, of every batch. */
 static int64_t pm_rt_tiles(const struct pm_rt_st *st, int i)
 {
 	return pm_rt_cdiv(st->p->m, st->v[i].bm) *
-		pm_rt_cdiv(st->p->n, st->v[i].bn);
+		pm_rt_cdiv(st->p->n, st->v[i].bn) * pm_rt_batch(st);
 }
 
 /* Row i's tile divides M and N. */
@@ -680,7 +686,9 @@ static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
 	c->s = (int) s;
 	c->cl = role == PM_RT_PERSIST_SPLIT_CL ? (int) cl : 0;
 	c->tdp = tdp;
-	c->grid = pm_rt_tiles(st, i);
+	/* gridDim.x: one batch's tiles (a batched file has neither split
+	 * nor persistent rows) */
+	c->grid = pm_rt_tiles(st, i) / pm_rt_batch(st);
 	o = pm_rt_occ(st, role == PM_RT_PERSIST_SPLIT_CL &&
 		pm_rt_row(st, PM_RT_PERSIST_SPLIT) >= 0 ?
 		PM_RT_PERSIST_SPLIT : role);

@@ -108,6 +108,10 @@ struct pm_rt_device {
 struct pm_rt_problem {
 	int64_t m, n;
 	int64_t k[PM_RT_MAX_K];
+	/* a batched file's batches (gridDim.z; its tiles count this many
+	 * times, its grid is one batch's); 0 or 1: one
+	 * (docs/decisions/0036-batched-grid-z.md) */
+	int64_t batch;
 };
 
 /* The flags of today's rules before the launcher's precedence (small,

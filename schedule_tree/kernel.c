@@ -134,8 +134,9 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 		return unsupported(d, st->loc, "the statement is not a "
 			"reduction '+=!'");
 	if (st->nlhs != 2 || pm_stmt_nred(st) != 1)
-		return unsupported(d, st->loc, "the output must be 2-D with "
-			"one reduction index");
+		return unsupported(d, st->loc, "the output must be 2-D "
+			"(after leading batch indices) with one reduction "
+			"index");
 	if (e->kind != PM_E_BIN || e->op != '*' ||
 	    !(x = single_read(e->args[0])) || !(y = single_read(e->args[1])))
 		return unsupported(d, e->loc, "the right-hand side is not a "
@@ -153,8 +154,9 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	}
 	if (x->nidx != 2 || y->nidx != 2 || read_pos(x, 0) < 0 ||
 	    read_pos(x, 2) < 0 || read_pos(y, 1) < 0 || read_pos(y, 2) < 0)
-		return unsupported(d, e->loc, "the operands must be 2-D, one "
-			"indexed by (i, k), the other by (k, j), in any order");
+		return unsupported(d, e->loc, "the operands must be 2-D "
+			"(after leading batch indices), one indexed by (i, k), "
+			"the other by (k, j), in any order");
 	if (x->tensor == st->lhs || y->tensor == st->lhs) {
 		const struct pm_expr *r = x->tensor == st->lhs ? x : y;
 

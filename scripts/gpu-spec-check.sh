@@ -58,8 +58,19 @@ KSIZES_16=${KSIZES_16:-"M=1000,N=3000,K=1008 M=200,N=328,K=16 M=200,N=328,K=48 M
 KSIZES_32=${KSIZES_32:-"M=200,N=328,K=32 M=768,N=768,K=800"}
 KSIZES_1=${KSIZES_1:-"M=1000,N=3000,K=1 M=200,N=328,K=7 M=200,N=328,K=127 M=768,N=768,K=129 M=4104,N=264,K=1000 M=256,N=384,K=8199"}
 
+# Batched specs (tests/specs/bmm_*.tc, docs/decisions/0036): their own sizes
+# (every list: plain, forced, sanitized), batch 1, 3 and 64 with odd sizes
+# where the layout allows them (a contiguous dimension is whole 16-byte
+# rows): BSIZES_8 for M odd, N and K multiples of 8 (A (Bt, M, K)); BSIZES_M8
+# for K odd, M and N multiples of 8 (A (Bt, K, M)); BSIZES_32 sm_70's
+# (K a multiple of 32).
+BSIZES_8=${BSIZES_8:-"Bt=1,M=1,N=8,K=8 Bt=3,M=7,N=136,K=72 Bt=3,M=127,N=264,K=1000 Bt=64,M=129,N=136,K=264 Bt=64,M=256,N=256,K=256 Bt=1,M=1000,N=3000,K=512"}
+BSIZES_M8=${BSIZES_M8:-"Bt=1,M=8,N=8,K=1 Bt=3,M=8,N=136,K=7 Bt=3,M=128,N=264,K=127 Bt=64,M=136,N=128,K=129 Bt=64,M=256,N=256,K=256"}
+BSIZES_32=${BSIZES_32:-"Bt=1,M=1,N=8,K=32 Bt=3,M=127,N=264,K=96 Bt=64,M=129,N=136,K=256"}
+
 # NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)|K RULE
 # (8, the default: K % 8; 16; 1: any K; KSIZES_<rule> join every list)
+# [|SIZE LIST: the name of a variable whose sizes replace every list]
 CASES=(
 	"gemm_nn_sm90a|examples/gemm_nn.tc|--target sm_90a|"
 	"gemm_nn_sm80|examples/gemm_nn.tc|--target sm_80|"
@@ -94,6 +105,17 @@ CASES=(
 	"swiglu_b_sm90a|tests/specs/swiglu_shared_b.tc|--target sm_90a|"
 	"swiglu_b_sm80|tests/specs/swiglu_shared_b.tc|--target sm_80|"
 	"swiglu_p64_sm90a|tests/specs/swiglu.tc|--target sm_90a --persistent on --split-k 1 --block 64x128x64 --warp 64x128 --mma 64x128x64|"
+)
+# batched specs (docs/decisions/0036): every target
+CASES+=(
+	"bmm_nn_sm90a|tests/specs/bmm_nn.tc|--target sm_90a|||BSIZES_8"
+	"bmm_nn_sm80|tests/specs/bmm_nn.tc|--target sm_80|||BSIZES_8"
+	"bmm_nn_sm70|tests/specs/bmm_nn.tc|--target sm_70|||BSIZES_32"
+	"bmm_bcast_b_sm90a|tests/specs/bmm_bcast_b.tc|--target sm_90a|||BSIZES_M8"
+	"bmm_bcast_b_sm80|tests/specs/bmm_bcast_b.tc|--target sm_80|||BSIZES_M8"
+	"bmm_bias_sm90a|tests/specs/bmm_bias.tc|--target sm_90a|||BSIZES_8"
+	"bmm_bias_sm80|tests/specs/bmm_bias.tc|--target sm_80|||BSIZES_8"
+	"bmm_bias_notma_sm90a|tests/specs/bmm_bias.tc|--target sm_90a --tma off|||BSIZES_8"
 )
 # epilogues reading row and column vectors (docs/decisions/0034): the f16
 # specs of tests/specs/gemm_f16_scale*.tc on both targets
@@ -166,8 +188,12 @@ run_one() {
 	local ks=${!kvar}
 	sizes=$(with_extra "$SIZES $ks" "$(field "$c" 4)")
 	[ "$v" != - ] && sizes=$(with_extra "$FORCE_SIZES $ks" "$(field "$c" 4)")
+	local sl; sl=$(field "$c" 6)
+	[ -n "$sl" ] && sizes=${!sl}
 	if [ "$tool" != - ]; then
 		sizes=$(with_extra "$SAN_SIZES ${ks%% *} ${ks##* }" "$(field "$c" 4)")
+		# a batched case: its first three sizes (batch 1 and 3)
+		[ -n "$sl" ] && sizes=$(tr ' ' '\n' <<<"${!sl}" | head -n 3 | paste -sd ' ' -)
 		pre=(compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 10)
 		[ "$tool" = memcheck ] && pre+=(--leak-check no)
 		log=$W/sweep/$name@$v.$tool.log

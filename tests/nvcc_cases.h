@@ -23,9 +23,10 @@
 #define N_VEC 16		/* row and column vectors (decisions/0034) */
 #define N_KFIX 8		/* -D K=1000: a fixed ragged k */
 #define N_KCOPY 9		/* 8-bit operands MN-major: K-major copies */
+#define N_BATCH 12		/* batched specs: tests/specs/bmm_*.tc */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
-	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY)
+	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY + N_BATCH)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -382,6 +383,33 @@ static void init_cases(void)
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = kc[i].fixed;
+		}
+	}
+	/* batched specs (docs/decisions/0036): the batch in blockIdx.z, the
+	 * slices' pointers, sm_90a's 3-D tensor maps; every target, TMA off,
+	 * fixed sizes */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		bt[N_BATCH] = {
+			{ "bmm_nn", 0, 0 }, { "bmm_nn", 1, 0 }, { "bmm_nn", 2, 0 },
+			{ "bmm_nn", 3, 0 }, { "bmm_nn", 3, 1 },
+			{ "bmm_bcast_b", 0, 0 }, { "bmm_bcast_b", 2, 0 },
+			{ "bmm_bcast_b", 3, 0 },
+			{ "bmm_bias", 0, 0 }, { "bmm_bias", 2, 0 },
+			{ "bmm_bias", 3, 0 }, { "bmm_bias", 9, 0 },
+		};
+
+		for (int i = 0; i < N_BATCH; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = bt[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", bt[i].spec,
+				configs[c].name, bt[i].fixed ? "_fixed" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				bt[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = bt[i].fixed;
 		}
 	}
 	for (n = 0; n < N_CASES; n++) {

@@ -111,6 +111,15 @@ static const struct vcase cases[] = {
 	{ "tests/specs/swiglu", "sm_90a", "" },
 	{ "tests/specs/swiglu", "sm_90a", "persistent=on" },
 	{ "tests/specs/swiglu_shared_b", "sm_90a", "" },
+	/* batched: the batch in blockIdx.z, no split nor persistent rows
+	 * (docs/decisions/0036) */
+	{ "tests/specs/bmm_nn", "sm_70", "" },
+	{ "tests/specs/bmm_nn", "sm_80", "" },
+	{ "tests/specs/bmm_nn", "sm_90a", "" },
+	{ "tests/specs/bmm_bcast_b", "sm_90a", "" },
+	{ "tests/specs/bmm_bias", "sm_80", "" },
+	{ "tests/specs/bmm_bias", "sm_90a", "" },
+	{ "tests/specs/bmm_nn", "host", "smem=pad" },
 };
 
 static struct pm_spec *load(const char *name)

@@ -9,6 +9,7 @@
 #include "promote/promote.h"
 #include "schedule_tree/tree.h"
 #include "target/target.h"
+#include "variant/batch.h"
 #include "variant/kcopy.h"
 #include "variant/variant.h"
 
@@ -312,6 +313,65 @@ static int no_split_int(const struct pm_spec *spec, struct pm_config *c,
 	return 0;
 }
 
+/* A batched spec (variant/batch.h): blockIdx.z runs the batch, so k is
+ * not split and no persistent kernel loops over tiles
+ * (docs/decisions/0036-batched-grid-z.md). */
+static int batched_config(const struct pm_spec *bspec, struct pm_config *c,
+	struct pm_diags *d)
+{
+	if (!bspec)
+		return 0;
+	if (c->split_k > 1) {
+		pm_diag_plain(d, "--split-k %d: a batched spec runs its batch "
+			"in blockIdx.z and does not split k", c->split_k);
+		return -1;
+	}
+	if (c->persistent == 1) {
+		pm_diag_plain(d, "--persistent on: a batched spec has no "
+			"persistent kernel (docs/decisions/0036)");
+		return -1;
+	}
+	c->split_k = 1;
+	c->batched = 1;
+	return 0;
+}
+
+/* The spec the kernels see: one batch's (variant/batch.h), then the
+ * K-major copies (variant/kcopy.h), which are per matrix: a batched
+ * operand that would need one is refused. *kspec NULL: the user's. */
+static int kernel_spec(const struct pm_spec *spec, struct pm_config *cfg,
+	struct pm_spec **kspec, struct pm_diags *d)
+{
+	struct pm_spec *bspec, *kc;
+
+	if (pm_batch_spec(spec, &bspec, d) < 0)
+		return -1;
+	if (batched_config(bspec, cfg, d) < 0 ||
+	    pm_kcopy_spec(bspec ? bspec : spec, cfg->target, &kc) < 0) {
+		if (!d->nerrors)
+			pm_diag_internal(d, "out of memory");
+		pm_spec_free(bspec);
+		return -1;
+	}
+	for (int t = 0; kc && bspec && t < kc->ntensors; ++t)
+		if (kc->tensors[t].kcopy && kc->tensors[t].batch) {
+			pm_diag_unsupported(d, kc->tensors[t].loc, "target %s "
+				"reads %s operands K-major only and '%s' is "
+				"batched and MN-major (the K-major copy is of one "
+				"matrix); declare it with the reduction index last",
+				cfg->target->name,
+				pm_type_name(kc->tensors[t].type),
+				kc->tensors[t].name);
+			pm_spec_free(kc);
+			pm_spec_free(bspec);
+			return -1;
+		}
+	if (kc)
+		pm_spec_free(bspec);
+	*kspec = kc ? kc : bspec;
+	return 0;
+}
+
 static int dump(struct pm_kernel *k, const char *pass)
 {
 	const struct pm_config *c = k->cfg;
@@ -356,12 +416,11 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	default_warp_for_epilogue(spec, cfg);
 	if (no_split_int(spec, cfg, d) < 0)
 		return NULL;
-	/* operands read MN-major where the MMA reads them only K-major:
-	 * the kernels read a K-major copy (variant/kcopy.h) */
-	if (pm_kcopy_spec(spec, cfg->target, &kspec) < 0) {
-		pm_diag_internal(d, "out of memory");
+	/* one batch of a batched spec (variant/batch.h); operands read
+	 * MN-major where the MMA reads them only K-major: the kernels read a
+	 * K-major copy (variant/kcopy.h) */
+	if (kernel_spec(spec, cfg, &kspec, d) < 0)
 		return NULL;
-	}
 	scop = pm_scop_build(ctx, kspec ? kspec : spec, cfg, d);
 	if (!scop) {
 		pm_spec_free(kspec);

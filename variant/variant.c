@@ -25,6 +25,12 @@ static const char *wanted(const struct pm_variant_set *vs,
 	if ((r->flags & PM_VF_SMALL_ON) && c->bm == r->shape.bm &&
 	    c->bn == r->shape.bn)
 		return "the main kernel's block";
+	/* batched: blockIdx.z runs the batch; the rows the split-K plan
+	 * weighs (and the persistent ones, wanted_persist) are not built
+	 * (docs/decisions/0036-batched-grid-z.md) */
+	if (c->batched && (r->flags & (PM_VF_SPLIT_PLAN | PM_VF_PERSIST)))
+		return "batched: blockIdx.z runs the batch; no split-K plan, "
+			"no persistent tile loop (docs/decisions/0036)";
 	/* i32 accumulators never split: their rows stand without a split
 	 * plan (runtime/plan.c runs its rules with split_k 1) */
 	if ((r->flags & PM_VF_SPLIT_PLAN) && !c->int_acc &&
@@ -357,6 +363,8 @@ static void main_rows(isl_ctx *ctx, const struct pm_spec *spec,
 	} else if (s->desc) {
 		snprintf(s->why_not, sizeof(s->why_not), "%s",
 			vs->main->scop->nsplit ? "host rendering" :
+			vs->main_cfg.batched ? "batched: blockIdx.z runs the "
+			"batch, k is not split (docs/decisions/0036)" :
 			"the kernel does not split k");
 	}
 	if (!b->k) {
