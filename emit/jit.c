@@ -179,6 +179,12 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 			PM_RT_JIT_TENSORS);
 		return -1;
 	}
+	if (spec->nbatch > 0) {
+		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does not launch "
+			"batched contractions (blockIdx.z, 3-D tensor maps; "
+			"docs/decisions/0036-batched-grid-z.md) yet");
+		return -1;
+	}
 	if (pm_emit_kcopies(k)) {
 		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does not run K-major "
 			"copies of operands (an 8-bit operand declared MN-major) "

@@ -540,6 +540,16 @@ static void compile_cached(void **state)
 	assert_null(k);
 	assert_int_equal(polymma_jit_compile(ctx, text, o, "sm_x", &k),
 		POLYMMA_ERR_USAGE);
+	/* batched contractions: refused, not launched wrongly */
+	{
+		char *bmm = pm_test_read("tests/specs/bmm_nn.tc");
+
+		assert_non_null(bmm);
+		assert_int_equal(polymma_jit_compile(ctx, bmm, o, "sm_80", &k),
+			POLYMMA_ERR_SPEC);
+		assert_null(k);
+		free(bmm);
+	}
 	for (int round = 0; round < 3; ++round) {
 		int rc = polymma_jit_compile(ctx, text, o, "sm_80", &k);
 
