@@ -133,8 +133,12 @@ int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
 	unsigned char **cubin, size_t *n, struct pm_diags *d)
 {
 	char a[32], inc[600];
-	const char *opts[4] = { a, "-std=c++17", extra, inc };
-	int nopt = extra ? 3 : 2;
+	/* --split-compile=0: NVRTC's optimizer and ptxas over every core
+	 * (on the H200 machine's 16: 4.9 -> 2.2 s for gemm_nn, 8.3 -> 2.7 s
+	 * for gemm_bias_relu; docs/decisions/0038-jit.md); an NVRTC
+	 * without it (before 12.1) compiles again without */
+	const char *opts[5] = { a, "-std=c++17", extra, inc, NULL };
+	int nopt = extra ? 3 : 2, split;
 	pm_nvrtcProgram p = NULL;
 	pm_nvrtcResult r;
 	size_t ln = 0;
@@ -143,14 +147,24 @@ int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
 
 	snprintf(a, sizeof(a), "--gpu-architecture=%s", arch);
 	snprintf(inc, sizeof(inc), "-I%s", nv->include);
-	if ((r = nv->CreateProgram(&p, src, name, 5, hdr_texts, hdr_names))) {
-		pm_diag_internal(d, "nvrtcCreateProgram: %s",
-			nv->GetErrorString(r));
-		return POLYMMA_ERR_INTERNAL;
-	}
 	if (*nv->include)
 		opts[nopt++] = inc;
-	r = nv->CompileProgram(p, nopt, opts);
+	split = nopt;
+	opts[nopt++] = "--split-compile=0";
+	for (int again = 1; again; ) {
+		if ((r = nv->CreateProgram(&p, src, name, 5, hdr_texts,
+		    hdr_names))) {
+			pm_diag_internal(d, "nvrtcCreateProgram: %s",
+				nv->GetErrorString(r));
+			return POLYMMA_ERR_INTERNAL;
+		}
+		r = nv->CompileProgram(p, nopt, opts);
+		again = r == PM_NVRTC_INVALID_OPTION && nopt > split;
+		if (again) {
+			nv->DestroyProgram(&p);
+			nopt = split;
+		}
+	}
 	if (plog && !nv->GetProgramLogSize(p, &ln) && (*plog = malloc(ln + 1)))
 		if (nv->GetProgramLog(p, *plog))
 			**plog = 0;

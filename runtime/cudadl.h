@@ -94,6 +94,7 @@ struct pm_cuda {
 };
 
 typedef int pm_nvrtcResult;
+#define PM_NVRTC_INVALID_OPTION 5	/* NVRTC_ERROR_INVALID_OPTION */
 typedef void *pm_nvrtcProgram;
 
 struct pm_nvrtc {
