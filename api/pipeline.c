@@ -35,7 +35,7 @@ static int generate(const struct pm_spec *spec, const struct pm_config *cfg,
 		rc = POLYMMA_ERR_INTERNAL;
 	/* out of budget, also where a variant was dropped for it: the
 	 * whole generation fails, as an error of the spec */
-	if (pm_isl_quota_diag(ctx, d))
+	if (pm_isl_quota_diag(ctx, d) || (vs && pm_variant_set_quota_diag(vs, d)))
 		rc = POLYMMA_ERR_SPEC;
 	if (vs)
 		pm_variant_set_clear(vs);

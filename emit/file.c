@@ -12,6 +12,7 @@
 #include "emit/launch.h"
 #include "emit/persist.h"
 #include "emit/pointwise.h"
+#include "emit/rows.h"
 #include "target/embedded.h"
 #include "target/target.h"
 #include "polymma.h"
@@ -562,18 +563,11 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 		if (pm_emit_batched(k) && tg->tma)
 			pm_strbuf_add(b, pm_embed_batch_cuh);
 	}
-	/* every kernel of the set in the table's order; the split-K fixup
-	 * only in the _split rows (its code slowed the k loops measurably
+	/* every kernel of the set in the table's order (in parallel:
+	 * rows.h); the split-K fixup only in the _split rows (its code slowed the k loops measurably
 	 * where the kernel runs unsplit; docs/decisions) */
-	for (int i = 0; i < tg->nvariants; ++i) {
-		const struct pm_variant *v = &vs->v[tg->variants[i].role];
-
-		if (!v->k)
-			continue;
-		v->k->emit_fixup = v->emit_fixup;
-		if (def_twins(v->k, v->desc->suffix, b, d) < 0)
-			return -1;
-	}
+	if (pm_emit_rows(vs, def_twins, b, d) < 0)
+		return -1;
 	k->emit_fixup = 1;
 	/* the host launcher: not under NVRTC, which compiles the kernels
 	 * alone (polymma_jit_compile; docs/decisions/0038-jit.md) */

@@ -143,6 +143,8 @@ void pm_isl_bound(isl_ctx *ctx);
  * report "the spec is too large to schedule" (an error of the spec, exit
  * 1) once and return 1; else 0. */
 int pm_isl_quota_diag(isl_ctx *ctx, struct pm_diags *d);
+/* The diagnostic of a spent budget, into d (once). */
+void pm_isl_quota_report(struct pm_diags *d);
 
 /* `polymma check` output: DAG, domains, accesses, dependences, schedule. */
 void pm_scop_print(FILE *out, const struct pm_scop *scop);

@@ -626,15 +626,20 @@ static int over_budget(isl_ctx *ctx)
 	return empty < 0 && isl_ctx_last_error(ctx) == isl_error_quota;
 }
 
-int pm_isl_quota_diag(isl_ctx *ctx, struct pm_diags *d)
+void pm_isl_quota_report(struct pm_diags *d)
 {
 	static const char msg[] = "the spec is too large to schedule: isl "
 		"spent its budget of %lu operations";
 
-	if (!over_budget(ctx))
-		return 0;
 	if (!strstr(pm_diags_text(d), "the spec is too large to schedule"))
 		pm_diag_plain(d, msg, PM_LIMIT_ISL_OPS);
+}
+
+int pm_isl_quota_diag(isl_ctx *ctx, struct pm_diags *d)
+{
+	if (!over_budget(ctx))
+		return 0;
+	pm_isl_quota_report(d);
 	return 1;
 }
 

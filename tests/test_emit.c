@@ -326,6 +326,36 @@ static void test_sm90a_kernel(void **state)
 	free(s);
 }
 
+/* The rows printed in parallel (emit/rows.h): the file with 4 threads
+ * equals the file with 1, every row of sm_90a (main kernel split: the
+ * _split row borrows its context) and of sm_80 */
+static void test_rows_threads(void **state)
+{
+	static const char *const t90[] = { "target", "sm_90a", NULL };
+	static const char *const t80[] = { "target", "sm_80", NULL };
+	const char *const *t[2] = { t90, t80 };
+	char *diag = NULL;
+
+	(void) state;
+	for (int i = 0; i < 2; ++i) {
+		char *one, *four;
+
+		setenv("POLYMMA_THREADS", "1", 1);
+		one = try_gen("gemm_bias_relu", t[i], &diag);
+		free(diag);
+		setenv("POLYMMA_THREADS", "4", 1);
+		four = try_gen("gemm_bias_relu", t[i], &diag);
+		free(diag);
+		unsetenv("POLYMMA_THREADS");
+		assert_non_null(one);
+		assert_non_null(four);
+		assert_true(count(one, "__global__") >= (i ? 3 : 10));
+		assert_string_equal(one, four);
+		free(one);
+		free(four);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_sm70_and_defines),
 		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_sm90a_kernel),
+		cmocka_unit_test(test_rows_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -307,12 +307,14 @@ static void ragged_k(struct pm_variant_set *vs)
 			vs->v[i].k->kragged = ok;
 }
 
-/* Build row r quietly into v (diagnostics dropped: the file is complete
- * without it, and v->why_not says why it is not there). */
-static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
+/* Build row r quietly into v, in an isl context of its own (diagnostics
+ * dropped: the file is complete without it, and v->why_not says why it is
+ * not there). */
+static void build_row(const struct pm_spec *spec,
 	struct pm_variant_set *vs, const struct pm_variant_desc *r)
 {
 	struct pm_variant *v = &vs->v[r->role];
+	isl_ctx *own;
 	const struct pm_config *base = r->from == PM_RT_NROLES ?
 		&vs->main_cfg : &vs->v[r->from].cfg;
 	const char *no;
@@ -324,11 +326,18 @@ static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
 		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
 		return;
 	}
+	if (!(own = isl_ctx_alloc())) {
+		snprintf(v->why_not, sizeof(v->why_not), "out of memory");
+		return;
+	}
+	pm_isl_bound(own);
 	pm_diags_init(&d2, "", NULL);
-	v->k = pm_pipeline_until(ctx, spec, &v->cfg, NULL, &d2);
+	v->k = pm_pipeline_until(own, spec, &v->cfg, NULL, &d2);
 	if (!v->k)
 		snprintf(v->why_not, sizeof(v->why_not), "build failed: %.120s",
 			d2.buf ? d2.buf : "?");
+	if (!v->k && pm_isl_quota_diag(own, &d2))
+		vs->over_budget = 1;
 	pm_diags_clear(&d2);
 	no = v->k ? fits(r, v->k, buf, sizeof(buf)) : NULL;
 	if (no) {
@@ -336,8 +345,11 @@ static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
 		pm_pipeline_kernel_free(v->k);
 		v->k = NULL;
 	}
-	if (!v->k)
+	if (!v->k) {
+		isl_ctx_free(own);
 		return;
+	}
+	v->ctx = own;
 	if (r->flags & PM_VF_ROW_RASTER)
 		v->k->raster = 1;
 	if (exact_only(r, v->k))
@@ -349,7 +361,7 @@ static void build_row(isl_ctx *ctx, const struct pm_spec *spec,
  * it is the _split row and the base row is its unsplit build (or, when
  * that fails, the main kernel without its fixup); else it is the base
  * row. */
-static void main_rows(isl_ctx *ctx, const struct pm_spec *spec,
+static void main_rows(const struct pm_spec *spec,
 	struct pm_variant_set *vs)
 {
 	struct pm_variant *b = &vs->v[PM_RT_BASE], *s = &vs->v[PM_RT_SPLIT];
@@ -359,7 +371,7 @@ static void main_rows(isl_ctx *ctx, const struct pm_spec *spec,
 		s->borrowed = 1;
 		s->emit_fixup = 1;
 		s->cfg = vs->main_cfg;
-		build_row(ctx, spec, vs, b->desc);
+		build_row(spec, vs, b->desc);
 	} else if (s->desc) {
 		snprintf(s->why_not, sizeof(s->why_not), "%s",
 			vs->main->scop->nsplit ? "host rendering" :
@@ -404,7 +416,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 	if (!vs->main)
 		return pm_diags_class(d) == PM_ERR_INTERNAL ? POLYMMA_ERR_INTERNAL :
 			POLYMMA_ERR_SPEC;
-	main_rows(ctx, spec, vs);
+	main_rows(spec, vs);
 	for (int i = 0; i < t->nvariants; ++i) {
 		const struct pm_variant_desc *r = &t->variants[i];
 		struct pm_variant *v = &vs->v[r->role];
@@ -418,7 +430,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 		if (no)
 			snprintf(v->why_not, sizeof(v->why_not), "%s", no);
 		else
-			build_row(ctx, spec, vs, r);
+			build_row(spec, vs, r);
 	}
 	ragged_k(vs);
 	for (int i = 0; i < PM_RT_NROLES; ++i) {
@@ -431,11 +443,29 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 
 void pm_variant_set_clear(struct pm_variant_set *vs)
 {
-	for (int i = 0; i < PM_RT_NROLES; ++i)
+	for (int i = 0; i < PM_RT_NROLES; ++i) {
 		if (!vs->v[i].borrowed)
 			pm_pipeline_kernel_free(vs->v[i].k);
+		if (vs->v[i].ctx)
+			isl_ctx_free(vs->v[i].ctx);
+	}
 	pm_pipeline_kernel_free(vs->main);
 	memset(vs, 0, sizeof(*vs));
+}
+
+int pm_variant_set_quota_diag(const struct pm_variant_set *vs,
+	struct pm_diags *d)
+{
+	int over = 0;
+
+	for (int i = 0; i < PM_RT_NROLES && !over; ++i)
+		if (vs->v[i].ctx)
+			over = pm_isl_quota_diag(vs->v[i].ctx, d);
+	if (!over && vs->over_budget) {
+		pm_isl_quota_report(d);
+		over = 1;
+	}
+	return over;
 }
 
 struct pm_kernel *pm_variant_set_kernel(const struct pm_variant_set *vs,

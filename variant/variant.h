@@ -41,6 +41,11 @@ struct pm_variant {
 	int emit_fixup;
 	/* not built: why (a condition of the row, or its build's error) */
 	char why_not[160];
+	/* the isl context of k where the row built its own kernel (NULL:
+	 * borrowed or not built): one per row, so that the rows' ASTs can
+	 * be built in parallel (emit/file.c; isl contexts are used by one
+	 * thread at a time) */
+	isl_ctx *ctx;
 };
 
 struct pm_variant_set {
@@ -51,10 +56,14 @@ struct pm_variant_set {
 	struct pm_kernel *main;
 	/* indexed by role; rows the target lacks have desc NULL */
 	struct pm_variant v[PM_RT_NROLES];
+	/* a row was dropped when its isl context spent its budget */
+	int over_budget;
 };
 
-/* Build every row of user->target's variant table for spec into *vs (in
- * isl context ctx, which must outlive the set).  The main kernel is built
+/* Build every row of user->target's variant table for spec into *vs: the
+ * main kernel in isl context ctx (which must outlive the set), each other
+ * row in a context of its own (freed with the set), with the same
+ * operation budget (poly.h's pm_isl_bound).  The main kernel is built
  * with dumps and diagnostics into d; the other rows quietly.  Returns
  * POLYMMA_OK, or the error of the main kernel (d says why). */
 int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
@@ -62,6 +71,11 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 	struct pm_diags *d);
 /* Free the kernels of vs. */
 void pm_variant_set_clear(struct pm_variant_set *vs);
+/* Has a row's isl context spent its operation budget (its build or its
+ * AST)? 1 with the diagnostic in d (poly.h's pm_isl_quota_diag), else 0;
+ * a row dropped for it set vs->over_budget. */
+int pm_variant_set_quota_diag(const struct pm_variant_set *vs,
+	struct pm_diags *d);
 /* The kernel of role r, or NULL. */
 struct pm_kernel *pm_variant_set_kernel(const struct pm_variant_set *vs,
 	enum pm_variant_role r);
