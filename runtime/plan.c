@@ -301,10 +301,11 @@ static void pm_rt_rule_psplit(struct pm_rt_st *st)
 	if (st->t > PM_RT_CNT_BYTES / 4)
 		st->s = 1;
 	st->s = pm_rt_fit(st, st->s, 1, st->s);
-	/* ... unless each unit runs a quarter of the k tiles or less: the
-	 * small variant's blocks run all of them (127x1000x8000: 17 us in 7
+	/* ... unless each unit runs a quarter of the k tiles or less
+	 * (without a register prologue: measured without): the small
+	 * variant's blocks run all of them (127x1000x8000: 17 us in 7
 	 * chunks, 39 us unsplit small; docs/decisions/0041-long-k-split.md) */
-	if (st->psplit && st->s < PM_RT_LONG_SPLIT &&
+	if (st->psplit && (st->ra || st->s < PM_RT_LONG_SPLIT) &&
 	    st->t * st->s * (st->cl ? st->f->ncon : 1) *
 	    (st->ra ? 4 : 2) < (int64_t) st->sms)
 		st->s = 1;
