@@ -173,20 +173,6 @@ static int role_loop(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	return r;
 }
 
-/* A producer warpgroup's registers per thread after its setmaxnreg.dec. */
-#define PM_WG_PRODUCER_REGS 40
-
-/* The registers per thread the nt consumer threads ask with setmaxnreg.inc:
- * what the SM's 64K leave beside the producer warpgroup's, in multiples of
- * 8, at most 232 (two consumer warpgroups: 232, as CUTLASS's; three:
- * 152). More than the pool holds and setmaxnreg.inc waits forever. */
-static int consumer_regs(int nt)
-{
-	int r = (65536 - 128 * PM_WG_PRODUCER_REGS) / (nt > 0 ? nt : 1) / 8 * 8;
-
-	return r > 232 ? 232 : r;
-}
-
 int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	struct pm_strbuf *b, struct pm_diags *d)
 {
@@ -206,7 +192,7 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		if (role_loop(k, ast, b, 1, 2, d) < 0)
 			return -1;
 		pm_strbuf_printf(b, "\t\t}\n\t} else {\n"
-			"\t\tpm_setmaxnreg_inc<%d>();\n", consumer_regs(nt));
+			"\t\tpm_setmaxnreg_inc<%d>();\n", pm_wg_consumer_regs(nt));
 		if (role_loop(k, ast, b, 2, 1, d) < 0)
 			return -1;
 		pm_strbuf_printf(b, "\t}\n%s}\n", dsm_end);

@@ -10,6 +10,13 @@ int pm_kernel_threads(const struct pm_kernel *k)
 		32);
 }
 
+int pm_wg_consumer_regs(int nt)
+{
+	int r = (65536 - 128 * PM_WG_PRODUCER_REGS) / (nt > 0 ? nt : 1) / 8 * 8;
+
+	return r > 232 ? 232 : r;
+}
+
 /* Bytes of dynamic shared memory (all stages of the buffers of the
  * contraction that needs most: the contractions run one after the other,
  * and promote/ puts a barrier before a later one's first copies). */

@@ -51,6 +51,14 @@ void pm_decide(struct pm_kernel *k);
 /* Threads of a block of k (warp-specialized: one producer warp more, a
  * producer warpgroup with k->wg). */
 int pm_kernel_threads(const struct pm_kernel *k);
+/* A producer warpgroup's registers per thread after its setmaxnreg.dec. */
+#define PM_WG_PRODUCER_REGS 40
+/* The registers per thread each of the nt consumer threads of a kernel
+ * with a producer warpgroup (k->wg) asks with setmaxnreg.inc: what the
+ * SM's 64K leave beside the producer warpgroup's, in multiples of 8, at
+ * most 232 (two consumer warpgroups: 232, as CUTLASS's; three: 152). More
+ * than the pool holds and setmaxnreg.inc waits forever. */
+int pm_wg_consumer_regs(int nt);
 /* Dynamic shared memory bytes of a block of k (host: of the host
  * rendering, floats); off[] (or NULL) gets the buffers' offsets and, at
  * off[k->nbufs], the staged store's C tile's (0: it reuses the operand

@@ -42,7 +42,7 @@ RUN_JOBS=${RUN_JOBS:-8}
 # split persistent, wide and tall persistent sizes of gpu-fused-check.sh.
 # decode shapes (M <= 64, the skinny row: docs/decisions/0040).
 # K a multiple of 64 (sm_90a's k tile), N of 8 (16-byte rows).
-SIZES=${SIZES:-"M=1000,N=3000,K=512 M=200,N=328,K=576 M=4104,N=264,K=1024 M=2304,N=2304,K=1024 M=256,N=384,K=8192 M=640,N=896,K=3072 M=2048,N=4096,K=256 M=16,N=4104,K=4096 M=1,N=3000,K=2048 M=61,N=17160,K=1024"}
+SIZES=${SIZES:-"M=1000,N=3000,K=512 M=200,N=328,K=576 M=4104,N=264,K=1024 M=2304,N=2304,K=1024 M=256,N=384,K=8192 M=640,N=896,K=3072 M=2048,N=4096,K=256 M=16,N=4104,K=4096 M=8,N=3000,K=2048 M=56,N=17160,K=1024"}
 # the forced rows: ragged, split-K, and one size every exact row divides
 # (768 = 3 x 256 = 4 x 192)
 FORCE_SIZES=${FORCE_SIZES:-"M=1000,N=3000,K=512 M=200,N=328,K=576 M=768,N=768,K=512 M=256,N=384,K=4096 M=4104,N=264,K=1024 M=16,N=4104,K=4096"}

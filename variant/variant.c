@@ -144,8 +144,8 @@ static const char *fits_smem(struct pm_kernel *k, char *buf, size_t len)
 
 /* Registers a thread keeps for the rest when two accumulators are live
  * (measured: the 128x128 persistent swiglu kernel, 2 x 64 accumulator
- * floats a thread under a bound of 168, spilled; 2 x 64 under 255 and
- * 2 x 96 under 255 do not). */
+ * floats a thread under a bound of 168 without a producer warpgroup,
+ * spilled; 2 x 64 under 255 and 2 x 96 under 255 do not). */
 #define PM_ACC2_RESERVE 48
 
 /* Does k's register tile fit the registers its block leaves a thread?
@@ -163,6 +163,11 @@ static const char *fits_regs(struct pm_kernel *k, char *buf, size_t len)
 
 	if (cap > 255)
 		cap = 255;
+	/* a producer warpgroup: the consumers' registers after their
+	 * setmaxnreg.inc (the persistent SwiGLU kernels: 2 x 64 accumulator
+	 * floats under 232, no spill; docs/decisions/0028) */
+	if (k->wg)
+		cap = pm_wg_consumer_regs(pm_config_threads(c));
 	if (!c->target->emits_cuda || !k->scop->join || k->acc_shared ||
 	    2 * acc + PM_ACC2_RESERVE <= cap)
 		return NULL;

@@ -2,7 +2,11 @@
 loaded once for both products) against PyTorch (two cuBLAS GEMMs and its
 pointwise kernels, and torch.compile of the same function), in one process.
 
-    PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/swiglu_torch.py [--compile]
+    PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/swiglu_torch.py
+        [--compile | --max-autotune] [--dtypes f16,bf16]
+
+--compile: torch.compile's default mode; --max-autotune: mode
+"max-autotune-no-cudagraphs" (issue 29's baseline; minutes to tune).
 
 f16 and bf16, LLM shapes (tokens x hidden -> intermediate). Checks every
 output against torch in fp32 first; times with CUDA events, warm-up, the
@@ -30,13 +34,19 @@ SHAPES = [(4096, 11008, 4096), (2048, 14336, 4096), (512, 11008, 4096),
 
 
 def main():
-    use_compile = "--compile" in sys.argv
-    print(torch.cuda.get_device_name())
+    mode = ("max-autotune-no-cudagraphs" if "--max-autotune" in sys.argv
+            else "default" if "--compile" in sys.argv else None)
+    dtypes = "f16,bf16"
+    if "--dtypes" in sys.argv:
+        dtypes = sys.argv[sys.argv.index("--dtypes") + 1]
+    print(torch.cuda.get_device_name(), "torch.compile mode:", mode)
     ok = True
     for name, dt in (("f16", torch.float16), ("bf16", torch.bfloat16)):
+        if name not in dtypes.split(","):
+            continue
         k = polymma.compile(SPEC.replace("T(", name + "("), target="sm_90a")
         eager = lambda x, w, v: torch.nn.functional.silu(x @ w) * (x @ v)
-        comp = torch.compile(eager) if use_compile else None
+        comp = torch.compile(eager, mode=mode) if mode else None
         for M, N, K in SHAPES:
             sets = [(torch.randn(M, K, device="cuda", dtype=dt) / 8,
                      torch.randn(K, N, device="cuda", dtype=dt) / 8,
