@@ -44,8 +44,9 @@ LIB_DIRS := frontend poly target schedule_tree promote variant emit runtime api
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
 LIB := $(BUILD)/libpolymma.a
-# The shared library: the same sources compiled with -fPIC; only the
-# polymma_* functions are exported (libpolymma.map).
+# The shared library (docs/decisions/0043-python-jit.md): the same sources
+# compiled with -fPIC; only the polymma_* functions are exported
+# (libpolymma.map).
 SHLIB := $(BUILD)/libpolymma.so
 SHLIB_SONAME := libpolymma.so.0
 SHLIB_OBJS := $(LIB_OBJS:$(BUILD)/obj/%=$(BUILD)/obj-pic/%)
