@@ -230,6 +230,7 @@ class JitKernel:
     bytes): polymma_kernel_launch_ws; default: the library's own)."""
 
     backend = "jit"
+    jit_refused = None
 
     def __init__(self, lib, meta, handle, target, errors):
         self._lib, self._k, self.meta = lib, handle, meta

@@ -100,15 +100,21 @@ def _register(torch, k, qual):
     dtypes = [getattr(torch, _DTYPES[t["type"]]) for t in outs]
     single = len(outs) == 1
 
-    def results(inputs, empty):
+    def results(inputs, fake):
         shapes = output_shapes(meta, [tuple(x.shape) for x in inputs])
-        return [empty(s, dtype=dt, device=inputs[0].device)
+        x = inputs[0]
+        if fake:
+            return [x.new_empty(s, dtype=dt) for s, dt in zip(shapes, dtypes)]
+        return [torch.empty(s, dtype=dt, device=x.device)
                 for s, dt in zip(shapes, dtypes)]
 
     def impl(*inputs):
-        inputs = [x.contiguous() for x in inputs]
-        res = results(inputs, torch.empty)
         dev = inputs[0].device
+        if dev.index is not None and dev.index != torch.cuda.current_device():
+            with torch.cuda.device(dev):	# the launch's context
+                return impl(*inputs)
+        inputs = [x.contiguous() for x in inputs]
+        res = results(inputs, False)
         stream = torch.cuda.current_stream(dev).cuda_stream
         if k.backend == "jit":
             n = k.workspace_size(*inputs, *res)
@@ -120,7 +126,7 @@ def _register(torch, k, qual):
         return res[0] if single else tuple(res)
 
     def fake(*inputs):
-        res = results(inputs, torch.empty)
+        res = results(inputs, True)
         return res[0] if single else tuple(res)
 
     oper = torch.library.custom_op(qual, impl, mutates_args=(),

@@ -99,15 +99,22 @@ def correctness(torch):
 
 
 def first_calls(torch):
-    """(cached, seconds) of compile + first call + sync, per spec."""
+    """{spec: (cached, compile seconds, first call seconds)}, CUDA's
+    context made before (not timed)."""
+    torch.zeros(1, device="cuda")
+    torch.cuda.synchronize()
     out = {}
     for name, (path, _) in SPECS.items():
         t0 = time.perf_counter()
         k = polymma.compile(os.path.join(ROOT, path))
+        t1 = time.perf_counter()
         ins = inputs(torch, k, 129, 264, 72)
-        k(*ins, torch.empty((129, 264), device="cuda", dtype=torch.half))
+        C = torch.empty((129, 264), device="cuda", dtype=torch.half)
         torch.cuda.synchronize()
-        out[name] = (k.cached, time.perf_counter() - t0)
+        t2 = time.perf_counter()
+        k(*ins, C)		# loads the module
+        torch.cuda.synchronize()
+        out[name] = (k.cached, t1 - t0, time.perf_counter() - t2)
     return out
 
 
@@ -120,12 +127,14 @@ def cold_warm(torch):
                        env=dict(os.environ))
     warm = ast.literal_eval(r.stdout.strip().splitlines()[-1]) \
         if r.returncode == 0 else {}
+    nan = float("nan")
     for name in SPECS:
-        c, w = cold[name], warm.get(name, (False, float("nan")))
-        report(not c[0] and w[0] and w[1] < 1.0,
-               "%-14s first call: cold %.2f s (miss), second process "
-               "%.1f ms (%s)" % (name, c[1], 1e3 * w[1],
-                                  "hit" if w[0] else "MISS"))
+        c, w = cold[name], warm.get(name, (False, nan, nan))
+        report(not c[0] and w[0] and w[1] < 0.5,
+               "%-14s compile cold %.2f s (%s), second process %.1f ms "
+               "(%s); first call %.1f / %.1f ms" % (
+                   name, c[1], "hit" if c[0] else "miss", 1e3 * w[1],
+                   "hit" if w[0] else "MISS", 1e3 * c[2], 1e3 * w[2]))
 
 
 def per_call(torch):
