@@ -433,6 +433,74 @@ class Jit(unittest.TestCase):
             polymma._nvcc_path_available = real_avail
 
 
+class MockTensor:
+    """What polymma.torch asks of a tensor."""
+
+    def __init__(self, shape, dtype="float16", fake=False, zeroed=False):
+        self.shape, self.dtype, self.fake = tuple(shape), dtype, fake
+        self.device, self.zeroed = MockDevice(), zeroed
+        self.nbytes = shape[0] if len(shape) == 1 else 0
+
+    def contiguous(self):
+        return self
+
+    def new_empty(self, shape, dtype):
+        return MockTensor(shape, dtype, fake=True)
+
+
+class MockDevice:
+    index = 0
+
+
+class MockTorch:
+    """What polymma.torch asks of torch: dtypes, empty, zeros, the current
+    stream and device, torch.library.custom_op."""
+
+    def __init__(self):
+        for name in pmtorch._DTYPES.values():
+            setattr(self, name, name)
+        self.uint8 = "uint8"
+        self.registered = []
+        mock = self
+
+        class Op:
+            def __init__(self, name, fn, schema):
+                self.fn, self.fake = fn, None
+
+            def register_fake(self, fn):
+                self.fake = fn
+
+            def __call__(self, *a):
+                return self.fn(*a)
+
+        class Library:
+            @staticmethod
+            def custom_op(name, fn, mutates_args, device_types, schema):
+                mock.registered.append((name, schema, device_types,
+                                        mutates_args))
+                return Op(name, fn, schema)
+
+        class Stream:
+            cuda_stream = 77
+
+        class Cuda:
+            @staticmethod
+            def current_stream(dev):
+                return Stream()
+
+            @staticmethod
+            def current_device():
+                return 0
+
+        self.library, self.cuda = Library, Cuda
+
+    def empty(self, shape, dtype, device):
+        return MockTensor(shape, dtype)
+
+    def zeros(self, n, dtype, device):
+        return MockTensor((n,), dtype, zeroed=True)
+
+
 class TorchOp(unittest.TestCase):
     """polymma.torch without PyTorch: the results' shapes and the schema;
     with PyTorch (a GPU machine), registering an operator."""
@@ -468,6 +536,61 @@ class TorchOp(unittest.TestCase):
         one = dict(self.META, tensors=self.META["tensors"][:3])
         self.assertEqual(pmtorch.schema(one), "(Tensor A, Tensor B) -> "
                          "Tensor")
+
+    def test_operator_with_a_stand_in(self):
+        """op()'s registration, implementation and fake implementation,
+        with a stand-in for torch and for the kernel (no GPU): results
+        allocated from the inputs' shapes, the launch on the current
+        stream with a zeroed workspace of the kernel's size (JIT) or
+        none (nvcc), one registration per name."""
+        mock, calls = MockTorch(), []
+
+        class K:
+            backend, target, arch = "jit", "sm_80", "sm_80"
+            meta = dict(self.META, name="mk")
+
+            def workspace_size(self, *t):
+                return 4096 if t[0].shape[0] > 100 else 0
+
+            def __call__(self, *t, stream=None, workspace=None):
+                calls.append((t, stream, workspace))
+
+        real_compile, real_torch = polymma.compile, sys.modules.get("torch")
+        polymma.compile = lambda *a, **kw: K()
+        sys.modules["torch"] = mock
+        try:
+            o = pmtorch.op("spec text")
+            self.assertEqual(mock.registered, [("polymma::mk", "(Tensor A, "
+                                                "Tensor B) -> (Tensor, "
+                                                "Tensor)", "cuda", ())])
+            self.assertIs(pmtorch.op("spec text"), o)
+            A, B = MockTensor((300, 5), "float16"), MockTensor((5, 9))
+            C, D = o(A, B)
+            self.assertEqual((C.shape, C.dtype, D.shape, D.dtype),
+                             ((300, 8), "float32", (300, 4), "float16"))
+            t, stream, ws = calls[-1]
+            self.assertEqual([x.shape for x in t],
+                             [(300, 5), (5, 9), (300, 8), (300, 4)])
+            self.assertEqual((stream, ws.nbytes, ws.zeroed), (77, 4096, True))
+            o(MockTensor((3, 5)), B)
+            self.assertEqual(calls[-1][2], (0, 0))	# no split: none
+            C, D = o.fake(MockTensor((7, 5)), B)	# register_fake's
+            self.assertEqual((C.shape, C.fake, D.shape), ((7, 8), True,
+                                                          (7, 4)))
+            with self.assertRaisesRegex(ValueError, "pass name="):
+                pmtorch.op("spec text", split_k=2)
+            K.backend = "nvcc"
+            o2 = pmtorch.op("spec text", name="mk_nvcc")
+            o2(A, B)
+            self.assertEqual((calls[-1][1], calls[-1][2]), (77, None))
+        finally:
+            polymma.compile = real_compile
+            if real_torch is None:
+                del sys.modules["torch"]
+            else:
+                sys.modules["torch"] = real_torch
+            pmtorch._ops.pop("polymma::mk", None)
+            pmtorch._ops.pop("polymma::mk_nvcc", None)
 
     @unittest.skipUnless(HAVE_TORCH, "no PyTorch")
     @unittest.skipUnless(HAVE_LIB, "no libpolymma.so")
