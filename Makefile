@@ -1,6 +1,8 @@
 # polymma — GNU make build.
 #
 #   make              library, command line and example (build/)
+#   make shared       build/libpolymma.so (-fPIC objects in build/obj-pic/;
+#                     isl and GMP as shared libraries, copied beside it)
 #   make check        build and run every tests/test_*.c, a smoke test and
 #                     the dependency checker (tests/check_deps.sh)
 #   make asan         the same with -fsanitize=address,undefined (build-asan/)
@@ -11,7 +13,11 @@
 #   make clean
 #
 # isl and GMP are linked statically into every program so that they run on
-# machines without isl (the GPU machine). Library sources are picked up by
+# machines without isl (the GPU machine). The shared library cannot do so
+# (Debian's libisl.a and libgmp.a are not position-independent): it needs
+# libisl.so and libgmp.so, and finds them beside itself first (RUNPATH
+# $ORIGIN; `make shared` copies them there, so that build/libpolymma.so with
+# its two neighbours runs on the GPU machine). Library sources are picked up by
 # wildcard: a new .c file in one of LIB_DIRS needs no edit here.
 
 ifeq ($(origin CC),default)
@@ -38,6 +44,13 @@ LIB_DIRS := frontend poly target schedule_tree promote variant emit runtime api
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
 LIB := $(BUILD)/libpolymma.a
+# The shared library (docs/decisions/0043-python-jit.md): the same sources
+# compiled with -fPIC; only the polymma_* functions are exported
+# (libpolymma.map).
+SHLIB := $(BUILD)/libpolymma.so
+SHLIB_SONAME := libpolymma.so.0
+SHLIB_OBJS := $(LIB_OBJS:$(BUILD)/obj/%=$(BUILD)/obj-pic/%)
+SHLIB_DEPS := $(BUILD)/.shlib-deps
 
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -60,10 +73,10 @@ GEN := $(BUILD)/gen
 DEPS_STAMP := $(BUILD)/.deps-ok
 FLAGS_FILE := $(BUILD)/flags
 
-ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(BUILD)/obj/examples/embed.o \
+ALL_OBJS := $(LIB_OBJS) $(SHLIB_OBJS) $(CLI_OBJS) $(BUILD)/obj/examples/embed.o \
 	$(TEST_SRCS:%.c=$(BUILD)/obj/%.o) $(TEST_HELPER_OBJS)
 
-.PHONY: all check asan fuzz fuzz-build install uninstall clean gpu-check docs FORCE
+.PHONY: all shared check asan fuzz fuzz-build install uninstall clean gpu-check docs FORCE
 
 all: $(LIB) $(CLI) $(EXAMPLE)
 
@@ -102,6 +115,35 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+$(BUILD)/obj-pic/%.o: %.c $(FLAGS_FILE) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(BUILD)/obj-pic/gen/embedded.o: $(GEN)/embedded.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
+
+# --no-as-needed: libgmp is a NEEDED of libpolymma.so itself, so that its
+# RUNPATH finds it (a RUNPATH does not serve libisl.so's own needs).
+$(SHLIB): $(SHLIB_OBJS) libpolymma.map
+	$(CC) $(LINK_FLAGS) -shared -Wl,-soname,$(SHLIB_SONAME) \
+		-Wl,--version-script=libpolymma.map \
+		$(if $(SANITIZE),,-Wl,-z,defs) -Wl,-rpath,'$$ORIGIN' \
+		$(SHLIB_OBJS) -Wl,--no-as-needed -lisl -lgmp -lm -ldl \
+		-lpthread -o $@
+
+# libisl.so.N and libgmp.so.N (the names libpolymma.so asks for) copied
+# beside it: carrying the three files is enough on a machine without isl.
+$(SHLIB_DEPS): $(SHLIB)
+	@for f in $$(ldd $(SHLIB) | awk '$$1 ~ /^lib(isl|gmp)\.so/ && \
+		$$3 ~ /^\// { print $$3 }'); do \
+		[ "$$f" -ef "$(BUILD)/$${f##*/}" ] || \
+		cp -fL "$$f" $(BUILD)/ || exit 1; \
+	done
+	@touch $@
+
+shared: $(SHLIB) $(SHLIB_DEPS)
+
 $(CLI): $(CLI_OBJS) $(LIB)
 	$(CC) $(LINK_FLAGS) $(CLI_OBJS) $(LIB) $(STATIC_LIBS) -o $@
 
@@ -132,7 +174,7 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_FILE) | $(DEPS_STAMP)
 # (tests/check_deps.sh: its self-test and the tree), then make install's
 # consumers (tests/test_install.sh: pkg-config, CMake) and the Python
 # module's tests (tests/test_python.py). The last line counts programs.
-check: all
+check: all $(if $(SANITIZE),,shared)
 	@$(MAKE) --no-print-directory -k $(TEST_BINS) || true
 	@pass=0; fail=0; failed=; \
 	for t in $(TEST_BINS); do \
@@ -156,7 +198,8 @@ check: all
 	if sh tests/test_install.sh $(BUILD); then pass=$$((pass + 1)); \
 	else fail=$$((fail + 1)); failed="$$failed test_install.sh"; fi; \
 	echo "== python: python3 tests/test_python.py"; \
-	if POLYMMA='$(CLI)' python3 tests/test_python.py; then \
+	if POLYMMA='$(CLI)' POLYMMA_LIB='$(if $(SANITIZE),off,$(SHLIB))' \
+		python3 tests/test_python.py; then \
 		pass=$$((pass + 1)); \
 	else fail=$$((fail + 1)); failed="$$failed test_python.py"; fi; \
 	[ -z "$$failed" ] || echo "failed:$$failed"; \
@@ -211,14 +254,19 @@ LIBDIR = $(DESTDIR)$(PREFIX)/lib
 INCDIR = $(DESTDIR)$(PREFIX)/include
 VERSION = $(shell sed -n 's/.*POLYMMA_VERSION "\(.*\)".*/\1/p' include/polymma.h)
 
-install: all
+install: all shared
 	install -d '$(BINDIR)' '$(LIBDIR)/pkgconfig' '$(INCDIR)'
 	install -m 755 $(CLI) '$(BINDIR)/polymma'
 	install -m 644 $(LIB) '$(LIBDIR)/libpolymma.a'
+	install -m 755 $(SHLIB) '$(LIBDIR)/$(SHLIB_SONAME)'
+	ln -sf $(SHLIB_SONAME) '$(LIBDIR)/libpolymma.so'
 	install -m 644 include/polymma.h '$(INCDIR)/polymma.h'
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		polymma.pc.in > '$(LIBDIR)/pkgconfig/polymma.pc'
-	chmod 644 '$(LIBDIR)/pkgconfig/polymma.pc'
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		polymma-shared.pc.in > '$(LIBDIR)/pkgconfig/polymma-shared.pc'
+	chmod 644 '$(LIBDIR)/pkgconfig/polymma.pc' \
+		'$(LIBDIR)/pkgconfig/polymma-shared.pc'
 	install -d '$(LIBDIR)/cmake/polymma'
 	for f in polymmaConfig polymmaConfigVersion; do \
 		sed -e 's|@VERSION@|$(VERSION)|g' $$f.cmake.in \
@@ -228,7 +276,9 @@ install: all
 
 uninstall:
 	rm -f '$(BINDIR)/polymma' '$(LIBDIR)/libpolymma.a' \
+		'$(LIBDIR)/libpolymma.so' '$(LIBDIR)/$(SHLIB_SONAME)' \
 		'$(INCDIR)/polymma.h' '$(LIBDIR)/pkgconfig/polymma.pc' \
+		'$(LIBDIR)/pkgconfig/polymma-shared.pc' \
 		'$(LIBDIR)/cmake/polymma/polymmaConfig.cmake' \
 		'$(LIBDIR)/cmake/polymma/polymmaConfigVersion.cmake'
 	-rmdir '$(LIBDIR)/cmake/polymma' 2>/dev/null

@@ -41,8 +41,8 @@ static const char *const hdr_texts[] = {
 	"#pragma once\ntypedef unsigned long long size_t;\n",
 	"#pragma once\n",
 	"#pragma once\n",
-	"#pragma once\ntypedef struct CUtensorMap_st { alignas(64) unsigned "
-	"long long opaque[16]; } CUtensorMap;\n",
+	("#pragma once\ntypedef struct CUtensorMap_st { alignas(64) unsigned "
+	"long long opaque[16]; } CUtensorMap;\n"),
 };
 
 /* "sm_XY[a]" -> 10 X + Y; -1 */

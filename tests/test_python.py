@@ -1,7 +1,12 @@
 """The Python module (python/polymma) without a GPU: argument binding,
-the generated file's argv metadata, compilation with nvcc into the on-disk
-cache, errors. Run from the repository root: python3 tests/test_python.py
-(POLYMMA: the command to use; nvcc cases are skipped without nvcc)."""
+the generated file's argv metadata, the JIT path (libpolymma.so through
+ctypes: NVRTC for sm_80, the library's cache, errors, the fallback to
+nvcc), compilation with nvcc into the on-disk cache, errors, the PyTorch
+operator's shapes and schema. Run from the repository root: python3
+tests/test_python.py (POLYMMA: the command to use; POLYMMA_LIB:
+libpolymma.so, default build/libpolymma.so; JIT cases are skipped without
+libpolymma.so or NVRTC, nvcc cases without nvcc, PyTorch cases without
+PyTorch)."""
 
 import json
 import os
@@ -14,12 +19,23 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import polymma  # noqa: E402
-from polymma import _bind  # noqa: E402
+import polymma.torch as pmtorch  # noqa: E402
+from polymma import _bind, _jit  # noqa: E402
 
 GBR = os.path.join(ROOT, "examples", "gemm_bias_relu.tc")
 POLYMMA = os.environ.get("POLYMMA") or os.path.join(ROOT, "build", "polymma")
 HAVE_NVCC = bool(shutil.which("nvcc") or os.environ.get("NVCC") or
                  os.access("/usr/local/cuda/bin/nvcc", os.X_OK))
+HAVE_LIB = _jit.load() is not None
+try:
+    import torch  # noqa: F401
+    HAVE_TORCH = True
+except ImportError:
+    HAVE_TORCH = False
+# A batched contraction: the JIT refuses it (unsupported), the command
+# generates it.
+BATCHED = ("def bmm(f16(Bt, M, K) A, f16(Bt, K, N) B) -> (f16(Bt, M, N) C)"
+           " {\n    C(b, i, j) +=! A(b, i, k) * B(b, k, j)\n}\n")
 
 
 class Fake:
@@ -170,20 +186,40 @@ class Targets(unittest.TestCase):
             ["-DK=64", "--persistent", "on", "--split-k", "4"])
 
 
+class NoJit:
+    """The nvcc path only (as without libpolymma.so) within the block."""
+
+    def __enter__(self):
+        self.saved = dict(_jit._state)
+        _jit._state.update(tried=True, lib=None, path=None, why="test")
+
+    def __exit__(self, *exc):
+        _jit._state.clear()
+        _jit._state.update(self.saved)
+
+
 @unittest.skipUnless(HAVE_NVCC, "no nvcc")
 class Compile(unittest.TestCase):
-    """One cache for the class (each nvcc run takes ~15 s); every test
-    expects only what it made itself."""
+    """The nvcc path. One cache for the class (each nvcc run takes ~15 s);
+    every test expects only what it made itself."""
 
     @classmethod
     def setUpClass(cls):
         cls.cache = tempfile.mkdtemp()
         os.environ["POLYMMA_CACHE"] = cls.cache
         os.environ["POLYMMA"] = POLYMMA
+        cls.nojit = NoJit()
+        cls.nojit.__enter__()
 
     @classmethod
     def tearDownClass(cls):
+        cls.nojit.__exit__()
         shutil.rmtree(cls.cache)
+
+    def test_backend(self):
+        k = polymma.compile(GBR, target="sm_80", split_k=1)
+        self.assertEqual(k.backend, "nvcc")
+        self.assertIsNone(k.jit_refused)
 
     def test_compile_cached(self):
         k = polymma.compile(GBR, target="sm_80", split_k=1)
@@ -222,6 +258,353 @@ class Compile(unittest.TestCase):
             polymma.compile(GBR, target="sm_80", split_k="many")
         with self.assertRaises(polymma.OptionError):
             polymma.compile(GBR, target="sm_80", no_such_option=1)
+
+
+class Library(unittest.TestCase):
+    """Finding libpolymma.so (fresh processes: the module loads it once)."""
+
+    def where(self, lib):
+        env = dict(os.environ, POLYMMA_LIB=lib,
+                   PYTHONPATH=os.path.join(ROOT, "python"))
+        r = subprocess.run([sys.executable, "-c", "import polymma; print("
+                            "polymma.jit_library()); print(polymma."
+                            "jit_unavailable())"], env=env, check=True,
+                           stdout=subprocess.PIPE, text=True)
+        return r.stdout.splitlines()
+
+    def test_off(self):
+        self.assertEqual(self.where("off"), ["None", "POLYMMA_LIB=off"])
+
+    def test_missing(self):
+        path, why = self.where("/nonexistent/libpolymma.so")
+        self.assertEqual(path, "None")
+        self.assertIn("/nonexistent/libpolymma.so", why)
+
+    @unittest.skipUnless(HAVE_LIB, "no libpolymma.so: " + _jit.unavailable())
+    def test_found(self):
+        path, why = self.where(_jit.library_path())
+        self.assertEqual((path, why), (_jit.library_path(), ""))
+
+    def test_option_pairs(self):
+        self.assertEqual(_jit.option_pairs(
+            {"split_k": 4, "persistent": True, "tma": False,
+             "defines": {"N": 8, "K": 64}}),
+            [("define", "K=64"), ("define", "N=8"), ("persistent", "on"),
+             ("split-k", "4"), ("tma", "off")])
+
+
+@unittest.skipUnless(HAVE_LIB, "no libpolymma.so: " + _jit.unavailable())
+class Jit(unittest.TestCase):
+    """The JIT path: polymma.compile through libpolymma.so. Its own cache
+    (POLYMMA_CACHE_DIR); each cold compile of gemm_bias_relu for sm_80
+    takes ~10 s here (generation and NVRTC)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cache = tempfile.mkdtemp()
+        cls.saved = os.environ.get("POLYMMA_CACHE_DIR")
+        os.environ["POLYMMA_CACHE_DIR"] = cls.cache
+        cls.k = None
+        try:
+            cls.k = polymma.compile(GBR, target="sm_80", split_k=1)
+        except polymma.CudaError as e:	# no NVRTC: a fallback needs one
+            cls.why = str(e)
+        except polymma.Error as e:
+            if "NVRTC" not in str(getattr(e, "diagnostic", e)):
+                raise
+            cls.why = str(e)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.k = None
+        if cls.saved is None:
+            del os.environ["POLYMMA_CACHE_DIR"]
+        else:
+            os.environ["POLYMMA_CACHE_DIR"] = cls.saved
+        shutil.rmtree(cls.cache)
+
+    def kernel(self):
+        if self.k is None:
+            self.skipTest("no NVRTC: " + self.why)
+        if self.k.backend != "jit":
+            self.skipTest("the JIT fell back to nvcc: %s" %
+                          self.k.jit_refused)
+        return self.k
+
+    def test_compile_sm80(self):
+        k = self.kernel()
+        self.assertEqual((k.name, k.arch, k.target), ("gemm_bias_relu",
+                                                      "sm_80", "sm_80"))
+        self.assertFalse(k.cached)
+        self.assertIn("f16 bias('N',)", repr(k))
+        self.assertEqual(len(os.listdir(self.cache)), 1)
+
+    def test_cache_hit(self):
+        self.kernel()
+        with open(GBR) as f:	# the text, not the path: the same key
+            k2 = polymma.compile(f.read(), target="sm_80", split_k=1)
+        self.assertEqual(k2.backend, "jit")
+        self.assertTrue(k2.cached)
+        self.assertEqual(len(os.listdir(self.cache)), 1)
+
+    def test_meta_as_the_command(self):
+        """The spec's metadata from the library = the command's --meta."""
+        m = gen_meta(GBR, "-DK=64")
+        k = polymma.compile(GBR, target="sm_80", split_k=1,
+                            defines={"K": 64})
+        if k.backend != "jit":
+            self.skipTest("no JIT: %s" % k.jit_refused)
+        for key in ("name", "symbols", "defines"):
+            self.assertEqual(k.meta[key], m[key])
+        self.assertEqual([(t["name"], t["type"], t["output"], t["dims"])
+                          for t in k.meta["tensors"]],
+                         [(t["name"], t["type"], t["output"], t["dims"])
+                          for t in m["tensors"]])
+        with self.assertRaisesRegex(ValueError, r"K = 32, but -DK gives"):
+            k(Fake((64, 32)), Fake((32, 64)), Fake((64,)), Fake((64, 64)))
+
+    def test_argument_checking(self):
+        k = self.kernel()
+        with self.assertRaisesRegex(ValueError, r"'B' dimension 0 is K = "
+                                    r"33, but 'A' gives K = 32"):
+            k(Fake((64, 32)), Fake((33, 64)), Fake((64,)), Fake((64, 64)))
+        with self.assertRaisesRegex(TypeError, r"takes 4 tensors"):
+            k(Fake((64, 32)), Fake((32, 64)), Fake((64, 64)))
+        with self.assertRaisesRegex(TypeError, r"'bias' must be f16, got "
+                                    r"f32"):
+            k(Fake((64, 32)), Fake((32, 64)), Fake((64,), "<f4"),
+              Fake((64, 64)))
+
+    def test_call_without_gpu_is_an_error(self):
+        k = self.kernel()
+        if polymma._compute_capability():
+            self.skipTest("a GPU is present")
+        with self.assertRaisesRegex(polymma.CudaError, "libcuda|device"):
+            k(Fake((64, 32)), Fake((32, 64)), Fake((64,)), Fake((64, 64)))
+
+    def test_spec_error(self):
+        bad = "def f(f16(M) A) -> (f16(M) B) {\n    B(i) = nosuch(A(i))\n}\n"
+        before = set(os.listdir(self.cache))
+        with self.assertRaises(polymma.SpecError) as e:
+            polymma.compile(bad, target="sm_80")
+        self.assertRegex(e.exception.diagnostic,
+                         r"^<spec>:2:12: error: unknown function 'nosuch'")
+        d = tempfile.mkdtemp()
+        try:
+            path = os.path.join(d, "bad.tc")
+            with open(path, "w") as f:
+                f.write(bad)
+            with self.assertRaises(polymma.SpecError) as e:
+                polymma.compile(path, target="sm_80")
+            self.assertTrue(e.exception.diagnostic.startswith(
+                path + ":2:12: error:"), e.exception.diagnostic)
+        finally:
+            shutil.rmtree(d)
+        self.assertEqual(set(os.listdir(self.cache)), before)
+
+    def test_option_error(self):
+        with self.assertRaisesRegex(polymma.OptionError, "split-k=many"):
+            polymma.compile(GBR, target="sm_80", split_k="many")
+        with self.assertRaisesRegex(polymma.OptionError, "no-such-option"):
+            polymma.compile(GBR, target="sm_80", no_such_option=1)
+
+    def test_refused_falls_back_to_nvcc(self):
+        """What the JIT cannot launch goes to the nvcc path where there is
+        one (stubbed here: the call is what is checked), else it is the
+        JIT's SpecError."""
+        self.kernel()
+        calls = []
+        real_compile, real_avail = polymma._compile_nvcc, \
+            polymma._nvcc_path_available
+        try:
+            polymma._compile_nvcc = lambda *a: calls.append(a) or \
+                polymma.Kernel.__new__(polymma.Kernel)
+            polymma._nvcc_path_available = lambda: True
+            k = polymma.compile(BATCHED, target="sm_80")
+            self.assertEqual(len(calls), 1)
+            self.assertEqual(k.backend, "nvcc")
+            self.assertIn("unsupported", k.jit_refused)
+            polymma._nvcc_path_available = lambda: False
+            with self.assertRaisesRegex(polymma.SpecError, "unsupported"):
+                polymma.compile(BATCHED, target="sm_80")
+            self.assertEqual(len(calls), 1)
+        finally:
+            polymma._compile_nvcc = real_compile
+            polymma._nvcc_path_available = real_avail
+
+
+class MockTensor:
+    """What polymma.torch asks of a tensor."""
+
+    def __init__(self, shape, dtype="float16", fake=False, zeroed=False):
+        self.shape, self.dtype, self.fake = tuple(shape), dtype, fake
+        self.device, self.zeroed = MockDevice(), zeroed
+        self.nbytes = shape[0] if len(shape) == 1 else 0
+
+    def contiguous(self):
+        return self
+
+    def new_empty(self, shape, dtype):
+        return MockTensor(shape, dtype, fake=True)
+
+
+class MockDevice:
+    index = 0
+
+
+class MockTorch:
+    """What polymma.torch asks of torch: dtypes, empty, zeros, the current
+    stream and device, torch.library.custom_op."""
+
+    def __init__(self):
+        for name in pmtorch._DTYPES.values():
+            setattr(self, name, name)
+        self.uint8 = "uint8"
+        self.registered = []
+        mock = self
+
+        class Op:
+            def __init__(self, name, fn, schema):
+                self.fn, self.fake = fn, None
+
+            def register_fake(self, fn):
+                self.fake = fn
+
+            def __call__(self, *a):
+                return self.fn(*a)
+
+        class Library:
+            @staticmethod
+            def custom_op(name, fn, mutates_args, device_types, schema):
+                mock.registered.append((name, schema, device_types,
+                                        mutates_args))
+                return Op(name, fn, schema)
+
+        class Stream:
+            cuda_stream = 77
+
+        class Cuda:
+            @staticmethod
+            def current_stream(dev):
+                return Stream()
+
+            @staticmethod
+            def current_device():
+                return 0
+
+        self.library, self.cuda = Library, Cuda
+
+    def empty(self, shape, dtype, device):
+        return MockTensor(shape, dtype)
+
+    def zeros(self, n, dtype, device):
+        return MockTensor((n,), dtype, zeroed=True)
+
+
+class TorchOp(unittest.TestCase):
+    """polymma.torch without PyTorch: the results' shapes and the schema;
+    with PyTorch (a GPU machine), registering an operator."""
+
+    META = {"name": "g", "defines": {"N": 8}, "symbols": ["M", "K", "N"],
+            "tensors": [
+                {"name": "A", "type": "f16", "output": False,
+                 "dims": ["M", "K"]},
+                {"name": "B", "type": "f16", "output": False,
+                 "dims": ["K", "N"]},
+                {"name": "C", "type": "f32", "output": True,
+                 "dims": ["M", "N"]},
+                {"name": "D", "type": "f16", "output": True,
+                 "dims": ["M", 4]}]}
+
+    def test_output_shapes(self):
+        self.assertEqual(pmtorch.output_shapes(self.META, [(3, 5), (5, 9)]),
+                         [[3, 8], [3, 4]])	# N from the define
+        with self.assertRaisesRegex(TypeError, "takes 2 inputs"):
+            pmtorch.output_shapes(self.META, [(3, 5)])
+        with self.assertRaisesRegex(ValueError, r"'B' is f16"):
+            pmtorch.output_shapes(self.META, [(3, 5), (5,)])
+        meta = dict(self.META, defines={})
+        meta["tensors"] = self.META["tensors"][:2] + [
+            {"name": "C", "type": "f32", "output": True, "dims": ["M", "P"]}]
+        with self.assertRaisesRegex(ValueError, "no input gives the size P "
+                                    "of output 'C'"):
+            pmtorch.output_shapes(meta, [(3, 5), (5, 9)])
+
+    def test_schema(self):
+        self.assertEqual(pmtorch.schema(self.META),
+                         "(Tensor A, Tensor B) -> (Tensor, Tensor)")
+        one = dict(self.META, tensors=self.META["tensors"][:3])
+        self.assertEqual(pmtorch.schema(one), "(Tensor A, Tensor B) -> "
+                         "Tensor")
+
+    def test_operator_with_a_stand_in(self):
+        """op()'s registration, implementation and fake implementation,
+        with a stand-in for torch and for the kernel (no GPU): results
+        allocated from the inputs' shapes, the launch on the current
+        stream with a zeroed workspace of the kernel's size (JIT) or
+        none (nvcc), one registration per name."""
+        mock, calls = MockTorch(), []
+
+        class K:
+            backend, target, arch = "jit", "sm_80", "sm_80"
+            meta = dict(self.META, name="mk")
+
+            def workspace_size(self, *t):
+                return 4096 if t[0].shape[0] > 100 else 0
+
+            def __call__(self, *t, stream=None, workspace=None):
+                calls.append((t, stream, workspace))
+
+        real_compile, real_torch = polymma.compile, sys.modules.get("torch")
+        polymma.compile = lambda *a, **kw: K()
+        sys.modules["torch"] = mock
+        try:
+            o = pmtorch.op("spec text")
+            self.assertEqual(mock.registered, [("polymma::mk", "(Tensor A, "
+                                                "Tensor B) -> (Tensor, "
+                                                "Tensor)", "cuda", ())])
+            self.assertIs(pmtorch.op("spec text"), o)
+            A, B = MockTensor((300, 5), "float16"), MockTensor((5, 9))
+            C, D = o(A, B)
+            self.assertEqual((C.shape, C.dtype, D.shape, D.dtype),
+                             ((300, 8), "float32", (300, 4), "float16"))
+            t, stream, ws = calls[-1]
+            self.assertEqual([x.shape for x in t],
+                             [(300, 5), (5, 9), (300, 8), (300, 4)])
+            self.assertEqual((stream, ws.nbytes, ws.zeroed), (77, 4096, True))
+            o(MockTensor((3, 5)), B)
+            self.assertEqual(calls[-1][2], (0, 0))	# no split: none
+            C, D = o.fake(MockTensor((7, 5)), B)	# register_fake's
+            self.assertEqual((C.shape, C.fake, D.shape), ((7, 8), True,
+                                                          (7, 4)))
+            with self.assertRaisesRegex(ValueError, "pass name="):
+                pmtorch.op("spec text", split_k=2)
+            K.backend = "nvcc"
+            o2 = pmtorch.op("spec text", name="mk_nvcc")
+            o2(A, B)
+            self.assertEqual((calls[-1][1], calls[-1][2]), (77, None))
+        finally:
+            polymma.compile = real_compile
+            if real_torch is None:
+                del sys.modules["torch"]
+            else:
+                sys.modules["torch"] = real_torch
+            pmtorch._ops.pop("polymma::mk", None)
+            pmtorch._ops.pop("polymma::mk_nvcc", None)
+
+    @unittest.skipUnless(HAVE_TORCH, "no PyTorch")
+    @unittest.skipUnless(HAVE_LIB, "no libpolymma.so")
+    def test_register(self):
+        d = tempfile.mkdtemp()
+        os.environ["POLYMMA_CACHE_DIR"] = d
+        try:
+            o = pmtorch.op(GBR, target="sm_80", split_k=1)
+            self.assertIs(pmtorch.op(GBR, target="sm_80", split_k=1), o)
+            with self.assertRaisesRegex(ValueError, "pass name="):
+                pmtorch.op(GBR, target="sm_80", split_k=2)
+        finally:
+            del os.environ["POLYMMA_CACHE_DIR"]
+            shutil.rmtree(d)
 
 
 if __name__ == "__main__":

@@ -8,18 +8,29 @@
     }''')
     k(A, B, bias, C)            # torch tensors (or any __cuda_array_interface__)
 
-compile() runs the `polymma` command (generation) and nvcc (a shared
-library), keeps both in an on-disk cache keyed by everything that changes
-the code, and loads the library with ctypes. A call passes the tensors in
-the spec's order (inputs, then outputs), takes every size from their
-shapes, checks types, shapes and row-major contiguity, and launches the
-file's launcher (NAME_argv) on the stream given (default: PyTorch's current
+Two ways to build a kernel (k.backend says which one made it):
+
+- "jit": libpolymma.so's JIT through ctypes (polymma_jit_compile: the
+  generator and NVRTC in-process, the cubin in the library's disk cache,
+  launched by polymma_kernel_launch: no nvcc, no command). Used where
+  libpolymma.so is found ($POLYMMA_LIB, "off" for never; this source
+  tree's build/libpolymma.so; the system's).
+- "nvcc": the `polymma` command (generation) and nvcc (a shared library
+  with the generated launcher), both kept in this module's on-disk cache,
+  loaded with ctypes. Used without libpolymma.so, and where the JIT
+  refuses a spec that the command may still build (what the JIT cannot
+  launch yet, "unsupported:"; no NVRTC): k.jit_refused says why.
+
+A call passes the tensors in the spec's order (inputs, then outputs), takes
+every size from their shapes, checks types, shapes and row-major
+contiguity, and launches on the stream given (default: PyTorch's current
 stream when a tensor is PyTorch's, else the legacy default stream).
 
-Standard library only. Environment: POLYMMA (the command; default: on
-PATH, then the source tree's build/polymma), NVCC (nvcc on PATH, then
-/usr/local/cuda/bin/nvcc), POLYMMA_CACHE (default
-$XDG_CACHE_HOME/polymma or ~/.cache/polymma).
+Standard library only. Environment: POLYMMA_LIB (libpolymma.so, or
+"off"), POLYMMA_CACHE_DIR (the JIT's cache, the library's default), POLYMMA
+(the command; default: on PATH, then the source tree's build/polymma), NVCC
+(nvcc on PATH, then /usr/local/cuda/bin/nvcc), POLYMMA_CACHE (the nvcc
+path's cache; default $XDG_CACHE_HOME/polymma or ~/.cache/polymma).
 """
 
 import ctypes
@@ -32,10 +43,12 @@ import sys
 import tempfile
 
 from ._bind import bind_arguments, tensor_info  # noqa: F401
+from . import _jit
+from ._jit import JitKernel
 
-__all__ = ["compile", "Kernel", "Error", "SpecError", "OptionError",
-           "CompileError",
-           "CudaError", "device_target", "cache_dir"]
+__all__ = ["compile", "Kernel", "JitKernel", "Error", "SpecError",
+           "OptionError", "CompileError", "CudaError", "device_target",
+           "cache_dir", "jit_library", "jit_unavailable", "jit_cache_clear"]
 __version__ = "0.1.0"
 
 
@@ -57,7 +70,8 @@ class OptionError(Error, ValueError):
 
 
 class CompileError(Error):
-    """nvcc failed on the generated file: `log` holds its output."""
+    """nvcc (or NVRTC, on the JIT path) failed on the generated file: `log`
+    holds its output."""
 
     def __init__(self, message, log):
         super().__init__(message + "\n" + log.strip())
@@ -65,11 +79,33 @@ class CompileError(Error):
 
 
 class CudaError(Error):
-    """The launcher returned a CUDA error: `code` and its CUDA name."""
+    """The launcher returned a CUDA error: `code` and its CUDA name (nvcc
+    path); the JIT's message, `code` None (no driver, no NVRTC, a driver
+    call failing: polymma_kernel_error)."""
 
     def __init__(self, code, text):
-        super().__init__("CUDA error %d: %s" % (code, text))
+        super().__init__("CUDA error %d: %s" % (code, text)
+                         if code is not None else "CUDA: " + text)
         self.code = code
+
+
+def jit_library():
+    """The path of the libpolymma.so used for the JIT, or None."""
+    return _jit.library_path()
+
+
+def jit_unavailable():
+    """Why compile() does not use the JIT ("" where it does)."""
+    return _jit.unavailable()
+
+
+def jit_cache_clear():
+    """Empties the JIT's disk cache (polymma_jit_cache_clear): the number
+    of entries removed, or -1."""
+    lib = _jit.load()
+    if lib is None:
+        raise Error("no libpolymma.so: " + _jit.unavailable())
+    return lib.polymma_jit_cache_clear()
 
 
 def _here_build(name):
@@ -200,13 +236,77 @@ def compile(spec, target=None, **options):
     """Compile spec (its text, or the path of a .tc file) for target
     ("sm_70", "sm_80", "sm_90a"; default: the current device's) with the
     options of `polymma gen` as keywords (split_k=4, persistent="on",
-    defines={"K": 4096}, ...). Returns a Kernel; cached on disk."""
+    defines={"K": 4096}, ...). Returns a JitKernel (libpolymma.so's JIT)
+    or a Kernel (the command and nvcc); both are cached on disk."""
     if os.path.isfile(spec):
         spec_path = os.path.abspath(spec)
         with open(spec_path) as f:
             text = f.read()
     else:
         spec_path, text = None, spec
+    lib = _jit.load()
+    refused = None
+    if lib is not None:
+        try:
+            return _compile_jit(lib, text, spec_path, target, options)
+        except _JitRefused as e:
+            refused = e
+            if not _nvcc_path_available():
+                raise refused.error from None
+    k = _compile_nvcc(text, spec_path, target, options)
+    k.jit_refused = refused.error.diagnostic if refused else None
+    return k
+
+
+class _JitRefused(Exception):
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _nvcc_path_available():
+    try:
+        _polymma(), _nvcc()
+    except Error:
+        return False
+    return True
+
+
+def _compile_jit(lib, text, spec_path, target, options):
+    """The JIT path: target -> the options' target (the arch is the
+    device's, where there is one; else target's, default sm_80)."""
+    cc = _compute_capability()
+    opts = dict(options)
+    if target:
+        opts["target"] = target
+    arch = None if cc else (target or "sm_80")
+    try:
+        meta, handle = _jit.compile_jit(lib, text, spec_path or "<spec>",
+                                        opts, arch)
+    except _jit.JitError as e:
+        raise _jit_error(e) from None
+    return JitKernel(lib, meta, handle, target or device_target(cc),
+                     (CudaError, _stream_of))
+
+
+def _jit_error(e):
+    """A JitError as the module's error; _JitRefused (wrapping it) for what
+    the nvcc path may still build."""
+    if e.rc == _jit.ERR_USAGE:
+        return OptionError(e.diagnostic.strip())
+    if e.rc == _jit.ERR_INTERNAL:
+        return CompileError("NVRTC failed on the generated kernels",
+                            e.diagnostic)
+    if e.rc == _jit.ERR_SPEC and e.parsed:
+        return _JitRefused(SpecError(e.diagnostic))
+    if e.rc == _jit.ERR_CUDA:
+        err = CudaError(None, e.diagnostic.strip())
+        err.diagnostic = e.diagnostic
+        return _JitRefused(err)
+    return SpecError(e.diagnostic)
+
+
+def _compile_nvcc(text, spec_path, target, options):
     cc = _compute_capability()
     target = target or device_target(cc)
     polymma, nvcc = _polymma(), _nvcc()
@@ -236,9 +336,12 @@ def compile(spec, target=None, **options):
 
 
 class Kernel:
-    """A compiled spec: call it with its tensors (inputs, then outputs, in
-    the spec's order) and optionally stream= (an int handle or an object
-    with .cuda_stream)."""
+    """A compiled spec (backend "nvcc"): call it with its tensors (inputs,
+    then outputs, in the spec's order) and optionally stream= (an int
+    handle or an object with .cuda_stream)."""
+
+    backend = "nvcc"
+    jit_refused = None
 
     def __init__(self, path):
         self.path = path
@@ -266,15 +369,21 @@ class Kernel:
 
     def __call__(self, *tensors, stream=None):
         ptrs, sizes = bind_arguments(self.meta, tensors)
-        if stream is None:
-            stream = _torch_stream(tensors)
-        elif hasattr(stream, "cuda_stream"):
-            stream = stream.cuda_stream
         pa = (ctypes.c_void_p * len(ptrs))(*ptrs)
         sa = (ctypes.c_int64 * max(len(sizes), 1))(*sizes)
-        e = self._fn(pa, sa, ctypes.c_void_p(int(stream or 0)))
+        e = self._fn(pa, sa, ctypes.c_void_p(_stream_of(tensors, stream)))
         if e:
             raise CudaError(e, self._err(e).decode())
+
+
+def _stream_of(tensors, stream):
+    """The stream handle of a call: stream (a handle or an object with
+    .cuda_stream), else PyTorch's current one (_torch_stream)."""
+    if stream is None:
+        return _torch_stream(tensors)
+    if hasattr(stream, "cuda_stream"):
+        stream = stream.cuda_stream
+    return int(stream or 0)
 
 
 def _torch_stream(tensors):

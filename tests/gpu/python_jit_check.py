@@ -1,0 +1,242 @@
+"""The Python module's JIT path on a GPU (docs/decisions/0043-python-jit.md):
+polymma.compile through libpolymma.so (no nvcc, no command), against
+PyTorch.
+
+- gemm_nn, gemm_bias_relu, add_gemm and swiglu at odd sizes against torch
+  in fp32 (relative L2 error);
+- the compile and first call in a fresh cache (cold), then in a second
+  process on the same cache (warm: a cache hit);
+- the host time per call: the JIT kernel from Python, the nvcc path's
+  kernel (the generated launcher, NAME_argv) from Python, both launchers
+  through ctypes with prebuilt arrays, the torch operator, torch.matmul;
+- polymma.torch.op eager, under torch.compile(fullgraph=True), and
+  replayed from a captured CUDA graph (also with a split plan, whose
+  workspace the graph owns).
+
+Needs build/libpolymma.so with build/libisl.so.23 and build/libgmp.so.10
+beside it (`make shared` here; the GPU machine has no isl); the nvcc
+comparison also needs build/polymma and nvcc (skipped without). From the
+repository root:
+
+    python3 tests/gpu/python_jit_check.py
+
+Prints one line per check, a summary, and exits 1 on any failure.
+"""
+
+import ast
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+os.environ.setdefault("POLYMMA_LIB", os.path.join(ROOT, "build",
+                                                  "libpolymma.so"))
+os.environ.setdefault("POLYMMA", os.path.join(ROOT, "build", "polymma"))
+import polymma  # noqa: E402
+
+SPECS = {
+    "gemm_nn": ("examples/gemm_nn.tc", lambda a, b: a @ b),
+    "gemm_bias_relu": ("examples/gemm_bias_relu.tc",
+                       lambda a, b, bias: (a @ b + bias).relu()),
+    "add_gemm": ("examples/add_gemm.tc", lambda a, b, e, f: a @ b + e @ f),
+    "swiglu": ("tests/specs/swiglu.tc",
+               lambda x, w, v: (x @ w) * (x @ w).sigmoid() * (x @ v)),
+}
+# (M, N, K): M odd, N and K multiples of 8 (16-byte rows); the last is a
+# skinny one that the plan splits along k.
+SIZES = [(129, 264, 72), (1000, 776, 520), (77, 136, 40), (64, 256, 8192)]
+results = []
+
+
+def report(ok, what):
+    results.append(bool(ok))
+    print("%-4s %s" % ("ok" if ok else "FAIL", what), flush=True)
+
+
+def libisl():
+    """Where this process's libisl came from."""
+    with open("/proc/self/maps") as f:
+        paths = {line.split()[-1] for line in f if "libisl" in line}
+    return ", ".join(sorted(paths)) or "not loaded"
+
+
+def rnd(torch, shape):
+    return (torch.rand(shape, device="cuda") * 2 - 1).half()
+
+
+def inputs(torch, k, M, N, K):
+    shapes = {"M": M, "N": N, "K": K}
+    return [rnd(torch, [shapes.get(d, d) for d in t["dims"]])
+            for t in k.tensors if not t["output"]]
+
+
+def check(torch, name, got, want, tol=5e-3):
+    err = ((got.float() - want).norm() /
+           want.norm().clamp_min(1e-30)).item()
+    report(err <= tol and bool(torch.isfinite(got).all()),
+           "%-44s rel_l2 %.2e" % (name, err))
+
+
+def correctness(torch):
+    for name, (path, ref) in SPECS.items():
+        k = polymma.compile(os.path.join(ROOT, path))
+        report(k.backend == "jit", "%s compiled by the %s path%s" % (
+            name, k.backend, " (%s)" % k.jit_refused if k.jit_refused
+            else ""))
+        for M, N, K in SIZES:
+            ins = inputs(torch, k, M, N, K)
+            C = torch.full((M, N), float("nan"), device="cuda",
+                           dtype=torch.half)
+            k(*ins, C)
+            torch.cuda.synchronize()
+            check(torch, "%s %dx%dx%d" % (name, M, N, K), C,
+                  ref(*[x.float() for x in ins]))
+
+
+def first_calls(torch):
+    """{spec: (cached, compile seconds, first call seconds)}, CUDA's
+    context made before (not timed)."""
+    torch.zeros(1, device="cuda")
+    torch.cuda.synchronize()
+    out = {}
+    for name, (path, _) in SPECS.items():
+        t0 = time.perf_counter()
+        k = polymma.compile(os.path.join(ROOT, path))
+        t1 = time.perf_counter()
+        ins = inputs(torch, k, 129, 264, 72)
+        C = torch.empty((129, 264), device="cuda", dtype=torch.half)
+        torch.cuda.synchronize()
+        t2 = time.perf_counter()
+        k(*ins, C)		# loads the module
+        torch.cuda.synchronize()
+        out[name] = (k.cached, t1 - t0, time.perf_counter() - t2)
+    return out
+
+
+def cold_warm(torch):
+    cache = tempfile.mkdtemp(prefix="polymma-pyjit-")
+    os.environ["POLYMMA_CACHE_DIR"] = cache
+    cold = first_calls(torch)
+    r = subprocess.run([sys.executable, os.path.abspath(__file__),
+                        "--first-calls"], stdout=subprocess.PIPE, text=True,
+                       env=dict(os.environ))
+    warm = ast.literal_eval(r.stdout.strip().splitlines()[-1]) \
+        if r.returncode == 0 else {}
+    nan = float("nan")
+    for name in SPECS:
+        c, w = cold[name], warm.get(name, (False, nan, nan))
+        report(not c[0] and w[0] and w[1] < 0.5,
+               "%-14s compile cold %.2f s (%s), second process %.1f ms "
+               "(%s); first call %.1f / %.1f ms" % (
+                   name, c[1], "hit" if c[0] else "miss", 1e3 * w[1],
+                   "hit" if w[0] else "MISS", 1e3 * c[2], 1e3 * w[2]))
+
+
+def per_call(torch):
+    """Host microseconds per call, 64x64x64 (host-bound)."""
+    path = os.path.join(ROOT, SPECS["gemm_nn"][0])
+    k = polymma.compile(path)
+    A, B = rnd(torch, (64, 64)), rnd(torch, (64, 64))
+    C = torch.empty((64, 64), device="cuda", dtype=torch.half)
+    stream = torch.cuda.current_stream().cuda_stream
+    rows = [("jit: k(A, B, C) from Python", lambda: k(A, B, C))]
+    ptrs = (ctypes.c_void_p * 3)(A.data_ptr(), B.data_ptr(), C.data_ptr())
+    sizes = (ctypes.c_int64 * 3)(64, 64, 64)
+    lib, h, s = polymma._jit.load(), k._k, ctypes.c_void_p(stream or None)
+    rows.append(("jit: polymma_kernel_launch through ctypes",
+                 lambda: lib.polymma_kernel_launch(h, ptrs, sizes, s)))
+    try:
+        with open(path) as f:
+            kn = polymma._compile_nvcc(f.read(), path, None, {})
+        rows.append(("nvcc: k(A, B, C) from Python", lambda: kn(A, B, C)))
+        rows.append(("nvcc: gemm_nn_argv through ctypes",
+                     lambda: kn._fn(ptrs, sizes, s)))
+    except polymma.Error as e:
+        print("skip the nvcc path: %s" % str(e).splitlines()[0])
+    from polymma import torch as pmtorch
+    op = pmtorch.op(path)
+    rows.append(("torch.ops.polymma.gemm_nn(A, B)", lambda: op(A, B)))
+    rows.append(("torch.matmul(A, B)", lambda: torch.matmul(A, B)))
+    for what, fn in rows:
+        for _ in range(200):
+            fn()
+        torch.cuda.synchronize()
+        n = 3000
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        t = (time.perf_counter() - t0) / n
+        torch.cuda.synchronize()
+        print("     %-44s %7.2f us/call" % (what, 1e6 * t))
+    check(torch, "gemm_nn 64x64x64 after the timing", C,
+          A.float() @ B.float())
+
+
+def torch_op(torch):
+    from polymma import torch as pmtorch
+    path, ref = SPECS["gemm_bias_relu"]
+    op = pmtorch.op(os.path.join(ROOT, path))
+    report(hasattr(torch.ops.polymma, "gemm_bias_relu"),
+           "torch.ops.polymma.gemm_bias_relu registered (%s)" %
+           op.kernel.backend)
+    for M, N, K in (SIZES[1], SIZES[3]):
+        A, B, bias = rnd(torch, (M, K)), rnd(torch, (K, N)), rnd(torch, (N,))
+        want = ref(A.float(), B.float(), bias.float())
+        tag = "%dx%dx%d (workspace %d B)" % (
+            M, N, K, op.kernel.workspace_size(
+                A, B, bias, torch.empty((M, N), device="cuda",
+                                        dtype=torch.half))
+            if op.kernel.backend == "jit" else 0)
+        check(torch, "op eager " + tag, op(A, B, bias), want)
+        f = torch.compile(lambda a, b, c: op(a, b, c) * 2, fullgraph=True)
+        check(torch, "op under torch.compile " + tag, f(A, B, bias) / 2,
+              want)
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for _ in range(3):
+                op(A, B, bias)
+        torch.cuda.current_stream().wait_stream(s)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            C = op(A, B, bias)
+        A2, bias2 = rnd(torch, (M, K)), rnd(torch, (N,))
+        A.copy_(A2)
+        bias.copy_(bias2)
+        for _ in range(2):
+            g.replay()
+        torch.cuda.synchronize()
+        check(torch, "op replayed from a CUDA graph " + tag, C,
+              ref(A2.float(), B.float(), bias2.float()))
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--first-calls":
+        import torch
+        print(repr(first_calls(torch)))
+        return 0
+    if polymma.jit_unavailable():
+        print("FAIL: no JIT: %s\nlibpolymma.so needs libisl.so.23 and "
+              "libgmp.so.10 beside it (make shared copies them into "
+              "build/) or on LD_LIBRARY_PATH" % polymma.jit_unavailable())
+        return 1
+    import torch
+    torch.manual_seed(0)
+    print("%s; libpolymma: %s; libisl: %s" % (
+        torch.cuda.get_device_name(), polymma.jit_library(), libisl()))
+    cold_warm(torch)
+    correctness(torch)
+    per_call(torch)
+    torch_op(torch)
+    print("%d passed, %d failed" % (sum(results),
+                                    len(results) - sum(results)))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
