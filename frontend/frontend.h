@@ -110,8 +110,17 @@ enum pm_stmt_kind {
 	PM_S_ASSIGN	/* T(...) =   rhs */
 };
 
+/* The combining operator of a PM_S_REDUCE statement: +=! sums (from 0),
+ * max=! and min=! take the largest or smallest value (from -inf, +inf;
+ * NaN is ignored as fmax/fmin do). docs/LANGUAGE.md, "Epilogue
+ * reductions". */
+enum pm_red_op { PM_RED_SUM, PM_RED_MAX, PM_RED_MIN };
+/* "+=!", "max=!", "min=!" */
+const char *pm_red_op_name(enum pm_red_op op);
+
 struct pm_stmt {
 	enum pm_stmt_kind kind;
+	enum pm_red_op red;		/* PM_S_REDUCE: its operator */
 	struct pm_loc loc;
 	int lhs;			/* tensor index */
 	int nlhs;			/* == rank of lhs tensor */
@@ -147,6 +156,11 @@ static inline int pm_stmt_nred(const struct pm_stmt *s)
 {
 	return s->nvars - s->nlhs;
 }
+
+/* Is statement s an epilogue reduction (docs/LANGUAGE.md, "Epilogue
+ * reductions"): a reduction (+=!, max=!, min=!) whose right side reads
+ * a result of an earlier statement (a contraction's reads only inputs)? */
+bool pm_stmt_is_epi_reduction(const struct pm_spec *spec, int s);
 
 /* Print the spec back in the .tc syntax (canonical form, for `check`). */
 void pm_spec_print(FILE *out, const struct pm_spec *spec);
