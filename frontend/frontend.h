@@ -4,7 +4,8 @@
  *   pm_spec_parse(text, filename, diags) -> spec | NULL
  *     - lexes and parses the whole language of docs/LANGUAGE.md
  *       (one `def`, parameters and outputs `TYPE(DIM, ...) NAME`, statements
- *       `+=!`, `+=`, `=`, expressions + - * / unary -, parentheses, numbers,
+ *       `+=!`, `max=!`, `min=!`, `+=`, `=` (a scalar target, no
+ *       parentheses, with the reductions only), expressions + - * / unary -, parentheses, numbers,
  *       tensor reads with plain index variables, the functions relu, sigmoid,
  *       tanh, gelu, gelu_erf, silu, exp, abs, max(a,b), min(a,b), `#` comments);
  *     - checks: declared tensors, arity of every reference, one size per
@@ -13,7 +14,7 @@
  *       every lhs index variable distinct, every rhs variable either on the
  *       lhs or a reduction index (reductions only in `+=!`/`+=`),
  *       consistent extents (an index variable used for dims of different
- *       sizes is an error);
+ *       sizes is an error), scalar outputs written only by reductions;
  *     - on error: appends gcc-style diagnostics
  *       "file:line:col: error: message\n<source line>\n<spaces>^\n"
  *       to diags and returns NULL (never aborts on user input).
