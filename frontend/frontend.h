@@ -140,6 +140,12 @@ struct pm_spec {
 	struct pm_tensor *tensors;
 	int nstmts;
 	struct pm_stmt *stmts;
+	/* the spec the kernels see (variant/epired.h): its epilogue
+	 * reductions, stmts[nstmts .. nstmts + nepired), computed beside the
+	 * kernel's statements (docs/decisions/0037-epilogue-reductions.md);
+	 * 0 in a parsed spec; epired_kept: the output dimension it keeps
+	 * (0 rows, 1 columns, 2 none: a scalar) */
+	int nepired, epired_kept;
 };
 
 /* diags may be NULL (messages dropped); when its filename or text is NULL,

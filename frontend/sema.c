@@ -584,7 +584,7 @@ void pm_spec_free(struct pm_spec *spec)
 		free(spec->syms[i].name);
 	for (i = 0; spec->tensors && i < spec->ntensors; i++)
 		free(spec->tensors[i].name);
-	for (i = 0; spec->stmts && i < spec->nstmts; i++) {
+	for (i = 0; spec->stmts && i < spec->nstmts + spec->nepired; i++) {
 		for (j = 0; j < spec->stmts[i].nvars; j++)
 			free(spec->stmts[i].vars[j]);
 		pm_expr_free(spec->stmts[i].rhs);

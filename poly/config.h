@@ -30,6 +30,9 @@ struct pm_config {
 	/* the operands accumulate in i32: never split (set by the pass
 	 * table; docs/decisions/0029-8-bit-operands.md) */
 	int int_acc;
+	/* the spec has an epilogue reduction: never split (set by the pass
+	 * table; docs/decisions/0037-epilogue-reductions.md) */
+	int epi_red;
 	/* the epilogue's cost per element: its input reads and functions
 	 * (variant/build.c, epilogue_cost; docs/decisions/0019, 0034) */
 	int epi_cost;

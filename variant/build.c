@@ -9,6 +9,7 @@
 #include "promote/promote.h"
 #include "schedule_tree/tree.h"
 #include "target/target.h"
+#include "variant/epired.h"
 #include "variant/kcopy.h"
 #include "variant/variant.h"
 
@@ -312,6 +313,25 @@ static int no_split_int(const struct pm_spec *spec, struct pm_config *c,
 	return 0;
 }
 
+/* Epilogue reductions are not split: the reduction must see the final
+ * values, which a split tile has only after its fixup
+ * (docs/decisions/0037-epilogue-reductions.md). */
+static int no_split_red(const struct pm_spec *spec, struct pm_config *c,
+	struct pm_diags *d)
+{
+	if (!spec->nepired)
+		return 0;
+	if (c->split_k > 1 || c->persistent > 0) {
+		pm_diag_plain(d, "%s: a spec with an epilogue reduction is "
+			"not split nor persistent (docs/decisions/0037)",
+			c->split_k > 1 ? "--split-k" : "--persistent on");
+		return -1;
+	}
+	c->split_k = 1;
+	c->epi_red = 1;
+	return 0;
+}
+
 static int dump(struct pm_kernel *k, const char *pass)
 {
 	const struct pm_config *c = k->cfg;
@@ -346,21 +366,45 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 {
 	struct pm_scop *scop;
 	struct pm_kernel *k;
-	struct pm_spec *kspec;
+	struct pm_spec *kspec, *rspec = NULL;
 
 	set_options(ctx);
 	if (pm_config_finish(cfg, spec_operand(spec, cfg->target), d) !=
 	    POLYMMA_OK)
 		return NULL;
+	/* an epilogue reduction: the kernels' spec keeps it aside
+	 * (variant/epired.h) */
+	if (pm_epired_spec(spec, &rspec, d) < 0)
+		return NULL;
+	if (rspec)
+		spec = rspec;
 	/* the configuration is final here: the kernel refers to it */
 	default_warp_for_epilogue(spec, cfg);
-	if (no_split_int(spec, cfg, d) < 0)
+	if (no_split_int(spec, cfg, d) < 0 || no_split_red(spec, cfg, d) < 0) {
+		pm_spec_free(rspec);
 		return NULL;
+	}
 	/* operands read MN-major where the MMA reads them only K-major:
 	 * the kernels read a K-major copy (variant/kcopy.h) */
 	if (pm_kcopy_spec(spec, cfg->target, &kspec) < 0) {
+		pm_spec_free(rspec);
 		pm_diag_internal(d, "out of memory");
 		return NULL;
+	}
+	if (kspec && rspec) {
+		/* both would take the workspace's start */
+		pm_diag_unsupported(d, rspec->stmts[rspec->nstmts].loc, "an "
+			"epilogue reduction beside K-major copies of operands "
+			"(docs/decisions/0037)");
+		pm_spec_free(kspec);
+		pm_spec_free(rspec);
+		return NULL;
+	}
+	if (kspec) {
+		pm_spec_free(rspec);
+		spec = kspec;
+	} else {
+		kspec = rspec;
 	}
 	scop = pm_scop_build(ctx, kspec ? kspec : spec, cfg, d);
 	if (!scop) {

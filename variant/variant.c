@@ -27,7 +27,7 @@ static const char *wanted(const struct pm_variant_set *vs,
 		return "the main kernel's block";
 	/* i32 accumulators never split: their rows stand without a split
 	 * plan (runtime/plan.c runs its rules with split_k 1) */
-	if ((r->flags & PM_VF_SPLIT_PLAN) && !c->int_acc &&
+	if ((r->flags & PM_VF_SPLIT_PLAN) && !c->int_acc && !c->epi_red &&
 	    (!split || vs->v[PM_RT_BASE].borrowed))
 		return "no split-K launch plan";
 	if (r->from != PM_RT_NROLES && !vs->v[r->from].k)
@@ -45,6 +45,10 @@ static const char *wanted_persist(const struct pm_variant_set *vs,
 	const struct pm_target *t = vs->target;
 	int split = !!(r->flags & PM_VF_PSPLIT);
 
+	/* the tile loop keeps the pipeline busy: no shared memory for the
+	 * reduction's partials (docs/decisions/0037-epilogue-reductions.md) */
+	if (c->epi_red)
+		return "an epilogue reduction (not in persistent kernels yet)";
 	if (!(r->flags & PM_VF_INFLIGHT) && c->mma_inflight > 0)
 		return "--mma-inflight on";
 	if (c->persistent >= 0)
