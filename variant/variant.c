@@ -361,6 +361,8 @@ static void main_rows(isl_ctx *ctx, const struct pm_spec *spec,
 	} else if (s->desc) {
 		snprintf(s->why_not, sizeof(s->why_not), "%s",
 			vs->main->scop->nsplit ? "host rendering" :
+			vs->main_cfg.epi_red ? "an epilogue reduction: its "
+			"blocks reduce final values (docs/decisions/0037)" :
 			"the kernel does not split k");
 	}
 	if (!b->k) {
