@@ -321,6 +321,12 @@ static int no_split_red(const struct pm_spec *spec, struct pm_config *c,
 {
 	if (!spec->nepired)
 		return 0;
+	if (c->int_acc) {
+		pm_diag_unsupported(d, spec->stmts[spec->nstmts].loc, "an "
+			"epilogue reduction of i32 accumulators (8-bit integer "
+			"operands; docs/decisions/0037)");
+		return -1;
+	}
 	if (c->split_k > 1 || c->persistent > 0) {
 		pm_diag_plain(d, "%s: a spec with an epilogue reduction is "
 			"not split nor persistent (docs/decisions/0037)",
