@@ -116,11 +116,11 @@ for f in tests/specs/*f8e*.tc tests/specs/*_i8_*.tc tests/specs/*_i8.tc; do
 done
 
 # epilogue reductions (docs/decisions/0037): the row sum in the four
-# layouts, the row max and the column sum, on the three targets, at odd
+# layouts, the row max, the column sum and a scalar (amax of a stored D), on the three targets, at odd
 # sizes (KSIZES_r8, KSIZES_r32: M 1, 7, 127, 129); check_spec.cu checks
 # that a second launch gives the outputs bit for bit
 for f in tests/specs/gemm_rowsum*.tc tests/specs/gemm_rowmax.tc \
-	tests/specs/gemm_colsum.tc; do
+	tests/specs/gemm_colsum.tc tests/specs/gemm_amax_out.tc; do
 	b=$(basename "$f" .tc) t=
 	# A read (k, i): M its contiguous dimension, a multiple of 8
 	[[ $b == *_t? ]] && t=t

@@ -1,8 +1,8 @@
 /* Epilogue reductions (docs/decisions/0037-epilogue-reductions.md): the
  * host rendering of S(i) +=! D(i, j) * D(i, j) (four layouts), R(i)
- * max=! D(i, j) and S(j) +=! C(i, j), compiled with AddressSanitizer and
- * checked against naive fp64 loops (the reference's semantics,
- * frontend/eval.c) at M of 1, 7, 127 and 129, N of 8 to 136 (a multiple
+ * max=! D(i, j), S(j) +=! C(i, j) and S max=! abs(D(i, j)) (a scalar),
+ * compiled with AddressSanitizer and checked against naive fp64 loops
+ * (the reference's semantics, frontend/eval.c) at M of 1, 7, 127 and 129, N of 8 to 136 (a multiple
  * of 8: D's rows are 16-byte units) and K = 1000, in
  * several block, warp and macro tiles (the staged store, register
  * staging, TMA boxes): the full output and the reduced one, a second call
@@ -73,14 +73,15 @@ static char *render(const char *text, const struct hcfg *c)
 }
 
 /* The driver: KIND 0 S(i) = sum_j D(i, j)^2 with D = C + bias(j); 1 R(i)
- * = max_j D(i, j) with D = C * s; 2 S(j) = sum_i C(i, j). A_KM / B_NK:
+ * = max_j D(i, j) with D = C * s; 2 S(j) = sum_i C(i, j); 3 S = max
+ * |D(i, j)| with D = C * s. A_KM / B_NK:
  * the layouts. Two calls; the second must repeat the first bit for bit. */
 static const char red_driver[] =
 	"\n#include <math.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
 	"#include <string.h>\n"
 	"int main(int argc, char **argv)\n{\n"
 	"\tlong M = atol(argv[1]), N = atol(argv[2]), K = atol(argv[3]);\n"
-	"\tlong nr = KIND == 2 ? N : M, bad = 0;\n"
+	"\tlong nr = KIND == 2 ? N : KIND == 3 ? 1 : M, bad = 0;\n"
 	"\tfloat *A = malloc(sizeof(float) * M * K), *B = malloc(sizeof(float) * K * N);\n"
 	"\tfloat *v = malloc(sizeof(float) * N), s = 0.75f;\n"
 	"\tfloat *D = malloc(sizeof(float) * M * N), *S = malloc(sizeof(float) * nr);\n"
@@ -101,16 +102,17 @@ static const char red_driver[] =
 	"\t\tif (run && memcmp(S, S1, sizeof(float) * nr)) { fprintf(stderr, \"second call differs\\n\"); return 1; }\n"
 	"\t\tmemcpy(S1, S, sizeof(float) * nr);\n"
 	"\t}\n"
-	"\tfor (long i = 0; i < nr; ++i) rs[i] = KIND == 1 ? -INFINITY : 0;\n"
+	"\tfor (long i = 0; i < nr; ++i) rs[i] = KIND == 1 || KIND == 3 ? -INFINITY : 0;\n"
 	"\tfor (long i = 0; i < M; ++i)\n\t\tfor (long j = 0; j < N; ++j) {\n"
 	"\t\t\tdouble c = 0, d;\n"
 	"\t\t\tfor (long k = 0; k < K; ++k)\n"
 	"\t\t\t\tc += (double) (A_KM ? A[k * M + i] : A[i * K + k]) * (B_NK ? B[j * K + k] : B[k * N + j]);\n"
-	"\t\t\td = KIND == 0 ? c + v[j] : KIND == 1 ? c * s : c;\n"
+	"\t\t\td = KIND == 0 ? c + v[j] : KIND == 1 || KIND == 3 ? c * s : c;\n"
 	"\t\t\tif (!(fabs(D[i * N + j] - d) <= 1e-5 * (1 + fabs(d))) && bad++ < 5)\n"
 	"\t\t\t\tfprintf(stderr, \"D[%ld][%ld] = %g, expected %g\\n\", i, j, D[i * N + j], d);\n"
 	"\t\t\tif (KIND == 0) rs[i] += d * d;\n"
 	"\t\t\telse if (KIND == 1) rs[i] = fmax(rs[i], d);\n"
+	"\t\t\telse if (KIND == 3) rs[0] = fmax(rs[0], fabs(d));\n"
 	"\t\t\telse rs[j] += d;\n"
 	"\t\t}\n"
 	"\tfor (long i = 0; i < nr; ++i)\n"
@@ -143,22 +145,25 @@ static int run_red(int kind, const char *l, const struct hcfg *c,
 		"  D(i, j) = C(i, j) + v(j)\n  S(i) +=! D(i, j) * D(i, j)\n",
 		"  D(i, j) = C(i, j) * s\n  S(i) max=! D(i, j)\n",
 		"  S(j) +=! D(i, j)\n",
+		"  D(i, j) = C(i, j) * s\n  S max=! abs(D(i, j))\n",
 	};
 	static const char *const call[] = {
 		"r(A, B, v, D, S, M, N, K, ws, cnt)",
 		"r(A, B, &s, D, S, M, N, K, ws, cnt)",
 		"r(A, B, D, S, M, N, K, ws, cnt)",
+		"r(A, B, &s, D, S, M, N, K, ws, cnt)",
 	};
 	struct pm_strbuf head;
 	char *src;
 	int rc;
 
 	snprintf(text, sizeof(text), "def r(%s, %s%s) -> (f16(M, N) D, "
-		"f32(%s) S) {\n  %s(i, j) +=! %s * %s\n%s}\n",
+		"f32%s S) {\n  %s(i, j) +=! %s * %s\n%s}\n",
 		l[0] == 't' ? "f16(K, M) A" : "f16(M, K) A",
 		l[1] == 't' ? "f16(N, K) B" : "f16(K, N) B",
-		kind == 0 ? ", f16(N) v" : kind == 1 ? ", f32 s" : "",
-		kind == 2 ? "N" : "M", kind == 2 ? "D" : "C", ra, rb, epi[kind]);
+		kind == 0 ? ", f16(N) v" : kind & 1 ? ", f32 s" : "",
+		kind == 2 ? "(N)" : kind == 3 ? "" : "(M)", kind == 2 ? "D" : "C",
+		ra, rb, epi[kind]);
 	src = render(text, c);
 	assert_non_null(src);
 	if (edit) {
@@ -202,6 +207,15 @@ static void test_row_max(void **state)
 			fail_msg("row max, config %d", c);
 }
 
+/* a scalar: the largest magnitude of a stored result */
+static void test_scalar_max(void **state)
+{
+	(void) state;
+	for (int c = 0; c < NCFGS; ++c)
+		if (run_red(3, "tn", &cfgs[c], NULL, 0))
+			fail_msg("scalar max, config %d", c);
+}
+
 static void test_col_sum(void **state)
 {
 	(void) state;
@@ -226,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_row_sum),
 		cmocka_unit_test(test_row_max),
 		cmocka_unit_test(test_col_sum),
+		cmocka_unit_test(test_scalar_max),
 	};
 
 	if (getenv("PM_TEST_FILTER"))
