@@ -127,7 +127,12 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[2] = pa_str(k->ctx, "[i0, j0]", str, id);
 		snprintf(str, sizeof(str), "(%d j0) mod %d", c->mn, c->bn);
 		pa[3] = pa_str(k->ctx, "[i0, j0]", str, id);
-		return 4;
+		/* its global origin (an epilogue reduction's, epired.c) */
+		snprintf(str, sizeof(str), "%d i0", c->mm);
+		pa[4] = pa_str(k->ctx, "[i0, j0]", str, id);
+		snprintf(str, sizeof(str), "%d j0", c->mn);
+		pa[5] = pa_str(k->ctx, "[i0, j0]", str, id);
+		return 6;
 	case PM_OP_STG: {
 		/* global (row, column), then the C tile's */
 		const char *vars = "[p0, p1, l0, v]";
@@ -142,6 +147,7 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		return 4;
 	}
 	case PM_OP_FIXUP:
+	case PM_OP_RED:
 		/* the block's tile coordinates */
 		pa[0] = pa_str(k->ctx, "[p0, p1]", "p0", id);
 		pa[1] = pa_str(k->ctx, "[p0, p1]", "p1", id);

@@ -6,6 +6,7 @@
 #include <isl/ast.h>
 
 #include "emit/emit.h"
+#include "emit/epired.h"
 #include "emit/frame.h"
 #include "emit/batch.h"
 #include "emit/kcopy.h"
@@ -199,6 +200,10 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	/* batched: the host rendering is called once per batch */
 	if (host && pm_emit_batched(k))
 		pm_strbuf_add(b, ", long pm_bz");
+	/* an epilogue reduction: its workspace (emit/epired.h) */
+	if (pm_emit_has_red(k))
+		pm_strbuf_printf(b, ", float *%spm_rws, unsigned *%spm_rcnt",
+			host ? "" : "__restrict__ ", host ? "" : "__restrict__ ");
 	/* TMA: the tensor map of each buffer copied by boxes (launch.c) */
 	for (int i = 0; i < k->nbufs && !host; ++i)
 		if (k->bufs[i].tma)
@@ -376,6 +381,7 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			pm_strbuf_printf(b, "\t%s *pm_cst = (%s *) %s;\n", t, t,
 				host ? "(char *) pm_smem" : "pm_smem");
 	}
+	pm_print_red_locals(k, b, host);
 	if (!host)
 		tma_bars(k, b, total);
 	for (int n = 0; n < (k->acc_shared ? 1 : k->ncon); ++n)
@@ -562,6 +568,9 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 		/* batched operands' 3-D tensor maps (batch.h) */
 		if (pm_emit_batched(k) && tg->tma)
 			pm_strbuf_add(b, pm_embed_batch_cuh);
+		/* epilogue reductions (docs/decisions/0037) */
+		if (pm_emit_has_red(k))
+			pm_strbuf_add(b, pm_embed_red_cuh);
 	}
 	/* every kernel of the set in the table's order (in parallel:
 	 * rows.h); the split-K fixup only in the _split rows (its code slowed the k loops measurably
@@ -609,7 +618,12 @@ static char *header(struct pm_kernel *k)
 		pm_strbuf_add(&b, "/* split-K with a workspace of the caller's "
 			"(zero-filled before its first use;\n * each launch leaves "
 			"it so): */\n");
-	if (k->scop->nsplit || pm_emit_kcopies(k)) {
+	else if (pm_emit_has_red(k))
+		pm_strbuf_printf(&b, "/* with a workspace of the caller's: 16-byte "
+			"aligned, of %s_workspace_size\n * bytes at least (the "
+			"epilogue reduction's; zero-filled before its first use,\n"
+			" * each launch leaves it so): */\n", k->scop->spec->name);
+	if (k->scop->nsplit || pm_emit_kcopies(k) || pm_emit_has_red(k)) {
 		pm_emit_signature(k, &b, PM_ENTRY_WS);
 		pm_strbuf_add(&b, ";\n");
 		pm_emit_signature(k, &b, PM_ENTRY_WS_SIZE);

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "emit/batch.h"
+#include "emit/epired.h"
 #include "emit/kcopy.h"
 #include "emit/launch.h"
 #include "emit/pointwise.h"
@@ -261,6 +262,14 @@ static void launch(struct pm_kernel *k, const char *suffix,
 			pm_strbuf_add(&args, ", (unsigned) c->tdp");
 		if (k->dsm)
 			pm_strbuf_add(&args, ", (int) c->cl");
+	}
+	/* an epilogue reduction: its counters, then its partials
+	 * (emit/epired.h) */
+	if (pm_emit_has_red(k)) {
+		pm_strbuf_printf(&args, ", (float *) ((char *) workspace + "
+			"pm_red_cnt_%s(", spec->name);
+		pm_emit_size_list(k, &args, 0);
+		pm_strbuf_add(&args, ")), (unsigned *) workspace");
 	}
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)
@@ -503,7 +512,8 @@ static void kc_need(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 {
 	if (planned && k->scop->nsplit)
 		pm_strbuf_add(b, "pm_rt_copy_offset(&c) + ");
-	pm_strbuf_printf(b, "pm_kc_bytes_%s(", k->scop->spec->name);
+	pm_strbuf_printf(b, "pm_%s_bytes_%s(", pm_emit_has_red(k) ? "red" :
+		"kc", k->scop->spec->name);
 	pm_emit_size_list(k, b, 0);
 	pm_strbuf_add(b, ")");
 }
@@ -616,6 +626,11 @@ static void kc_plain(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 			"stream)) != cudaSuccess)\n\t\t\treturn e;\n\t}\n"
 			"\te = cudaMemsetAsync(ws, 0, c.cnt_bytes, stream);\n"
 			"\tif (e == cudaSuccess)\n\t\te = ", k->scop->spec->name);
+	} else if (pm_emit_has_red(k)) {
+		/* the reduction's counters at 0 */
+		pm_strbuf_add(b, "\t\treturn cudaErrorMemoryAllocation;\n\t}\n"
+			"\te = cudaMemsetAsync(ws, 0, pm_n, stream);\n"
+			"\tif (e == cudaSuccess)\n\t\te = ");
 	} else {
 		pm_strbuf_add(b, "\t\treturn cudaErrorMemoryAllocation;\n\t}\n"
 			"\te = ");
@@ -656,15 +671,32 @@ static void pblocks(struct pm_kernel *k, struct pm_strbuf *b)
 static void kc_single(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	pm_emit_kcopy_fns(k, b);
+	pm_emit_red_fns(k, b, k->cfg->bm, k->cfg->bn);
 	pm_strbuf_add(b, "\nstatic ");
 	pm_emit_signature(k, b, PM_ENTRY_LAUNCH);
-	pm_strbuf_add(b, "\n{\n\tcudaError_t e;\n\n\t(void) c;\n"
-		"\t(void) workspace_bytes;\n");
+	pm_strbuf_printf(b, "\n{\n%s\t(void) c;\n"
+		"\t(void) workspace_bytes;\n", pm_emit_kcopies(k) ?
+		"\tcudaError_t e;\n\n" : "");
 	pblocks(k, b);
-	pm_emit_kcopy_call(k, b, "\t", "0");
+	if (pm_emit_kcopies(k))
+		pm_emit_kcopy_call(k, b, "\t", "0");
 	launch(k, "", b, "\t", "pm_pblocks");
 	pm_strbuf_add(b, "}\n");
 	kc_entries(k, b, 0);
+}
+
+/* An epilogue reduction's workspace sizes, for the file's smallest
+ * block tile (emit/epired.h). */
+static void red_fns(const struct pm_variant_set *vs, struct pm_strbuf *b)
+{
+	int bm = vs->main->cfg->bm, bn = vs->main->cfg->bn;
+
+	for (int i = 0; i < PM_RT_NROLES; ++i)
+		if (vs->v[i].k) {
+			bm = vs->v[i].k->cfg->bm < bm ? vs->v[i].k->cfg->bm : bm;
+			bn = vs->v[i].k->cfg->bn < bn ? vs->v[i].k->cfg->bn : bn;
+		}
+	pm_emit_red_fns(vs->main, b, bm, bn);
 }
 
 /* The entries of a file of several kernels: the plan picks one. */
@@ -677,8 +709,9 @@ static void planned_launcher(const struct pm_variant_set *vs,
 
 	pm_emit_plan(vs, b);
 	pm_emit_kcopy_fns(k, b);
+	red_fns(vs, b);
 	launch_fn(vs, b);
-	if (pm_emit_kcopies(k)) {
+	if (pm_emit_kcopies(k) || pm_emit_has_red(k)) {
 		kc_entries(k, b, 1);
 		return;
 	}
@@ -761,7 +794,7 @@ static void entries(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		planned_launcher(vs, b);
 		return;
 	}
-	if (pm_emit_kcopies(k)) {
+	if (pm_emit_kcopies(k) || pm_emit_has_red(k)) {
 		kc_single(k, b);
 		return;
 	}

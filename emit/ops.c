@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emit/epired.h"
 #include "emit/fixup.h"
 #include "emit/ops.h"
 #include "emit/pointwise.h"
@@ -469,6 +470,8 @@ static void op_store(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_target *tg = c->target;
 
 	(void) pred;
+	if (pm_emit_has_red(k))
+		pm_print_red_tile(k, b, a, a->e[2], a->e[3], host);
 	if (host)
 		pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[",
 			c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
@@ -497,6 +500,8 @@ static void op_sts(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_target *tg = c->target;
 
 	(void) pred;
+	if (pm_emit_has_red(k))
+		pm_print_red_tile(k, b, a, a->e[4], a->e[5], host);
 	if (host) {
 		pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[", c->mm,
 			c->mn, pm_emit_acc_name(k, a->op->con));
@@ -607,6 +612,14 @@ static void op_fixup(struct pm_kernel *k, struct pm_strbuf *b,
 			"\n");
 }
 
+/* RED: an epilogue reduction's block and blocks (epired.c). */
+static void op_red(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	pm_print_red_block(k, b, a, host);
+}
+
 /* SYNC: the block's barrier (warp-specialized: the consumer warps only,
  * the producer warp is on its next tile's copies). */
 static void op_sync(struct pm_kernel *k, struct pm_strbuf *b,
@@ -685,6 +698,7 @@ static op_printer *const op_printers[] = {
 	[PM_OP_FIXUP] = op_fixup,
 	[PM_OP_DRAIN] = op_drain,
 	[PM_OP_RELEASE] = op_release,
+	[PM_OP_RED] = op_red,
 };
 
 /* pm_print_op (ops.h): the drain an op needs first (print_drain), then

@@ -325,6 +325,18 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_free(&other);
 }
 
+void pm_print_epi_value(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, int chain, int cl)
+{
+	print_expr_c(k, b, e, chain, NULL, NULL, cl);
+}
+
+void pm_print_epi_clamps(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	print_clamp(k, b, 0, "i");
+	print_clamp(k, b, 1, "j");
+}
+
 int pm_epi_pairs_tensor(struct pm_kernel *k, int t)
 {
 	const struct pm_spec *spec = k->scop->spec;

@@ -27,5 +27,12 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
  * (f16 or f32, indexed by j in its last dimension; the launcher checks
  * that its address is a multiple of two elements)? */
 int pm_epi_pairs_tensor(struct pm_kernel *k, int t);
+/* Expression e of the epilogue's language in fp32 (emit/epired.c: an
+ * epilogue reduction's): the chain tensor at (i, j) is pm_v, inputs are
+ * loaded at pm_i / pm_j (host, cl: at pm_ic / pm_jc, clamped to the sizes
+ * by pm_print_epi_clamps, printed before). */
+void pm_print_epi_value(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, int chain, int cl);
+void pm_print_epi_clamps(struct pm_kernel *k, struct pm_strbuf *b);
 
 #endif

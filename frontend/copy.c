@@ -48,7 +48,8 @@ struct pm_spec *pm_spec_copy(const struct pm_spec *s)
 	r->name = dup(s->name, &bad);
 	r->syms = calloc((size_t) s->nsyms + 1, sizeof(*r->syms));
 	r->tensors = calloc((size_t) s->ntensors + 1, sizeof(*r->tensors));
-	r->stmts = calloc((size_t) s->nstmts + 1, sizeof(*r->stmts));
+	r->stmts = calloc((size_t) (s->nstmts + s->nepired) + 1,
+		sizeof(*r->stmts));
 	if (!r->syms || !r->tensors || !r->stmts) {
 		pm_spec_free(r);
 		return NULL;
@@ -66,7 +67,9 @@ struct pm_spec *pm_spec_copy(const struct pm_spec *s)
 		r->tensors[i].name = dup(s->tensors[i].name, &bad);
 	}
 	r->nstmts = s->nstmts;
-	for (int i = 0; i < s->nstmts; ++i) {
+	r->nepired = s->nepired;
+	r->epired_kept = s->epired_kept;
+	for (int i = 0; i < s->nstmts + s->nepired; ++i) {
 		r->stmts[i] = s->stmts[i];
 		for (int j = 0; j < s->stmts[i].nvars; ++j)
 			r->stmts[i].vars[j] = dup(s->stmts[i].vars[j], &bad);

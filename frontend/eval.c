@@ -323,6 +323,27 @@ static void product(struct ev *v, double *res, const double *l, unsigned ls,
 	} while (outer && next(v, outer));
 }
 
+/* A max=! or min=! statement into res (n elements): from -inf (+inf),
+ * the largest (smallest) value; NaN is ignored as fmax and fmin do. */
+static double *extremum(struct ev *v, double *res, int64_t n)
+{
+	const struct pm_stmt *s = v->s;
+	unsigned lhs = (1u << s->nlhs) - 1, all = (1u << s->nvars) - 1;
+	int max = s->red == PM_RED_MAX;
+	int64_t stride;
+
+	for (int64_t i = 0; i < n; ++i)
+		res[i] = max ? -INFINITY : INFINITY;
+	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	do {
+		int64_t i = box_off(v, lhs, -1, &stride);
+		double x = eval(v, s->rhs);
+
+		res[i] = max ? fmax(res[i], x) : fmin(res[i], x);
+	} while (all && next(v, all));
+	return res;
+}
+
 /* One statement: the new values of its left side (a fresh array). */
 static double *statement(struct ev *v, int64_t n)
 {
@@ -341,6 +362,8 @@ static double *statement(struct ev *v, int64_t n)
 	v->ord[s->nvars - 1] = v->inner;
 	if (s->kind == PM_S_ACCUM)
 		memcpy(res, v->val[s->lhs], sizeof(double) * (size_t) n);
+	if (s->kind == PM_S_REDUCE && s->red != PM_RED_SUM)
+		return extremum(v, res, n);
 	if (s->kind != PM_S_ASSIGN && e->kind == PM_E_BIN && e->op == '*') {
 		l = materialize(v, e->args[0], vars_of(e->args[0]));
 		r = materialize(v, e->args[1], vars_of(e->args[1]));

@@ -4,7 +4,8 @@
  *   pm_spec_parse(text, filename, diags) -> spec | NULL
  *     - lexes and parses the whole language of docs/LANGUAGE.md
  *       (one `def`, parameters and outputs `TYPE(DIM, ...) NAME`, statements
- *       `+=!`, `+=`, `=`, expressions + - * / unary -, parentheses, numbers,
+ *       `+=!`, `max=!`, `min=!`, `+=`, `=` (a scalar target, no
+ *       parentheses, with the reductions only), expressions + - * / unary -, parentheses, numbers,
  *       tensor reads with plain index variables, the functions relu, sigmoid,
  *       tanh, gelu, gelu_erf, silu, exp, abs, max(a,b), min(a,b), `#` comments);
  *     - checks: declared tensors, arity of every reference, one size per
@@ -13,7 +14,7 @@
  *       every lhs index variable distinct, every rhs variable either on the
  *       lhs or a reduction index (reductions only in `+=!`/`+=`),
  *       consistent extents (an index variable used for dims of different
- *       sizes is an error);
+ *       sizes is an error), scalar outputs written only by reductions;
  *     - on error: appends gcc-style diagnostics
  *       "file:line:col: error: message\n<source line>\n<spaces>^\n"
  *       to diags and returns NULL (never aborts on user input).
@@ -115,8 +116,17 @@ enum pm_stmt_kind {
 	PM_S_ASSIGN	/* T(...) =   rhs */
 };
 
+/* The combining operator of a PM_S_REDUCE statement: +=! sums (from 0),
+ * max=! and min=! take the largest or smallest value (from -inf, +inf;
+ * NaN is ignored as fmax/fmin do). docs/LANGUAGE.md, "Epilogue
+ * reductions". */
+enum pm_red_op { PM_RED_SUM, PM_RED_MAX, PM_RED_MIN };
+/* "+=!", "max=!", "min=!" */
+const char *pm_red_op_name(enum pm_red_op op);
+
 struct pm_stmt {
 	enum pm_stmt_kind kind;
+	enum pm_red_op red;		/* PM_S_REDUCE: its operator */
 	struct pm_loc loc;
 	int lhs;			/* tensor index */
 	int nlhs;			/* == rank of lhs tensor */
@@ -140,6 +150,12 @@ struct pm_spec {
 	 * statement, their extents (the output's leading dimensions) */
 	int nbatch;
 	struct pm_dim bdims[PM_MAX_RANK];
+	/* the spec the kernels see (variant/epired.h): its epilogue
+	 * reductions, stmts[nstmts .. nstmts + nepired), computed beside the
+	 * kernel's statements (docs/decisions/0037-epilogue-reductions.md);
+	 * 0 in a parsed spec; epired_kept: the output dimension it keeps
+	 * (0 rows, 1 columns, 2 none: a scalar) */
+	int nepired, epired_kept;
 };
 
 /* diags may be NULL (messages dropped); when its filename or text is NULL,
@@ -157,6 +173,11 @@ static inline int pm_stmt_nred(const struct pm_stmt *s)
 {
 	return s->nvars - s->nlhs;
 }
+
+/* Is statement s an epilogue reduction (docs/LANGUAGE.md, "Epilogue
+ * reductions"): a reduction (+=!, max=!, min=!) whose right side reads
+ * a result of an earlier statement (a contraction's reads only inputs)? */
+bool pm_stmt_is_epi_reduction(const struct pm_spec *spec, int s);
 
 /* Print the spec back in the .tc syntax (canonical form, for `check`). */
 void pm_spec_print(FILE *out, const struct pm_spec *spec);

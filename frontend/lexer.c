@@ -200,6 +200,15 @@ struct pm_token *pm_lex_all(const char *text, struct pm_diags *diags,
 				rc = push(&lx, PM_T_IDENT, s, (int)(lx.p - s));
 			if (!rc && lx.p - s == 3 && !strncmp(s, "def", 3))
 				lx.toks[lx.n - 1].kind = PM_T_DEF;
+			/* max=! and min=!: one operator token */
+			if (!rc && lx.p - s == 3 && (!strncmp(s, "max", 3) ||
+			    !strncmp(s, "min", 3)) && lx.p[0] == '=' &&
+			    lx.p[1] == '!') {
+				lx.toks[lx.n - 1].kind = s[1] == 'a' ?
+					PM_T_RMAX : PM_T_RMIN;
+				lx.toks[lx.n - 1].len = 5;
+				lx.p += 2;
+			}
 		} else if (isdigit((unsigned char)*lx.p) ||
 			   (*lx.p == '.' && isdigit((unsigned char)lx.p[1]))) {
 			rc = lex_number(&lx);

@@ -16,7 +16,8 @@ enum pm_tok_kind {
 	PM_T_EOF, PM_T_IDENT, PM_T_INT, PM_T_NUM, PM_T_DEF,
 	PM_T_LPAREN, PM_T_RPAREN, PM_T_LBRACE, PM_T_RBRACE, PM_T_COMMA,
 	PM_T_ARROW, PM_T_PLUS, PM_T_MINUS, PM_T_STAR, PM_T_SLASH,
-	PM_T_ASSIGN, PM_T_ACCUM, PM_T_REDUCE
+	PM_T_ASSIGN, PM_T_ACCUM, PM_T_REDUCE,
+	PM_T_RMAX, PM_T_RMIN	/* max=! min=! */
 };
 
 struct pm_token {
@@ -62,7 +63,8 @@ struct pm_ast_decl {
 
 struct pm_ast_stmt {
 	enum pm_stmt_kind kind;
-	struct pm_ast_expr *lhs;	/* PM_A_APPLY */
+	enum pm_red_op red;		/* PM_S_REDUCE */
+	struct pm_ast_expr *lhs;	/* PM_A_APPLY (no arguments: a scalar) */
 	struct pm_ast_expr *rhs;
 };
 

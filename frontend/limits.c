@@ -110,7 +110,8 @@ static int ncontractions(const struct pm_spec *spec)
 {
 	int n = 0;
 
-	while (n < spec->nstmts && spec->stmts[n].kind == PM_S_REDUCE)
+	while (n < spec->nstmts && spec->stmts[n].kind == PM_S_REDUCE &&
+	       !pm_stmt_is_epi_reduction(spec, n))
 		n++;
 	return n;
 }
@@ -155,9 +156,28 @@ int pm_spec_check_kernel_limits(const struct pm_spec *spec,
 	return -1;
 }
 
+/* What gen does not generate, before the isl work: max=! and min=!
+ * contractions (epilogue reductions: variant/epired.c,
+ * docs/decisions/0037-epilogue-reductions.md). */
+static int check_gen_forms(const struct pm_spec *spec, struct pm_diags *d)
+{
+	for (int s = 0; s < spec->nstmts; ++s)
+		if (!pm_stmt_is_epi_reduction(spec, s) &&
+		    spec->stmts[s].kind == PM_S_REDUCE &&
+		    spec->stmts[s].red != PM_RED_SUM) {
+			pm_diag_unsupported(d, spec->stmts[s].loc, "a '%s' "
+				"contraction (the tensor cores sum products; "
+				"max=! and min=! reduce epilogue values only)",
+				pm_red_op_name(spec->stmts[s].red));
+			return -1;
+		}
+	return 0;
+}
+
 int pm_spec_check_gen_limits(const struct pm_spec *spec, struct pm_diags *d)
 {
-	if (check_gen_names(spec, d) < 0)
+	if (check_gen_names(spec, d) < 0 ||
+	    pm_spec_check_kernel_limits(spec, d) < 0)
 		return -1;
-	return pm_spec_check_kernel_limits(spec, d);
+	return check_gen_forms(spec, d);
 }

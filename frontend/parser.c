@@ -377,6 +377,13 @@ static int parse_decls(struct parser *p, struct pm_ast *ast, bool output)
 	return 0;
 }
 
+/* A reduction operator: the only ones a scalar target (no indices)
+ * takes. */
+static int is_stmt_op(enum pm_tok_kind k)
+{
+	return k == PM_T_REDUCE || k == PM_T_RMAX || k == PM_T_RMIN;
+}
+
 static int parse_stmt(struct parser *p, struct pm_ast *ast)
 {
 	const struct pm_token *t = next(p), *op;
@@ -390,15 +397,23 @@ static int parse_stmt(struct parser *p, struct pm_ast *ast)
 	ast->stmts = s;
 	s = &ast->stmts[ast->nstmts++];
 	memset(s, 0, sizeof(*s));
-	if (!(s->lhs = parse_apply(p, t)))
+	if (peek(p)->kind != PM_T_LPAREN) {
+		/* a scalar target: `amax max=! abs(C(i, j))` */
+		if (!(s->lhs = node(p, PM_A_APPLY, t)) ||
+		    !(s->lhs->name = tok_str(p, t)))
+			return -1;
+	} else if (!(s->lhs = parse_apply(p, t))) {
 		return -1;
+	}
 	op = peek(p);
 	switch (op->kind) {
 	case PM_T_REDUCE: s->kind = PM_S_REDUCE; break;
+	case PM_T_RMAX: s->kind = PM_S_REDUCE; s->red = PM_RED_MAX; break;
+	case PM_T_RMIN: s->kind = PM_S_REDUCE; s->red = PM_RED_MIN; break;
 	case PM_T_ACCUM: s->kind = PM_S_ACCUM; break;
 	case PM_T_ASSIGN: s->kind = PM_S_ASSIGN; break;
 	default:
-		unexpected(p, "'=', '+=' or '+=!'");
+		unexpected(p, "'=', '+=', '+=!', 'max=!' or 'min=!'");
 		return -1;
 	}
 	next(p);
@@ -453,7 +468,8 @@ static int parse_spec(struct parser *p, struct pm_ast *ast)
 				PM_LIMIT_STMTS);
 			return -1;
 		}
-		if (p->toks[p->pos + 1].kind != PM_T_LPAREN) {
+		if (p->toks[p->pos + 1].kind != PM_T_LPAREN &&
+		    !is_stmt_op(p->toks[p->pos + 1].kind)) {
 			next(p);
 			unexpected(p, "'(' after the tensor name");
 			return -1;

@@ -203,6 +203,30 @@ static void print_decls(FILE *out, const struct pm_spec *spec,
 	fputc(')', out);
 }
 
+static bool reads_result(const struct pm_spec *spec, const struct pm_expr *e)
+{
+	if (e->kind == PM_E_READ)
+		return spec->tensors[e->tensor].role != PM_INPUT;
+	for (int i = 0; i < e->nargs; ++i)
+		if (reads_result(spec, e->args[i]))
+			return true;
+	return false;
+}
+
+bool pm_stmt_is_epi_reduction(const struct pm_spec *spec, int s)
+{
+	return s > 0 && s < spec->nstmts &&
+		spec->stmts[s].kind == PM_S_REDUCE &&
+		reads_result(spec, spec->stmts[s].rhs);
+}
+
+const char *pm_red_op_name(enum pm_red_op op)
+{
+	static const char *const names[] = { "+=!", "max=!", "min=!" };
+
+	return (unsigned) op < 3 ? names[op] : "?";
+}
+
 void pm_spec_print(FILE *out, const struct pm_spec *spec)
 {
 	static const char *const ops[] = { "+=!", "+=", "=" };
@@ -215,10 +239,12 @@ void pm_spec_print(FILE *out, const struct pm_spec *spec)
 	fputs(" {\n", out);
 	for (i = 0; i < spec->nstmts; i++) {
 		const struct pm_stmt *s = &spec->stmts[i];
-		fprintf(out, "    %s(", spec->tensors[s->lhs].name);
+		fprintf(out, "    %s", spec->tensors[s->lhs].name);
 		for (j = 0; j < s->nlhs; j++)
-			fprintf(out, "%s%s", j ? ", " : "", var_name(s, j));
-		fprintf(out, ") %s ", ops[s->kind]);
+			fprintf(out, "%s%s", j ? ", " : "(", var_name(s, j));
+		fprintf(out, "%s %s ", s->nlhs ? ")" : "",
+			s->kind == PM_S_REDUCE ? pm_red_op_name(s->red) :
+			ops[s->kind]);
 		pm_expr_print(out, spec, s, s->rhs);
 		fputc('\n', out);
 	}

@@ -147,9 +147,6 @@ static void check_decls(struct sema *S)
 				"unknown type '%s' (expected f16, bf16, f32, f8e4m3, "
 				"f8e5m2, i8 or i32)",
 				d->type);
-		if (d->output && !d->rank)
-			pm_diag_error(S->diags, d->loc, "output '%s' is a scalar; "
-				"scalars (TYPE NAME) are inputs", d->name);
 		if (pm_func_from_name(d->name) >= 0)
 			pm_diag_error(S->diags, d->loc,
 				"'%s' is a function name and cannot name a tensor",
@@ -418,6 +415,19 @@ static int check_lhs(struct sema *S, const struct pm_ast_stmt *s, int *t)
 			"'%s' is declared as a parameter here", lhs->name);
 		return -1;
 	}
+	/* rank-0 targets: reductions only (docs/LANGUAGE.md, "Epilogue
+	 * reductions") */
+	if (*t >= 0 && !spec->tensors[*t].rank &&
+	    spec->tensors[*t].role == PM_OUTPUT &&
+	    (lhs->nargs || s->kind != PM_S_REDUCE)) {
+		pm_diag_error(S->diags, lhs->loc, "output '%s' is a scalar: it "
+			"is written only as the target of a reduction ('%s +=! "
+			"...', '%s max=! ...', '%s min=! ...')", lhs->name,
+			lhs->name, lhs->name, lhs->name);
+		pm_diag_note(S->diags, spec->tensors[*t].loc,
+			"'%s' is declared here", lhs->name);
+		return -1;
+	}
 	if (*t >= 0 && lhs->nargs != spec->tensors[*t].rank) {
 		pm_diag_error(S->diags, lhs->loc,
 			"wrong number of indices for '%s': expected %d, got %d",
@@ -488,6 +498,7 @@ static void check_stmt(struct sema *S, const struct pm_ast_stmt *s)
 	int errs = S->diags->nerrors, t, i;
 
 	S->kind = st->kind = s->kind;
+	st->red = s->red;
 	st->loc = s->lhs->loc;
 	st->lhs = -1;
 	S->nvars = 0;
@@ -573,7 +584,7 @@ void pm_spec_free(struct pm_spec *spec)
 		free(spec->syms[i].name);
 	for (i = 0; spec->tensors && i < spec->ntensors; i++)
 		free(spec->tensors[i].name);
-	for (i = 0; spec->stmts && i < spec->nstmts; i++) {
+	for (i = 0; spec->stmts && i < spec->nstmts + spec->nepired; i++) {
 		for (j = 0; j < spec->stmts[i].nvars; j++)
 			free(spec->stmts[i].vars[j]);
 		pm_expr_free(spec->stmts[i].rhs);

@@ -34,6 +34,9 @@ struct pm_config {
 	 * nothing splits k and no persistent row is built (set by the pass
 	 * table; docs/decisions/0036-batched-grid-z.md) */
 	int batched;
+	/* the spec has an epilogue reduction: never split (set by the pass
+	 * table; docs/decisions/0037-epilogue-reductions.md) */
+	int epi_red;
 	/* the epilogue's cost per element: its input reads and functions
 	 * (variant/build.c, epilogue_cost; docs/decisions/0019, 0034) */
 	int epi_cost;

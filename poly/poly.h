@@ -39,6 +39,13 @@
  *         filter S_0      mark "red"  band [k]
  * Joined contractions (scop->join): filters S_0_init, S_1_init, then one
  * filter S_0 + S_1 with one "red" band [k] over both.
+ * Epilogue reductions (pm_stmt_is_epi_reduction: S(i) +=! D(i, j), S(j)
+ * +=! C(i, j), amax max=! abs(C(i, j))) are in the output band as well,
+ * by the chain's (i, j): S_n[i, j] -> [i, j] (a column sum's S_n[j, i] ->
+ * [i, j]), their init by its left-hand variables, 0 elsewhere
+ * (S_n_init[i] -> [i, 0], S_n_init[] -> [0, 0]); no "red" band; the
+ * members they reduce along are not coincident (docs/decisions/
+ * 0037-epilogue-reductions.md: check models them, gen refuses them).
  */
 #ifndef PM_POLY_H
 #define PM_POLY_H

@@ -293,6 +293,75 @@ static __isl_give isl_multi_union_pw_aff *dims_schedule(
 		isl_union_pw_multi_aff_from_multi_aff(ma));
 }
 
+/* Epilogue reductions (docs/LANGUAGE.md, "Epilogue reductions"): the
+ * statement dimension that band member p of the output band takes, or -1
+ * (the member is 0). The update S_n[vars] takes the variables that index
+ * the chain's result (the first read of a non-input tensor of rank
+ * `rank`), the init S_n_init[lhs vars] those of them on its left side:
+ * S(i) +=! D(i, j) * D(i, j): S_n[i, j] -> [i, j], S_n_init[i] -> [i, 0];
+ * S(j) +=! C(i, j): S_n[j, i] -> [i, j], S_n_init[j] -> [0, j]. */
+static int epi_red_dims(const struct pm_spec *spec, const struct pm_expr *e,
+	int rank, int *dim)
+{
+	if (e->kind == PM_E_READ && spec->tensors[e->tensor].role !=
+	    PM_INPUT && e->nidx == rank) {
+		for (int p = 0; p < rank; ++p)
+			dim[p] = e->idx[p];
+		return 1;
+	}
+	for (int i = 0; i < e->nargs; ++i)
+		if (epi_red_dims(spec, e->args[i], rank, dim))
+			return 1;
+	return 0;
+}
+
+/* S[d0, ..., d(n-1)] -> [d(dim[0]), ...] (a member -1: 0) */
+static __isl_give isl_multi_union_pw_aff *perm_schedule(
+	struct pm_scop *scop, int k, int cnt, const int *dim)
+{
+	isl_space *space;
+	isl_multi_aff *ma;
+
+	space = isl_space_set_alloc(scop->ctx, 0, scop->stmts[k].ndims);
+	space = isl_space_set_tuple_id(space, isl_dim_set,
+		isl_id_copy(scop->stmt_ids[k]));
+	space = isl_space_map_from_domain_and_range(space,
+		isl_space_set_alloc(scop->ctx, 0, cnt));
+	ma = isl_multi_aff_zero(isl_space_copy(space));
+	for (int i = 0; i < cnt; ++i)
+		if (dim[i] >= 0)
+			ma = isl_multi_aff_set_aff(ma, i, isl_aff_var_on_domain(
+				isl_local_space_from_space(isl_space_domain(
+				isl_space_copy(space))), isl_dim_set, dim[i]));
+	isl_space_free(space);
+	return isl_multi_union_pw_aff_from_union_pw_multi_aff(
+		isl_union_pw_multi_aff_from_multi_aff(ma));
+}
+
+/* The output band of scop statement k (rank members), or NULL after a
+ * diagnostic. */
+static __isl_give isl_multi_union_pw_aff *out_schedule(struct pm_scop *scop,
+	int k, int rank, unsigned *carried)
+{
+	const struct pm_spec *spec = scop->spec;
+	int s = scop->stmts[k].stmt, dim[PM_MAX_RANK];
+	const struct pm_stmt *st = &spec->stmts[s];
+
+	if (!pm_stmt_is_epi_reduction(spec, s))
+		return st->nlhs == rank ? dims_schedule(scop, k, 0, rank) : NULL;
+	if (st->nvars != rank || !epi_red_dims(spec, st->rhs, rank, dim))
+		return NULL;
+	/* the members along which it reduces carry its dependences: not
+	 * coincident */
+	for (int p = 0; p < rank; ++p)
+		if (dim[p] >= st->nlhs)
+			*carried |= 1u << p;
+	if (scop->stmts[k].role == PM_ROLE_INIT)
+		for (int p = 0; p < rank; ++p)
+			dim[p] = dim[p] < st->nlhs ? dim[p] : -1;
+	return perm_schedule(scop, k, rank, dim);
+}
+
 /* The filter of scop statement k in the initial sequence: program
  * order, but joined contractions (S_0_init, S_0, S_1_init, S_1 first)
  * share filter 2 after their inits. */
@@ -338,7 +407,8 @@ static __isl_give isl_multi_union_pw_aff *red_band(struct pm_scop *scop,
 			pm_stmt_nred(&scop->spec->stmts[scop->stmts[k].stmt]);
 		isl_multi_union_pw_aff *m;
 
-		if (!nred || filter_of(scop, k) != f)
+		if (!nred || filter_of(scop, k) != f ||
+		    pm_stmt_is_epi_reduction(scop->spec, scop->stmts[k].stmt))
 			continue;
 		m = dims_schedule(scop, k, rank, nred);
 		red = red ? isl_multi_union_pw_aff_union_add(red, m) : m;
@@ -353,19 +423,27 @@ static isl_stat build_schedule(struct pm_scop *scop, struct pm_diags *diags)
 	isl_multi_union_pw_aff *out = NULL;
 	isl_schedule_node *node;
 	int rank = spec->stmts[spec->nstmts - 1].nlhs;
+	unsigned carried = 0;
 
+	/* the output band's rank: the last statement's that is not an
+	 * epilogue reduction */
+	for (int s = spec->nstmts - 1; s >= 0; --s)
+		if (!pm_stmt_is_epi_reduction(spec, s)) {
+			rank = spec->stmts[s].nlhs;
+			break;
+		}
 	for (int k = 0; k < scop->nstmts; ++k) {
 		const struct pm_stmt *st = &spec->stmts[scop->stmts[k].stmt];
 		isl_multi_union_pw_aff *mupa;
 
-		if (st->nlhs != rank) {
+		mupa = out_schedule(scop, k, rank, &carried);
+		if (!mupa) {
 			pm_diag_unsupported(diags, st->loc, "statements "
 				"of different output rank cannot be fused "
 				"into one kernel yet");
 			isl_multi_union_pw_aff_free(out);
 			return isl_stat_error;
 		}
-		mupa = dims_schedule(scop, k, 0, rank);
 		out = out ? isl_multi_union_pw_aff_union_add(out, mupa) : mupa;
 	}
 	out = isl_multi_union_pw_aff_intersect_domain(out,
@@ -404,7 +482,8 @@ static isl_stat build_schedule(struct pm_scop *scop, struct pm_diags *diags)
 	}
 	node = isl_schedule_node_insert_partial_schedule(node, out);
 	for (int i = 0; i < rank; ++i)
-		node = isl_schedule_node_band_member_set_coincident(node, i, 1);
+		node = isl_schedule_node_band_member_set_coincident(node, i,
+			!(carried >> i & 1));
 	node = isl_schedule_node_insert_mark(node, isl_id_copy(scop->mark_out));
 	scop->schedule = isl_schedule_node_get_schedule(node);
 	isl_schedule_node_free(node);
@@ -441,7 +520,8 @@ static void find_splits(struct pm_scop *scop)
 	for (int s = 0; s < spec->nstmts && scop->nsplit < 2; ++s) {
 		const struct pm_stmt *st = &spec->stmts[s];
 
-		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1)
+		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1 ||
+		    pm_stmt_is_epi_reduction(spec, s))
 			continue;
 		scop->split_stmt[scop->nsplit] = s;
 		var_extent(scop, st, st->nlhs, scop->split_ext[scop->nsplit],
@@ -462,7 +542,8 @@ static void red_extent(struct pm_scop *scop)
 	for (int s = 0; s < spec->nstmts && n < 2; ++s) {
 		const struct pm_stmt *st = &spec->stmts[s];
 
-		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1)
+		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1 ||
+		    pm_stmt_is_epi_reduction(spec, s))
 			continue;
 		var_extent(scop, st, st->nlhs, scop->red_ext[n],
 			sizeof(scop->red_ext[n]));

@@ -20,7 +20,7 @@ int pm_wg_consumer_regs(int nt)
 /* Bytes of dynamic shared memory (all stages of the buffers of the
  * contraction that needs most: the contractions run one after the other,
  * and promote/ puts a barrier before a later one's first copies). */
-long pm_kernel_smem_bytes(struct pm_kernel *k, int host, long *off)
+static long smem_main(struct pm_kernel *k, int host, long *off)
 {
 	long bytes = 0, end[2] = { 0, 0 };
 	/* descriptor layouts: every tile's stages on 1024-byte boundaries */
@@ -48,6 +48,53 @@ long pm_kernel_smem_bytes(struct pm_kernel *k, int host, long *off)
 		bytes += cst;
 	else
 		bytes = cst > bytes ? cst : bytes;
+	return bytes;
+}
+
+long pm_kernel_red_groups(const struct pm_kernel *k, int host, long *kext)
+{
+	const struct pm_config *c = k->cfg;
+	/* the partials of the warps of a unit (sm_90a's warpgroup) each
+	 * cover its rows of a macro tile; the host's warp the whole tile */
+	long wpu = host ? 1 : pm_config_unit(c) / 32;
+	long gm = (long) c->bm / c->mm * wpu, gn = c->bn / c->mn;
+
+	switch (k->scop->spec->epired_kept) {
+	case 0:
+		*kext = c->bm;
+		return gn;
+	case 1:
+		*kext = c->bn;
+		return gm;
+	default:
+		*kext = 1;
+		return gm * gn;
+	}
+}
+
+long pm_kernel_red_at(struct pm_kernel *k, int host)
+{
+	return (smem_main(k, host, NULL) + 15) / 16 * 16;
+}
+
+/* The epilogue reduction's floats in shared memory: 4 (the block's
+ * "last" flag, aligned), a partial per kept index and group, a float per
+ * thread (the scalar's tree). */
+static long red_floats(struct pm_kernel *k, int host)
+{
+	long kext, g = pm_kernel_red_groups(k, host, &kext);
+
+	return 4 + g * kext + pm_kernel_threads(k);
+}
+
+long pm_kernel_smem_bytes(struct pm_kernel *k, int host, long *off)
+{
+	long bytes = smem_main(k, host, off);
+
+	/* an epilogue reduction's partials: their own, the operand
+	 * buffers may still be read by slower warps (emit/epired.c) */
+	if (k->scop->spec->nepired)
+		bytes = pm_kernel_red_at(k, host) + 4 * red_floats(k, host);
 	/* TMA: the mbarriers after everything else (pm_kernel_nbars) */
 	if (!host && pm_kernel_nbars(k))
 		bytes = (bytes + 7) / 8 * 8 + 8 * pm_kernel_nbars(k);

@@ -64,6 +64,14 @@ int pm_wg_consumer_regs(int nt);
  * off[k->nbufs], the staged store's C tile's (0: it reuses the operand
  * buffers' memory). The TMA mbarriers (pm_kernel_nbars) are the last bytes. */
 long pm_kernel_smem_bytes(struct pm_kernel *k, int host, long *off);
+/* An epilogue reduction (variant/epired.h, emit/epired.c): the groups of
+ * partials of each kept index of a block, *kext those indices (rows:
+ * BN / MN groups of BM rows; columns: BM / MM groups per warp of a unit
+ * of BN columns; a scalar: one index, a group per warp and macro tile),
+ * and the offset of its floats in shared memory (the flag, the partials
+ * [group][index], a float per thread). */
+long pm_kernel_red_groups(const struct pm_kernel *k, int host, long *kext);
+long pm_kernel_red_at(struct pm_kernel *k, int host);
 /* TMA: the number of mbarriers at the end of shared memory (0: none):
  * pm_bar[2 S c + s] contraction c's "full" barrier of stage s, pm_bar[2 S
  * c + S + s] its "empty" one (warp-specialized: one ring, c = 0); with a

@@ -137,15 +137,43 @@ static __isl_give isl_map *str_ext(struct pm_kernel *k, const char *str,
 	return isl_map_set_tuple_id(ext, isl_dim_out, isl_id_copy(id));
 }
 
+/* An epilogue reduction (variant/epired.h): RED[p0, p1] after the store,
+ * the block's combine (emit/epired.c); NULL without one. */
+static __isl_give isl_map *red_ext(struct pm_kernel *k)
+{
+	if (!k->scop->spec->nepired)
+		return NULL;
+	k->red_id = pm_kernel_op(k, "RED", PM_OP_RED, -1);
+	return str_ext(k, "{ [p0, p1] -> S[p0, p1] }", k->red_id);
+}
+
 static __isl_give isl_schedule_node *direct_tree(struct pm_kernel *k)
 {
 	isl_schedule_node *g;
+	isl_map *red;
+	isl_union_set_list *filters;
 
 	k->store_id = pm_kernel_op(k, "STORE", PM_OP_STORE, -1);
 	k->ops[k->nops - 1].con = k->ncon - 1;
-	g = isl_schedule_node_from_extension(isl_union_map_from_map(
-		tiles_ext(k, k->store_id)));
-	g = warp_bands(k, isl_schedule_node_child(g, 0), k->store_id);
+	red = red_ext(k);
+	if (!red) {
+		g = isl_schedule_node_from_extension(isl_union_map_from_map(
+			tiles_ext(k, k->store_id)));
+		g = warp_bands(k, isl_schedule_node_child(g, 0), k->store_id);
+		return pm_pr_graft_root(g);
+	}
+	/* the macro tiles' stores (and partials), then the block's RED */
+	g = isl_schedule_node_from_extension(isl_union_map_add_map(
+		isl_union_map_from_map(tiles_ext(k, k->store_id)), red));
+	filters = isl_union_set_list_alloc(k->ctx, 2);
+	filters = isl_union_set_list_add(filters,
+		pm_pr_universe(k->ctx, k->store_id, 2));
+	filters = isl_union_set_list_add(filters,
+		pm_pr_universe(k->ctx, k->red_id, 2));
+	g = isl_schedule_node_child(g, 0);
+	g = isl_schedule_node_insert_sequence(g, filters);
+	g = isl_schedule_node_child(isl_schedule_node_child(g, 0), 0);
+	g = warp_bands(k, g, k->store_id);
 	return pm_pr_graft_root(g);
 }
 
@@ -156,6 +184,7 @@ static __isl_give isl_schedule_node *staged_tree(struct pm_kernel *k)
 	isl_union_map *umap;
 	isl_union_set_list *filters;
 	isl_schedule_node *g;
+	isl_map *red;
 	char str[256];
 
 	k->store_id = pm_kernel_op(k, "STS", PM_OP_STS, -1);
@@ -173,7 +202,10 @@ static __isl_give isl_schedule_node *staged_tree(struct pm_kernel *k)
 	snprintf(str, sizeof(str), "{ [p0, p1] -> S[p0, p1, l0, v] : "
 		"0 <= l0 < %d and 0 <= v < %d }", c->bm, c->bn / k->cst_vec);
 	umap = isl_union_map_add_map(umap, str_ext(k, str, ids[3]));
-	filters = isl_union_set_list_alloc(k->ctx, 4);
+	red = red_ext(k);
+	if (red)
+		umap = isl_union_map_add_map(umap, red);
+	filters = isl_union_set_list_alloc(k->ctx, 5);
 	filters = isl_union_set_list_add(filters,
 		pm_pr_universe(k->ctx, ids[0], 2));
 	filters = isl_union_set_list_add(filters,
@@ -182,6 +214,9 @@ static __isl_give isl_schedule_node *staged_tree(struct pm_kernel *k)
 		pm_pr_universe(k->ctx, ids[2], 2));
 	filters = isl_union_set_list_add(filters,
 		pm_pr_universe(k->ctx, ids[3], 4));
+	if (red)
+		filters = isl_union_set_list_add(filters,
+			pm_pr_universe(k->ctx, k->red_id, 2));
 	g = isl_schedule_node_from_extension(umap);
 	g = isl_schedule_node_child(g, 0);
 	g = isl_schedule_node_insert_sequence(g, filters);

@@ -497,6 +497,7 @@ void pm_kernel_free(struct pm_kernel *k)
 	}
 	isl_id_free(k->store_id);
 	isl_id_free(k->fixup_id);
+	isl_id_free(k->red_id);
 	isl_id_free(k->stg_id);
 	isl_id_free(k->sync_st_id[0]);
 	isl_id_free(k->sync_st_id[1]);

@@ -87,8 +87,10 @@ enum pm_op_kind {
 	PM_OP_FIXUP,	/* split-K: sum the chunks' accumulators; only the
 			 * block that sums goes on (epilogue, store) */
 	PM_OP_DRAIN,	/* wait for the contraction's asynchronous MMAs */
-	PM_OP_RELEASE	/* TMA pipeline: the warp is done with stage kt mod S
+	PM_OP_RELEASE,	/* TMA pipeline: the warp is done with stage kt mod S
 			 * (arrives on its "empty" barrier) */
+	PM_OP_RED	/* an epilogue reduction: the block's partials
+			 * combined, then the blocks' (emit/epired.c) */
 };
 
 struct pm_op {
@@ -180,6 +182,7 @@ struct pm_kernel {
 	int cst_pitch, cst_vec;
 	isl_id *stg_id, *sync_st_id[2];
 	isl_id *fixup_id;		/* split-K (promote/store.c) */
+	isl_id *red_id;			/* an epilogue reduction (store.c) */
 	/* emit/: print the FIXUP op (the _split kernel) or leave it out
 	 * (the kernel launched unsplit, free of its code) */
 	int emit_fixup;

@@ -138,6 +138,23 @@ for f in tests/specs/*f8e*.tc tests/specs/*_i8_*.tc tests/specs/*_i8.tc; do
 	[[ $b == *i8* ]] && CASES+=("${b}_sm80|$f|--target sm_80||16")
 done
 
+# epilogue reductions (docs/decisions/0037): the row sum in the four
+# layouts, the row max, the column sum and a scalar (amax of a stored D), on the three targets, at odd
+# sizes (KSIZES_r8, KSIZES_r32: M 1, 7, 127, 129); check_spec.cu checks
+# that a second launch gives the outputs bit for bit
+for f in tests/specs/gemm_rowsum*.tc tests/specs/gemm_rowmax.tc \
+	tests/specs/gemm_colsum.tc tests/specs/gemm_amax_out.tc; do
+	b=$(basename "$f" .tc) t=
+	# A read (k, i): M its contiguous dimension, a multiple of 8
+	[[ $b == *_t? ]] && t=t
+	CASES+=("${b}_sm90a|$f|--target sm_90a||r8$t" "${b}_sm80|$f|--target sm_80||r8$t"
+		"${b}_sm70|$f|--target sm_70||r32$t")
+done
+KSIZES_r8=${KSIZES_r8:-"M=1,N=8,K=1000 M=7,N=136,K=1000 M=127,N=1000,K=72 M=129,N=1032,K=1000 M=1000,N=3000,K=1000"}
+KSIZES_r32=${KSIZES_r32:-"M=1,N=8,K=992 M=7,N=136,K=992 M=127,N=1000,K=64 M=129,N=1032,K=992 M=768,N=768,K=800"}
+KSIZES_r8t=${KSIZES_r8t:-"M=8,N=8,K=1000 M=120,N=136,K=1000 M=136,N=1000,K=72 M=1000,N=3000,K=1000"}
+KSIZES_r32t=${KSIZES_r32t:-"M=8,N=8,K=992 M=120,N=136,K=992 M=136,N=1000,K=64 M=768,N=768,K=800"}
+
 field() { local -a parts; IFS="|" read -r -a parts <<<"$1"; echo "${parts[$2 - 1]:-}"; }
 case_of() { local c; for c in "${CASES[@]}"; do [ "${c%%|*}" = "$1" ] && echo "$c"; done; }
 with_extra() { local s; for s in $1; do printf '%s%s ' "$s" "$2"; done; }

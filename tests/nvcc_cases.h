@@ -24,9 +24,11 @@
 #define N_KFIX 8		/* -D K=1000: a fixed ragged k */
 #define N_KCOPY 9		/* 8-bit operands MN-major: K-major copies */
 #define N_BATCH 12		/* batched specs: tests/specs/bmm_*.tc */
+#define N_RED 15		/* epilogue reductions (decisions/0037) */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
-	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY + N_BATCH)
+	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY + N_BATCH + \
+	N_RED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -410,6 +412,32 @@ static void init_cases(void)
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = bt[i].fixed;
+		}
+	}
+	/* epilogue reductions (docs/decisions/0037): every row of their
+	 * files on the three targets, rows, columns, max, a scalar */
+	{
+		static const struct { const char *spec; int c; } rd[N_RED] = {
+			{ "gemm_rowsum", 0 }, { "gemm_rowsum", 1 },
+			{ "gemm_rowsum", 2 }, { "gemm_rowsum", 3 },
+			{ "gemm_rowsum", 4 }, { "gemm_rowmax", 0 },
+			{ "gemm_rowmax", 2 }, { "gemm_rowmax", 3 },
+			{ "gemm_colsum", 0 }, { "gemm_colsum", 2 },
+			{ "gemm_colsum", 3 }, { "gemm_rowsum_tt", 9 },
+			{ "gemm_amax_out", 0 }, { "gemm_amax_out", 2 },
+			{ "gemm_amax_out", 3 },
+		};
+
+		for (int i = 0; i < N_RED; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = rd[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s", rd[i].spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				rd[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
 		}
 	}
 	for (n = 0; n < N_CASES; n++) {

@@ -167,7 +167,7 @@ static void test_err_syntax(void **state)
 	parse_err(HDR "  C(i, j) == A(i, k)\n}\n",
 		"t.tc:2:12: error: ", "expected an expression, found '='");
 	parse_err(HDR "  C(i, j) A(i, k)\n}\n",
-		"t.tc:2:11: error: ", "expected '=', '+=' or '+=!', found 'A'");
+		"t.tc:2:11: error: ", "expected '=', '+=', '+=!', 'max=!' or 'min=!', found 'A'");
 	parse_err(HDR "  C = A(i, k)\n}\n",
 		"t.tc:2:5: error: ", "expected '(' after the tensor name, found '='");
 	parse_err(HDR "  C(i, j) = A(i, j) @ 2\n}\n",
@@ -260,10 +260,25 @@ static void test_err_misc(void **state)
 		"t.tc:2:10: error: ", "tensor 'x' is read without indices");
 	parse_err("def g(f32(M) x) -> (f32(M) y) {\n  y(i) = i\n}\n",
 		"t.tc:2:10: error: ", "'i' is not a tensor read");
-	/* scalars: inputs only, read without indices */
+	/* scalars: inputs, or outputs only as reduction targets; read
+	 * without indices */
 	parse_err("def g(f32(M) x) -> (f32 y) {\n  y(i) = x(i)\n}\n",
-		"t.tc:1:25: error: ", "output 'y' is a scalar; scalars (TYPE "
-		"NAME) are inputs");
+		"t.tc:2:3: error: ", "output 'y' is a scalar: it is written "
+		"only as the target of a reduction ('y +=! ...'");
+	parse_err("def g(f32(M) x) -> (f32 y) {\n  y = x(i)\n}\n",
+		"t.tc:2:5: error: ", "expected '(' after the tensor name");
+	parse_err("def g(f32(M) x) -> (f32 y) {\n  y += x(i)\n}\n",
+		"t.tc:2:5: error: ", "expected '(' after the tensor name");
+	parse_err("def g(f32(M) x) -> (f32(M) y) {\n  y +=! x(i)\n}\n",
+		"t.tc:2:3: error: ", "wrong number of indices for 'y': "
+		"expected 1, got 0");
+	parse_err("def g(f32(M) x) -> (f32 y) {\n  y max=! x(i)\n  y(i) = "
+		"x(i)\n}\n", "t.tc:3:3: error: ", "output 'y' is a scalar");
+	parse_err("def g(f32(M) x) -> (f32(M) y) {\n  y(i) max= x(i)\n}\n",
+		"t.tc:2:8: error: ", "expected '=', '+=', '+=!', 'max=!' or "
+		"'min=!'");
+	parse_err("def g(f32(M) x) -> (f32 y) {\n  y x(i)\n}\n",
+		"t.tc:2:5: error: ", "expected '(' after the tensor name");
 	parse_err("def g(f32(M) x, f32 s) -> (f32(M) y) {\n  y(i) = x(i) * "
 		"s(i)\n}\n", "t.tc:2:17: error: ", "wrong number of indices "
 		"for 's': expected 0, got 1");

@@ -120,6 +120,13 @@ static const struct vcase cases[] = {
 	{ "tests/specs/bmm_bias", "sm_80", "" },
 	{ "tests/specs/bmm_bias", "sm_90a", "" },
 	{ "tests/specs/bmm_nn", "host", "smem=pad" },
+	/* epilogue reductions (docs/decisions/0037): no split, no
+	 * persistent rows, the reasons recorded */
+	{ "tests/specs/gemm_rowsum", "sm_70", "" },
+	{ "tests/specs/gemm_rowsum", "sm_80", "" },
+	{ "tests/specs/gemm_rowsum", "sm_90a", "" },
+	{ "tests/specs/gemm_colsum", "sm_90a", "" },
+	{ "tests/specs/gemm_rowmax", "host", "smem=pad" },
 };
 
 static struct pm_spec *load(const char *name)

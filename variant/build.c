@@ -10,6 +10,7 @@
 #include "schedule_tree/tree.h"
 #include "target/target.h"
 #include "variant/batch.h"
+#include "variant/epired.h"
 #include "variant/kcopy.h"
 #include "variant/variant.h"
 
@@ -372,6 +373,31 @@ static int kernel_spec(const struct pm_spec *spec, struct pm_config *cfg,
 	return 0;
 }
 
+/* Epilogue reductions are not split: the reduction must see the final
+ * values, which a split tile has only after its fixup
+ * (docs/decisions/0037-epilogue-reductions.md). */
+static int no_split_red(const struct pm_spec *spec, struct pm_config *c,
+	struct pm_diags *d)
+{
+	if (!spec->nepired)
+		return 0;
+	if (c->int_acc) {
+		pm_diag_unsupported(d, spec->stmts[spec->nstmts].loc, "an "
+			"epilogue reduction of i32 accumulators (8-bit integer "
+			"operands; docs/decisions/0037)");
+		return -1;
+	}
+	if (c->split_k > 1 || c->persistent > 0) {
+		pm_diag_plain(d, "%s: a spec with an epilogue reduction is "
+			"not split nor persistent (docs/decisions/0037)",
+			c->split_k > 1 ? "--split-k" : "--persistent on");
+		return -1;
+	}
+	c->split_k = 1;
+	c->epi_red = 1;
+	return 0;
+}
+
 static int dump(struct pm_kernel *k, const char *pass)
 {
 	const struct pm_config *c = k->cfg;
@@ -406,21 +432,43 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 {
 	struct pm_scop *scop;
 	struct pm_kernel *k;
-	struct pm_spec *kspec;
+	struct pm_spec *kspec, *rspec = NULL;
 
 	set_options(ctx);
 	if (pm_config_finish(cfg, spec_operand(spec, cfg->target), d) !=
 	    POLYMMA_OK)
 		return NULL;
+	/* an epilogue reduction: the kernels' spec keeps it aside
+	 * (variant/epired.h) */
+	if (pm_epired_spec(spec, &rspec, d) < 0)
+		return NULL;
+	if (rspec)
+		spec = rspec;
 	/* the configuration is final here: the kernel refers to it */
 	default_warp_for_epilogue(spec, cfg);
-	if (no_split_int(spec, cfg, d) < 0)
+	if (no_split_int(spec, cfg, d) < 0 || no_split_red(spec, cfg, d) < 0) {
+		pm_spec_free(rspec);
 		return NULL;
+	}
 	/* one batch of a batched spec (variant/batch.h); operands read
 	 * MN-major where the MMA reads them only K-major: the kernels read a
 	 * K-major copy (variant/kcopy.h) */
-	if (kernel_spec(spec, cfg, &kspec, d) < 0)
+	if (kernel_spec(spec, cfg, &kspec, d) < 0) {
+		pm_spec_free(rspec);
 		return NULL;
+	}
+	if (kspec && rspec) {
+		/* both would take the workspace's start (K-major copies), or
+		 * one batch's blocks would combine every batch's (batched) */
+		pm_diag_unsupported(d, rspec->stmts[rspec->nstmts].loc, "an "
+			"epilogue reduction beside K-major copies of operands or "
+			"batch indices (docs/decisions/0037)");
+		pm_spec_free(kspec);
+		pm_spec_free(rspec);
+		return NULL;
+	}
+	if (!kspec)
+		kspec = rspec;
 	scop = pm_scop_build(ctx, kspec ? kspec : spec, cfg, d);
 	if (!scop) {
 		pm_spec_free(kspec);

@@ -33,7 +33,7 @@ static const char *wanted(const struct pm_variant_set *vs,
 			"no persistent tile loop (docs/decisions/0036)";
 	/* i32 accumulators never split: their rows stand without a split
 	 * plan (runtime/plan.c runs its rules with split_k 1) */
-	if ((r->flags & PM_VF_SPLIT_PLAN) && !c->int_acc &&
+	if ((r->flags & PM_VF_SPLIT_PLAN) && !c->int_acc && !c->epi_red &&
 	    (!split || vs->v[PM_RT_BASE].borrowed))
 		return "no split-K launch plan";
 	if (r->from != PM_RT_NROLES && !vs->v[r->from].k)
@@ -51,6 +51,10 @@ static const char *wanted_persist(const struct pm_variant_set *vs,
 	const struct pm_target *t = vs->target;
 	int split = !!(r->flags & PM_VF_PSPLIT);
 
+	/* the tile loop keeps the pipeline busy: no shared memory for the
+	 * reduction's partials (docs/decisions/0037-epilogue-reductions.md) */
+	if (c->epi_red)
+		return "an epilogue reduction (not in persistent kernels yet)";
 	if (!(r->flags & PM_VF_INFLIGHT) && c->mma_inflight > 0)
 		return "--mma-inflight on";
 	if (c->persistent >= 0)
@@ -382,6 +386,8 @@ static void main_rows(const struct pm_spec *spec,
 			vs->main->scop->nsplit ? "host rendering" :
 			vs->main_cfg.batched ? "batched: blockIdx.z runs the "
 			"batch, k is not split (docs/decisions/0036)" :
+			vs->main_cfg.epi_red ? "an epilogue reduction: its "
+			"blocks reduce final values (docs/decisions/0037)" :
 			"the kernel does not split k");
 	}
 	if (!b->k) {

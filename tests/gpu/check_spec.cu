@@ -192,6 +192,8 @@ static void fill(tensor &t, uint64_t seed) {
 
 // --ws: the caller's workspace, kept across sizes
 static bool use_ws = false;
+// the spec has an output of rank 0 or 1: an epilogue reduction's
+static bool reduced = false;
 static void *ws_dev = nullptr;
 static size_t ws_have = 0;
 
@@ -264,6 +266,29 @@ static void run_size(const polymma_spec *s, polymma_ctx *ctx,
 				ok = compare(t, info) && ok;
 			}
 	}
+	// epilogue reductions (docs/decisions/0037): a second launch gives
+	// every output bit for bit again (the reduced ones above all)
+	if (ok && reduced) {
+		for (tensor &t : ts)
+			if (t.out)
+				check(cudaMemset(t.dev, 0xff, t.n * t.esize), "poison");
+		r = launch(dev, sizes);
+		check(cudaDeviceSynchronize(), "second launch");
+		for (tensor &t : ts) {
+			std::vector<unsigned char> again(t.n * t.esize);
+			if (!t.out)
+				continue;
+			check(cudaMemcpy(again.data(), t.dev, again.size(),
+				cudaMemcpyDeviceToHost), "copy out");
+			if (r != cudaSuccess || again != t.host) {
+				info += t.name + std::string(": not bit-identical "
+					"in a second run ");
+				ok = false;
+			}
+		}
+		if (ok)
+			info += "(twice bit-identical) ";
+	}
 	for (tensor &t : ts)
 		check(cudaFree(t.dev), "cudaFree");
 	if (skipped) {
@@ -315,6 +340,7 @@ int main(int argc, char **argv) {
 		ts[i].type = (enum pm_type) pm_type_from_name(
 			polymma_spec_tensor_type(s, (int) i));
 		ts[i].out = polymma_spec_tensor_is_output(s, (int) i) == 1;
+		reduced |= ts[i].out && polymma_spec_tensor_rank(s, (int) i) < 2;
 		ts[i].esize = esize(ts[i].type);
 		if (ts[i].type == PM_BF16 || (ts[i].type == PM_F16 && coarse != PM_BF16))
 			coarse = ts[i].type;
