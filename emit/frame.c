@@ -144,7 +144,10 @@ void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
 
 const char *pm_emit_acc_name(const struct pm_kernel *k, int c)
 {
-	return c && !k->acc_shared ? "pm_acc1" : "pm_acc";
+	static const char *const name[PM_MAX_CON] = { "pm_acc", "pm_acc1",
+		"pm_acc2", "pm_acc3" };
+
+	return c && !k->acc_shared ? name[c] : "pm_acc";
 }
 
 void pm_print_drains(const struct pm_kernel *k, struct pm_strbuf *b, int c,

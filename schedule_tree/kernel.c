@@ -10,6 +10,7 @@
 
 #include "target/target.h"
 #include "schedule_tree/tree.h"
+#include "schedule_tree/prologue.h"
 #include "poly/strbuf.h"
 #include "frontend/eval.h"
 
@@ -40,6 +41,15 @@ static const struct pm_expr *single_read(const struct pm_expr *e)
 		r = c;
 	}
 	return r;
+}
+
+/* The operand read of operand expression e: its only read, or the one
+ * beside broadcast reads (prologue.h); NULL when there is none. */
+static const struct pm_expr *operand_read(const struct pm_expr *e)
+{
+	const struct pm_expr *r = single_read(e);
+
+	return r ? r : pm_prologue_operand(e);
 }
 
 static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
@@ -94,7 +104,8 @@ static int k_major(struct pm_kernel *k, const struct pm_expr *x,
 /* The operands x, y of contraction st: of one type, a row of the target's
  * operand table (docs/decisions/0026-operand-type-table.md). */
 static int operand_types(struct pm_kernel *k, const struct pm_stmt *st,
-	const struct pm_expr *x, const struct pm_expr *y, struct pm_diags *d)
+	const struct pm_expr *x, const struct pm_expr *y, int pro,
+	struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_target *tg = k->cfg->target;
@@ -104,9 +115,12 @@ static int operand_types(struct pm_kernel *k, const struct pm_stmt *st,
 
 	if (a->type != b->type) {
 		pm_diag_unsupported(d, st->loc, "the operands have different "
-			"types (%s '%s' x %s '%s'); both must be of one type",
+			"types (%s '%s' x %s '%s'); both must be of one type%s",
 			pm_type_name(a->type), a->name, pm_type_name(b->type),
-			b->name);
+			b->name, pro ? " (a prologue does not convert an operand "
+			"to the other's type: the copies move each operand's "
+			"elements as they are; dequantize into a tensor of the "
+			"MMA's type first)" : "");
 		return -1;
 	}
 	if (!pm_target_operand(tg, a->type)) {
@@ -137,7 +151,7 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 		return unsupported(d, st->loc, "the output must be 2-D with "
 			"one reduction index");
 	if (e->kind != PM_E_BIN || e->op != '*' ||
-	    !(x = single_read(e->args[0])) || !(y = single_read(e->args[1])))
+	    !(x = operand_read(e->args[0])) || !(y = operand_read(e->args[1])))
 		return unsupported(d, e->loc, "the right-hand side is not a "
 			"product of two operands, each a tensor read or a "
 			"pointwise function of one read");
@@ -166,7 +180,9 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	if (x->tensor == y->tensor)
 		return unsupported(d, e->loc, "both operands are the same "
 			"tensor");
-	if (operand_types(k, st, x, y, d) < 0)
+	if (pm_prologue_check(spec, px, x, d) < 0 ||
+	    pm_prologue_check(spec, py, y, d) < 0 ||
+	    operand_types(k, st, x, y, px || py, d) < 0)
 		return -1;
 	if ((px || py) && !pm_elem_of(spec->tensors[x->tensor].type)) {
 		pm_diag_unsupported(d, (px ? px : py)->loc, "a prologue on %s "
@@ -228,8 +244,10 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 	int n = 0;
 
 	while (n < spec->nstmts && spec->stmts[n].kind == PM_S_REDUCE) {
-		if (n >= 2)
-			return unsupported(d, spec->stmts[n].loc, "more than two "
+		/* pm_spec_check_kernel_limits refuses this before the isl
+		 * work */
+		if (n >= PM_LIMIT_CONTRACTIONS)
+			return unsupported(d, spec->stmts[n].loc, "more than 4 "
 				"contractions in one kernel");
 		if (recognise_one(k, n, n, d) < 0)
 			return -1;
@@ -480,7 +498,7 @@ void pm_kernel_free(struct pm_kernel *k)
 	isl_schedule_free(k->schedule);
 	isl_union_map_free(k->expansion);
 	isl_union_pw_multi_aff_free(k->base);
-	for (int c = 0; c < 2; ++c) {
+	for (int c = 0; c < PM_MAX_CON; ++c) {
 		isl_pw_multi_aff_free(k->con[c].mma_prefix);
 		isl_id_free(k->con[c].fill_id);
 		isl_id_free(k->con[c].mma_id);
@@ -531,8 +549,11 @@ __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
 __isl_give isl_id *pm_kernel_op(struct pm_kernel *k, const char *name,
 	enum pm_op_kind kind, int buffer)
 {
-	struct pm_op *op = &k->ops[k->nops++];
+	struct pm_op *op;
 
+	if (k->nops >= PM_MAX_OPS)
+		return NULL;
+	op = &k->ops[k->nops++];
 	op->kind = kind;
 	op->buffer = buffer;
 	op->pending = -1;
