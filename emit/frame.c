@@ -47,11 +47,15 @@ const char *pm_emit_ctype(struct pm_kernel *k, int t, int host)
 int pm_emit_size_order(struct pm_kernel *k, int *order)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	int n = 0, seen[64] = { 0 };
-	int tens[5] = { k->con[0].out, k->con[0].a, k->con[0].b,
-		k->con[k->ncon - 1].a, k->con[k->ncon - 1].b };
+	int n = 0, nt = 1, seen[64] = { 0 };
+	int tens[1 + 2 * PM_MAX_CON] = { k->con[0].out };
 
-	for (int i = 0; i < 5; ++i) {
+	/* the output, then the contractions' operands in program order */
+	for (int c = 0; c < k->ncon; ++c) {
+		tens[nt++] = k->con[c].a;
+		tens[nt++] = k->con[c].b;
+	}
+	for (int i = 0; i < nt; ++i) {
 		const struct pm_tensor *t = &spec->tensors[tens[i]];
 		for (int d = 0; d < t->rank; ++d) {
 			int s = t->dims[d].sym;

@@ -203,41 +203,45 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	return 0;
 }
 
-/* The reads of contraction 1 of tensors contraction 0 also reads: their
- * number, the last in *r. */
-static int shared_reads(const struct pm_kernel *k, const struct pm_expr **r)
+/* The reads of contraction c1 of tensors contraction c0 also reads:
+ * their number, the last in *r. */
+static int shared_reads(const struct pm_kernel *k, int c0, int c1,
+	const struct pm_expr **r)
 {
-	const struct pm_expr *r1[2] = { k->con[1].ra, k->con[1].rb };
+	const struct pm_expr *r1[2] = { k->con[c1].ra, k->con[c1].rb };
 	int n = 0;
 
 	for (int i = 0; i < 2; ++i)
-		if (r1[i]->tensor == k->con[0].a ||
-		    r1[i]->tensor == k->con[0].b)
+		if (r1[i]->tensor == k->con[c0].a ||
+		    r1[i]->tensor == k->con[c0].b)
 			*r = r1[i], n++;
 	return n;
 }
 
 /* Two contractions reading one tensor: one shared operand with the same
  * access, k extent and no prologue is one copy for both (the scop joined
- * their k loops, scop->join); anything else is refused. */
-static int check_shared(struct pm_kernel *k, struct pm_diags *d)
+ * the k loops of a kernel of two, scop->join); anything else is refused. */
+static int check_shared(struct pm_kernel *k, int c0, int c1,
+	struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_expr *r = NULL;
-	int n = shared_reads(k, &r);
+	int n = shared_reads(k, c0, c1, &r);
 
 	if (!n || (n == 1 && k->scop->join))
 		return 0;
-	pm_diag_unsupported(d, r->loc, "both contractions read '%s'%s",
-		spec->tensors[r->tensor].name, n > 1 ? " and both their "
-		"operands are shared (the same product twice)" : "; a shared "
+	pm_diag_unsupported(d, r->loc, "%s contractions read '%s'%s",
+		k->ncon > 2 ? "two" : "both", spec->tensors[r->tensor].name,
+		n > 1 ? " and both their operands are shared (the same "
+		"product twice)" : k->ncon > 2 ? "; a shared operand is one "
+		"copy in kernels of two contractions only" : "; a shared "
 		"operand is one copy when both read it with the same access, "
 		"as a plain read (no prologue), over one k extent");
 	return -1;
 }
 
-/* One or two contractions with the same output shape, first in the
- * spec. */
+/* One to PM_LIMIT_CONTRACTIONS contractions with the same output shape,
+ * first in the spec. */
 static int recognise(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
@@ -256,25 +260,42 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 	if (!n)
 		return unsupported(d, spec->stmts[0].loc, "the first statement "
 			"is not a reduction '+=!'");
-	if (n == 2 && spec->nstmts == 2)
-		return unsupported(d, spec->stmts[1].loc, "two contractions "
-			"must be combined by a pointwise statement");
-	if (n == 2 && check_shared(k, d) < 0)
-		return -1;
+	if (n >= 2 && spec->nstmts == n)
+		return unsupported(d, spec->stmts[n - 1].loc, n == 2 ? "two "
+			"contractions must be combined by a pointwise statement" :
+			"the contractions must be combined by a pointwise "
+			"statement");
 	k->ncon = n;
+	for (int c1 = 1; c1 < n; ++c1)
+		for (int c0 = 0; c0 < c1; ++c0)
+			if (check_shared(k, c0, c1, d) < 0)
+				return -1;
 	k->con[0].out = k->con[n - 1].acc;
 	return 0;
 }
 
-/* Is every read of e either the chain value (tensor `chain` at (i, j)) or
- * an input read with plain (i, j) indices (broadcasts allowed)? */
-static int epilogue_expr_ok(const struct pm_spec *spec, const struct pm_expr *e,
-	int chain, int other, const struct pm_expr **bad)
+/* Is t the result of a contraction but the last (an accumulator the
+ * epilogue reads beside the chain)? */
+static int other_acc(const struct pm_kernel *k, int t)
 {
+	for (int c = 0; c + 1 < k->ncon; ++c)
+		if (k->con[c].acc == t)
+			return 1;
+	return 0;
+}
+
+/* Is every read of e either the chain value (tensor `chain` at (i, j)),
+ * another contraction's result at (i, j) or an input read with plain
+ * (i, j) indices (broadcasts allowed)? */
+static int epilogue_expr_ok(const struct pm_kernel *k, const struct pm_expr *e,
+	int chain, const struct pm_expr **bad)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
 	if (e->kind == PM_E_READ) {
 		const struct pm_tensor *t = &spec->tensors[e->tensor];
 
-		if (e->tensor == chain || e->tensor == other)
+		if (e->tensor == chain || other_acc(k, e->tensor))
 			return e->nidx == 2 && e->idx[0] == 0 && e->idx[1] == 1 ?
 				1 : (*bad = e, 0);
 		if (t->role != PM_INPUT)
@@ -285,7 +306,7 @@ static int epilogue_expr_ok(const struct pm_spec *spec, const struct pm_expr *e,
 		return 1;
 	}
 	for (int i = 0; i < e->nargs; ++i)
-		if (!epilogue_expr_ok(spec, e->args[i], chain, other, bad))
+		if (!epilogue_expr_ok(k, e->args[i], chain, bad))
 			return 0;
 	return 1;
 }
@@ -297,7 +318,6 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	int chain = k->con[k->ncon - 1].acc;
-	int other = k->ncon > 1 ? k->con[0].acc : -1;
 
 	for (int s = k->ncon; s < spec->nstmts; ++s) {
 		const struct pm_stmt *st = &spec->stmts[s];
@@ -312,7 +332,7 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 			return unsupported(d, st->loc, "after the contraction "
 				"only pointwise statements T(i, j) = ... are "
 				"fused");
-		if (!epilogue_expr_ok(spec, st->rhs, chain, other, &bad))
+		if (!epilogue_expr_ok(k, st->rhs, chain, &bad))
 			return unsupported(d, bad ? bad->loc : st->loc, "an "
 				"epilogue may read the previous statement's result "
 				"at (i, j) and inputs indexed by i and/or j");
@@ -329,10 +349,13 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 			"the last statement must write an output");
 	for (int c = 0; c < k->ncon; ++c)
 		k->con[c].out = chain;
-	if (k->ncon > 1 && spec->tensors[other].role == PM_OUTPUT)
-		return unsupported(d, spec->stmts[0].loc, "the first "
-			"contraction's result is an output (one live-out tensor "
-			"per kernel for now)");
+	for (int c = 0; c + 1 < k->ncon; ++c)
+		if (spec->tensors[k->con[c].acc].role == PM_OUTPUT)
+			return unsupported(d, spec->stmts[c].loc, c ? "a "
+				"contraction's result before the last is an output "
+				"(one live-out tensor per kernel for now)" : "the "
+				"first contraction's result is an output (one "
+				"live-out tensor per kernel for now)");
 	return 0;
 }
 
