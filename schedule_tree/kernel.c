@@ -54,10 +54,10 @@ static const struct pm_expr *operand_read(const struct pm_expr *e)
 
 static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 {
-	pm_diag_unsupported(d, loc, "%s (a kernel is one contraction "
-		"C(i,j) +=! f(A(..)) * g(B(..)) with pointwise prologues f, g "
-		"and a pointwise epilogue chain; several contractions per "
-		"kernel are planned)", what);
+	pm_diag_unsupported(d, loc, "%s (a kernel is up to 4 contractions "
+		"C(i,j) +=! f(A(..)) * g(B(..)) with pointwise prologues f, g, "
+		"which may read input vectors and scalars, and a pointwise "
+		"epilogue chain)", what);
 	return -1;
 }
 
