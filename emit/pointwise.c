@@ -8,7 +8,7 @@
 
 #include "emit/pointwise.h"
 #include "target/target.h"
-#include "schedule_tree/prologue.h"
+#include "schedule_tree/recognise.h"
 
 static const char *const fn_c[] = {
 	[PM_FN_RELU] = "pm_relu", [PM_FN_SIGMOID] = "pm_sigmoid",

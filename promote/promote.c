@@ -16,7 +16,7 @@
 #include "target/target.h"
 #include "promote/internal.h"
 #include "promote/promote.h"
-#include "schedule_tree/prologue.h"
+#include "schedule_tree/recognise.h"
 
 /* MMA -> X[..]: the operand elements read by each macro instance. */
 static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int c,

@@ -10,7 +10,7 @@
 
 #include "target/target.h"
 #include "schedule_tree/tree.h"
-#include "schedule_tree/prologue.h"
+#include "schedule_tree/recognise.h"
 #include "poly/strbuf.h"
 #include "frontend/eval.h"
 
@@ -44,7 +44,7 @@ static const struct pm_expr *single_read(const struct pm_expr *e)
 }
 
 /* The operand read of operand expression e: its only read, or the one
- * beside broadcast reads (prologue.h); NULL when there is none. */
+ * beside broadcast reads (recognise.h); NULL when there is none. */
 static const struct pm_expr *operand_read(const struct pm_expr *e)
 {
 	const struct pm_expr *r = single_read(e);
@@ -203,43 +203,6 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	return 0;
 }
 
-/* The reads of contraction c1 of tensors contraction c0 also reads:
- * their number, the last in *r. */
-static int shared_reads(const struct pm_kernel *k, int c0, int c1,
-	const struct pm_expr **r)
-{
-	const struct pm_expr *r1[2] = { k->con[c1].ra, k->con[c1].rb };
-	int n = 0;
-
-	for (int i = 0; i < 2; ++i)
-		if (r1[i]->tensor == k->con[c0].a ||
-		    r1[i]->tensor == k->con[c0].b)
-			*r = r1[i], n++;
-	return n;
-}
-
-/* Two contractions reading one tensor: one shared operand with the same
- * access, k extent and no prologue is one copy for both (the scop joined
- * the k loops of a kernel of two, scop->join); anything else is refused. */
-static int check_shared(struct pm_kernel *k, int c0, int c1,
-	struct pm_diags *d)
-{
-	const struct pm_spec *spec = k->scop->spec;
-	const struct pm_expr *r = NULL;
-	int n = shared_reads(k, c0, c1, &r);
-
-	if (!n || (n == 1 && k->scop->join))
-		return 0;
-	pm_diag_unsupported(d, r->loc, "%s contractions read '%s'%s",
-		k->ncon > 2 ? "two" : "both", spec->tensors[r->tensor].name,
-		n > 1 ? " and both their operands are shared (the same "
-		"product twice)" : k->ncon > 2 ? "; a shared operand is one "
-		"copy in kernels of two contractions only" : "; a shared "
-		"operand is one copy when both read it with the same access, "
-		"as a plain read (no prologue), over one k extent");
-	return -1;
-}
-
 /* One to PM_LIMIT_CONTRACTIONS contractions with the same output shape,
  * first in the spec. */
 static int recognise(struct pm_kernel *k, struct pm_diags *d)
@@ -266,10 +229,8 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 			"the contractions must be combined by a pointwise "
 			"statement");
 	k->ncon = n;
-	for (int c1 = 1; c1 < n; ++c1)
-		for (int c0 = 0; c0 < c1; ++c0)
-			if (check_shared(k, c0, c1, d) < 0)
-				return -1;
+	if (pm_kernel_check_shared(k, d) < 0)
+		return -1;
 	k->con[0].out = k->con[n - 1].acc;
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* Prologues that read other tensors: an operand expression's operand
- * read and its broadcast reads (schedule_tree/prologue.h;
+ * read and its broadcast reads (schedule_tree/recognise.h;
  * docs/decisions/0039-dequant-prologues-and-contractions.md). */
 #include "target/target.h"
-#include "schedule_tree/prologue.h"
+#include "schedule_tree/recognise.h"
 
 /* The reads of e: their number; the first max of them in r[]. */
 static int collect_reads(const struct pm_expr *e, const struct pm_expr **r,
