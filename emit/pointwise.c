@@ -25,9 +25,6 @@ struct epi_pairs {
 	const struct pm_expr *reads[PM_EPI_MAX_PAIRS];
 };
 
-/* Is read e of an epilogue statement's right-hand side (not the chain
- * tensor, not the first contraction's accumulator) indexed by j in its
- * last, contiguous dimension: two columns' elements are adjacent? */
 /* The contraction c < ncon - 1 whose accumulator is tensor t (read by the
  * epilogue as an accumulator register), or -1. */
 static int acc_con(const struct pm_kernel *k, int t)
@@ -38,6 +35,9 @@ static int acc_con(const struct pm_kernel *k, int t)
 	return -1;
 }
 
+/* Is read e of an epilogue statement's right-hand side (not the chain
+ * tensor, not another contraction's accumulator) indexed by j in its
+ * last, contiguous dimension: two columns' elements are adjacent? */
 static int pairable(const struct pm_kernel *k, const struct pm_expr *e,
 	int chain)
 {
@@ -238,8 +238,8 @@ static void print_inside(struct pm_kernel *k, struct pm_strbuf *b)
 }
 
 /* pm_print_epi's loop over the register pairs of macro tile a (fragment
- * frag; the first contraction's value other; pr: the reads loaded in
- * pairs); guarded: only the pairs inside the ragged sizes load their
+ * frag; w: the other contractions' values, the reads loaded in pairs);
+ * guarded: only the pairs inside the ragged sizes load their
  * inputs and compute (the others are never stored; their registers keep
  * what they held). */
 static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,

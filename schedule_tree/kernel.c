@@ -54,10 +54,10 @@ static const struct pm_expr *operand_read(const struct pm_expr *e)
 
 static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 {
-	pm_diag_unsupported(d, loc, "%s (a kernel is up to 4 contractions "
+	pm_diag_unsupported(d, loc, "%s (a kernel is up to %d contractions "
 		"C(i,j) +=! f(A(..)) * g(B(..)) with pointwise prologues f, g, "
 		"which may read input vectors and scalars, and a pointwise "
-		"epilogue chain)", what);
+		"epilogue chain)", what, PM_LIMIT_CONTRACTIONS);
 	return -1;
 }
 
@@ -213,9 +213,12 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 	while (n < spec->nstmts && spec->stmts[n].kind == PM_S_REDUCE) {
 		/* pm_spec_check_kernel_limits refuses this before the isl
 		 * work */
-		if (n >= PM_LIMIT_CONTRACTIONS)
-			return unsupported(d, spec->stmts[n].loc, "more than 4 "
-				"contractions in one kernel");
+		if (n >= PM_LIMIT_CONTRACTIONS) {
+			pm_diag_unsupported(d, spec->stmts[n].loc, "more than "
+				"%d contractions in one kernel",
+				PM_LIMIT_CONTRACTIONS);
+			return -1;
+		}
 		if (recognise_one(k, n, n, d) < 0)
 			return -1;
 		n++;
