@@ -47,9 +47,8 @@ const char *pm_emit_ctype(struct pm_kernel *k, int t, int host)
 int pm_emit_size_order(struct pm_kernel *k, int *order)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	int n = 0, seen[64] = { 0 };
-	int tens[5] = { k->con[0].out, k->con[0].a, k->con[0].b,
-		k->con[k->ncon - 1].a, k->con[k->ncon - 1].b };
+	int n = 0, nt = 1, seen[64] = { 0 };
+	int tens[1 + 2 * PM_MAX_CON] = { k->con[0].out };
 
 	/* a batched spec: the output's batch dimensions lead (the user's
 	 * output is declared with them first; variant/batch.h) */
@@ -62,7 +61,12 @@ int pm_emit_size_order(struct pm_kernel *k, int *order)
 		seen[s] = 1;
 		order[n++] = s;
 	}
-	for (int i = 0; i < 5; ++i) {
+	/* the output, then the contractions' operands in program order */
+	for (int c = 0; c < k->ncon; ++c) {
+		tens[nt++] = k->con[c].a;
+		tens[nt++] = k->con[c].b;
+	}
+	for (int i = 0; i < nt; ++i) {
 		const struct pm_tensor *t = &spec->tensors[tens[i]];
 		for (int d = 0; d < t->rank; ++d) {
 			int s = t->dims[d].sym;
@@ -155,7 +159,10 @@ void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
 
 const char *pm_emit_acc_name(const struct pm_kernel *k, int c)
 {
-	return c && !k->acc_shared ? "pm_acc1" : "pm_acc";
+	static const char *const name[PM_MAX_CON] = { "pm_acc", "pm_acc1",
+		"pm_acc2", "pm_acc3" };
+
+	return c && !k->acc_shared ? name[c] : "pm_acc";
 }
 
 void pm_print_drains(const struct pm_kernel *k, struct pm_strbuf *b, int c,

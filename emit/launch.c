@@ -304,6 +304,15 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	pm_strbuf_free(&args);
 }
 
+/* Is tensor t an operand of one of k's contractions? */
+static int operand_of(const struct pm_kernel *k, int t)
+{
+	for (int c = 0; c < k->ncon; ++c)
+		if (t == k->con[c].a || t == k->con[c].b)
+			return 1;
+	return 0;
+}
+
 /* Size and alignment checks (k's tiles: the small variant's divide them);
  * sizes only when ptrs is 0. */
 static void checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
@@ -327,8 +336,7 @@ static void checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
 	if (!ptrs)
 		return;
 	for (int t = 0; t < spec->ntensors; ++t)
-		if (t == k->con[0].a || t == k->con[0].b || t == k->con[0].out ||
-		    t == k->con[k->ncon - 1].a || t == k->con[k->ncon - 1].b)
+		if (t == k->con[0].out || operand_of(k, t))
 			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% 16)\n\t\t"
 				"return cudaErrorMisalignedAddress;\n",
 				spec->tensors[t].name);

@@ -8,6 +8,7 @@
 
 #include "emit/pointwise.h"
 #include "target/target.h"
+#include "schedule_tree/recognise.h"
 
 static const char *const fn_c[] = {
 	[PM_FN_RELU] = "pm_relu", [PM_FN_SIGMOID] = "pm_sigmoid",
@@ -24,8 +25,18 @@ struct epi_pairs {
 	const struct pm_expr *reads[PM_EPI_MAX_PAIRS];
 };
 
+/* The contraction c < ncon - 1 whose accumulator is tensor t (read by the
+ * epilogue as an accumulator register), or -1. */
+static int acc_con(const struct pm_kernel *k, int t)
+{
+	for (int c = 0; c + 1 < k->ncon; ++c)
+		if (t == k->con[c].acc)
+			return c;
+	return -1;
+}
+
 /* Is read e of an epilogue statement's right-hand side (not the chain
- * tensor, not the first contraction's accumulator) indexed by j in its
+ * tensor, not another contraction's accumulator) indexed by j in its
  * last, contiguous dimension: two columns' elements are adjacent? */
 static int pairable(const struct pm_kernel *k, const struct pm_expr *e,
 	int chain)
@@ -36,7 +47,7 @@ static int pairable(const struct pm_kernel *k, const struct pm_expr *e,
 		return 0;
 	t = k->scop->spec->tensors[e->tensor].type;
 	return e->tensor != chain && (pm_elem_of(t) || t == PM_F32) &&
-		!(k->ncon > 1 && e->tensor == k->con[0].acc) && e->nidx > 0 &&
+		acc_con(k, e->tensor) < 0 && e->nidx > 0 &&
 		e->idx[e->nidx - 1] == 1;
 }
 
@@ -95,12 +106,46 @@ static void print_read_at(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_add(b, "]");
 }
 
-/* An epilogue expression in fp32: the chain tensor at (i, j) is pm_v,
- * inputs are loaded at pm_i / pm_j (those in pr: their pair registers). */
-static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_expr *e, int chain, const char *other,
-	const struct epi_pairs *pr, int cl)
+/* What a pointwise expression's reads are (print_expr_c). */
+struct pw {
+	int chain;		/* this tensor is pm_v */
+	/* the value of contraction c's accumulator (c < ncon - 1) at the
+	 * element, or NULL */
+	const char *other[PM_MAX_CON];
+	const struct epi_pairs *pr;	/* reads loaded in pairs, or NULL */
+	int cl;			/* the host's clamped pm_ic / pm_jc */
+	/* a prologue's: the C names of index variables i, j, k at the
+	 * element ([0] NULL: the epilogue's pm_i, pm_j) */
+	const char *vars[3];
+};
+
+/* The element of broadcast read e at the index variables' names vars[]
+ * (a prologue's). */
+static void print_read_vars(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, const char *const *vars)
 {
+	pm_strbuf_printf(b, "%s[", k->scop->spec->tensors[e->tensor].name);
+	if (!e->nidx)		/* a scalar */
+		pm_strbuf_add(b, "0");
+	for (int d = 0; d < e->nidx; ++d) {
+		pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
+			vars[e->idx[d]]);
+		if (d + 1 < e->nidx) {
+			pm_strbuf_add(b, " * ");
+			pm_print_stride(k, b, e->tensor, d);
+		}
+	}
+	pm_strbuf_add(b, "]");
+}
+
+/* A pointwise expression in fp32: the chain tensor at (i, j) is pm_v,
+ * inputs are loaded at pm_i / pm_j (those in pr: their pair registers;
+ * a prologue's at its vars). */
+static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, const struct pw *w)
+{
+	const struct epi_pairs *pr = w->pr;
+	int cl = w->cl, c;
 
 	switch (e->kind) {
 	case PM_E_NUM: {
@@ -112,12 +157,12 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 		return;
 	}
 	case PM_E_READ:
-		if (e->tensor == chain) {
+		if (e->tensor == w->chain) {
 			pm_strbuf_add(b, "pm_v");
 			return;
 		}
-		if (other && k->ncon > 1 && e->tensor == k->con[0].acc) {
-			pm_strbuf_add(b, other);
+		if ((c = acc_con(k, e->tensor)) >= 0 && w->other[c]) {
+			pm_strbuf_add(b, w->other[c]);
 			return;
 		}
 		for (int q = 0; pr && q < pr->n; ++q)
@@ -128,20 +173,23 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 		/* one element (the host's: at the row and column clamped to
 		 * the sizes; the GPU's pairs past them compute nothing) */
 		pm_strbuf_add(b, "pm_f(");
-		print_read_at(k, b, e, cl && out_ragged(k, 1) ? "pm_jc" : "pm_j",
-			cl && out_ragged(k, 0) ? "pm_ic" : "pm_i");
+		if (w->vars[0])
+			print_read_vars(k, b, e, w->vars);
+		else
+			print_read_at(k, b, e, cl && out_ragged(k, 1) ? "pm_jc" :
+				"pm_j", cl && out_ragged(k, 0) ? "pm_ic" : "pm_i");
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_NEG:
 		pm_strbuf_add(b, "(-");
-		print_expr_c(k, b, e->args[0], chain, other, pr, cl);
+		print_expr_c(k, b, e->args[0], w);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_BIN:
 		pm_strbuf_add(b, "(");
-		print_expr_c(k, b, e->args[0], chain, other, pr, cl);
+		print_expr_c(k, b, e->args[0], w);
 		pm_strbuf_printf(b, " %c ", e->op);
-		print_expr_c(k, b, e->args[1], chain, other, pr, cl);
+		print_expr_c(k, b, e->args[1], w);
 		pm_strbuf_add(b, ")");
 		return;
 	case PM_E_CALL:
@@ -149,7 +197,7 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 		for (int i = 0; i < e->nargs; ++i) {
 			if (i)
 				pm_strbuf_add(b, ", ");
-			print_expr_c(k, b, e->args[i], chain, other, pr, cl);
+			print_expr_c(k, b, e->args[i], w);
 		}
 		pm_strbuf_add(b, ")");
 		return;
@@ -190,14 +238,15 @@ static void print_inside(struct pm_kernel *k, struct pm_strbuf *b)
 }
 
 /* pm_print_epi's loop over the register pairs of macro tile a (fragment
- * frag; the first contraction's value other; pr: the reads loaded in
- * pairs); guarded: only the pairs inside the ragged sizes load their
+ * frag; w: the other contractions' values, the reads loaded in pairs);
+ * guarded: only the pairs inside the ragged sizes load their
  * inputs and compute (the others are never stored; their registers keep
  * what they held). */
 static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int chain, const char *other,
-	const char *frag, const struct epi_pairs *pr, int guarded)
+	const struct pm_annot *a, const struct pw *w, const char *frag,
+	int guarded)
 {
+	const struct epi_pairs *pr = w->pr;
 	const struct pm_config *c = k->cfg;
 	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
 
@@ -232,7 +281,7 @@ static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 		"const float pm_v = (float) __float_as_int(*pm_p); " :
 		"const float pm_v = *pm_p; ");
 	pm_strbuf_add(b, "(void) pm_j; (void) pm_v; *pm_p = ");
-	print_expr_c(k, b, st->rhs, chain, other, pr, 0);
+	print_expr_c(k, b, st->rhs, w);
 	pm_strbuf_add(b, guarded ? "; } } }" : "; } }");
 }
 
@@ -248,9 +297,9 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_config *c = k->cfg;
 	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
 	const char *acc = pm_emit_acc_name(k, a->op->con);
-	int chain = chain_of(k, a->op->stmt);
-	struct pm_strbuf frag, other;
+	struct pm_strbuf frag, other[PM_MAX_CON];
 	struct epi_pairs pr = { 0 };
+	struct pw w = { .chain = chain_of(k, a->op->stmt), .pr = &pr };
 
 	/* "[W][F]" (host) or "[F]" (GPU): this macro tile's fragment */
 	pm_strbuf_init(&frag);
@@ -261,19 +310,24 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 	pm_print_expr(&frag, a->e[0]);
 	pm_strbuf_add(&frag, "]");
-	/* the first contraction's value at the same element (0 where the
-	 * second accumulated onto it: the one read is C in C + D) */
-	pm_strbuf_init(&other);
-	if (k->acc_shared)
-		pm_strbuf_add(&other, "0.0f");
-	else if (int_acc(k))	/* the first's s32 bits, never converted */
-		pm_strbuf_printf(&other, "((float) __float_as_int(%s%s[pm_r + "
-			"pm_e]))", pm_emit_acc_name(k, 0), frag.s);
-	else
-		pm_strbuf_printf(&other, "%s%s%s", pm_emit_acc_name(k, 0), frag.s,
-			host ? "" : "[pm_r + pm_e]");
-	if (host && !k->acc_shared)
-		pm_strbuf_printf(&other, "[pm_m * %d + pm_n]", c->mn);
+	/* the other contractions' values at the same element (0 where the
+	 * second accumulated onto the first: the one read is C in C + D) */
+	for (int n = 0; n + 1 < k->ncon; ++n) {
+		struct pm_strbuf *o = &other[n];
+
+		pm_strbuf_init(o);
+		if (k->acc_shared)
+			pm_strbuf_add(o, "0.0f");
+		else if (int_acc(k))	/* s32 bits, never converted */
+			pm_strbuf_printf(o, "((float) __float_as_int(%s%s[pm_r "
+				"+ pm_e]))", pm_emit_acc_name(k, n), frag.s);
+		else
+			pm_strbuf_printf(o, "%s%s%s", pm_emit_acc_name(k, n),
+				frag.s, host ? "" : "[pm_r + pm_e]");
+		if (host && !k->acc_shared)
+			pm_strbuf_printf(o, "[pm_m * %d + pm_n]", c->mn);
+		w.other[n] = o->s;
+	}
 	if (host) {
 		pm_strbuf_printf(b, "for (int pm_m = 0; pm_m < %d; ++pm_m) "
 			"for (int pm_n = 0; pm_n < %d; ++pm_n) { float *pm_p = "
@@ -288,15 +342,15 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 		print_clamp(k, b, 1, "j");
 		pm_strbuf_add(b, "const float pm_v = *pm_p; (void) pm_i; "
 			"(void) pm_j; (void) pm_v; *pm_p = ");
-		print_expr_c(k, b, st->rhs, chain, other.s, NULL, 1);
+		w.pr = NULL;
+		w.cl = 1;
+		print_expr_c(k, b, st->rhs, &w);
 		pm_strbuf_add(b, "; }\n");
-		pm_strbuf_free(&frag);
-		pm_strbuf_free(&other);
-		return;
+		goto out;
 	}
-	collect_pairs(k, st->rhs, chain, &pr);
+	collect_pairs(k, st->rhs, w.chain, &pr);
 	if (!out_ragged(k, 0) && !out_ragged(k, 1)) {
-		epi_loop(k, b, a, chain, other.s, frag.s, &pr, 0);
+		epi_loop(k, b, a, &w, frag.s, 0);
 		pm_strbuf_add(b, "\n");
 	} else {
 		/* a ragged last tile: a macro tile inside the sizes reads its
@@ -316,19 +370,23 @@ void pm_print_epi(struct pm_kernel *k, struct pm_strbuf *b,
 			any = 1;
 		}
 		pm_strbuf_add(b, ") { ");
-		epi_loop(k, b, a, chain, other.s, frag.s, &pr, 0);
+		epi_loop(k, b, a, &w, frag.s, 0);
 		pm_strbuf_add(b, " } else { ");
-		epi_loop(k, b, a, chain, other.s, frag.s, &pr, 1);
+		epi_loop(k, b, a, &w, frag.s, 1);
 		pm_strbuf_add(b, " }\n");
 	}
+out:
 	pm_strbuf_free(&frag);
-	pm_strbuf_free(&other);
+	for (int n = 0; n + 1 < k->ncon; ++n)
+		pm_strbuf_free(&other[n]);
 }
 
 void pm_print_epi_value(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_expr *e, int chain, int cl)
 {
-	print_expr_c(k, b, e, chain, NULL, NULL, cl);
+	const struct pw w = { .chain = chain, .cl = cl };
+
+	print_expr_c(k, b, e, &w);
 }
 
 void pm_print_epi_clamps(struct pm_kernel *k, struct pm_strbuf *b)
@@ -438,6 +496,51 @@ static void print_pro_h2(const struct pm_elem *t, struct pm_strbuf *b,
 	}
 }
 
+/* The operand read of buffer tensor t (the contraction reading it). */
+static const struct pm_expr *buffer_read(const struct pm_kernel *k, int t)
+{
+	for (int c = 0; c < k->ncon; ++c)
+		if (k->con[c].a == t || k->con[c].b == t)
+			return k->con[c].a == t ? k->con[c].ra : k->con[c].rb;
+	return NULL;
+}
+
+/* "const int64_t pm_g0 = .., pm_g1 = ..; ": the global indices of the
+ * unit of annotation a (slots 0, 1), clamped as its copy's where a size
+ * is ragged (the copy read the last unit inside it: the broadcast reads
+ * stay inside too); w->vars the names of the index variables at element
+ * pm_e of the unit. */
+static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_buffer *buf, const struct pm_annot *a, struct pw *w)
+{
+	static const char *const g[2] = { "pm_g0", "(pm_g1 + pm_e)" };
+	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
+	const struct pm_expr *r = buffer_read(k, buf->tensor);
+
+	for (int d = 0; d < 2; ++d) {
+		int s = tt->dims[d].sym, u = d ? buf->vec : 1;
+		char n[64];
+
+		pm_strbuf_printf(b, "%spm_g%d = ", d ? ", " : "const int64_t ",
+			d);
+		if (s < 0 || !pm_kernel_sym_ragged(k, s)) {
+			pm_print_expr(b, a->e[d]);
+			continue;
+		}
+		pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
+		pm_strbuf_add(b, "(");
+		pm_print_expr(b, a->e[d]);
+		pm_strbuf_printf(b, " < %s - %d ? ", n, u);
+		pm_print_expr(b, a->e[d]);
+		pm_strbuf_printf(b, " : %s - %d)", n, u);
+	}
+	pm_strbuf_add(b, "; (void) pm_g0; (void) pm_g1; ");
+	for (int v = 0; v < 3; ++v)
+		w->vars[v] = "0";
+	for (int d = 0; r && d < 2; ++d)
+		w->vars[r->idx[d]] = g[d];
+}
+
 /* The prologue on the vec elements this thread copied:
  * x = f(x) in fp32, in place in shared memory; on pairs of halves where
  * that gives the same result (pro_h2_exact): 4 instructions per 16-byte
@@ -450,8 +553,10 @@ void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 
 	const struct pm_elem *t = operand_elem(k, buf->tensor);
 	int vec = !host && buf->vec == 8;
+	int other = pm_prologue_reads_other(buf->pro, buf->tensor);
+	struct pw w = { .chain = buf->tensor };
 
-	if (vec && pro_h2_exact(t, buf->pro)) {
+	if (vec && !other && pro_h2_exact(t, buf->pro)) {
 		pm_strbuf_printf(b, "{ %s *pm_q = ", t->ctype);
 		pm_print_unit_addr(b, buf, name, a, host);
 		pm_strbuf_printf(b, "]; uint4 pm_u = *(const uint4 *) pm_q; "
@@ -467,6 +572,9 @@ void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_printf(b, "{ %s *pm_q = ", host ? "float" : t->ctype);
 	pm_print_unit_addr(b, buf, name, a, host);
 	pm_strbuf_add(b, "]; ");
+	/* broadcast reads (decisions/0039): at the element's indices */
+	if (other)
+		pro_coords(k, b, buf, a, &w);
 	/* 16-byte units: one shared load and store, the elements in
 	 * registers */
 	if (vec)
@@ -477,7 +585,7 @@ void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
 		vec ? "pm_h" : "pm_q", vec ? "pm_h" : "pm_q",
 		host ? "" : t->from_f32);
-	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL, 0);
+	print_expr_c(k, b, buf->pro, &w);
 	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
 		"");
 }
@@ -487,11 +595,12 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 {
 	const struct pm_buffer *buf = &k->bufs[i];
 	const struct pm_elem *t = operand_elem(k, buf->tensor);
+	const struct pw w = { .chain = buf->tensor };
 
 	if (host) {
 		pm_strbuf_printf(b, "\nstatic float pm_pro%d(float pm_v)\n{\n"
 			"\treturn (float) (", i);
-		print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL, 0);
+		print_expr_c(k, b, buf->pro, &w);
 		pm_strbuf_add(b, ");\n}\n");
 		return;
 	}
@@ -510,6 +619,6 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 		"_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; ++pm_e) { "
 		"const float pm_v = pm_f(pm_h[pm_e]); pm_h[pm_e] = "
 		"%s(", t->ctype, t->ctype, t->from_f32);
-	print_expr_c(k, b, buf->pro, buf->tensor, NULL, NULL, 0);
+	print_expr_c(k, b, buf->pro, &w);
 	pm_strbuf_add(b, "); } return pm_w; };\n");
 }

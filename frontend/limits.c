@@ -140,9 +140,11 @@ int pm_spec_check_kernel_limits(const struct pm_spec *spec,
 	int ncon = ncontractions(spec);
 
 	/* the messages of kernel.c, before the isl work */
-	if (ncon > 2) {
-		pm_diag_unsupported(d, spec->stmts[2].loc, "more than two "
-			"contractions in one kernel");
+	if (ncon > PM_LIMIT_CONTRACTIONS) {
+		pm_diag_unsupported(d, spec->stmts[PM_LIMIT_CONTRACTIONS].loc,
+			"more than %d contractions in one kernel (their "
+			"accumulators live in registers together)",
+			PM_LIMIT_CONTRACTIONS);
 		return -1;
 	}
 	/* without a contraction, kernel.c refuses the first statement: the

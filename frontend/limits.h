@@ -34,6 +34,13 @@ enum {
 	/* pointwise statements after the contractions in one fused kernel
 	 * (gen and check, before any isl work; tree.h keeps 8 ids) */
 	PM_LIMIT_EPILOGUE = 8,
+	/* contractions in one fused kernel (gen and check, before any isl
+	 * work): their accumulators live in registers together, 128 a
+	 * thread at most, and the smallest warp tiles (32x32 a warp, 64x32
+	 * a warpgroup) hold 32 a contraction; the rows a spec's
+	 * accumulators do not fit are left out
+	 * (docs/decisions/0039-dequant-prologues-and-contractions.md) */
+	PM_LIMIT_CONTRACTIONS = 4,
 	/* the largest size a -D may fix: the launcher's own check on every
 	 * size (2^31 - 256, so that a size rounded up to a tile fits int) */
 	PM_LIMIT_SIZE_MAX = 0x7fffff00
@@ -54,7 +61,8 @@ const char *pm_reserved_name(const char *name, bool def, bool gen);
 
 struct pm_spec;
 /* The limits of one kernel, which bound the isl work of `gen` and of
- * `check` alike: at most two contractions and PM_LIMIT_EPILOGUE
+ * `check` alike: at most PM_LIMIT_CONTRACTIONS contractions and
+ * PM_LIMIT_EPILOGUE
  * statements after them; checked on a parsed spec before any isl work
  * (docs/decisions/0027-check-kernel-limits.md); -1 after a
  * diagnostic (class unsupported). */

@@ -100,11 +100,12 @@ struct pm_scop {
 	isl_id *mark_out, *mark_red;
 	/* split-K: contractions whose k is a chunk (see above) */
 	int nsplit;
-	int split_stmt[2];		/* their spec statements */
+	/* their spec statements */
+	int split_stmt[PM_LIMIT_CONTRACTIONS];
 	/* the full extent of their k */
-	char split_ext[2][PM_LIMIT_IDENT + 1];
-	/* the first two reductions' k extents */
-	char red_ext[2][PM_LIMIT_IDENT + 1];
+	char split_ext[PM_LIMIT_CONTRACTIONS][PM_LIMIT_IDENT + 1];
+	/* the reductions' k extents, in program order */
+	char red_ext[PM_LIMIT_CONTRACTIONS][PM_LIMIT_IDENT + 1];
 	/* 1: the first two statements are contractions over one k extent
 	 * that read one operand with the same access (X(i, k) in both):
 	 * they share one filter and one k band of the initial schedule

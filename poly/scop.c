@@ -512,12 +512,14 @@ static int check_defines(struct pm_scop *scop, const struct pm_config *cfg,
 	return 0;
 }
 
-/* Split-K: the reductions over one variable (at most two). */
+/* Split-K: the reductions over one variable (at most
+ * PM_LIMIT_CONTRACTIONS: the front end's limit). */
 static void find_splits(struct pm_scop *scop)
 {
 	const struct pm_spec *spec = scop->spec;
 
-	for (int s = 0; s < spec->nstmts && scop->nsplit < 2; ++s) {
+	for (int s = 0; s < spec->nstmts &&
+	    scop->nsplit < PM_LIMIT_CONTRACTIONS; ++s) {
 		const struct pm_stmt *st = &spec->stmts[s];
 
 		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1 ||
@@ -530,16 +532,16 @@ static void find_splits(struct pm_scop *scop)
 	}
 }
 
-/* The extents of the first two reductions' k, in program order (the
- * persistent kernel's k tiles per output tile, emit/). */
+/* The extents of the reductions' k, in program order (the persistent
+ * kernel's k tiles per output tile, emit/). */
 static void red_extent(struct pm_scop *scop)
 {
 	const struct pm_spec *spec = scop->spec;
 	int n = 0;
 
-	snprintf(scop->red_ext[0], sizeof(scop->red_ext[0]), "1");
-	snprintf(scop->red_ext[1], sizeof(scop->red_ext[1]), "1");
-	for (int s = 0; s < spec->nstmts && n < 2; ++s) {
+	for (int r = 0; r < PM_LIMIT_CONTRACTIONS; ++r)
+		snprintf(scop->red_ext[r], sizeof(scop->red_ext[r]), "1");
+	for (int s = 0; s < spec->nstmts && n < PM_LIMIT_CONTRACTIONS; ++s) {
 		const struct pm_stmt *st = &spec->stmts[s];
 
 		if (st->kind != PM_S_REDUCE || st->nvars != st->nlhs + 1 ||
@@ -574,16 +576,17 @@ static int is_product(const struct pm_spec *spec, int s)
 		st->rhs->op == '*';
 }
 
-/* scop->join (poly.h): statements 0 and 1 are contractions over k
- * extents of one size, and exactly one operand read of statement 1 is
- * an operand read of statement 0. */
+/* scop->join (poly.h): statements 0 and 1 are the only contractions,
+ * over k extents of one size, and exactly one operand read of statement 1
+ * is an operand read of statement 0. */
 static int find_join(const struct pm_scop *scop)
 {
 	const struct pm_spec *spec = scop->spec;
 	char e0[PM_LIMIT_IDENT + 1], e1[PM_LIMIT_IDENT + 1];
 	int n = 0;
 
-	if (!is_product(spec, 0) || !is_product(spec, 1))
+	if (!is_product(spec, 0) || !is_product(spec, 1) ||
+	    (spec->nstmts > 2 && spec->stmts[2].kind == PM_S_REDUCE))
 		return 0;
 	var_extent(scop, &spec->stmts[0], 2, e0, sizeof(e0));
 	var_extent(scop, &spec->stmts[1], 2, e1, sizeof(e1));

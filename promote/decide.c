@@ -22,7 +22,7 @@ int pm_wg_consumer_regs(int nt)
  * and promote/ puts a barrier before a later one's first copies). */
 static long smem_main(struct pm_kernel *k, int host, long *off)
 {
-	long bytes = 0, end[2] = { 0, 0 };
+	long bytes = 0, end[PM_MAX_CON] = { 0 };
 	/* descriptor layouts: every tile's stages on 1024-byte boundaries */
 	long align = !host && k->cfg->target->desc_smem ? 1024 : 128;
 	long cst;
@@ -135,7 +135,7 @@ long pm_buffer_boxes(const struct pm_buffer *b)
 static int decide_wg(const struct pm_kernel *k)
 {
 	return k->ws && (pm_kernel_pro_regs(k) ||
-		(k->ncon == 2 && !k->acc_shared && !k->dsm));
+		(k->ncon >= 2 && !k->acc_shared && !k->dsm));
 }
 
 /* Clusters of two blocks on vertically adjacent output tiles, each copying

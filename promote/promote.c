@@ -16,6 +16,7 @@
 #include "target/target.h"
 #include "promote/internal.h"
 #include "promote/promote.h"
+#include "schedule_tree/recognise.h"
 
 /* MMA -> X[..]: the operand elements read by each macro instance. */
 static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int c,
@@ -375,13 +376,18 @@ static __isl_give isl_schedule_node *below_kt(struct pm_kernel *k, int c)
 static int pro_regs_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 {
 	struct pm_buffer *ba = &k->bufs[k->con[c].buf_a];
+	/* a prologue reading other tensors runs in shared memory, where a
+	 * thread knows its elements' indices (decisions/0039) */
+	int other = pm_prologue_reads_other(ba->pro, ba->tensor);
 	int ok = k->cfg->target->mma_ra && !k->frag[c] &&
-		k->cfg->mma_inflight <= 0;
+		k->cfg->mma_inflight <= 0 && !other;
 
 	if (!ba->pro || !k->cfg->pro_regs)
 		return 0;
 	if (k->cfg->pro_regs > 0 && !ok) {
 		pm_diag_plain(d, "--pro-regs on: not possible here (%s)",
+			other ? "the prologue reads other tensors: it is applied "
+			"in shared memory" :
 			!k->cfg->target->mma_ra ? "the target has no macro-MMA "
 			"with A in registers" : k->frag[c] ? "the fragment "
 			"pipeline loads the fragments: --frag-pipeline off" :

@@ -10,6 +10,7 @@
 
 #include "target/target.h"
 #include "schedule_tree/tree.h"
+#include "schedule_tree/recognise.h"
 #include "poly/strbuf.h"
 #include "frontend/eval.h"
 
@@ -42,12 +43,21 @@ static const struct pm_expr *single_read(const struct pm_expr *e)
 	return r;
 }
 
+/* The operand read of operand expression e: its only read, or the one
+ * beside broadcast reads (recognise.h); NULL when there is none. */
+static const struct pm_expr *operand_read(const struct pm_expr *e)
+{
+	const struct pm_expr *r = single_read(e);
+
+	return r ? r : pm_prologue_operand(e);
+}
+
 static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
 {
-	pm_diag_unsupported(d, loc, "%s (a kernel is one contraction "
-		"C(i,j) +=! f(A(..)) * g(B(..)) with pointwise prologues f, g "
-		"and a pointwise epilogue chain; several contractions per "
-		"kernel are planned)", what);
+	pm_diag_unsupported(d, loc, "%s (a kernel is up to %d contractions "
+		"C(i,j) +=! f(A(..)) * g(B(..)) with pointwise prologues f, g, "
+		"which may read input vectors and scalars, and a pointwise "
+		"epilogue chain)", what, PM_LIMIT_CONTRACTIONS);
 	return -1;
 }
 
@@ -94,7 +104,8 @@ static int k_major(struct pm_kernel *k, const struct pm_expr *x,
 /* The operands x, y of contraction st: of one type, a row of the target's
  * operand table (docs/decisions/0026-operand-type-table.md). */
 static int operand_types(struct pm_kernel *k, const struct pm_stmt *st,
-	const struct pm_expr *x, const struct pm_expr *y, struct pm_diags *d)
+	const struct pm_expr *x, const struct pm_expr *y, int pro,
+	struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_target *tg = k->cfg->target;
@@ -104,9 +115,12 @@ static int operand_types(struct pm_kernel *k, const struct pm_stmt *st,
 
 	if (a->type != b->type) {
 		pm_diag_unsupported(d, st->loc, "the operands have different "
-			"types (%s '%s' x %s '%s'); both must be of one type",
+			"types (%s '%s' x %s '%s'); both must be of one type%s",
 			pm_type_name(a->type), a->name, pm_type_name(b->type),
-			b->name);
+			b->name, pro ? " (a prologue does not convert an operand "
+			"to the other's type: the copies move each operand's "
+			"elements as they are; dequantize into a tensor of the "
+			"MMA's type first)" : "");
 		return -1;
 	}
 	if (!pm_target_operand(tg, a->type)) {
@@ -138,7 +152,7 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 			"(after leading batch indices) with one reduction "
 			"index");
 	if (e->kind != PM_E_BIN || e->op != '*' ||
-	    !(x = single_read(e->args[0])) || !(y = single_read(e->args[1])))
+	    !(x = operand_read(e->args[0])) || !(y = operand_read(e->args[1])))
 		return unsupported(d, e->loc, "the right-hand side is not a "
 			"product of two operands, each a tensor read or a "
 			"pointwise function of one read");
@@ -168,7 +182,9 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	if (x->tensor == y->tensor)
 		return unsupported(d, e->loc, "both operands are the same "
 			"tensor");
-	if (operand_types(k, st, x, y, d) < 0)
+	if (pm_prologue_check(spec, px, x, d) < 0 ||
+	    pm_prologue_check(spec, py, y, d) < 0 ||
+	    operand_types(k, st, x, y, px || py, d) < 0)
 		return -1;
 	if ((px || py) && !pm_elem_of(spec->tensors[x->tensor].type)) {
 		pm_diag_unsupported(d, (px ? px : py)->loc, "a prologue on %s "
@@ -189,50 +205,22 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 	return 0;
 }
 
-/* The reads of contraction 1 of tensors contraction 0 also reads: their
- * number, the last in *r. */
-static int shared_reads(const struct pm_kernel *k, const struct pm_expr **r)
-{
-	const struct pm_expr *r1[2] = { k->con[1].ra, k->con[1].rb };
-	int n = 0;
-
-	for (int i = 0; i < 2; ++i)
-		if (r1[i]->tensor == k->con[0].a ||
-		    r1[i]->tensor == k->con[0].b)
-			*r = r1[i], n++;
-	return n;
-}
-
-/* Two contractions reading one tensor: one shared operand with the same
- * access, k extent and no prologue is one copy for both (the scop joined
- * their k loops, scop->join); anything else is refused. */
-static int check_shared(struct pm_kernel *k, struct pm_diags *d)
-{
-	const struct pm_spec *spec = k->scop->spec;
-	const struct pm_expr *r = NULL;
-	int n = shared_reads(k, &r);
-
-	if (!n || (n == 1 && k->scop->join))
-		return 0;
-	pm_diag_unsupported(d, r->loc, "both contractions read '%s'%s",
-		spec->tensors[r->tensor].name, n > 1 ? " and both their "
-		"operands are shared (the same product twice)" : "; a shared "
-		"operand is one copy when both read it with the same access, "
-		"as a plain read (no prologue), over one k extent");
-	return -1;
-}
-
-/* One or two contractions with the same output shape, first in the
- * spec. */
+/* One to PM_LIMIT_CONTRACTIONS contractions with the same output shape,
+ * first in the spec. */
 static int recognise(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	int n = 0;
 
 	while (n < spec->nstmts && spec->stmts[n].kind == PM_S_REDUCE) {
-		if (n >= 2)
-			return unsupported(d, spec->stmts[n].loc, "more than two "
-				"contractions in one kernel");
+		/* pm_spec_check_kernel_limits refuses this before the isl
+		 * work */
+		if (n >= PM_LIMIT_CONTRACTIONS) {
+			pm_diag_unsupported(d, spec->stmts[n].loc, "more than "
+				"%d contractions in one kernel",
+				PM_LIMIT_CONTRACTIONS);
+			return -1;
+		}
 		if (recognise_one(k, n, n, d) < 0)
 			return -1;
 		n++;
@@ -240,25 +228,40 @@ static int recognise(struct pm_kernel *k, struct pm_diags *d)
 	if (!n)
 		return unsupported(d, spec->stmts[0].loc, "the first statement "
 			"is not a reduction '+=!'");
-	if (n == 2 && spec->nstmts == 2)
-		return unsupported(d, spec->stmts[1].loc, "two contractions "
-			"must be combined by a pointwise statement");
-	if (n == 2 && check_shared(k, d) < 0)
-		return -1;
+	if (n >= 2 && spec->nstmts == n)
+		return unsupported(d, spec->stmts[n - 1].loc, n == 2 ? "two "
+			"contractions must be combined by a pointwise statement" :
+			"the contractions must be combined by a pointwise "
+			"statement");
 	k->ncon = n;
+	if (pm_kernel_check_shared(k, d) < 0)
+		return -1;
 	k->con[0].out = k->con[n - 1].acc;
 	return 0;
 }
 
-/* Is every read of e either the chain value (tensor `chain` at (i, j)) or
- * an input read with plain (i, j) indices (broadcasts allowed)? */
-static int epilogue_expr_ok(const struct pm_spec *spec, const struct pm_expr *e,
-	int chain, int other, const struct pm_expr **bad)
+/* Is t the result of a contraction but the last (an accumulator the
+ * epilogue reads beside the chain)? */
+static int other_acc(const struct pm_kernel *k, int t)
 {
+	for (int c = 0; c + 1 < k->ncon; ++c)
+		if (k->con[c].acc == t)
+			return 1;
+	return 0;
+}
+
+/* Is every read of e either the chain value (tensor `chain` at (i, j)),
+ * another contraction's result at (i, j) or an input read with plain
+ * (i, j) indices (broadcasts allowed)? */
+static int epilogue_expr_ok(const struct pm_kernel *k, const struct pm_expr *e,
+	int chain, const struct pm_expr **bad)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
 	if (e->kind == PM_E_READ) {
 		const struct pm_tensor *t = &spec->tensors[e->tensor];
 
-		if (e->tensor == chain || e->tensor == other)
+		if (e->tensor == chain || other_acc(k, e->tensor))
 			return e->nidx == 2 && e->idx[0] == 0 && e->idx[1] == 1 ?
 				1 : (*bad = e, 0);
 		if (t->role != PM_INPUT)
@@ -269,7 +272,7 @@ static int epilogue_expr_ok(const struct pm_spec *spec, const struct pm_expr *e,
 		return 1;
 	}
 	for (int i = 0; i < e->nargs; ++i)
-		if (!epilogue_expr_ok(spec, e->args[i], chain, other, bad))
+		if (!epilogue_expr_ok(k, e->args[i], chain, bad))
 			return 0;
 	return 1;
 }
@@ -281,7 +284,6 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	int chain = k->con[k->ncon - 1].acc;
-	int other = k->ncon > 1 ? k->con[0].acc : -1;
 
 	for (int s = k->ncon; s < spec->nstmts; ++s) {
 		const struct pm_stmt *st = &spec->stmts[s];
@@ -296,7 +298,7 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 			return unsupported(d, st->loc, "after the contraction "
 				"only pointwise statements T(i, j) = ... are "
 				"fused");
-		if (!epilogue_expr_ok(spec, st->rhs, chain, other, &bad))
+		if (!epilogue_expr_ok(k, st->rhs, chain, &bad))
 			return unsupported(d, bad ? bad->loc : st->loc, "an "
 				"epilogue may read the previous statement's result "
 				"at (i, j) and inputs indexed by i and/or j");
@@ -313,10 +315,13 @@ static int recognise_epilogue(struct pm_kernel *k, struct pm_diags *d)
 			"the last statement must write an output");
 	for (int c = 0; c < k->ncon; ++c)
 		k->con[c].out = chain;
-	if (k->ncon > 1 && spec->tensors[other].role == PM_OUTPUT)
-		return unsupported(d, spec->stmts[0].loc, "the first "
-			"contraction's result is an output (one live-out tensor "
-			"per kernel for now)");
+	for (int c = 0; c + 1 < k->ncon; ++c)
+		if (spec->tensors[k->con[c].acc].role == PM_OUTPUT)
+			return unsupported(d, spec->stmts[c].loc, c ? "a "
+				"contraction's result before the last is an output "
+				"(one live-out tensor per kernel for now)" : "the "
+				"first contraction's result is an output (one "
+				"live-out tensor per kernel for now)");
 	return 0;
 }
 
@@ -482,7 +487,7 @@ void pm_kernel_free(struct pm_kernel *k)
 	isl_schedule_free(k->schedule);
 	isl_union_map_free(k->expansion);
 	isl_union_pw_multi_aff_free(k->base);
-	for (int c = 0; c < 2; ++c) {
+	for (int c = 0; c < PM_MAX_CON; ++c) {
 		isl_pw_multi_aff_free(k->con[c].mma_prefix);
 		isl_id_free(k->con[c].fill_id);
 		isl_id_free(k->con[c].mma_id);
@@ -534,8 +539,11 @@ __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
 __isl_give isl_id *pm_kernel_op(struct pm_kernel *k, const char *name,
 	enum pm_op_kind kind, int buffer)
 {
-	struct pm_op *op = &k->ops[k->nops++];
+	struct pm_op *op;
 
+	if (k->nops >= PM_MAX_OPS)
+		return NULL;
+	op = &k->ops[k->nops++];
 	op->kind = kind;
 	op->buffer = buffer;
 	op->pending = -1;

@@ -101,7 +101,11 @@ struct pm_op {
 	int pending;	/* WAIT: copy groups left pending; -1: stages - 2 */
 };
 
-/* The contraction recognised in the spec (one statement for now). */
+/* Contractions one kernel holds at most (frontend/limits.h's
+ * PM_LIMIT_CONTRACTIONS). */
+#define PM_MAX_CON PM_LIMIT_CONTRACTIONS
+
+/* A contraction recognised in the spec. */
 struct pm_contraction {
 	int stmt;		/* spec statement */
 	int acc;		/* the tensor it accumulates into */
@@ -116,8 +120,8 @@ struct pm_contraction {
 	int buf_a, buf_b;		/* its shared buffers */
 };
 
-/* A shared-memory buffer (promote/). */
-#define PM_MAX_BUFS 4
+/* A shared-memory buffer (promote/): two per contraction. */
+#define PM_MAX_BUFS (2 * PM_MAX_CON)
 struct pm_buffer {
 	int con;			/* the contraction whose pipeline copies
 					 * it (joined: 0, for both) */
@@ -147,6 +151,9 @@ struct pm_buffer {
 };
 
 #define PM_MAX_MARKS 32
+/* ops a kernel creates at most (pm_kernel_op): about 14 per contraction,
+ * the epilogue's and the store's */
+#define PM_MAX_OPS 128
 struct pm_kernel {
 	isl_ctx *ctx;
 	struct pm_scop *scop;		/* not owned */
@@ -155,28 +162,31 @@ struct pm_kernel {
 	/* Add(GEMM, GEMM): the second contraction accumulates onto the
 	 * first's accumulator (kernel.c, recognise_shared_acc) */
 	int acc_shared;
-	struct pm_contraction con[2];
+	struct pm_contraction con[PM_MAX_CON];
 	isl_schedule *schedule;
 	/* After contraction: macro instance <-> original instances. */
 	isl_union_map *expansion;	/* MMA_0[i0,j0,k0] -> S_0[i,j,k] ... */
 	isl_union_pw_multi_aff *base;	/* MMA_0[i0,j0,k0] -> S_0[MM i0, ..] */
-	struct pm_op ops[64];
+	struct pm_op ops[PM_MAX_OPS];
 	int nops;
-	isl_id *store_id, *sync_id[2][2];
-	isl_id *commit_id[2][2], *wait_id[2];	/* [contraction][loop, prologue] */
+	isl_id *store_id, *sync_id[PM_MAX_CON][2];
+	/* [contraction][loop, prologue] */
+	isl_id *commit_id[PM_MAX_CON][2], *wait_id[PM_MAX_CON];
 	/* the fragment pipeline (promote/fragments.c), per contraction:
 	 * LDF, the prologue's WAIT and its SYNC after prologues; NULL when
 	 * the contraction does not use it */
-	isl_id *ldf_id[2], *wait_pro_id[2], *sync_pro0_id[2];
-	int frag[2];			/* 1: contraction c uses it */
+	isl_id *ldf_id[PM_MAX_CON], *wait_pro_id[PM_MAX_CON];
+	isl_id *sync_pro0_id[PM_MAX_CON];
+	int frag[PM_MAX_CON];		/* 1: contraction c uses it */
 	/* contraction c's prologues overlap its MMAs (promote.c): the MMA
 	 * is not waited for right after issue, DRAIN does it later */
-	int pro_late[2];
-	int rstage[2];			/* 1: contraction c stages copies in registers */
+	int pro_late[PM_MAX_CON];
+	/* 1: contraction c stages copies in registers */
+	int rstage[PM_MAX_CON];
 	/* contraction c's tiles arrive by TMA (promote/tma.c): one COPY
 	 * instance per tile and buffer, mbarriers instead of cp.async groups
 	 * and the loop's __syncthreads */
-	int tma[2];
+	int tma[PM_MAX_CON];
 	/* the staged store (promote/store.c): pitch of the shared C tile in
 	 * elements (0: direct stores), elements per 16-byte unit */
 	int cst_pitch, cst_vec;

@@ -57,6 +57,11 @@ KSIZES_16=${KSIZES_16:-"M=1000,N=3000,K=1008 M=200,N=328,K=16 M=200,N=328,K=48 M
 # sm_70 takes no partial k tile (docs/decisions/0030): K multiples of 32
 KSIZES_32=${KSIZES_32:-"M=200,N=328,K=32 M=768,N=768,K=800"}
 KSIZES_1=${KSIZES_1:-"M=1000,N=3000,K=1 M=200,N=328,K=7 M=200,N=328,K=127 M=768,N=768,K=129 M=4104,N=264,K=1000 M=256,N=384,K=8199"}
+# odd M (7, 127, 129, 4097: partial row tiles) with K 1000 and small K, a
+# split-K size (small grid, long K): the prologues reading vectors and the
+# three contractions of docs/decisions/0039 (K % 8); odd32: sm_70's (K % 32)
+KSIZES_odd=${KSIZES_odd:-"M=7,N=8,K=8 M=127,N=136,K=1000 M=129,N=264,K=40 M=129,N=1000,K=1000 M=4097,N=264,K=1000 M=255,N=384,K=8200"}
+KSIZES_odd32=${KSIZES_odd32:-"M=7,N=8,K=32 M=127,N=136,K=992 M=129,N=264,K=64 M=255,N=384,K=8192"}
 
 # Batched specs (tests/specs/bmm_*.tc, docs/decisions/0036): their own sizes
 # (every list: plain, forced, sanitized), batch 1, 3 and 64 with odd sizes
@@ -69,7 +74,8 @@ BSIZES_M8=${BSIZES_M8:-"Bt=1,M=8,N=8,K=1 Bt=3,M=8,N=136,K=7 Bt=3,M=128,N=264,K=1
 BSIZES_32=${BSIZES_32:-"Bt=1,M=1,N=8,K=32 Bt=3,M=127,N=264,K=96 Bt=64,M=129,N=136,K=256"}
 
 # NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)|K RULE
-# (8, the default: K % 8; 16; 1: any K; KSIZES_<rule> join every list)
+# (8, the default: K % 8; 16; 1: any K; 32: sm_70; odd, odd32: odd M too;
+# KSIZES_<rule> join every list)
 # [|SIZE LIST: the name of a variable whose sizes replace every list]
 CASES=(
 	"gemm_nn_sm90a|examples/gemm_nn.tc|--target sm_90a|"
@@ -117,6 +123,16 @@ CASES+=(
 	"bmm_bias_sm80|tests/specs/bmm_bias.tc|--target sm_80|||BSIZES_8"
 	"bmm_bias_notma_sm90a|tests/specs/bmm_bias.tc|--target sm_90a --tma off|||BSIZES_8"
 )
+# prologues reading vectors and scalars (dequantizing weights) and three
+# contractions (docs/decisions/0039): every target, odd M, K 1000
+for b in gemm_dequant_b gemm_scale_a_k gemm_dequant_zs gemm3; do
+	x=
+	[ $b = gemm3 ] && x=,L=1000,P=200
+	CASES+=("${b}_sm90a|tests/specs/$b.tc|--target sm_90a|$x|odd"
+		"${b}_sm80|tests/specs/$b.tc|--target sm_80|$x|odd")
+	[ $b = gemm3 ] && x=,L=992,P=224
+	CASES+=("${b}_sm70|tests/specs/$b.tc|--target sm_70|$x|odd32")
+done
 # epilogues reading row and column vectors (docs/decisions/0034): the f16
 # specs of tests/specs/gemm_f16_scale*.tc on both targets
 for f in tests/specs/gemm_f16_scale*.tc; do

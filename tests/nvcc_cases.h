@@ -25,10 +25,11 @@
 #define N_KCOPY 9		/* 8-bit operands MN-major: K-major copies */
 #define N_BATCH 12		/* batched specs: tests/specs/bmm_*.tc */
 #define N_RED 15		/* epilogue reductions (decisions/0037) */
+#define N_DEQ 21	/* prologues reading vectors, three contractions */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
 	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY + N_BATCH + \
-	N_RED)
+	N_RED + N_DEQ)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -438,6 +439,40 @@ static void init_cases(void)
 				rd[i].spec);
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
+		}
+	}
+	/* prologues reading vectors and scalars (dequantizing weights) and
+	 * three contractions (docs/decisions/0039): every target and macro,
+	 * MMAs in flight (not three accumulators: their wgmma serialize, as
+	 * two separate ones do, tests/specs/add_gemm_2k.tc), persistent in
+	 * clusters, cp.async on sm_90a, K fixed to 1000 */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		dq[N_DEQ] = {
+			{ "gemm_dequant_b", 0, 0 }, { "gemm_dequant_b", 1, 0 },
+			{ "gemm_dequant_b", 2, 0 }, { "gemm_dequant_b", 3, 0 },
+			{ "gemm_dequant_b", 4, 0 }, { "gemm_dequant_b", 0, 2 },
+			{ "gemm_dequant_b", 3, 2 },
+			{ "gemm_scale_a_k", 0, 0 }, { "gemm_scale_a_k", 2, 0 },
+			{ "gemm_scale_a_k", 3, 0 }, { "gemm_scale_a_k", 4, 0 },
+			{ "gemm_dequant_zs", 0, 0 }, { "gemm_dequant_zs", 2, 0 },
+			{ "gemm_dequant_zs", 3, 0 },
+			{ "gemm3", 0, 0 }, { "gemm3", 1, 0 }, { "gemm3", 2, 0 },
+			{ "gemm3", 3, 0 }, { "gemm3", 7, 0 }, { "gemm3", 9, 0 },
+			{ "gemm3", 3, 2 },
+		};
+
+		for (int i = 0; i < N_DEQ; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = dq[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", dq[i].spec,
+				configs[c].name, dq[i].fixed ? "_k1000" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				dq[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = dq[i].fixed;
 		}
 	}
 	for (n = 0; n < N_CASES; n++) {

@@ -476,6 +476,21 @@ static char *epilogue_spec(int ncon, int n)
 	return t.s;
 }
 
+/* n contractions of their own operands (line 2 on), summed */
+static char *contractions_spec(int n)
+{
+	struct text t = { 0 };
+
+	add(&t, "def g(f16(M, K) A, f16(K, N) B) -> (f16(M, N) Y) {\n");
+	for (int c = 0; c < n; ++c)
+		add(&t, "  T%d(i, j) +=! A(i, k) * B(k, j)\n", c);
+	add(&t, "  Y(i, j) = T0(i, j)");
+	for (int c = 1; c < n; ++c)
+		add(&t, " + T%d(i, j)", c);
+	add(&t, "\n}\n");
+	return t.s;
+}
+
 static void test_epilogue(void **state)
 {
 	char *s;
@@ -500,11 +515,13 @@ static void test_epilogue(void **state)
 	gen_err(s, "t.tc:11:3: error: unsupported: ",
 		"more than 8 epilogue statements");
 	free(s);
-	gen_limits("def g(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
-		"  C(i, j) +=! A(i, k) * B(k, j)\n  D(i, j) +=! A(i, k) * B(k, j)\n"
-		"  E(i, j) +=! A(i, k) * B(k, j)\n  C(i, j) = D(i, j)\n}\n",
-		"t.tc:4:3: error: unsupported: ",
-		"more than two contractions in one kernel");
+	s = contractions_spec(PM_LIMIT_CONTRACTIONS);
+	gen_limits(s, NULL, NULL);
+	free(s);
+	s = contractions_spec(PM_LIMIT_CONTRACTIONS + 1);
+	gen_limits(s, "t.tc:6:3: error: unsupported: ",
+		"more than 4 contractions in one kernel");
+	free(s);
 }
 
 /* check is bounded as gen is: the kernel's limits refuse, before any isl
@@ -535,11 +552,13 @@ static void test_check_bounded(void **state)
 	kernel_limits(s, "t.tc:11:3: error: unsupported: ",
 		"more than 8 epilogue statements");
 	free(s);
-	kernel_limits("def g(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
-		"  C(i, j) +=! A(i, k) * B(k, j)\n  D(i, j) +=! A(i, k) * B(k, j)\n"
-		"  E(i, j) +=! A(i, k) * B(k, j)\n  C(i, j) = D(i, j)\n}\n",
-		"t.tc:4:3: error: unsupported: ",
-		"more than two contractions in one kernel");
+	s = contractions_spec(PM_LIMIT_CONTRACTIONS);
+	kernel_limits(s, NULL, NULL);
+	free(s);
+	s = contractions_spec(PM_LIMIT_CONTRACTIONS + 1);
+	kernel_limits(s, "t.tc:6:3: error: unsupported: ",
+		"more than 4 contractions in one kernel");
+	free(s);
 }
 
 /* ---- names ---- */

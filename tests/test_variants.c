@@ -127,6 +127,20 @@ static const struct vcase cases[] = {
 	{ "tests/specs/gemm_rowsum", "sm_90a", "" },
 	{ "tests/specs/gemm_colsum", "sm_90a", "" },
 	{ "tests/specs/gemm_rowmax", "host", "smem=pad" },
+	/* prologues reading vectors (docs/decisions/0039): applied in
+	 * shared memory, no TMA for that contraction on sm_90a (the rows of
+	 * tests/specs/pro_b_gemm.tc) */
+	{ "tests/specs/gemm_dequant_b", "sm_70", "" },
+	{ "tests/specs/gemm_dequant_b", "sm_80", "" },
+	{ "tests/specs/gemm_dequant_b", "sm_90a", "" },
+	{ "tests/specs/gemm_scale_a_k", "sm_90a", "" },
+	{ "tests/specs/gemm_dequant_zs", "sm_90a", "" },
+	/* three contractions: tiles fitted to three accumulators, the rows
+	 * past 128 accumulator registers a thread not built */
+	{ "tests/specs/gemm3", "sm_70", "" },
+	{ "tests/specs/gemm3", "sm_80", "" },
+	{ "tests/specs/gemm3", "sm_90a", "" },
+	{ "tests/specs/gemm3", "host", "smem=pad" },
 };
 
 static struct pm_spec *load(const char *name)

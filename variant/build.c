@@ -262,6 +262,34 @@ static int fp32_prologue(const struct pm_expr *e)
 	return 0;
 }
 
+/* Three or more accumulators (contractions not summed into one) live
+ * together: the default warp tile halved, in n first, down to the
+ * macro-MMA, until they take PM_ACC_REGS_MAX registers a thread at most
+ * (docs/decisions/0039-dequant-prologues-and-contractions.md; where they
+ * cannot, variant/ refuses the kernel). */
+static void fit_accumulators(struct pm_config *c, int nacc)
+{
+	while ((long) nacc * c->wm * c->wn / pm_config_unit(c) >
+	    PM_ACC_REGS_MAX) {
+		int h = c->wn / 2;
+
+		if (h >= c->mn && h % c->mn == 0)
+			c->wn = h;
+		else if (c->mn == c->wn &&
+		    pm_target_has_macro(c->target, c->mm, h, c->mk))
+			c->wn = c->mn = h;	/* one macro-MMA in n: its n */
+		else if (c->wm >= 2 * c->mm && (c->wm / 2) % c->mm == 0)
+			c->wm /= 2;
+		else
+			return;
+	}
+	/* at most 256 threads (the block halved in m): 255 registers a
+	 * thread, the accumulators and the rest (variant.c, fits_regs) */
+	while (c->auto_block && pm_config_threads(c) > 256 &&
+	    c->bm / 2 >= c->wm && (c->bm / 2) % c->wm == 0)
+		c->bm /= 2;
+}
+
 /* Register pressure: a heavy epilogue (its loads and functions live next
  * to the accumulators) gets half the default warp tile in n, which
  * measured free of spills where 64x64 spilled. So do fp32 prologues on
@@ -273,7 +301,7 @@ static void default_warp_for_epilogue(const struct pm_spec *spec,
 	int cost = 0, ncon = 0;
 
 	/* the contractions: the leading reductions (kernel.c, recognise) */
-	while (ncon < spec->nstmts && ncon < 2 &&
+	while (ncon < spec->nstmts && ncon < PM_LIMIT_CONTRACTIONS &&
 	    spec->stmts[ncon].kind == PM_S_REDUCE)
 		ncon++;
 	for (int s = ncon ? ncon : 1; s < spec->nstmts; ++s)
@@ -292,6 +320,8 @@ static void default_warp_for_epilogue(const struct pm_spec *spec,
 	if (c->auto_warp && cost >= 3 && c->wn >= 2 * c->mn &&
 	    (c->wn / 2) % c->mn == 0)
 		c->wn /= 2;
+	if (ncon > 2 && c->auto_warp)
+		fit_accumulators(c, ncon);
 }
 
 /* Integer accumulators are not split: the split-K workspace and the

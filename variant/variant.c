@@ -154,7 +154,8 @@ static const char *fits_smem(struct pm_kernel *k, char *buf, size_t len)
 
 /* Does k's register tile fit the registers its block leaves a thread?
  * Only kernels keeping two accumulators live through one k loop (joined
- * contractions, scop->join, without a shared accumulator) are checked:
+ * contractions, scop->join, without a shared accumulator), or three or
+ * more accumulators (decisions/0039), are checked:
  * ptxas bounds a thread of a block of T threads
  * (__launch_bounds__) by 65536 / T, T rounded up to 128, a multiple of 8,
  * at most 255.  NULL, or why not (in buf). */
@@ -164,6 +165,7 @@ static const char *fits_regs(struct pm_kernel *k, char *buf, size_t len)
 	int t = pm_kernel_threads(k);
 	long cap = 65536 / ((t + 127) / 128 * 128) / 8 * 8;
 	long acc = (long) c->wm * c->wn / pm_config_unit(c);
+	int nacc = k->acc_shared ? 1 : k->ncon;
 
 	if (cap > 255)
 		cap = 255;
@@ -172,11 +174,12 @@ static const char *fits_regs(struct pm_kernel *k, char *buf, size_t len)
 	 * floats under 232, no spill; docs/decisions/0028) */
 	if (k->wg)
 		cap = pm_wg_consumer_regs(pm_config_threads(c));
-	if (!c->target->emits_cuda || !k->scop->join || k->acc_shared ||
-	    2 * acc + PM_ACC2_RESERVE <= cap)
+	if (!c->target->emits_cuda || (!k->scop->join && nacc < 3) ||
+	    k->acc_shared || nacc * acc + PM_ACC2_RESERVE <= cap)
 		return NULL;
-	snprintf(buf, len, "two accumulators of %ld floats a thread; %d "
-		"threads leave %ld registers", acc, t, cap);
+	snprintf(buf, len, "%s accumulators of %ld floats a thread; %d "
+		"threads leave %ld registers", nacc == 2 ? "two" : nacc == 3 ?
+		"three" : "four", acc, t, cap);
 	return buf;
 }
 
@@ -200,10 +203,6 @@ static const char *fits(const struct pm_variant_desc *r,
 	return fits_smem(k, buf, len) ? buf : fits_regs(k, buf, len);
 }
 
-/* The accumulator registers a thread of a row's kernel at most: past
- * them, two accumulators (two contractions not summed into one) spilled
- * on every sm_90a row tried (docs/decisions/0028-accumulator-registers.md). */
-#define PM_ACC_REGS_MAX 128
 
 /* An epilogue of this cost or more (its input reads and functions per
  * element, variant/build.c) spilled 0.4-1.3 KB beside 96 or 128
@@ -415,6 +414,16 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 			"%d stages %s (a smaller --block, --warp or --stages)",
 			vs->main_cfg.bm, vs->main_cfg.bn, vs->main_cfg.bk,
 			vs->main_cfg.stages, buf);
+		return POLYMMA_ERR_SPEC;
+	}
+	/* three accumulators or more: the main kernel's must fit too (two
+	 * fit every default warp tile, decisions/0028) */
+	if (vs->main && vs->main->ncon > 2 &&
+	    fits_acc(vs, &vs->main_cfg, buf, sizeof(buf))) {
+		pm_diag_unsupported(d, spec->stmts[0].loc, "%d contractions: "
+			"warp %dx%d: %s (a smaller --warp; or fewer "
+			"contractions)", vs->main->ncon, vs->main_cfg.wm,
+			vs->main_cfg.wn, buf);
 		return POLYMMA_ERR_SPEC;
 	}
 	if (vs->main && fits_regs(vs->main, buf, sizeof(buf))) {

@@ -28,6 +28,11 @@
 
 struct pm_kernel;
 
+/* The accumulator registers a thread of a row's kernel at most: past
+ * them, two accumulators (two contractions not summed into one) spilled
+ * on every sm_90a row tried (docs/decisions/0028-accumulator-registers.md). */
+#define PM_ACC_REGS_MAX 128
+
 struct pm_variant {
 	const struct pm_variant_desc *desc;
 	/* the row's resolved configuration, owned (the kernel points to it) */
