@@ -583,8 +583,26 @@ static void test_sm90a_file(void **state)
 	assert_non_null(strstr(out.meta, "\"dims\": [\"K\", \"N\"]}"));
 	assert_non_null(strstr(out.meta, "\"sizes\": [\"Bt\", \"M\", \"N\", "
 		"\"K\"]"));
-	/* no persistent nor split kernel */
-	assert_null(strstr(out.source, "pm_kernel_bmm_bcast_b_persist"));
+	/* the unsplit persistent rows loop over units (batch, tile) (decision
+	 * 0042), gridDim.z 1; no split kernel */
+	{
+		static const char *const rows[] = { "_persist(", "_persist_wide(",
+			"_persist_tall(", "_persist_mid(", "_persist_sq(",
+			"_persist_narrow(" };
+		char name[96];
+
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
+			snprintf(name, sizeof(name), "pm_kernel_bmm_bcast_b%s",
+				rows[i]);
+			assert_non_null(strstr(out.source, name));
+		}
+	}
+	assert_non_null(strstr(out.source, "\tfor (unsigned pm_u = blockIdx.x; "
+		"pm_u < pm_tx * pm_ty * pm_nb; pm_u += gridDim.x, "));
+	assert_non_null(strstr(out.source, "\t\tA += (pm_bz - pm_bzp) * "
+		"(int64_t) (K) * (M);\n"));
+	assert_null(strstr(out.source, "B += (pm_bz - pm_bzp)"));
+	assert_null(strstr(out.source, "_persist_split("));
 	assert_null(strstr(out.source, "pm_kernel_bmm_bcast_b_split"));
 	pm_output_clear(&out);
 	pm_spec_free(s);

@@ -328,6 +328,12 @@ static int batched_config(const struct pm_spec *bspec, struct pm_config *c,
 	}
 	/* persistent: unsplit kernels looping over units (batch, tile)
 	 * (docs/decisions/0042-batched-persistent-units.md) */
+	/* --cluster 2's multicast copies are 2-D only */
+	if (c->cluster == 2) {
+		pm_diag_plain(d, "--cluster 2: a batched spec's copies are "
+			"not multicast (docs/decisions/0042)");
+		return -1;
+	}
 	if (c->persistent == 2) {
 		pm_diag_plain(d, "a batched spec has no split persistent "
 			"kernel (docs/decisions/0042)");
