@@ -55,22 +55,48 @@ void pm_emit_batch_slice(const struct pm_kernel *k, int t, char *buf,
 	product(k, x->dims, x->rank, buf, len);
 }
 
-void pm_emit_batch_locals(struct pm_kernel *k, struct pm_strbuf *b,
-	int host)
+/* "X += by * slice;" of each batched tensor X (not temporaries). */
+static void slices(struct pm_kernel *k, struct pm_strbuf *b, const char *by,
+	const char *ind)
 {
 	const struct pm_spec *spec = k->scop->spec;
 
-	if (!pm_emit_batched(k))
-		return;
-	if (!host)
-		pm_strbuf_add(b, "\tconst int64_t pm_bz = blockIdx.z;\n");
 	for (int t = 0; t < spec->ntensors; ++t) {
 		char sl[256];
 
 		if (!spec->tensors[t].batch || spec->tensors[t].role == PM_TEMP)
 			continue;
 		pm_emit_batch_slice(k, t, sl, sizeof(sl));
-		pm_strbuf_printf(b, "\t%s += pm_bz * %s;\n",
-			spec->tensors[t].name, sl);
+		pm_strbuf_printf(b, "%s%s += %s * %s;\n", ind,
+			spec->tensors[t].name, by, sl);
 	}
+}
+
+void pm_emit_batch_locals(struct pm_kernel *k, struct pm_strbuf *b,
+	int host)
+{
+	char nb[256];
+
+	if (!pm_emit_batched(k))
+		return;
+	/* persistent: the batch of each unit (pm_emit_batch_unit); the
+	 * pointers at batch pm_bzp */
+	if (!host && k->ws) {
+		pm_emit_batch_count(k, nb, sizeof(nb));
+		pm_strbuf_printf(b, "\tconst unsigned pm_nb = (unsigned) %s;\n"
+			"\tint64_t pm_bzp = 0;\n", nb);
+		return;
+	}
+	if (!host)
+		pm_strbuf_add(b, "\tconst int64_t pm_bz = blockIdx.z;\n");
+	slices(k, b, "pm_bz", "\t");
+}
+
+void pm_emit_batch_unit(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *per)
+{
+	pm_strbuf_printf(b, "\t\tconst unsigned pm_t = pm_u %% (%s);\n"
+		"\t\tconst int64_t pm_bz = (int64_t) (pm_u / (%s));\n", per, per);
+	slices(k, b, "(pm_bz - pm_bzp)", "\t\t");
+	pm_strbuf_add(b, "\t\tpm_bzp = pm_bz;\n");
 }

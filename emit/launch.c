@@ -133,7 +133,7 @@ static void mc_grid(struct pm_kernel *k, const char *suffix,
 	struct pm_strbuf *b, const char *ind, const char *pblocks, long smem)
 {
 	const struct pm_config *c = k->cfg;
-	char d0[64], d1[64];
+	char d0[64], d1[64], nb[256];
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
@@ -147,12 +147,14 @@ static void mc_grid(struct pm_kernel *k, const char *suffix,
 		"%s\tpm_nc%s = pm_n;\n%s}\n", ind, suffix, ind, suffix, ind,
 		ind, ind, ind, pm_kernel_threads(k), ind, smem, ind,
 		k->scop->spec->name, suffix, ind, ind, ind, ind, suffix, ind);
+	pm_emit_batch_count(k, nb, sizeof(nb));
 	pm_strbuf_printf(b, "%sint64_t pm_g = (int64_t) ((%s + %d - 1) / %d) * "
-		"((((%s + %d - 1) / %d) + 1) / 2);\n%sif (pm_g > (int64_t) (%s) / "
+		"((((%s + %d - 1) / %d) + 1) / 2)%s%s;\n%sif (pm_g > (int64_t) (%s) / "
 		"2)\n%s\tpm_g = (int64_t) (%s) / 2;\n%sif (pm_g > pm_nc%s)\n"
 		"%s\tpm_g = pm_nc%s;\n%sif (pm_g < 1)\n%s\tpm_g = 1;\n"
 		"%sdim3 grid((unsigned) (2 * pm_g), 1);\n", ind, d1, c->bn,
-		c->bn, d0, c->bm, c->bm, ind, pblocks, ind, pblocks, ind, suffix,
+		c->bn, d0, c->bm, c->bm, pm_emit_batched(k) ? " * " : "",
+		pm_emit_batched(k) ? nb : "", ind, pblocks, ind, pblocks, ind, suffix,
 		ind, suffix, ind, ind, ind);
 }
 
@@ -196,11 +198,16 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		"/ %d)", d0, c->bm, c->bm, d1, c->bn, c->bn);
 	pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
 		"cudaErrorInvalidValue;\n", ind, n, ind);
-	/* batched: the batch in gridDim.z, at most 65535 (emit/batch.h) */
+	/* batched: the batch in gridDim.z, at most 65535; persistent: in
+	 * the units (batch, tile) of the loop, at most 2^31 - 1 of them
+	 * (emit/batch.h) */
 	if (pm_emit_batched(k)) {
 		pm_emit_batch_count(k, nb, sizeof(nb));
 		pm_strbuf_printf(b, "%sif (%s > 65535)\n%s\treturn "
 			"cudaErrorInvalidValue;\n", ind, nb, ind);
+		if (k->ws)
+			pm_strbuf_printf(b, "%sif (%s * %s > 2147483647)\n%s"
+				"\treturn cudaErrorInvalidValue;\n", ind, n, nb, ind);
 	}
 	/* planned (pblocks NULL): the plan's grid (persistent: at most its
 	 * blocks, looping over tiles; split: c->tdp whole tiles, then c->s
@@ -236,11 +243,15 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	}
 	if (k->mc && pblocks)
 		mc_grid(k, suffix, b, ind, pblocks, smem);
+	else if (k->ws && pblocks && pm_emit_batched(k))
+		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s * %s < (int64_t) "
+			"(%s) ? %s * %s : (int64_t) (%s)), 1);\n", ind, n, nb,
+			pblocks, n, nb, pblocks);
 	else if (k->ws && pblocks)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
 			"? %s : (int64_t) (%s)), 1);\n", ind, n, pblocks, n,
 			pblocks);
-	else if (pm_emit_batched(k))
+	else if (pm_emit_batched(k) && !k->ws)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1, (unsigned) "
 			"%s);\n", ind, pblocks ? n : nu, nb);
 	else

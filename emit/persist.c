@@ -16,6 +16,7 @@
  * tiles before the block's current one: the ring's position. */
 #include <string.h>
 
+#include "emit/batch.h"
 #include "emit/emit.h"
 #include "emit/persist.h"
 #include "target/target.h"
@@ -105,11 +106,19 @@ static void split_loop(struct pm_kernel *k, struct pm_strbuf *b)
  * still serve the partner). */
 static void mc_loop(struct pm_kernel *k, struct pm_strbuf *b)
 {
-	pm_strbuf_add(b, "\tunsigned pm_qc = 0;\n"
-		"\tfor (unsigned pm_t = blockIdx.x / 2u; pm_t < pm_tx * pm_ty2; "
-		"pm_t += gridDim.x / 2u, pm_qc += ");
+	const int bat = pm_emit_batched(k);
+
+	pm_strbuf_printf(b, "\tunsigned pm_qc = 0;\n"
+		"\tfor (unsigned %s = blockIdx.x / 2u; %s < pm_tx * pm_ty2%s; "
+		"%s += gridDim.x / 2u, pm_qc += ", bat ? "pm_u" : "pm_t",
+		bat ? "pm_u" : "pm_t", bat ? " * pm_nb" : "",
+		bat ? "pm_u" : "pm_t");
 	unit_ktiles(k, b);
-	pm_strbuf_printf(b, ") {\n\t\tconst unsigned pm_r0 = pm_t / pm_gw * "
+	pm_strbuf_add(b, ") {\n");
+	/* batched: units (batch, pair of rows' tile) (emit/batch.h) */
+	if (bat)
+		pm_emit_batch_unit(k, b, "pm_tx * pm_ty2");
+	pm_strbuf_printf(b, "\t\tconst unsigned pm_r0 = pm_t / pm_gw * "
 		"%du;\n\t\tconst unsigned pm_gh = min(pm_ty2 - pm_r0, %du), "
 		"pm_ti = pm_t %% pm_gw;\n\t\tconst unsigned pm_y = 2u * (pm_r0 "
 		"+ pm_ti %% pm_gh) + pm_rk;\n\t\tconst int pm_own = pm_y < "
@@ -129,6 +138,18 @@ static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 	}
 	if (k->mc) {
 		mc_loop(k, b);
+		return;
+	}
+	if (pm_emit_batched(k)) {
+		/* units (batch, tile), each batch's in raster order
+		 * (emit/batch.h) */
+		pm_strbuf_add(b, "\tunsigned pm_qc = 0;\n"
+			"\tfor (unsigned pm_u = blockIdx.x; pm_u < pm_tx * pm_ty * "
+			"pm_nb; pm_u += gridDim.x, pm_qc += ");
+		unit_ktiles(k, b);
+		pm_strbuf_add(b, ") {\n");
+		pm_emit_batch_unit(k, b, "pm_tx * pm_ty");
+		unit_tile(b);
 		return;
 	}
 	pm_strbuf_add(b, "\tunsigned pm_qc = 0;\n"

@@ -73,6 +73,7 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int S = k->cfg->stages, f = bar_full(k, buf->con);
+	int batch = k->scop->spec->tensors[buf->tensor].batch;
 	long w = pm_buffer_box_cols(buf);
 
 	pm_strbuf_printf(b, "%s%s%s{ const unsigned pm_q = pm_qc + ",
@@ -94,13 +95,15 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		return;
 	}
 	for (long j = 0; j < pm_buffer_boxes(buf); ++j) {
-		pm_strbuf_printf(b, "pm_tma_load_2d(&%s_shared[pm_s * %ld + "
-			"%ld], &pm_tm%d, &pm_bar[%d + pm_s], ", name,
-			buf->stage_elems, j * buf->size[0] * w, a->op->buffer, f);
+		pm_strbuf_printf(b, "pm_tma_load_%s(&%s_shared[pm_s * %ld + "
+			"%ld], &pm_tm%d, &pm_bar[%d + pm_s], ", batch ? "3d" :
+			"2d", name, buf->stage_elems, j * buf->size[0] * w,
+			a->op->buffer, f);
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_printf(b, " + %ld, ", j * w);
 		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, "); ");
+		/* a batched operand's map: z the unit's batch (emit/batch.h) */
+		pm_strbuf_add(b, batch ? ", (int) pm_bz); " : "); ");
 	}
 	pm_strbuf_add(b, "}\n");
 }

@@ -351,7 +351,8 @@ static int pm_rt_fills(const struct pm_rt_st *st, int r, int64_t fill)
 
 	if (i < 0 || pm_rt_occ(st, r) <= 0 || !pm_rt_divides(st, i))
 		return 0;
-	t2 = (st->p->m / st->v[i].bm) * (st->p->n / st->v[i].bn);
+	t2 = (st->p->m / st->v[i].bm) * (st->p->n / st->v[i].bn) *
+		pm_rt_batch(st);
 	bw = (int64_t) st->sms * pm_rt_occ(st, r);
 	return t2 * 100 >= fill * pm_rt_cdiv(t2, bw) * bw;
 }
@@ -687,9 +688,13 @@ static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
 	c->s = (int) s;
 	c->cl = role == PM_RT_PERSIST_SPLIT_CL ? (int) cl : 0;
 	c->tdp = tdp;
-	/* gridDim.x: one batch's tiles (a batched file has neither split
-	 * nor persistent rows) */
-	c->grid = pm_rt_tiles(st, i) / pm_rt_batch(st);
+	/* gridDim.x: one batch's tiles (the batch in gridDim.z); a
+	 * persistent row's blocks loop over units (batch, tile) of every
+	 * batch, gridDim.z 1 (a batched file has no split rows;
+	 * docs/decisions/0042-batched-persistent-units.md) */
+	c->grid = pm_rt_tiles(st, i);
+	if (role < PM_RT_PERSIST)
+		c->grid /= pm_rt_batch(st);
 	o = pm_rt_occ(st, role == PM_RT_PERSIST_SPLIT_CL &&
 		pm_rt_row(st, PM_RT_PERSIST_SPLIT) >= 0 ?
 		PM_RT_PERSIST_SPLIT : role);

@@ -68,9 +68,11 @@ KSIZES_odd32=${KSIZES_odd32:-"M=7,N=8,K=32 M=127,N=136,K=992 M=129,N=264,K=64 M=
 # where the layout allows them (a contiguous dimension is whole 16-byte
 # rows): BSIZES_8 for M odd, N and K multiples of 8 (A (Bt, M, K)); BSIZES_M8
 # for K odd, M and N multiples of 8 (A (Bt, K, M)); BSIZES_32 sm_70's
-# (K a multiple of 32).
-BSIZES_8=${BSIZES_8:-"Bt=1,M=1,N=8,K=8 Bt=3,M=7,N=136,K=72 Bt=3,M=127,N=264,K=1000 Bt=64,M=129,N=136,K=264 Bt=64,M=256,N=256,K=256 Bt=1,M=1000,N=3000,K=512"}
-BSIZES_M8=${BSIZES_M8:-"Bt=1,M=8,N=8,K=1 Bt=3,M=8,N=136,K=7 Bt=3,M=128,N=264,K=127 Bt=64,M=136,N=128,K=129 Bt=64,M=256,N=256,K=256"}
+# (K a multiple of 32). Bt=16, M=N=768: every exact persistent row's tile
+# divides it and each block runs units of several batches
+# (docs/decisions/0042).
+BSIZES_8=${BSIZES_8:-"Bt=1,M=1,N=8,K=8 Bt=3,M=7,N=136,K=72 Bt=3,M=127,N=264,K=1000 Bt=64,M=129,N=136,K=264 Bt=64,M=256,N=256,K=256 Bt=1,M=1000,N=3000,K=512 Bt=16,M=768,N=768,K=136"}
+BSIZES_M8=${BSIZES_M8:-"Bt=1,M=8,N=8,K=1 Bt=3,M=8,N=136,K=7 Bt=3,M=128,N=264,K=127 Bt=64,M=136,N=128,K=129 Bt=64,M=256,N=256,K=256 Bt=16,M=768,N=768,K=129"}
 BSIZES_32=${BSIZES_32:-"Bt=1,M=1,N=8,K=32 Bt=3,M=127,N=264,K=96 Bt=64,M=129,N=136,K=256"}
 
 # NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)|K RULE

@@ -183,7 +183,8 @@ static void test_refusals(void **state)
 static void test_legal(void **state)
 {
 	static const char *const specs[] = { "tests/specs/bmm_nn.tc",
-		"tests/specs/bmm_bcast_b.tc", "tests/specs/bmm_bias.tc" };
+		"tests/specs/bmm_bcast_b.tc", "tests/specs/bmm_bias.tc",
+		"tests/specs/bmm_dequant.tc" };
 	static const char *const passes[] = { "tile_block", "strip_k",
 		"tile_warp", "contract" };
 	static const char *const targets[] = { "sm_70", "sm_80", "sm_90a" };
@@ -406,7 +407,7 @@ static const int64_t runs[][4] = {
  * runs[] (args: the kernel's arguments but pm_bz) against the
  * reference; the rendering is called once per batch pm_z. */
 static int render(const char *path, const struct hcfg *c, const char *args,
-	const char *units)
+	const char *units, int smem_pro)
 {
 	struct pm_spec *s = parse_file(path);
 	struct pm_config cfg;
@@ -423,7 +424,8 @@ static int render(const char *path, const struct hcfg *c, const char *args,
 	cfg.stages = c->stages;
 	cfg.smem = c->smem;
 	cfg.frag_pipe = c->frag ? -1 : 0;
-	cfg.tma = c->tma;
+	/* TMA copies where no prologue is applied in shared memory */
+	cfg.tma = c->tma && !smem_pro;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
@@ -434,6 +436,7 @@ static int render(const char *path, const struct hcfg *c, const char *args,
 	assert_int_equal(rc, 0);
 	pm_diags_clear(&d);
 	assert_non_null(strstr(out.source, "long pm_bz)"));
+	assert_int_equal(!!strstr(out.source, "pm_host_tma(&"), cfg.tma);
 	for (int r = 0; r < NRUNS; ++r) {
 		int64_t sizes[4];
 		int fd;
@@ -471,12 +474,18 @@ static int render(const char *path, const struct hcfg *c, const char *args,
 
 static void test_host(void **state)
 {
-	static const struct { const char *path, *args, *units; } specs[] = {
-		{ "tests/specs/bmm_nn.tc", "A, B, C, Bt, M, N, K", "NK" },
+	static const struct {
+		const char *path, *args, *units;
+		int smem_pro;	/* a prologue in shared memory: no TMA */
+	} specs[] = {
+		{ "tests/specs/bmm_nn.tc", "A, B, C, Bt, M, N, K", "NK", 0 },
 		/* A (Bt, K, M): K any size, M whole rows */
-		{ "tests/specs/bmm_bcast_b.tc", "A, B, C, Bt, M, N, K", "MN" },
+		{ "tests/specs/bmm_bcast_b.tc", "A, B, C, Bt, M, N, K", "MN", 0 },
 		{ "tests/specs/bmm_bias.tc", "A, B, bias, s, R, C, Bt, M, N, K",
-		  "NK" },
+		  "NK", 0 },
+		/* a prologue reading s(b, j) per batch and z(j) shared */
+		{ "tests/specs/bmm_dequant.tc", "A, B, s, z, C, Bt, M, N, K",
+		  "NK", 1 },
 	};
 
 	(void) state;
@@ -487,7 +496,8 @@ static void test_host(void **state)
 	for (size_t f = 0; f < sizeof(specs) / sizeof(specs[0]); ++f)
 		for (int c = 0; c < NHCFGS; ++c)
 			assert_int_equal(render(specs[f].path, &hcfgs[c],
-				specs[f].args, specs[f].units), 0);
+				specs[f].args, specs[f].units,
+				specs[f].smem_pro), 0);
 }
 
 /* A broken batch offset must fail: C's slice moved one batch too far
@@ -583,8 +593,26 @@ static void test_sm90a_file(void **state)
 	assert_non_null(strstr(out.meta, "\"dims\": [\"K\", \"N\"]}"));
 	assert_non_null(strstr(out.meta, "\"sizes\": [\"Bt\", \"M\", \"N\", "
 		"\"K\"]"));
-	/* no persistent nor split kernel */
-	assert_null(strstr(out.source, "pm_kernel_bmm_bcast_b_persist"));
+	/* the unsplit persistent rows loop over units (batch, tile) (decision
+	 * 0042), gridDim.z 1; no split kernel */
+	{
+		static const char *const rows[] = { "_persist(", "_persist_wide(",
+			"_persist_tall(", "_persist_mid(", "_persist_sq(",
+			"_persist_narrow(" };
+		char name[96];
+
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
+			snprintf(name, sizeof(name), "pm_kernel_bmm_bcast_b%s",
+				rows[i]);
+			assert_non_null(strstr(out.source, name));
+		}
+	}
+	assert_non_null(strstr(out.source, "\tfor (unsigned pm_u = blockIdx.x; "
+		"pm_u < pm_tx * pm_ty * pm_nb; pm_u += gridDim.x, "));
+	assert_non_null(strstr(out.source, "\t\tA += (pm_bz - pm_bzp) * "
+		"(int64_t) (K) * (M);\n"));
+	assert_null(strstr(out.source, "B += (pm_bz - pm_bzp)"));
+	assert_null(strstr(out.source, "_persist_split("));
 	assert_null(strstr(out.source, "pm_kernel_bmm_bcast_b_split"));
 	pm_output_clear(&out);
 	pm_spec_free(s);

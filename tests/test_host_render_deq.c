@@ -226,14 +226,24 @@ static char *render(const struct pm_spec *s, const struct hcfg *c, long S)
 	cfg.smem = c->smem;
 	cfg.frag_pipe = c->frag ? -1 : 0;
 	cfg.reg_stage = c->stages == 2 && !c->frag && !c->tma ? -1 : 0;
-	cfg.tma = c->tma ? -1 : 0;
+	/* TMA on (the host target's TMA is not a default); where a
+	 * contraction's prologue is applied in shared memory, --tma on is
+	 * refused and the rendering is made without */
+	cfg.tma = c->tma;
 	cfg.pro_regs = -1;
 	cfg.pro_overlap = -1;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
 	cfg.wm = c->wm, cfg.wn = c->wn;
 	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
 	pm_diags_init(&d, "t", NULL);
-	if (pm_pipeline_generate(s, &cfg, &out, &d) == 0)
+	if (pm_pipeline_generate(s, &cfg, &out, &d) && cfg.tma) {
+		pm_diags_clear(&d);
+		pm_output_clear(&out);
+		pm_diags_init(&d, "t", NULL);
+		cfg.tma = 0;
+		pm_pipeline_generate(s, &cfg, &out, &d);
+	}
+	if (out.source)
 		src = strdup(out.source);
 	else
 		fprintf(stderr, "%s", pm_diags_text(&d));
@@ -413,6 +423,18 @@ static void test_checker(void **state)
 	assert_int_not_equal(run(gemm3, &hcfgs[0], 0, sz5,
 		"A, B, E, F, G, H, bias, O, M, N, K, L, P", ext3, 3, 3,
 		" + pm_acc1[", " + pm_acc2["), 0);
+	/* the TMA configuration copies with TMA where no prologue is in
+	 * shared memory (gemm3), and without where one is (dequant[0]) */
+	for (int x = 0; x < 2; ++x) {
+		struct pm_spec *sp = parse(x ? dequant[0] : gemm3);
+		char *src = render(sp, &hcfgs[NHCFGS - 1], 0);
+
+		assert_true(hcfgs[NHCFGS - 1].tma);
+		assert_non_null(src);
+		assert_int_equal(!!strstr(src, "pm_host_tma(&"), !x);
+		free(src);
+		pm_spec_free(sp);
+	}
 	/* unedited, the same runs pass */
 	assert_int_equal(run(dequant[0], &hcfgs[0], 0, sz,
 		"A, B, s, C, M, N, K", k, 1, 1, NULL, NULL), 0);

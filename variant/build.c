@@ -345,8 +345,8 @@ static int no_split_int(const struct pm_spec *spec, struct pm_config *c,
 }
 
 /* A batched spec (variant/batch.h): blockIdx.z runs the batch, so k is
- * not split and no persistent kernel loops over tiles
- * (docs/decisions/0036-batched-grid-z.md). */
+ * not split (docs/decisions/0036-batched-grid-z.md); persistent kernels
+ * loop over units (batch, tile), unsplit (0042). */
 static int batched_config(const struct pm_spec *bspec, struct pm_config *c,
 	struct pm_diags *d)
 {
@@ -357,9 +357,17 @@ static int batched_config(const struct pm_spec *bspec, struct pm_config *c,
 			"in blockIdx.z and does not split k", c->split_k);
 		return -1;
 	}
-	if (c->persistent == 1) {
-		pm_diag_plain(d, "--persistent on: a batched spec has no "
-			"persistent kernel (docs/decisions/0036)");
+	/* persistent: unsplit kernels looping over units (batch, tile)
+	 * (docs/decisions/0042-batched-persistent-units.md) */
+	/* --cluster 2's multicast copies are 2-D only */
+	if (c->cluster == 2) {
+		pm_diag_plain(d, "--cluster 2: a batched spec's copies are "
+			"not multicast (docs/decisions/0042)");
+		return -1;
+	}
+	if (c->persistent == 2) {
+		pm_diag_plain(d, "a batched spec has no split persistent "
+			"kernel (docs/decisions/0042)");
 		return -1;
 	}
 	c->split_k = 1;

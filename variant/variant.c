@@ -25,15 +25,22 @@ static const char *wanted(const struct pm_variant_set *vs,
 	if ((r->flags & PM_VF_SMALL_ON) && c->bm == r->shape.bm &&
 	    c->bn == r->shape.bn)
 		return "the main kernel's block";
-	/* batched: blockIdx.z runs the batch; the rows the split-K plan
-	 * weighs (and the persistent ones, wanted_persist) are not built
-	 * (docs/decisions/0036-batched-grid-z.md) */
-	if (c->batched && (r->flags & (PM_VF_SPLIT_PLAN | PM_VF_PERSIST)))
-		return "batched: blockIdx.z runs the batch; no split-K plan, "
-			"no persistent tile loop (docs/decisions/0036)";
+	/* batched: k is not split; the split rows and the other rows the
+	 * split-K plan weighs (_medium) are not built, the unsplit
+	 * persistent ones loop over units (batch, tile) and stand without
+	 * a split plan, as i32 accumulators' rows do
+	 * (docs/decisions/0036-batched-grid-z.md,
+	 * docs/decisions/0042-batched-persistent-units.md) */
+	if (c->batched && (r->flags & PM_VF_PSPLIT))
+		return "batched: k is not split (docs/decisions/0036)";
+	if (c->batched && (r->flags & PM_VF_SPLIT_PLAN) &&
+	    !(r->flags & PM_VF_PERSIST))
+		return "batched: blockIdx.z runs the batch; no split-K plan "
+			"(docs/decisions/0036)";
 	/* i32 accumulators never split: their rows stand without a split
 	 * plan (runtime/plan.c runs its rules with split_k 1) */
 	if ((r->flags & PM_VF_SPLIT_PLAN) && !c->int_acc && !c->epi_red &&
+	    !c->batched &&
 	    (!split || vs->v[PM_RT_BASE].borrowed))
 		return "no split-K launch plan";
 	if (r->from != PM_RT_NROLES && !vs->v[r->from].k)
