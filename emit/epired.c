@@ -277,8 +277,8 @@ static void block_sum(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	long kext, g = pm_kernel_red_groups(k, host, &kext);
 	int kd = pm_epired_kept(k->scop->spec);
 	int nt = host ? 1 : pm_kernel_threads(k);
-	const char *ld = host ? "pm_rws[" : "__ldcg(&pm_rws[";
-	const char *le = host ? "]" : "])";
+	/* read and left 0 (runtime/device/red.cuh: pm_red_take) */
+	const char *ld = "pm_red_take(&pm_rws[", *le = "])";
 	char n[2][64];
 
 	out_dim(k, 0, n[0], 64);

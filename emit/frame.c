@@ -287,6 +287,14 @@ void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c)
 		k->cfg->bk);
 }
 
+void pm_print_ktiles_before(struct pm_kernel *k, struct pm_strbuf *b, int c)
+{
+	for (int j = 0; j < c; ++j) {
+		pm_print_ktiles(k, b, j);
+		pm_strbuf_add(b, " + ");
+	}
+}
+
 /* The stage (parity 0) or the phase parity (parity 1) of k tile q, whose
  * expression is e: stage q mod S, parity (q / S) & 1. Warp-specialized
  * kernels (k->ws) count the ring's position from the block's first output
@@ -299,11 +307,9 @@ void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
 	if (parity)
 		pm_strbuf_add(b, "(");
 	pm_strbuf_add(b, k->ws ? "((pm_qc + " : "((");
-	/* a later contraction's tiles follow the earlier one's in the ring */
-	if (k->ws && c > 0) {
-		pm_print_ktiles(k, b, 0);
-		pm_strbuf_add(b, " + ");
-	}
+	/* a later contraction's tiles follow the earlier ones' in the ring */
+	if (k->ws)
+		pm_print_ktiles_before(k, b, c);
 	if (k->ws)
 		pm_strbuf_add(b, "(");
 	pm_print_expr(b, e);

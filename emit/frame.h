@@ -84,10 +84,15 @@ const char *pm_emit_padded_ext(const struct pm_kernel *k, const char *ext,
 /* The k tiles of contraction c: "((unsigned) K + 63u) / 64u" (split-K:
  * of the block's chunk, pm_kn_<c>). */
 void pm_print_ktiles(struct pm_kernel *k, struct pm_strbuf *b, int c);
+/* The k tiles of the contractions before c, each followed by " + "
+ * (nothing for c 0): where contraction c's tiles start in the ring of a
+ * warp-specialized kernel, after every earlier contraction's. */
+void pm_print_ktiles_before(struct pm_kernel *k, struct pm_strbuf *b, int c);
 /* The stage (parity 0: "((q) % S)") or the phase parity (1: "((q) / S) &
  * 1") of the ring position of k tile q (expression e) of contraction c;
  * warp-specialized kernels (k->ws) count from the block's first tile:
- * pm_qc + q, after contraction 0's tiles for contraction 1. */
+ * pm_qc + q, after the earlier contractions' tiles
+ * (pm_print_ktiles_before). */
 void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
 	__isl_keep isl_ast_expr *e, int parity, int c);
 /* "X_shared + (stage) * SE": the base of buffer i's stage (expression

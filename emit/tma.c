@@ -78,10 +78,7 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 
 	pm_strbuf_printf(b, "%s%s%s{ const unsigned pm_q = pm_qc + ",
 		pred ? "if (" : "", pred ? pred : "", pred ? ") " : "");
-	if (buf->con > 0) {
-		pm_print_ktiles(k, b, 0);
-		pm_strbuf_add(b, " + ");
-	}
+	pm_print_ktiles_before(k, b, buf->con);
 	pm_strbuf_add(b, "(");
 	pm_print_expr(b, a->e[5]);
 	pm_strbuf_printf(b, "), pm_s = pm_q %% %d; ", S);

@@ -525,8 +525,10 @@ __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
 {
 	struct pm_mark *m;
 
-	if (k->nmarks >= PM_MAX_MARKS)
+	if (k->nmarks >= PM_MAX_MARKS) {
+		k->marks_full = 1;
 		return NULL;
+	}
 	m = &k->marks[k->nmarks];
 	m->kind = kind;
 	m->hw = hw;
@@ -666,6 +668,13 @@ static int byte_type(enum pm_type t)
 	return t == PM_I8 || t == PM_F8E4M3 || t == PM_F8E5M2;
 }
 
+/* Is tensor t written by the kernels' epilogue reduction (kept past the
+ * statements: variant/epired.h)? */
+static int epi_red_output(const struct pm_spec *spec, int t)
+{
+	return spec->nepired && spec->stmts[spec->nstmts].lhs == t;
+}
+
 int pm_kernel_sym_align(const struct pm_kernel *k, int s)
 {
 	const struct pm_spec *spec = k->scop->spec;
@@ -673,9 +682,10 @@ int pm_kernel_sym_align(const struct pm_kernel *k, int s)
 
 	if (!pm_kernel_sym_ragged(k, s))
 		return pm_kernel_size_multiple(k, s);
-	/* whole 16-byte rows: 8 elements, 16 of one byte */
+	/* whole 16-byte rows: 8 elements, 16 of one byte; an epilogue
+	 * reduction's output is stored element by element (emit/epired.c) */
 	for (int t = 0; t < spec->ntensors; ++t)
-		if (spec->tensors[t].rank > 0 &&
+		if (spec->tensors[t].rank > 0 && !epi_red_output(spec, t) &&
 		    spec->tensors[t].dims[spec->tensors[t].rank - 1].sym == s)
 			m = byte_type(spec->tensors[t].type) ? 16 :
 				m > 8 ? m : 8;

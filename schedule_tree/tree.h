@@ -150,7 +150,11 @@ struct pm_buffer {
 	int kdim;
 };
 
-#define PM_MAX_MARKS 32
+/* marks a kernel creates at most (pm_kernel_mark): the block's and the
+ * epilogue's, and per contraction its warps' and two per copy of each
+ * operand (prologue, register staging's load and store): 14 a
+ * contraction, 4 contractions at most (frontend/limits.h) */
+#define PM_MAX_MARKS 96
 /* ops a kernel creates at most (pm_kernel_op): about 14 per contraction,
  * the epilogue's and the store's */
 #define PM_MAX_OPS 128
@@ -205,6 +209,7 @@ struct pm_kernel {
 	isl_id *epi_id[PM_LIMIT_EPILOGUE];
 	struct pm_mark marks[PM_MAX_MARKS];
 	int nmarks;
+	int marks_full;	/* a pm_kernel_mark past PM_MAX_MARKS: an error */
 	isl_id *mark_ids[PM_MAX_MARKS];
 	/* aliases into mark_ids (not owned) */
 	isl_id *mark_block_x, *mark_warp_y, *mark_warp_x, *mark_producer;
@@ -290,7 +295,9 @@ int pm_kernel_require_multiples(struct pm_kernel *k);
 
 /* A new mark owned by the kernel, on hardware index hw (PM_HW_NONE unless
  * kind is PM_MARK_HW) with div and extent as in enum pm_hw_dim; NULL when
- * the kernel has PM_MAX_MARKS already. */
+ * the kernel has PM_MAX_MARKS already (then marks_full is set: the
+ * pipeline fails after the pass, a band without its mark never reaches
+ * the printer). */
 __isl_give isl_id *pm_kernel_mark(struct pm_kernel *k, const char *name,
 	enum pm_mark_kind kind, enum pm_hw_dim hw, long div, long extent);
 /* A new statement id owned by the kernel. */

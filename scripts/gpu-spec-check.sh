@@ -124,12 +124,15 @@ CASES+=(
 	"bmm_bias_sm90a|tests/specs/bmm_bias.tc|--target sm_90a|||BSIZES_8"
 	"bmm_bias_sm80|tests/specs/bmm_bias.tc|--target sm_80|||BSIZES_8"
 	"bmm_bias_notma_sm90a|tests/specs/bmm_bias.tc|--target sm_90a --tma off|||BSIZES_8"
+	"bmm_dequant_sm90a|tests/specs/bmm_dequant.tc|--target sm_90a|||BSIZES_8"
+	"bmm_dequant_sm80|tests/specs/bmm_dequant.tc|--target sm_80|||BSIZES_8"
+	"bmm_dequant_sm70|tests/specs/bmm_dequant.tc|--target sm_70|||BSIZES_32"
 )
 # prologues reading vectors and scalars (dequantizing weights) and three
 # contractions (docs/decisions/0039): every target, odd M, K 1000
 for b in gemm_dequant_b gemm_scale_a_k gemm_dequant_zs gemm3; do
 	x=
-	[ $b = gemm3 ] && x=,L=1000,P=200
+	[ $b = gemm3 ] && x=,L=1000,P=264
 	CASES+=("${b}_sm90a|tests/specs/$b.tc|--target sm_90a|$x|odd"
 		"${b}_sm80|tests/specs/$b.tc|--target sm_80|$x|odd")
 	[ $b = gemm3 ] && x=,L=992,P=224

@@ -99,6 +99,8 @@ static const char red_driver[] =
 	"\t\tCALL;\n"
 	"\t\tfor (long i = 0; i < M + N + 64; ++i)\n"
 	"\t\t\tif (cnt[i]) { fprintf(stderr, \"counter %ld left at %u\\n\", i, cnt[i]); return 1; }\n"
+	"\t\tfor (long i = 0; i < (M + 64) * (N + 64); ++i)\n"
+	"\t\t\tif (ws[i] != 0) { fprintf(stderr, \"workspace %ld left at %g\\n\", i, ws[i]); return 1; }\n"
 	"\t\tif (run && memcmp(S, S1, sizeof(float) * nr)) { fprintf(stderr, \"second call differs\\n\"); return 1; }\n"
 	"\t\tmemcpy(S1, S, sizeof(float) * nr);\n"
 	"\t}\n"

@@ -485,6 +485,118 @@ static void test_golden_sm90a(void **state)
 		"promote");
 }
 
+/* A filter node of one copy statement (COPY, LDR or STR) without a
+ * thread_x mark below it: a copy every thread would run whole. */
+static isl_bool unmapped_copy(__isl_keep isl_schedule_node *node, void *user)
+{
+	struct pm_kernel *k = user;
+	isl_union_set *f;
+	isl_set *set;
+	isl_id *id;
+	const struct pm_op *op;
+	int found = 0;
+
+	if (isl_schedule_node_get_type(node) != isl_schedule_node_filter)
+		return isl_bool_true;
+	f = isl_schedule_node_filter_get_filter(node);
+	if (isl_union_set_n_set(f) != 1) {
+		isl_union_set_free(f);
+		return isl_bool_true;
+	}
+	set = isl_set_from_union_set(f);
+	id = isl_set_get_tuple_id(set);
+	isl_set_free(set);
+	op = id ? pm_kernel_op_of(k, id) : NULL;
+	isl_id_free(id);
+	if (!op || (op->kind != PM_OP_COPY && op->kind != PM_OP_LDR &&
+	    op->kind != PM_OP_STR) || k->bufs[op->buffer].tma)
+		return isl_bool_true;
+	for (isl_schedule_node *n = isl_schedule_node_copy(node); n && !found;) {
+		if (isl_schedule_node_get_type(n) == isl_schedule_node_mark) {
+			isl_id *m = isl_schedule_node_mark_get_id(n);
+			const struct pm_mark *pm = isl_id_get_user(m);
+
+			for (int i = 0; i < k->nmarks; ++i)
+				found |= pm == &k->marks[i] &&
+					pm->hw == PM_HW_THREAD_X;
+			isl_id_free(m);
+		}
+		if (isl_schedule_node_n_children(n) < 1) {
+			isl_schedule_node_free(n);
+			break;
+		}
+		n = isl_schedule_node_first_child(n);
+		if (found)
+			isl_schedule_node_free(n);
+	}
+	if (!found)
+		fail_msg("copy %s of buffer %d has no thread_x mark",
+			op->kind == PM_OP_COPY ? "COPY" : op->kind == PM_OP_LDR ?
+			"LDR" : "STR", op->buffer);
+	return isl_bool_false;
+}
+
+/* Three and four contractions, with register staging (sm_70) and
+ * cp.async stages: every copy, prologue and in-loop, is distributed
+ * over the threads (a kernel's marks once ran out at the third
+ * contraction's copies, which every thread then ran whole). */
+static void test_many_contractions_mapped(void **state)
+{
+	static const char *const texts[] = {
+		"def g(f16(M, K) A, f16(K, N) B, f16(M, L) E, f16(N, L) F,\n"
+		"      f16(M, P) G, f16(P, N) H) -> (f16(M, N) O) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n"
+		"  D(i, j) +=! E(i, l) * F(j, l)\n"
+		"  X(i, j) +=! G(i, p) * H(p, j)\n"
+		"  O(i, j) = C(i, j) + D(i, j) + X(i, j)\n}\n",
+		"def g(f16(M, K) A, f16(K, N) B, f16(K, M) E, f16(K, N) F,\n"
+		"      f16(M, K) G, f16(N, K) H, f16(K, M) U, f16(N, K) V)\n"
+		"      -> (f16(M, N) O) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n"
+		"  D(i, j) +=! E(k, i) * F(k, j)\n"
+		"  X(i, j) +=! G(i, k) * H(j, k)\n"
+		"  Y(i, j) +=! U(k, i) * V(j, k)\n"
+		"  O(i, j) = C(i, j) * D(i, j) + X(i, j) - Y(i, j)\n}\n",
+	};
+	struct { const char *t; int stages, reg; } cfgs[] = {
+		{ "sm_70", 2, 1 }, { "sm_80", 3, 0 }, { "sm_90a", 4, 0 },
+	};
+
+	(void) state;
+	for (int x = 0; x < 2; ++x) {
+		struct pm_diags d;
+		struct pm_spec *spec;
+
+		pm_diags_init(&d, "t.tc", texts[x]);
+		spec = pm_spec_parse(texts[x], "t.tc", &d);
+		assert_non_null(spec);
+		pm_diags_clear(&d);
+		for (int c = 0; c < 3; ++c) {
+			isl_ctx *ctx = isl_ctx_alloc();
+			struct pm_config cfg;
+			struct pm_kernel *k;
+			isl_schedule_node *root;
+
+			config(&cfg, cfgs[c].t, 0, 0, 0);
+			cfg.stages = cfgs[c].stages;
+			cfg.reg_stage = cfgs[c].reg;
+			cfg.smem = -1;
+			cfg.tma = 0;
+			k = until(ctx, spec, &cfg, "promote");
+			assert_non_null(k);
+			assert_int_equal(k->ncon, 3 + x);
+			assert_false(k->marks_full);
+			root = isl_schedule_get_root(k->schedule);
+			assert_int_equal(isl_schedule_node_foreach_descendant_top_down(
+				root, &unmapped_copy, k), isl_stat_ok);
+			isl_schedule_node_free(root);
+			pm_pipeline_kernel_free(k);
+			isl_ctx_free(ctx);
+		}
+		pm_spec_free(spec);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_golden_sm90a),
 		cmocka_unit_test(test_two_contractions_legal),
 		cmocka_unit_test(test_shared_operand),
+		cmocka_unit_test(test_many_contractions_mapped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

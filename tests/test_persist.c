@@ -141,6 +141,35 @@ static void test_fused(void **state)
 		free(s);
 		free(diag);
 	}
+	/* three contractions of different k extents: each one's tiles start
+	 * in the ring after every earlier one's, in the producer's copies and
+	 * the consumers' waits alike (a third contraction started after the
+	 * first's only reused the second's ring positions) */
+	{
+		static const char g3[] =
+			"def g3(f16(M, K) A, f16(K, N) B, f16(M, L) E, "
+			"f16(N, L) F, f16(M, P) G, f16(P, N) H) -> "
+			"(f16(M, N) O) {\n"
+			"  C(i, j) +=! A(i, k) * B(k, j)\n"
+			"  D(i, j) +=! E(i, l) * F(j, l)\n"
+			"  X(i, j) +=! G(i, p) * H(p, j)\n"
+			"  O(i, j) = C(i, j) + D(i, j) + X(i, j)\n}\n";
+		const char *kt = "((unsigned) K + 63u) / 64u + ((unsigned) L + "
+			"63u) / 64u + ((c2))";
+
+		s = try_gen(g3, opts, &diag);
+		assert_non_null(s);
+		k = kernel_text(s, "__launch_bounds__(384, 1) pm_kernel_g3(");
+		assert_non_null(k);
+		/* the producer's two copies of G and H; the consumers' wait
+		 * (its barrier and parity), two stage bases and release */
+		assert_int_equal(count(k, kt), 7);
+		assert_int_equal(count(k, "pm_q = pm_qc + ((unsigned) K + 63u) "
+			"/ 64u + ((c2))"), 2);
+		free(k);
+		free(s);
+		free(diag);
+	}
 	s = try_gen("gemm_epilogue_chain", opts, &diag);
 	assert_non_null(s);
 	assert_int_equal(count(s, "__launch_bounds__(288, 1)"), 1);

@@ -521,6 +521,12 @@ struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
 	for (size_t i = 0; i < sizeof(passes) / sizeof(passes[0]); ++i) {
 		if (passes[i].run(k, d) < 0)
 			goto error;
+		if (k->marks_full) {
+			pm_diag_internal(d, "pass %s: more than %d schedule "
+				"marks in one kernel", passes[i].name,
+				PM_MAX_MARKS);
+			goto error;
+		}
 		dump(k, passes[i].name);
 		if (last && !strcmp(last, passes[i].name))
 			return k;

@@ -14,6 +14,16 @@ static inline long pm_max(long a, long b) { return a > b ? a : b; }
 #define min(a, b) pm_min(a, b)
 #define max(a, b) pm_max(a, b)
 
+/* An epilogue reduction's partial read, its slot left 0
+ * (runtime/device/red.cuh's pm_red_take). */
+static inline float pm_red_take(float *p)
+{
+	const float v = *p;
+
+	*p = 0;
+	return v;
+}
+
 static inline void pm_host_fill(float *acc, int n)
 {
 	for (int i = 0; i < n; ++i)

@@ -17,6 +17,10 @@
 //       arrives last (n arrivals), which resets the counter to 0 for the
 //       next launch.  flag: an int of shared memory no thread reads
 //       otherwise.  Release / acquire as pm_splitk_arrive (common.cuh).
+//   pm_red_take(p)            a block's partial read by the last block, its
+//       slot left 0: every launch leaves the whole workspace zero, so a
+//       later launch at other sizes (its counters where these partials
+//       were) finds its counters at 0.
 // ---------------------------------------------------------------------------
 template <int OP> __device__ __forceinline__ float pm_red_ident() {
   return OP == 0 ? 0.0f : __int_as_float(OP == 1 ? 0xff800000 : 0x7f800000);
@@ -93,6 +97,12 @@ template <int MM, int MN> struct pm_sm90_red {
     return kd == 0 ? 0x3 : kd == 1 ? 0x1c : 0x1f;
   }
 };
+
+__device__ __forceinline__ float pm_red_take(float *p) {
+  const float v = __ldcg(p);
+  __stcg(p, 0.0f);
+  return v;
+}
 
 __device__ __forceinline__ bool pm_red_arrive(unsigned *cnt, unsigned n,
                                               volatile int *flag) {
