@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/epired.h"
 #include "emit/jit.h"
 #include "emit/kcopy.h"
 #include "emit/pointwise.h"
@@ -183,6 +184,13 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does not launch "
 			"batched contractions (blockIdx.z, 3-D tensor maps; "
 			"docs/decisions/0036-batched-grid-z.md) yet");
+		return -1;
+	}
+	if (pm_emit_has_red(k)) {
+		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does "
+			"not run epilogue reductions (their workspace of partials "
+			"and counters; docs/decisions/0037-epilogue-reductions.md) "
+			"yet");
 		return -1;
 	}
 	if (pm_emit_kcopies(k)) {

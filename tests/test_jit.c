@@ -540,15 +540,19 @@ static void compile_cached(void **state)
 	assert_null(k);
 	assert_int_equal(polymma_jit_compile(ctx, text, o, "sm_x", &k),
 		POLYMMA_ERR_USAGE);
-	/* batched contractions: refused, not launched wrongly */
-	{
-		char *bmm = pm_test_read("tests/specs/bmm_nn.tc");
+	/* batched contractions and epilogue reductions: refused, not
+	 * launched wrongly */
+	for (int x = 0; x < 2; ++x) {
+		char *t = pm_test_read(x ? "tests/specs/gemm_rowsum.tc" :
+			"tests/specs/bmm_nn.tc");
 
-		assert_non_null(bmm);
-		assert_int_equal(polymma_jit_compile(ctx, bmm, o, "sm_80", &k),
+		assert_non_null(t);
+		assert_int_equal(polymma_jit_compile(ctx, t, o, "sm_80", &k),
 			POLYMMA_ERR_SPEC);
+		assert_non_null(strstr(polymma_diagnostics(ctx), x ?
+			"epilogue reductions" : "batched"));
 		assert_null(k);
-		free(bmm);
+		free(t);
 	}
 	for (int round = 0; round < 3; ++round) {
 		int rc = polymma_jit_compile(ctx, text, o, "sm_80", &k);

@@ -331,6 +331,56 @@ static void test_choices(void **state)
 	assert_int_equal(c.exact, 0);
 }
 
+/* Batched problems (docs/decisions/0042): the persistent rows' units are
+ * every batch's tiles; where the fill rule takes the wide row, the mid
+ * rule leaves it (measured on an H200 with bench/tools/bmm_time.cu); a
+ * ragged size keeps the plan of an unbatched one of as many tiles. */
+static void test_batched(void **state)
+{
+	static const struct pm_rt_variant bmm_rows[] = {
+		{ "", PM_RT_BASE, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
+		{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
+		{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0,
+			0, 0 },
+		{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288,
+			215088, EX, 0, 0, 0 },
+		{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288,
+			217136, EX, 0, 0, 0 },
+		{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104,
+			TW, 0, 0, 0 },
+		{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304,
+			TW, 0, 0, 0 },
+		{ "_persist_narrow", PM_RT_PERSIST_NARROW, 64, 192, 64, 160,
+			222304, TW, 0, 0, 0 },
+		{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65600, TW, 0,
+			0, 0 },
+	};
+	static const struct { int64_t b, m, n, k; int role; } cases[] = {
+		{ 64, 512, 512, 512, PM_RT_PERSIST_WIDE },
+		{ 16, 2048, 2048, 128, PM_RT_PERSIST_WIDE },
+		{ 32, 1024, 1024, 1024, PM_RT_PERSIST_WIDE },
+	};
+	const int nv = NROWS(bmm_rows);
+	struct pm_rt_device d = pm_test_h100(bmm_rows, nv);
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+		struct pm_rt_problem p;
+		struct pm_rt_choice c;
+
+		memset(&p, 0, sizeof(p));
+		p.m = cases[i].m, p.n = cases[i].n, p.batch = cases[i].b;
+		for (int r = 0; r < PM_RT_MAX_K; ++r)
+			p.k[r] = cases[i].k;
+		assert_int_equal(pm_rt_plan(&gemm_spec, bmm_rows, nv, &d, &p,
+			NULL, &c), PM_RT_OK);
+		assert_int_equal(bmm_rows[c.v].role, cases[i].role);
+		assert_int_equal(c.s, 1);
+		/* one block per SM over every batch's 128x256 tiles */
+		assert_int_equal(c.grid, 132);
+	}
+}
+
 /* A k that is not a multiple of the k tile (docs/decisions/0030): its
  * partial last tile counts, the chunks are whole tiles of the padded
  * extent and none is empty; a multiple plans as before. */
@@ -596,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_add_gemm),
 		cmocka_unit_test(test_relu_gemm),
 		cmocka_unit_test(test_choices),
+		cmocka_unit_test(test_batched),
 		cmocka_unit_test(test_ragged_k),
 		cmocka_unit_test(test_tail_no_workspace),
 		cmocka_unit_test(test_copy_offset),

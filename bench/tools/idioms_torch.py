@@ -1,0 +1,111 @@
+"""Fused idioms of issue 29 against PyTorch, in one process: polymma's one
+kernel, the same function in eager PyTorch (cuBLAS and its pointwise or
+reduction kernels), and torch.compile of it.
+
+    PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/idioms_torch.py
+        [--max-autotune] [--only rowsum|dequant]
+
+  rowsum   D = A B (f16), S = the f32 row sums of D (an epilogue reduction,
+           docs/decisions/0037): torch: d = a @ b; d.float().sum(1)
+  dequant  C = A (B diag(s)) (f16 weights scaled per column in the copy's
+           prologue, docs/decisions/0039): torch: a @ (b * s)
+
+--max-autotune: torch.compile's "max-autotune-no-cudagraphs" mode (minutes
+to tune); default: torch.compile's default mode. Every output is checked
+against fp32 torch first; times are CUDA-event medians of 30 runs after a
+warm-up, inputs rotated over 4 sets (bench/tools/torch_timing.py).
+"""
+
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))), "python"))
+import polymma  # noqa: E402
+from torch_timing import timed  # noqa: E402
+
+ROWSUM = """def rowsum(f16(M, K) A, f16(K, N) B) -> (f16(M, N) D, f32(M) S) {
+    C(i, j) +=! A(i, k) * B(k, j)
+    D(i, j) = C(i, j)
+    S(i) +=! D(i, j)
+}
+"""
+DEQUANT = """def dequant(f16(M, K) A, f16(K, N) B, f16(N) s) -> (f16(M, N) C) {
+    C(i, j) +=! A(i, k) * (B(k, j) * s(j))
+}
+"""
+
+
+def rnd(*shape):
+    return torch.randn(*shape, device="cuda", dtype=torch.float16) / 8
+
+
+def rel(a, b):
+    return ((a.float() - b.float()).norm() / b.float().norm()).item()
+
+
+def rowsum(mode, shapes):
+    k = polymma.compile(ROWSUM, target="sm_90a")
+    eager = lambda a, b: (lambda d: (d, d.float().sum(1)))(a @ b)
+    comp = torch.compile(eager, mode=mode)
+    ok = True
+    for M, N, K in shapes:
+        sets = [(rnd(M, K), rnd(K, N)) for _ in range(4)]
+        d = torch.empty(M, N, device="cuda", dtype=torch.float16)
+        s = torch.empty(M, device="cuda", dtype=torch.float32)
+        a, b = sets[0]
+        k(a, b, d, s)
+        ref = a.float() @ b.float()
+        e = max(rel(d, ref), rel(s, ref.sum(1)))
+        ok &= e < 5e-3
+        yield ok, "rowsum  %5dx%5dx%5d rel_l2 %.1e %s" % (
+            M, N, K, e, "ok" if e < 5e-3 else "FAIL"), (
+            timed(lambda x, y: k(x, y, d, s), sets), timed(eager, sets),
+            timed(comp, sets))
+
+
+def dequant(mode, shapes):
+    k = polymma.compile(DEQUANT, target="sm_90a")
+    eager = lambda a, b, s: a @ (b * s)
+    comp = torch.compile(eager, mode=mode)
+    ok = True
+    for M, N, K in shapes:
+        sets = [(rnd(M, K), rnd(K, N),
+                 (torch.rand(N, device="cuda") + 0.5).half())
+                for _ in range(4)]
+        c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+        a, b, s = sets[0]
+        k(a, b, s, c)
+        e = rel(c, a.float() @ (b.float() * s.float()))
+        ok &= e < 5e-3
+        yield ok, "dequant %5dx%5dx%5d rel_l2 %.1e %s" % (
+            M, N, K, e, "ok" if e < 5e-3 else "FAIL"), (
+            timed(lambda x, y, z: k(x, y, z, c), sets), timed(eager, sets),
+            timed(comp, sets))
+
+
+def main():
+    mode = ("max-autotune-no-cudagraphs" if "--max-autotune" in sys.argv
+            else "default")
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv \
+        else None
+    print(torch.cuda.get_device_name(), "torch.compile mode:", mode)
+    runs = [("rowsum", rowsum, [(8192, 11008, 4096), (4096, 4096, 4096)]),
+            ("dequant", dequant, [(4096, 11008, 4096), (16, 4096, 4096)])]
+    ok = True
+    for name, fn, shapes in runs:
+        if only and name != only:
+            continue
+        for good, line, (t_pm, t_e, t_c) in fn(mode, shapes):
+            ok &= good
+            print("%s | polymma %.3f ms | torch %.3f ms (%.2fx) | "
+                  "torch.compile %.3f ms (%.2fx)" % (
+                      line, t_pm, t_e, t_e / t_pm, t_c, t_c / t_pm),
+                  flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
