@@ -119,6 +119,9 @@ struct pm_scop {
 	/* the spec the kernels see where it is not the user's (K-major
 	 * copies, variant/kcopy.c): owned, spec points to it */
 	struct pm_spec *own_spec;
+	/* the spec the views above were made of where it is not the user's
+	 * (factors moved to the epilogue, variant/hoist.h): owned */
+	struct pm_spec *own_base;
 };
 
 /* Build the scop. Unsupported constructs or bad -D values are reported to

@@ -750,6 +750,7 @@ void pm_scop_free(struct pm_scop *scop)
 	free(scop->arrays);
 	free(scop->sym_value);
 	pm_spec_free(scop->own_spec);
+	pm_spec_free(scop->own_base);
 	free(scop);
 }
 

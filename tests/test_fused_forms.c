@@ -94,21 +94,26 @@ static const char scale_a_k[] =
 	"  C(i, j) +=! (A(i, k) * sa(k)) * B(k, j)\n}\n";
 
 /* Prologues reading vectors and scalars, on either operand, in any
- * layout, generate everywhere; on sm_90a the broadcast read is in the
- * shared-memory prologue at the element's column, A's prologue is not
- * applied through the MMA's registers and that contraction is not
- * copied by TMA. */
+ * layout, generate everywhere. Factors constant along k move to the
+ * epilogue where the operand's plain read remains
+ * (docs/decisions/0044-hoisted-scale-factors.md): dequant_b's s(j) is
+ * read there, its B copied by TMA on sm_90a with the persistent
+ * rows; what stays a prologue is read in shared memory at the element's
+ * column, A's prologue not applied through the MMA's registers and that
+ * contraction not copied by TMA. */
 static void test_prologue_reads(void **state)
 {
 	char *src = NULL;
 
 	(void) state;
 	gen_ok(dequant_b, &src);
-	assert_non_null(strstr(src, "pm_f(s[(int64_t) (pm_g1 + pm_e)])"));
-	assert_null(strstr(src, "pm_tm0"));
+	assert_null(strstr(src, "pm_f(s[(int64_t) (pm_g1 + pm_e)])"));
+	assert_non_null(strstr(src, "s[(int64_t) pm_j0]"));
+	assert_non_null(strstr(src, "pm_tm1"));
+	assert_non_null(strstr(src, "pm_kernel_g_persist("));
 	free(src);
 	gen_ok(scale_a_k, &src);
-	/* A(i, k): k is A's column */
+	/* A(i, k): k is A's column; sa(k) varies along k: it stays */
 	assert_non_null(strstr(src, "pm_f(sa[(int64_t) (pm_g1 + pm_e)])"));
 	assert_null(strstr(src, "pm_pro0"));
 	free(src);
@@ -116,10 +121,17 @@ static void test_prologue_reads(void **state)
 		"bf16 g) -> (f16(M, N) C) {\n"
 		"  T(i, j) +=! (A(k, i) * r(i)) * ((Bq(j, k) - z(j)) * s(j) * g)\n"
 		"  C(i, j) = relu(T(i, j))\n}\n", &src);
-	/* A (K, M): i is its column; Bq (N, K): j its row; g a scalar */
-	assert_non_null(strstr(src, "pm_f(r[(int64_t) (pm_g1 + pm_e)])"));
+	/* Bq (N, K): j its row: its prologue stays whole (z(j) must), s(j)
+	 * and the scalar g with it; A's r(i) moves to the epilogue */
 	assert_non_null(strstr(src, "pm_f(z[(int64_t) pm_g0])"));
 	assert_non_null(strstr(src, "pm_f(g[0])"));
+	assert_null(strstr(src, "pm_f(r[(int64_t) (pm_g1 + pm_e)])"));
+	assert_non_null(strstr(src, "(pm_v * pm_f(r[(int64_t) pm_i]))"));
+	free(src);
+	/* a factor of A indexed by B's j moves too (it was refused) */
+	gen_ok("def g(f16(M, K) A, f16(K, N) B, f16(N) s) -> (f16(M, N) C) "
+		"{\n  C(i, j) +=! (A(i, k) * s(j)) * B(k, j)\n}\n", &src);
+	assert_non_null(strstr(src, "s[(int64_t) pm_j0]"));
 	free(src);
 }
 
@@ -134,7 +146,7 @@ static void test_prologue_refused(void **state)
 			"t.tc:2:36: error: unsupported: ", "the prologue of 'B' "
 			"reads 'q', which is not f16, bf16 or f32");
 		gen_err("def g(f16(M, K) A, f16(K, N) B, f16(N) s) -> "
-			"(f16(M, N) C) {\n  C(i, j) +=! (A(i, k) * s(j)) * "
+			"(f16(M, N) C) {\n  C(i, j) +=! (A(i, k) * s(j) - 1) * "
 			"B(k, j)\n}\n", targets[t], NULL, NULL,
 			"t.tc:2:26: error: unsupported: ", "reads 's', which is "
 			"indexed by a variable its operand does not have");
@@ -154,8 +166,9 @@ static void test_prologue_refused(void **state)
 	gen_err(scale_a_k, "sm_90a", "pro-regs", "on", "polymma: error: ",
 		"--pro-regs on: not possible here (the prologue reads other "
 		"tensors");
-	gen_err(dequant_b, "sm_90a", "tma", "on", "polymma: error: ",
-		"--tma on");
+	gen_err("def g(f16(M, K) A, f16(K, N) B, f16(N) z) -> (f16(M, N) C) "
+		"{\n  C(i, j) +=! A(i, k) * (B(k, j) - z(j))\n}\n", "sm_90a",
+		"tma", "on", "polymma: error: ", "--tma on");
 }
 
 static const char gemm3[] =

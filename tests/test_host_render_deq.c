@@ -11,7 +11,10 @@
  * split-K in 3 chunks. The inputs are small integers and the broadcast vectors
  * powers of two: every sum is exact in f32 and the output's one rounding
  * is the reference's. A negative control: the prologue's broadcast read
- * at the wrong element fails. */
+ * at the wrong element fails. A factor constant along k (dequant[0]'s
+ * s(j), r(i) and g of the others) is computed in the epilogue
+ * (docs/decisions/0044-hoisted-scale-factors.md): these renderings check
+ * that form too. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -322,6 +325,10 @@ static const char *const dequant[] = {
 	"(f16(M, N) C) {\n"
 	"  T(i, j) +=! A(i, k) * relu(B(k, j) - z(k))\n"
 	"  C(i, j) = T(i, j) * 0.5 + bias(j)\n}\n",
+	/* a zero point along j: a prologue (nothing to move to the
+	 * epilogue: docs/decisions/0044) */
+	"def dq(f16(M, K) A, f16(K, N) B, f16(N) z) -> (f16(M, N) C) {\n"
+	"  C(i, j) +=! A(i, k) * (B(k, j) - z(j))\n}\n",
 };
 #define NDEQUANT ((int) (sizeof(dequant) / sizeof(dequant[0])))
 
@@ -344,8 +351,9 @@ static void test_dequant(void **state)
 						"A, B, s, C, M, N, K" : x == 1 ?
 						"A, sa, B, C, M, N, K" : x == 2 ?
 						"A, Bq, z, s, g, C, M, N, K" : x == 3 ?
-						"A, r, B, s, t, C, M, N, K" :
-						"A, B, z, bias, C, M, N, K";
+						"A, r, B, s, t, C, M, N, K" : x == 4 ?
+						"A, B, z, bias, C, M, N, K" :
+						"A, B, z, C, M, N, K";
 
 					/* A (K, M) of spec 3: M its contiguous
 					 * dimension, whole 16-byte rows */
@@ -417,16 +425,16 @@ static void test_checker(void **state)
 	static const char *const ext3[3] = { "K", "L", "P" };
 
 	(void) state;
-	assert_int_not_equal(run(dequant[0], &hcfgs[0], 0, sz,
-		"A, B, s, C, M, N, K", k, 1, 1, "(pm_g1 + pm_e)]",
+	assert_int_not_equal(run(dequant[5], &hcfgs[0], 0, sz,
+		"A, B, z, C, M, N, K", k, 1, 1, "(pm_g1 + pm_e)]",
 		"(pm_g1 + 1   )]"), 0);
 	assert_int_not_equal(run(gemm3, &hcfgs[0], 0, sz5,
 		"A, B, E, F, G, H, bias, O, M, N, K, L, P", ext3, 3, 3,
 		" + pm_acc1[", " + pm_acc2["), 0);
 	/* the TMA configuration copies with TMA where no prologue is in
-	 * shared memory (gemm3), and without where one is (dequant[0]) */
+	 * shared memory (gemm3), and without where one is (dequant[5]) */
 	for (int x = 0; x < 2; ++x) {
-		struct pm_spec *sp = parse(x ? dequant[0] : gemm3);
+		struct pm_spec *sp = parse(x ? dequant[5] : gemm3);
 		char *src = render(sp, &hcfgs[NHCFGS - 1], 0);
 
 		assert_true(hcfgs[NHCFGS - 1].tma);
@@ -436,8 +444,8 @@ static void test_checker(void **state)
 		pm_spec_free(sp);
 	}
 	/* unedited, the same runs pass */
-	assert_int_equal(run(dequant[0], &hcfgs[0], 0, sz,
-		"A, B, s, C, M, N, K", k, 1, 1, NULL, NULL), 0);
+	assert_int_equal(run(dequant[5], &hcfgs[0], 0, sz,
+		"A, B, z, C, M, N, K", k, 1, 1, NULL, NULL), 0);
 	assert_int_equal(run(gemm3, &hcfgs[0], 0, sz5,
 		"A, B, E, F, G, H, bias, O, M, N, K, L, P", ext3, 3, 3, NULL,
 		NULL), 0);

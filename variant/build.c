@@ -11,6 +11,7 @@
 #include "target/target.h"
 #include "variant/batch.h"
 #include "variant/epired.h"
+#include "variant/hoist.h"
 #include "variant/kcopy.h"
 #include "variant/variant.h"
 
@@ -465,7 +466,28 @@ static void set_options(isl_ctx *ctx)
 	isl_options_set_tile_shift_point_loops(ctx, 1);
 }
 
+static struct pm_kernel *until(isl_ctx *ctx, const struct pm_spec *spec,
+	struct pm_config *cfg, const char *last, struct pm_diags *d);
+
+/* Factors constant along k leave the operands for the epilogue
+ * (variant/hoist.h): the passes see that spec, the scop owns it. */
 struct pm_kernel *pm_pipeline_until(isl_ctx *ctx, const struct pm_spec *spec,
+	struct pm_config *cfg, const char *last, struct pm_diags *d)
+{
+	struct pm_spec *hspec;
+	struct pm_kernel *k;
+
+	if (pm_hoist_spec(spec, &hspec, d) < 0)
+		return NULL;
+	k = until(ctx, hspec ? hspec : spec, cfg, last, d);
+	if (k)
+		k->scop->own_base = hspec;
+	else
+		pm_spec_free(hspec);
+	return k;
+}
+
+static struct pm_kernel *until(isl_ctx *ctx, const struct pm_spec *spec,
 	struct pm_config *cfg, const char *last, struct pm_diags *d)
 {
 	struct pm_scop *scop;
