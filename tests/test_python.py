@@ -173,6 +173,82 @@ class Bind(unittest.TestCase):
             _bind.bind_arguments(META, [1, 2, 3, 4])
 
 
+class FakeDLPack:
+    """A DLPack producer: a capsule 'dltensor' over a DLManagedTensor made
+    here (device_type 2: CUDA; 1: CPU), without a deleter (the memory is
+    not real: nothing to free)."""
+
+    def __init__(self, shape, code=2, bits=16, device=2, strides=None,
+                 offset=0):
+        import ctypes
+        from polymma import _dlpack as d
+        n = len(shape)
+        self._shape = (ctypes.c_int64 * n)(*shape)
+        self._strides = (ctypes.c_int64 * n)(*strides) if strides else None
+        self._m = d.DLManagedTensor()
+        t = self._m.dl_tensor
+        t.data, t.byte_offset, t.ndim = 1 << 20, offset, n
+        t.device.device_type, t.device.device_id = device, 0
+        t.dtype.code, t.dtype.bits, t.dtype.lanes = code, bits, 1
+        t.shape = self._shape
+        t.strides = self._strides
+
+    def __dlpack__(self, stream=None):
+        import ctypes
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype = ctypes.py_object
+        new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return new(ctypes.addressof(self._m), b"dltensor", None)
+
+
+class DLPack(unittest.TestCase):
+    def test_info(self):
+        ptr, shape, ty, contiguous, cuda = _bind.tensor_info(
+            FakeDLPack((3, 5), offset=64))
+        self.assertEqual((ptr, shape, ty, contiguous, cuda),
+                         ((1 << 20) + 64, (3, 5), "f16", True, True))
+        self.assertEqual(_bind.tensor_info(
+            FakeDLPack((3, 5), code=4))[2], "bf16")
+        self.assertEqual(_bind.tensor_info(
+            FakeDLPack((3, 5), code=1, bits=8))[2], "DLPack uint8")
+        # strides in elements: row-major (5, 1) or a unit dimension's any
+        self.assertTrue(_bind.tensor_info(
+            FakeDLPack((3, 5), strides=(5, 1)))[3])
+        self.assertTrue(_bind.tensor_info(
+            FakeDLPack((1, 5), strides=(99, 1)))[3])
+        self.assertFalse(_bind.tensor_info(
+            FakeDLPack((3, 5), strides=(1, 3)))[3])
+
+    def test_bind(self):
+        ts = [FakeDLPack(s) for s in [(3, 5), (5, 7), (7,), (3, 7)]]
+        self.assertEqual(_bind.bind_arguments(META, ts)[1], [3, 5, 7])
+        ts[1] = FakeDLPack((5, 7), device=1)
+        with self.assertRaisesRegex(ValueError, "'B' is not on a CUDA "
+                                    "device"):
+            _bind.bind_arguments(META, ts)
+        ts[1] = FakeDLPack((5, 7), code=2, bits=32)
+        with self.assertRaisesRegex(TypeError, "'B' must be f16, got f32"):
+            _bind.bind_arguments(META, ts)
+        ts[1] = FakeDLPack((5, 7), strides=(1, 5))
+        with self.assertRaisesRegex(ValueError, "'B' must be contiguous"):
+            _bind.bind_arguments(META, ts)
+
+    def test_producer_errors(self):
+        class Refuses:
+            def __dlpack__(self, stream=None):
+                raise BufferError("not exportable")
+
+        class NotACapsule:
+            def __dlpack__(self, stream=None):
+                return 7
+        with self.assertRaisesRegex(TypeError, r"__dlpack__\(\) failed: "
+                                    "not exportable"):
+            _bind.tensor_info(Refuses())
+        with self.assertRaisesRegex(TypeError, "did not return a DLPack "
+                                    "capsule"):
+            _bind.tensor_info(NotACapsule())
+
+
 class Targets(unittest.TestCase):
     def test_device_target(self):
         self.assertEqual(polymma.device_target((9, 0)), "sm_90a")

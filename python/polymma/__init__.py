@@ -6,7 +6,7 @@
         C(i, j) +=! A(i, k) * B(k, j)
         C(i, j)  =  relu(C(i, j) + bias(j))
     }''')
-    k(A, B, bias, C)            # torch tensors (or any __cuda_array_interface__)
+    k(A, B, bias, C)            # torch tensors (or __cuda_array_interface__, __dlpack__)
 
 Two ways to build a kernel (k.backend says which one made it):
 

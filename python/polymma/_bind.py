@@ -1,10 +1,13 @@
 """A call's tensors -> NAME_argv's arrays (no CUDA needed: unit-tested).
 
 A tensor is a PyTorch tensor (duck-typed: data_ptr(), dtype, shape,
-is_contiguous(), is_cuda) or any object with __cuda_array_interface__
-(CuPy, Numba, PyTorch). bf16 and fp8 have no array-interface type string:
-pass such tensors as PyTorch tensors.
+is_contiguous(), is_cuda), any object with __cuda_array_interface__
+(CuPy, Numba, PyTorch) or any DLPack producer (__dlpack__: JAX, ...).
+bf16 has no array-interface type string (DLPack has one); fp8 goes
+through PyTorch tensors.
 """
+
+from . import _dlpack
 
 # polymma type -> PyTorch dtype name, __cuda_array_interface__ typestrs
 _TORCH = {
@@ -28,9 +31,12 @@ def tensor_info(obj):
                 _TORCH.get(name, name), bool(obj.is_contiguous()),
                 bool(getattr(obj, "is_cuda", False)))
     cai = getattr(obj, "__cuda_array_interface__", None)
+    if cai is None and hasattr(obj, "__dlpack__"):
+        return _dlpack.tensor_info(obj)
     if cai is None:
-        raise TypeError("%s is not a CUDA tensor (no data_ptr() nor "
-                        "__cuda_array_interface__)" % type(obj).__name__)
+        raise TypeError("%s is not a CUDA tensor (no data_ptr(), "
+                        "__cuda_array_interface__ nor __dlpack__)" %
+                        type(obj).__name__)
     shape = tuple(int(d) for d in cai["shape"])
     ty = _TYPESTR.get(cai["typestr"], cai["typestr"])
     strides = cai.get("strides")

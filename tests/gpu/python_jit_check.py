@@ -215,6 +215,44 @@ def torch_op(torch):
               ref(A2.float(), B.float(), bias2.float()))
 
 
+class DLPackOnly:
+    """A tensor seen through DLPack alone (no data_ptr, no
+    __cuda_array_interface__): the producer is the wrapped torch tensor."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def __dlpack__(self, stream=None):
+        return self.t.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.t.__dlpack_device__()
+
+
+def dlpack(torch):
+    """gemm_nn called with DLPack producers (f16 and bf16) against torch,
+    and a column-major view refused with the tensor's name."""
+    for dt, name in ((torch.half, "f16"), (torch.bfloat16, "bf16")):
+        spec = open(os.path.join(ROOT, "examples/gemm_nn.tc")).read()
+        k = polymma.compile(spec.replace("f16", name))
+        M, N, K = 129, 264, 72
+        A = (torch.rand(M, K, device="cuda") * 2 - 1).to(dt)
+        B = (torch.rand(K, N, device="cuda") * 2 - 1).to(dt)
+        C = torch.full((M, N), float("nan"), device="cuda", dtype=dt)
+        k(DLPackOnly(A), DLPackOnly(B), DLPackOnly(C))
+        torch.cuda.synchronize()
+        check(torch, "DLPack %s gemm_nn %dx%dx%d" % (name, M, N, K), C,
+              A.float() @ B.float(), 5e-3 if name == "f16" else 2e-2)
+    # A's shape, column-major: its strides say so
+    At = A.t().contiguous().t()
+    try:
+        k(DLPackOnly(At), DLPackOnly(B), DLPackOnly(C))
+        report(False, "DLPack: a column-major A was not refused")
+    except ValueError as e:
+        report("'A' must be contiguous" in str(e),
+               "DLPack: a column-major A refused: %s" % e)
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--first-calls":
         import torch
@@ -231,6 +269,7 @@ def main():
         torch.cuda.get_device_name(), polymma.jit_library(), libisl()))
     cold_warm(torch)
     correctness(torch)
+    dlpack(torch)
     per_call(torch)
     torch_op(torch)
     print("%d passed, %d failed" % (sum(results),
