@@ -127,6 +127,7 @@ CASES+=(
 	"bmm_dequant_sm90a|tests/specs/bmm_dequant.tc|--target sm_90a|||BSIZES_8"
 	"bmm_dequant_sm80|tests/specs/bmm_dequant.tc|--target sm_80|||BSIZES_8"
 	"bmm_dequant_sm70|tests/specs/bmm_dequant.tc|--target sm_70|||BSIZES_32"
+	"bmm_scale_sm90a|tests/specs/bmm_scale.tc|--target sm_90a|||BSIZES_8"
 )
 # prologues reading vectors and scalars (dequantizing weights) and three
 # contractions (docs/decisions/0039): every target, odd M, K 1000

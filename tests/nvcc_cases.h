@@ -23,7 +23,7 @@
 #define N_VEC 16		/* row and column vectors (decisions/0034) */
 #define N_KFIX 8		/* -D K=1000: a fixed ragged k */
 #define N_KCOPY 9		/* 8-bit operands MN-major: K-major copies */
-#define N_BATCH 15		/* batched specs: tests/specs/bmm_*.tc */
+#define N_BATCH 16		/* batched specs: tests/specs/bmm_*.tc */
 #define N_RED 15		/* epilogue reductions (decisions/0037) */
 #define N_DEQ 21	/* prologues reading vectors, three contractions */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
@@ -401,7 +401,7 @@ static void init_cases(void)
 			{ "bmm_bias", 0, 0 }, { "bmm_bias", 2, 0 },
 			{ "bmm_bias", 3, 0 }, { "bmm_bias", 9, 0 },
 			{ "bmm_dequant", 0, 0 }, { "bmm_dequant", 2, 0 },
-			{ "bmm_dequant", 3, 0 },
+			{ "bmm_dequant", 3, 0 }, { "bmm_scale", 3, 0 },
 		};
 
 		for (int i = 0; i < N_BATCH; i++) {

@@ -184,7 +184,7 @@ static void test_legal(void **state)
 {
 	static const char *const specs[] = { "tests/specs/bmm_nn.tc",
 		"tests/specs/bmm_bcast_b.tc", "tests/specs/bmm_bias.tc",
-		"tests/specs/bmm_dequant.tc" };
+		"tests/specs/bmm_dequant.tc", "tests/specs/bmm_scale.tc" };
 	static const char *const passes[] = { "tile_block", "strip_k",
 		"tile_warp", "contract" };
 	static const char *const targets[] = { "sm_70", "sm_80", "sm_90a" };
@@ -486,6 +486,9 @@ static void test_host(void **state)
 		/* a prologue reading s(b, j) per batch and z(j) shared */
 		{ "tests/specs/bmm_dequant.tc", "A, B, s, z, C, Bt, M, N, K",
 		  "NK", 1 },
+		/* s(b, j) moved to the epilogue (0044): TMA copies */
+		{ "tests/specs/bmm_scale.tc", "A, B, s, C, Bt, M, N, K", "NK",
+		  0 },
 	};
 
 	(void) state;
