@@ -150,6 +150,15 @@ static const struct pm_opt table[] = {
 		"bytes), then to global memory in coalesced 16-byte units; "
 		"possible where the block's threads cover the tile in 16-byte "
 		"units."),
+	SWITCH("tma-store", tma_store, "on where possible",
+		"sm_90a persistent kernels: the output tile leaves by TMA",
+		"The staged output tile of sm_90a's warp-specialized "
+		"(persistent, unsplit) kernels is written to shared memory in "
+		"128-byte swizzled column blocks and stored by TMA, "
+		"asynchronously: the global write overlaps the next tile's "
+		"main loop (`docs/decisions/0048-tma-stores.md`). Possible for "
+		"16-bit outputs of kernels that are not batched; `off`: the "
+		"threads copy the tile in 16-byte units."),
 	SWITCH("reg-stage", reg_stage, "on with 2 stages",
 		"sm_70: prefetch the next k tile through registers",
 		"Without `cp.async` (sm_70): load tile k+1 into registers "
@@ -461,6 +470,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.smem = -1;
 	o->cfg.frag_pipe = -1;
 	o->cfg.staged_store = -1;
+	o->cfg.tma_store = -1;
 	o->cfg.mma_inflight = -1;
 	o->cfg.pro_overlap = -1;
 	o->cfg.pro_regs = -1;

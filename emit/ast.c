@@ -146,6 +146,18 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 		pa[3] = pa_str(k->ctx, vars, str, id);
 		return 4;
 	}
+	case PM_OP_TSTG: {
+		/* the block's global (row, column), the column block */
+		const char *vars = "[p0, p1, s]";
+
+		snprintf(str, sizeof(str), "%d p0", c->bm);
+		pa[0] = pa_str(k->ctx, vars, str, id);
+		snprintf(str, sizeof(str), "%d p1 + %d s", c->bn, k->tma_store);
+		pa[1] = pa_str(k->ctx, vars, str, id);
+		pa[2] = pa_str(k->ctx, vars, "s", id);
+		return 3;
+	}
+	case PM_OP_TSTG_WAIT:
 	case PM_OP_FIXUP:
 	case PM_OP_RED:
 		/* the block's tile coordinates */

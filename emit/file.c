@@ -209,6 +209,10 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		if (k->bufs[i].tma)
 			pm_strbuf_printf(b, ", const __grid_constant__ "
 				"CUtensorMap pm_tm%d", i);
+	/* TMA stores of the output: its map follows (ops.c, TSTG) */
+	if (k->tma_store && !host)
+		pm_strbuf_printf(b, ", const __grid_constant__ CUtensorMap "
+			"pm_tm%d", k->nbufs);
 }
 
 /* The block's output tile (row pm_by, column pm_bx): block x runs tile x

@@ -75,6 +75,35 @@ static struct pm_rt_dim k_extent(const struct pm_spec *spec, const char *s)
 	return r;
 }
 
+/* TMA stores (promote/store.c): the output's map, last (launch.c, out_map). */
+static int out_map(const struct pm_kernel *k, struct pm_rt_jit_row *row,
+	struct pm_diags *d)
+{
+	int t = k->con[0].out;
+	const struct pm_elem *e = pm_elem_of(k->scop->spec->tensors[t].type);
+	struct pm_rt_tma *m = &row->tma[row->ntma];
+
+	if (row->ntma == PM_RT_JIT_TMA || !e) {
+		pm_diag_internal(d, "JIT: a kernel's tensor maps");
+		return -1;
+	}
+	m->buf = k->nbufs;
+	m->tensor = launcher_tensor(k->scop->spec, t);
+	m->rows = tensor_dim(k->scop, t, 0);
+	m->cols = tensor_dim(k->scop, t, 1);
+	m->box_rows = k->cfg->bm;
+	m->box_cols = k->tma_store;
+	m->swizzle = 128;
+	m->dtype = tma_type(e->tma);
+	m->esize = e->bytes;
+	if (m->dtype < 0 || m->tensor < 0) {
+		pm_diag_internal(d, "JIT: a tensor map's type");
+		return -1;
+	}
+	row->ntma++;
+	return 0;
+}
+
 /* Row r's kernel k. */
 static int kernel_row(struct pm_kernel *k, const char *suffix,
 	struct pm_rt_jit_row *row, struct pm_diags *d)
@@ -129,7 +158,7 @@ static int kernel_row(struct pm_kernel *k, const char *suffix,
 		}
 		row->ntma++;
 	}
-	return 0;
+	return k->tma_store ? out_map(k, row, d) : 0;
 }
 
 /* The entry's checks (launch.c, checks): sizes, pointers. */

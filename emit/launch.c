@@ -58,6 +58,26 @@ static void tensor_args(struct pm_kernel *k, struct pm_strbuf *b)
 		}
 }
 
+/* TMA stores (promote/store.c, docs/decisions/0048-tma-stores.md): the
+ * output's map pm_tm<nbufs>, boxes of
+ * the tile's rows and one 128-byte column block, swizzled by 128 bytes;
+ * the stores write no element past the sizes. */
+static void out_map(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *ind)
+{
+	int t = k->con[0].out;
+	const struct pm_elem *e = pm_elem_of(k->scop->spec->tensors[t].type);
+	char d0[64], d1[64];
+
+	pm_scop_dim_str(k->scop, t, 0, d0, sizeof(d0));
+	pm_scop_dim_str(k->scop, t, 1, d1, sizeof(d1));
+	pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d_ty("
+		"&pm_tm%d, %s, %s, %d, %s, %s, %s, %d, %d, 128) != cudaSuccess)"
+		"\n%s\treturn cudaErrorInvalidValue;\n", ind, k->nbufs, ind,
+		k->nbufs, k->scop->spec->tensors[t].name, e->tma, e->bytes, d0,
+		d1, d1, k->cfg->bm, k->tma_store, ind);
+}
+
 /* TMA: the tensor map of each buffer copied by boxes, pm_tm<i>: the
  * tensor (row-major, rows x cols) read in boxes of the tile's rows and up
  * to 64 columns with the swizzle of the tile's rows (sm90.cuh); a B tile
@@ -99,6 +119,8 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 			name, d0, d1, p, buf->size[0] /
 			(k->bufs[i].mc_rows ? 2 : 1), w, k->eb * w, ind);
 	}
+	if (k->tma_store)
+		out_map(k, b, ind);
 }
 
 /* A cluster of two (k->mc): "dim3 grid" of 2 min(pairs, pblocks / 2,
@@ -260,6 +282,8 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)
 			pm_strbuf_printf(&args, ", pm_tm%d", i);
+	if (k->tma_store)
+		pm_strbuf_printf(&args, ", pm_tm%d", k->nbufs);
 	/* clusters of c->cl blocks, the chunks of a tile (fixup.c) */
 	if (k->dsm) {
 		char in2[16];

@@ -502,6 +502,19 @@ static void op_sts(struct pm_kernel *k, struct pm_strbuf *b,
 	(void) pred;
 	if (pm_emit_has_red(k))
 		pm_print_red_tile(k, b, a, a->e[4], a->e[5], host);
+	if (k->tma_store && !host) {
+		/* 128-byte swizzled column blocks (TSTG, below) */
+		pm_strbuf_printf(b, "%s_store_swz<%d, %d, %s>(%s[", tg->mma_fn,
+			c->mm, c->mn, pm_emit_ctype(k, k->con[0].out, 0),
+			pm_emit_acc_name(k, a->op->con));
+		pm_print_expr(b, a->e[0]);
+		pm_strbuf_printf(b, "], (unsigned char *) pm_cst, %d, ", c->bm);
+		pm_print_expr(b, a->e[2]);
+		pm_strbuf_add(b, ", ");
+		pm_print_expr(b, a->e[3]);
+		pm_strbuf_add(b, ");\n");
+		return;
+	}
 	if (host) {
 		pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[", c->mm,
 			c->mn, pm_emit_acc_name(k, a->op->con));
@@ -546,6 +559,45 @@ static void op_stg(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
 	pm_print_expr(b, a->e[3]);
 	pm_strbuf_add(b, "]);\n");
+}
+
+/* TSTG (docs/decisions/0048-tma-stores.md): one thread stores column
+ * block e[2] of the swizzled C tile at
+ * global (e[0], e[1]) by TMA, the map pm_tm<nbufs> clipping it at the
+ * sizes (launch.c); TSTG_WAIT: that thread waits until its earlier stores
+ * have read the tile (the barrier of SYNC_ST follows).  CUDA only: the
+ * host target has no warp-specialized kernels. */
+static void op_tstg(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) pred;
+	if (host) {
+		b->failed = 1;
+		return;
+	}
+	/* a cluster's block past the last tile row stores nothing
+	 * (fixup.c, pm_print_strip_pred) */
+	pm_strbuf_printf(b, "if (threadIdx.x == 0%s) { pm_tma_store_2d("
+		"&pm_tm%d, (unsigned char *) pm_cst + (", k->mc ?
+		" && pm_own" : "", k->nbufs);
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_printf(b, ") * %d, ", k->cfg->bm * 128);
+	pm_print_expr(b, a->e[1]);
+	pm_strbuf_add(b, ", ");
+	pm_print_expr(b, a->e[0]);
+	pm_strbuf_add(b, "); pm_bulk_commit(); }\n");
+}
+
+static void op_tstg_wait(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	(void) k;
+	(void) a;
+	(void) pred;
+	if (host)
+		b->failed = 1;
+	else
+		pm_strbuf_add(b, "if (threadIdx.x == 0) pm_bulk_wait_read();\n");
 }
 
 /* LDR, STR: a register-staged copy unit. */
@@ -699,6 +751,8 @@ static op_printer *const op_printers[] = {
 	[PM_OP_DRAIN] = op_drain,
 	[PM_OP_RELEASE] = op_release,
 	[PM_OP_RED] = op_red,
+	[PM_OP_TSTG_WAIT] = op_tstg_wait,
+	[PM_OP_TSTG] = op_tstg,
 };
 
 /* pm_print_op (ops.h): the drain an op needs first (print_drain), then

@@ -204,6 +204,9 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	 * racecheck recognizes; relaxed: a release one cost ~3 %, PERF.md) */
 	const char *dsm_end = k->dsm ?
 		"\tif (pm_cl > 1)\n\t\tpm_cluster_sync_relaxed();\n" : "";
+	/* TMA stores (ops.c, TSTG): complete before the block leaves */
+	const char *tstg_end = k->tma_store ?
+		"\tif (threadIdx.x == 0)\n\t\tpm_bulk_wait();\n" : "";
 
 	if (k->wg) {
 		pm_strbuf_printf(b, "\tif (threadIdx.x >= %d) {\n"
@@ -216,6 +219,7 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 			"\t\tpm_setmaxnreg_inc<%d>();\n", pm_wg_consumer_regs(nt));
 		if (role_loop(k, ast, b, 2, 1, d) < 0)
 			return -1;
+		add_indented(b, tstg_end, 1);
 		pm_strbuf_printf(b, "\t}\n%s}\n", dsm_end);
 		return 0;
 	}
@@ -224,7 +228,7 @@ int pm_emit_ws_body(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	/* a cluster: neither block leaves while the other may copy into
 	 * its shared memory or arrive on its barriers */
-	pm_strbuf_printf(b, "\t}\n%s}\n", k->mc ?
+	pm_strbuf_printf(b, "\t}\n%s%s}\n", tstg_end, k->mc ?
 		"\tpm_cluster_sync();\n" : dsm_end);
 	return 0;
 }

@@ -413,7 +413,8 @@ static void print_user(struct printer *p, __isl_keep isl_ast_node *node,
 	    a->op->kind != PM_OP_PRO && a->op->kind != PM_OP_STG &&
 	    a->op->kind != PM_OP_LDR && a->op->kind != PM_OP_STR &&
 	    a->op->kind != PM_OP_FIXUP && a->op->kind != PM_OP_WAIT &&
-	    a->op->kind != PM_OP_RED &&
+	    a->op->kind != PM_OP_RED && a->op->kind != PM_OP_TSTG &&
+	    a->op->kind != PM_OP_TSTG_WAIT &&
 	    a->op->kind != PM_OP_RELEASE && a->op->kind != PM_OP_DRAIN &&
 	    literal(a->e[0]) < 0) {
 		p->failed = 1;

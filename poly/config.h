@@ -48,6 +48,10 @@ struct pm_config {
 	/* the output tile through shared memory, stored in 16-byte units
 	 * (promote/store.c): -1 = where possible (default), 0 = off, 1 = on */
 	int staged_store;
+	/* sm_90a's warp-specialized kernels: the staged tile leaves by TMA
+	 * stores that overlap the next tile's main loop (promote/store.c,
+	 * docs/decisions/0048-tma-stores.md): -1 = where possible, 0 = off */
+	int tma_store;
 	/* register-staged prefetch on targets without asynchronous copies
 	 * (the paper's sm_70 pipeline): -1 = where possible, 0 = off, 1 = on */
 	int reg_stage;

@@ -10,6 +10,13 @@
  *                                               C, coalesced, threads
  *                                               (l0 mod P, v) as the copies
  *          C_shared[BM][BN + pad] reuses the operand buffers' memory.
+ * Staged, TMA stores (sm_90a's warp-specialized kernels, k->tma_store;
+ * docs/decisions/0048-tma-stores.md):
+ *          TSTG_WAIT[p0, p1]                   the previous tile's stores
+ *                                              have read C_shared
+ *          SYNC_ST, STS (swizzled column blocks of W = 128 bytes), SYNC_ST2
+ *          TSTG[p0, p1, s]   0 <= s < BN / W   one thread: TMA store of
+ *                                              block s (clipped at M, N)
  *
  * Split-K (the scop's contractions cover a chunk of k per blockIdx.z):
  *          FIXUP[p0, p1]                       after the last k loop: the
@@ -27,6 +34,28 @@
 
 #include "target/target.h"
 #include "promote/internal.h"
+
+/* The elements of a 128-byte column block of the staged tile where k's
+ * tile can leave by TMA stores, else 0 (and why). */
+static int tma_store_width(const struct pm_kernel *k, const char **why)
+{
+	const struct pm_config *c = k->cfg;
+	const struct pm_tensor *out = &k->scop->spec->tensors[k->con[0].out];
+	const struct pm_elem *e = pm_elem_of(out->type);
+
+	*why = NULL;
+	if (!c->target->emits_cuda || c->target->tma != 2 || !k->ws)
+		*why = "not a warp-specialized sm_90a kernel";
+	else if (k->scop->nsplit)
+		*why = "a split kernel (its strips leave by the threads)";
+	else if (out->batch || out->rank != 2)
+		*why = "a batched output";
+	else if (!e || e->bytes != 2 || !e->tma)
+		*why = "not a 16-bit output";
+	else if (c->bn % (128 / e->bytes) || c->mn % (128 / e->bytes))
+		*why = "a tile width not of 128-byte blocks";
+	return *why ? 0 : 128 / e->bytes;
+}
 
 /* Elements per 16 bytes of the output type (0: no staging). */
 static int out_vec(const struct pm_kernel *k)
@@ -68,6 +97,7 @@ int pm_store_decide(struct pm_kernel *k, struct pm_diags *d)
 	 * lanes fall into 32 distinct banks; rows stay 16-byte aligned */
 	k->cst_pitch = c->bn + vec;
 	k->cst_vec = vec;
+	k->tma_store = c->tma_store ? tma_store_width(k, &why) : 0;
 	return 0;
 }
 
@@ -177,6 +207,53 @@ static __isl_give isl_schedule_node *direct_tree(struct pm_kernel *k)
 	return pm_pr_graft_root(g);
 }
 
+/* The staged store with TMA stores (the file's comment): TSTG_WAIT,
+ * SYNC_ST, STS under the warp bands, SYNC_ST2, TSTG[p0, p1, s] (no thread
+ * band: the printer lets one thread issue them). */
+static __isl_give isl_schedule_node *tma_staged_tree(struct pm_kernel *k)
+{
+	isl_id *ids[5];
+	isl_union_map *umap;
+	isl_union_set_list *filters;
+	isl_schedule_node *g;
+	char str[128];
+	const int dims[5] = { 2, 2, 2, 2, 3 };
+
+	ids[0] = pm_kernel_op(k, "TSTG_WAIT", PM_OP_TSTG_WAIT, -1);
+	k->sync_st_id[0] = pm_kernel_op(k, "SYNC_ST", PM_OP_SYNC, -1);
+	k->store_id = pm_kernel_op(k, "STS", PM_OP_STS, -1);
+	k->ops[k->nops - 1].con = k->ncon - 1;
+	k->sync_st_id[1] = pm_kernel_op(k, "SYNC_ST2", PM_OP_SYNC, -1);
+	k->stg_id = pm_kernel_op(k, "TSTG", PM_OP_TSTG, -1);
+	ids[1] = k->sync_st_id[0], ids[2] = k->store_id;
+	ids[3] = k->sync_st_id[1], ids[4] = k->stg_id;
+	snprintf(str, sizeof(str), "{ [p0, p1] -> S[p0, p1, s] : "
+		"0 <= s < %d }", k->cfg->bn / k->tma_store);
+	umap = isl_union_map_from_map(str_ext(k, "{ [p0, p1] -> S[p0, p1] }",
+		ids[0]));
+	umap = isl_union_map_add_map(umap, str_ext(k,
+		"{ [p0, p1] -> S[p0, p1] }", ids[1]));
+	umap = isl_union_map_add_map(umap, tiles_ext(k, ids[2]));
+	umap = isl_union_map_add_map(umap, str_ext(k,
+		"{ [p0, p1] -> S[p0, p1] }", ids[3]));
+	umap = isl_union_map_add_map(umap, str_ext(k, str, ids[4]));
+	filters = isl_union_set_list_alloc(k->ctx, 5);
+	for (int i = 0; i < 5; ++i)
+		filters = isl_union_set_list_add(filters,
+			pm_pr_universe(k->ctx, ids[i], dims[i]));
+	g = isl_schedule_node_from_extension(umap);
+	g = isl_schedule_node_child(g, 0);
+	g = isl_schedule_node_insert_sequence(g, filters);
+	g = isl_schedule_node_child(isl_schedule_node_child(g, 2), 0);
+	g = warp_bands(k, g, ids[2]);
+	while (g && isl_schedule_node_get_type(g) != isl_schedule_node_sequence)
+		g = isl_schedule_node_parent(g);
+	g = isl_schedule_node_child(isl_schedule_node_child(g, 4), 0);
+	g = pm_pr_band_str(k, g, "[p0, p1, s]", "s", ids[4], NULL, 1);
+	isl_id_free(ids[0]);
+	return pm_pr_graft_root(g);
+}
+
 static __isl_give isl_schedule_node *staged_tree(struct pm_kernel *k)
 {
 	const struct pm_config *c = k->cfg;
@@ -187,6 +264,8 @@ static __isl_give isl_schedule_node *staged_tree(struct pm_kernel *k)
 	isl_map *red;
 	char str[256];
 
+	if (k->tma_store)
+		return tma_staged_tree(k);
 	k->store_id = pm_kernel_op(k, "STS", PM_OP_STS, -1);
 	k->ops[k->nops - 1].con = k->ncon - 1;
 	k->stg_id = pm_kernel_op(k, "STG", PM_OP_STG, -1);

@@ -89,8 +89,12 @@ enum pm_op_kind {
 	PM_OP_DRAIN,	/* wait for the contraction's asynchronous MMAs */
 	PM_OP_RELEASE,	/* TMA pipeline: the warp is done with stage kt mod S
 			 * (arrives on its "empty" barrier) */
-	PM_OP_RED	/* an epilogue reduction: the block's partials
+	PM_OP_RED,	/* an epilogue reduction: the block's partials
 			 * combined, then the blocks' (emit/epired.c) */
+	PM_OP_TSTG_WAIT,	/* the C tile's previous TMA stores have read
+				 * it (one thread waits; the barrier follows) */
+	PM_OP_TSTG	/* C (global) <- one swizzled column block of the C
+			 * tile (shared), a TMA store */
 };
 
 struct pm_op {
@@ -194,6 +198,9 @@ struct pm_kernel {
 	/* the staged store (promote/store.c): pitch of the shared C tile in
 	 * elements (0: direct stores), elements per 16-byte unit */
 	int cst_pitch, cst_vec;
+	/* TMA stores of the staged tile (cfg->tma_store): the elements of
+	 * its 128-byte column blocks (0: the threads' 16-byte copies) */
+	int tma_store;
 	isl_id *stg_id, *sync_st_id[2];
 	isl_id *fixup_id;		/* split-K (promote/store.c) */
 	isl_id *red_id;			/* an epilogue reduction (store.c) */

@@ -507,6 +507,64 @@ static void test_host_mma_tile(void **state)
 	}
 }
 
+/* The TMA stores' staged tile (sm90.cuh pm_sm90_store_swz, mirrored):
+ * every element (row, col) of a BM x BN tile of 16-bit elements lands
+ * where TMA's 128-byte swizzle reads it for its 64-column box (chunk c of
+ * row r of a box at chunk c ^ (r % 8), per the PTX ISA's swizzle modes),
+ * each byte once, and each warp's pair stores (4 bytes per lane) hit 32
+ * distinct banks. Macro tiles 64 x MN at (row0, col0) as the kernels'. */
+static unsigned swz_mirror(int bm, int row0, int col0, int t, int r)
+{
+	const int g = (t & 31) >> 2, q = t & 3, j = r >> 2, h = (r >> 1) & 1;
+	unsigned base = (unsigned) (col0 / 64 * bm + row0 + 16 * (t >> 5) + g)
+		* 128u + 4u * (unsigned) q;
+
+	return base + (unsigned) (j / 8 * bm + 8 * h) * 128u +
+		((unsigned) ((j & 7) ^ g) << 4);
+}
+
+static void test_tma_store_swizzle(void **state)
+{
+	static const int shapes[][3] = {	/* bm, bn, mn */
+		{ 128, 256, 256 }, { 128, 128, 128 }, { 192, 192, 192 },
+		{ 64, 192, 192 }, { 256, 128, 128 }, { 128, 256, 128 },
+	};
+	static unsigned char seen[256 * 256 * 2];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(*shapes); ++i) {
+		const int bm = shapes[i][0], bn = shapes[i][1], mn = shapes[i][2];
+
+		memset(seen, 0, sizeof(seen));
+		for (int row0 = 0; row0 < bm; row0 += 64)
+			for (int col0 = 0; col0 < bn; col0 += mn)
+				for (int t = 0; t < 128; ++t)
+					for (int r = 0; r < mn / 2; r += 2) {
+			const int m = row0 + 16 * (t >> 5) + ((t & 31) >> 2) +
+				8 * ((r >> 1) & 1);
+			const int n = col0 + 8 * (r >> 2) + 2 * (t & 3);
+			const unsigned box = (unsigned) (n / 64) * bm * 128u;
+			const unsigned tma = box + (unsigned) m * 128u +
+				((((unsigned) (n % 64) * 2 / 16) ^ (m % 8)) << 4) +
+				(unsigned) (n % 8) * 2;
+			const unsigned got = swz_mirror(bm, row0, col0, t, r);
+
+			assert_int_equal(got, tma);
+			assert_true(got + 4 <= (unsigned) (bm * bn * 2));
+			for (int b = 0; b < 4; ++b)
+				assert_int_equal(seen[got + b]++, 0);
+		}
+		/* one warp's store of one pair: 32 lanes, distinct banks */
+		for (int r = 0; r < mn / 2; r += 2) {
+			int bank[32] = { 0 };
+
+			for (int l = 0; l < 32; ++l)
+				assert_int_equal(bank[swz_mirror(bm, 0, 0, l, r)
+					/ 4 % 32]++, 0);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -518,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_ldsm_s8),
 		cmocka_unit_test(test_copy_pattern),
 		cmocka_unit_test(test_host_mma_tile),
+		cmocka_unit_test(test_tma_store_swizzle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -604,6 +604,74 @@ static void test_refusals(void **state)
 	polymma_options_free(o);
 }
 
+/* TMA stores (decision 0048): the staged tile leaves by one thread's TMA
+ * stores of its 64-column swizzled blocks through the output's map,
+ * waited for (reads) before the next tile is staged and (complete) before
+ * the block leaves; --tma-store off, split rows and f32 outputs keep the
+ * threads' 16-byte copies. */
+static void test_tma_store(void **state)
+{
+	const char *on[] = { "target", "sm_90a", "persistent", "on", NULL };
+	const char *off[] = { "target", "sm_90a", "persistent", "on",
+		"tma-store", "off", NULL };
+	const char *split[] = { "target", "sm_90a", NULL };
+	const char *bf[] = { "target", "sm_90a", "persistent", "on", NULL };
+	char *s = gen("nn", on, NULL, NULL), *k, *w, *st, *t, *diag;
+
+	(void) state;
+	k = kernel_text(s, "__launch_bounds__(288, 1) pm_kernel_gemm_nn(");
+	assert_non_null(strstr(k, "const __grid_constant__ CUtensorMap pm_tm1, "
+		"const __grid_constant__ CUtensorMap pm_tm2)"));
+	assert_int_equal(count(k, "pm_copy16_s2g("), 0);
+	assert_int_equal(count(k, "pm_sm90_store_swz<64, 128, __half>("), 1);
+	assert_int_equal(count(k, "pm_tma_store_2d(&pm_tm2, "), 2);
+	assert_non_null(strstr(k, "if (threadIdx.x == 0) { pm_tma_store_2d("
+		"&pm_tm2, (unsigned char *) pm_cst + ((1)) * 16384, (128 * c1 + "
+		"64), (128 * c0)); pm_bulk_commit(); }"));
+	/* the wait, then the barrier, then the staging, then the stores */
+	w = strstr(k, "if (threadIdx.x == 0) pm_bulk_wait_read();\n");
+	st = strstr(k, "pm_sm90_store_swz<");
+	t = strstr(k, "pm_tma_store_2d(");
+	assert_true(w && st && t && w < st && st < t);
+	assert_non_null(strstr(w, "pm_fence_proxy_async(); pm_bar_sync_n<256>();"));
+	assert_non_null(strstr(k, "\t}\n\tif (threadIdx.x == 0)\n\t\t"
+		"pm_bulk_wait();\n}\n"));
+	assert_non_null(strstr(s, "if (pm_tma_map_2d_ty(&pm_tm2, C, "
+		"CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, M, N, N, 128, 64, 128) != "
+		"cudaSuccess)"));
+	free(k);
+	free(s);
+	s = gen("nn", off, NULL, NULL);
+	assert_int_equal(count(s, "pm_tma_store_2d(&"), 0);
+	assert_int_equal(count(s, "if (threadIdx.x == 0) pm_bulk_wait"), 0);
+	assert_true(count(s, "pm_copy16_s2g(&C[") > 0);
+	free(s);
+	/* the whole file: every unsplit persistent row, no split row */
+	s = try_gen("gemm_nn", split, &diag);
+	assert_non_null(s);
+	free(diag);
+	k = kernel_text(s, "pm_kernel_gemm_nn_persist_split(");
+	assert_int_equal(count(k, "pm_tma_store_2d(&"), 0);
+	free(k);
+	k = kernel_text(s, "pm_kernel_gemm_nn_persist_wide(");
+	assert_int_equal(count(k, "pm_tma_store_2d(&pm_tm2, "), 4);
+	free(k);
+	k = kernel_text(s, "pm_kernel_gemm_nn_persist_sq(");
+	assert_int_equal(count(k, "pm_tma_store_2d(&pm_tm2, "), 3);
+	free(k);
+	free(s);
+	s = gen("def f(bf16(M, K) A, bf16(K, N) B) -> (bf16(M, N) C) {\n"
+		"    C(i, j) +=! A(i, k) * B(k, j)\n}\n", bf, NULL, NULL);
+	assert_non_null(strstr(s, "pm_sm90_store_swz<64, 128, __nv_bfloat16>("));
+	assert_non_null(strstr(s, "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, M, N, "
+		"N, 128, 64, 128)"));
+	free(s);
+	s = gen("def f(f16(M, K) A, f16(K, N) B) -> (f32(M, N) C) {\n"
+		"    C(i, j) +=! A(i, k) * B(k, j)\n}\n", bf, NULL, NULL);
+	assert_int_equal(count(s, "pm_tma_store_2d(&"), 0);
+	free(s);
+}
+
 /* --dump-schedule shows the producer's subtree under its mark, in front
  * of the k loop. */
 static void test_dump(void **state)
@@ -645,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_tma_store),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

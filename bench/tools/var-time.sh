@@ -20,13 +20,13 @@ i=0
 echo "static const pm_var vars[] = {" > $D/table.h
 while IFS=: read -r tag opts; do
 	[ -z "$tag" ] && continue
-	sed "s/def pm_$SPEC(/def pm_${SPEC}_v$i(/" bench/specs/$SPEC.tc > $D/v$i.tc
+	sed "s/def bench_$SPEC(/def vt_${SPEC}_v$i(/" bench/specs/$SPEC.tc > $D/v$i.tc
 	defs=
 	for w in $opts; do case "$w" in @D=*) defs="$defs -D${w#@D=}";; esac; done
 	opts=$(echo "$opts" | sed 's/@D=[A-Za-z0-9_=]*//g')
 	build/polymma gen $D/v$i.tc $P $opts -o $D/v$i.cu || { echo "gen $tag failed"; exit 1; }
-	echo "extern \"C\" cudaError_t pm_${SPEC}_v$i(const void *, const void *, void *, int64_t, int64_t, int64_t, cudaStream_t);" >> $D/vars.h
-	echo "  {\"$tag\", pm_${SPEC}_v$i}," >> $D/table.h
+	echo "extern \"C\" cudaError_t vt_${SPEC}_v$i(const void *, const void *, void *, int64_t, int64_t, int64_t, cudaStream_t);" >> $D/vars.h
+	echo "  {\"$tag\", vt_${SPEC}_v$i}," >> $D/table.h
 	(nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a $defs -c $D/v$i.cu -o $D/v$i.o -Xptxas -v 2>&1 | grep -E "spill" | grep -v " 0 bytes spill" | sed "s/^/$tag: /") &
 	i=$((i + 1))
 done <<< "$VARS"
