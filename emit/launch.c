@@ -71,6 +71,19 @@ static void out_map(struct pm_kernel *k, struct pm_strbuf *b,
 
 	pm_scop_dim_str(k->scop, t, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, t, 1, d1, sizeof(d1));
+	if (k->scop->spec->tensors[t].batch) {
+		char nb[256], sl[256];
+
+		pm_emit_batch_count(k, nb, sizeof(nb));
+		pm_emit_batch_slice(k, t, sl, sizeof(sl));
+		pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif ("
+			"pm_tma_map_3d_ty(&pm_tm%d, %s, %s, %d, %s, %s, %s, %s, "
+			"%s, %d, %d, 128) != cudaSuccess)\n%s\treturn "
+			"cudaErrorInvalidValue;\n", ind, k->nbufs, ind, k->nbufs,
+			k->scop->spec->tensors[t].name, e->tma, e->bytes, d0, d1,
+			d1, nb, sl, k->cfg->bm, k->tma_store, ind);
+		return;
+	}
 	pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d_ty("
 		"&pm_tm%d, %s, %s, %d, %s, %s, %s, %d, %d, 128) != cudaSuccess)"
 		"\n%s\treturn cudaErrorInvalidValue;\n", ind, k->nbufs, ind,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emit/batch.h"
 #include "emit/epired.h"
 #include "emit/fixup.h"
 #include "emit/ops.h"
@@ -577,15 +578,17 @@ static void op_tstg(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 	/* a cluster's block past the last tile row stores nothing
 	 * (fixup.c, pm_print_strip_pred) */
-	pm_strbuf_printf(b, "if (threadIdx.x == 0%s) { pm_tma_store_2d("
+	pm_strbuf_printf(b, "if (threadIdx.x == 0%s) { pm_tma_store_%s("
 		"&pm_tm%d, (unsigned char *) pm_cst + (", k->mc ?
-		" && pm_own" : "", k->nbufs);
+		" && pm_own" : "", pm_emit_batched(k) ? "3d" : "2d", k->nbufs);
 	pm_print_expr(b, a->e[2]);
 	pm_strbuf_printf(b, ") * %d, ", k->cfg->bm * 128);
 	pm_print_expr(b, a->e[1]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[0]);
-	pm_strbuf_add(b, "); pm_bulk_commit(); }\n");
+	/* a batched output: its unit's batch (emit/batch.c) */
+	pm_strbuf_printf(b, "%s); pm_bulk_commit(); }\n", pm_emit_batched(k) ?
+		", (int) pm_bz" : "");
 }
 
 static void op_tstg_wait(struct pm_kernel *k, struct pm_strbuf *b,

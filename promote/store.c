@@ -48,8 +48,8 @@ static int tma_store_width(const struct pm_kernel *k, const char **why)
 		*why = "not a warp-specialized sm_90a kernel";
 	else if (k->scop->nsplit)
 		*why = "a split kernel (its strips leave by the threads)";
-	else if (out->batch || out->rank != 2)
-		*why = "a batched output";
+	else if (out->rank != 2)
+		*why = "an output not of rank 2";
 	else if (!e || e->bytes != 2 || !e->tma)
 		*why = "not a 16-bit output";
 	else if (c->bn % (128 / e->bytes) || c->mn % (128 / e->bytes))

@@ -666,6 +666,16 @@ static void test_tma_store(void **state)
 	assert_non_null(strstr(s, "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, M, N, "
 		"N, 128, 64, 128)"));
 	free(s);
+	/* a batched output: a 3-D map, the unit's batch its coordinate */
+	s = gen("def f(f16(Bt, M, K) A, f16(K, N) B) -> (f16(Bt, M, N) C) {\n"
+		"    C(b, i, j) +=! A(b, i, k) * B(k, j)\n}\n", bf, NULL, NULL);
+	assert_int_equal(count(s, "if (threadIdx.x == 0) { pm_tma_store_3d("
+		"&pm_tm2, (unsigned char *) pm_cst + ((1)) * 16384, (128 * c1 + "
+		"64), (128 * c0), (int) pm_bz); pm_bulk_commit(); }"), 1);
+	assert_non_null(strstr(s, "pm_tma_map_3d_ty(&pm_tm2, C, "
+		"CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, M, N, N, (int64_t) (Bt), "
+		"(int64_t) (M) * (N), 128, 64, 128)"));
+	free(s);
 	s = gen("def f(f16(M, K) A, f16(K, N) B) -> (f32(M, N) C) {\n"
 		"    C(i, j) +=! A(i, k) * B(k, j)\n}\n", bf, NULL, NULL);
 	assert_int_equal(count(s, "pm_tma_store_2d(&"), 0);

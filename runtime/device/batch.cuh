@@ -16,13 +16,24 @@ __device__ __forceinline__ void pm_tma_load_3d(void *dst, const CUtensorMap *map
                : "memory");
 }
 
+// A TMA store of the batched output's box (decision 0048): batch z.
+__device__ __forceinline__ void pm_tma_store_3d(const CUtensorMap *map,
+                                                const void *src, int x, int y,
+                                                int z) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group"
+               " [%0, {%2, %3, %4}], [%1];\n" ::"l"(map),
+               "r"(pm_smem_addr(src)), "r"(x), "r"(y), "r"(z)
+               : "memory");
+}
+
 // Host: pm_tma_map_2d's map of nb row-major matrices rows x cols (pitch
-// elements a row), bstride elements apart.
-static inline __attribute__((unused)) cudaError_t pm_tma_map_3d(CUtensorMap *m, const void *base,
-                                        uint64_t rows, uint64_t cols,
-                                        uint64_t pitch, uint64_t nb,
-                                        uint64_t bstride, unsigned box_rows,
-                                        unsigned box_cols, int swb) {
+// elements a row), bstride elements apart; _ty: of any element type (dt,
+// esize bytes), the output's map of TMA stores (decision 0048).
+static inline __attribute__((unused)) cudaError_t
+pm_tma_map_3d_ty(CUtensorMap *m, const void *base, CUtensorMapDataType dt,
+                 unsigned esize, uint64_t rows, uint64_t cols, uint64_t pitch,
+                 uint64_t nb, uint64_t bstride, unsigned box_rows,
+                 unsigned box_cols, int swb) {
   static pm_tmap_encode_fn fn;
   if (!fn) {
     void *p = NULL;
@@ -35,8 +46,7 @@ static inline __attribute__((unused)) cudaError_t pm_tma_map_3d(CUtensorMap *m, 
     fn = (pm_tmap_encode_fn)p;
   }
   const cuuint64_t dims[3] = {cols, rows, nb};
-  const cuuint64_t strides[2] = {pitch * sizeof(PM_AB_T),
-                                 bstride * sizeof(PM_AB_T)};
+  const cuuint64_t strides[2] = {pitch * esize, bstride * esize};
   const cuuint32_t box[3] = {box_cols, box_rows, 1};
   const cuuint32_t estr[3] = {1, 1, 1};
   const CUtensorMapSwizzle sw =
@@ -44,10 +54,20 @@ static inline __attribute__((unused)) cudaError_t pm_tma_map_3d(CUtensorMap *m, 
       : swb == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
       : swb == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                   : CU_TENSOR_MAP_SWIZZLE_NONE;
-  return fn(m, PM_AB_TMA, 3, (void *)base, dims, strides,
+  return fn(m, dt, 3, (void *)base, dims, strides,
             box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
             CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
              ? cudaSuccess
              : cudaErrorInvalidValue;
 }
+
+static inline __attribute__((unused)) cudaError_t pm_tma_map_3d(CUtensorMap *m, const void *base,
+                                        uint64_t rows, uint64_t cols,
+                                        uint64_t pitch, uint64_t nb,
+                                        uint64_t bstride, unsigned box_rows,
+                                        unsigned box_cols, int swb) {
+  return pm_tma_map_3d_ty(m, base, PM_AB_TMA, sizeof(PM_AB_T), rows, cols,
+                          pitch, nb, bstride, box_rows, box_cols, swb);
+}
+
