@@ -182,9 +182,10 @@ check: all $(if $(SANITIZE),,shared)
 			echo "== $$t: did not build"; \
 			fail=$$((fail + 1)); failed="$$failed $$t"; continue; \
 		fi; \
-		echo "== $$t"; \
+		echo "== $$t"; t0=$$(date +%s); \
 		if POLYMMA='$(CLI)' ./$$t; then pass=$$((pass + 1)); \
 		else fail=$$((fail + 1)); failed="$$failed $$t"; fi; \
+		echo "== $$t: $$(($$(date +%s) - t0)) s"; \
 	done; \
 	echo "== smoke: $(EXAMPLE) examples/gemm_nn.tc"; \
 	if ./$(EXAMPLE) examples/gemm_nn.tc; then pass=$$((pass + 1)); \
