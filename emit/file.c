@@ -115,7 +115,7 @@ static void comment_block(const struct pm_variant_set *vs,
 	const struct pm_spec *spec = k->scop->spec;
 	const char *s = spec->text;
 	const struct pm_operand_row *row = pm_target_operand(c->target,
-		spec->tensors[k->con[0].a].type);
+		pm_kernel_ab(k));
 	const char *ptx = row ? row->ptx : "?";
 	char sk[16];
 
@@ -370,10 +370,20 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			"char pm_smem[];\n", c->target->desc_smem ? 1024 : 128);
 	for (int i = 0; i < k->nbufs; ++i) {
 		const char *t = pm_emit_ctype(k, k->bufs[i].tensor, host);
+		const char *name = k->scop->spec->tensors[k->bufs[i].tensor].name;
+		const char *base = host ? "(char *) pm_smem" : "pm_smem";
+		const struct pm_elem *ab = pm_elem_storage(pm_kernel_ab(k));
 
+		/* a converting copy (docs/decisions/0047): the tile of the
+		 * MMA's type, the raw tiles of the stored one after it */
+		if (k->bufs[i].conv) {
+			pm_strbuf_printf(b, "\t%s *%s_raw = (%s *) (%s + %ld);\n",
+				t, name, t, base, off[i] +
+				pm_buffer_raw_off(k, i, host));
+			t = host || !ab ? t : ab->ctype;
+		}
 		pm_strbuf_printf(b, "\t%s *%s_shared = (%s *) (%s + %ld);\n", t,
-			k->scop->spec->tensors[k->bufs[i].tensor].name, t,
-			host ? "(char *) pm_smem" : "pm_smem", off[i]);
+			name, t, base, off[i]);
 	}
 	if (k->cst_pitch) {
 		const char *t = pm_emit_ctype(k, k->con[0].out, host);
@@ -515,7 +525,7 @@ static void operand_defs(const struct pm_variant_set *vs, struct pm_strbuf *b)
 {
 	const struct pm_kernel *k = vs->main;
 	const struct pm_operand_row *r = pm_target_operand(vs->target,
-		k->scop->spec->tensors[k->con[0].a].type);
+		pm_kernel_ab(k));
 
 	if (!r || !r->elem)
 		return;
@@ -536,6 +546,15 @@ static void operand_defs(const struct pm_variant_set *vs, struct pm_strbuf *b)
 }
 
 /* pm_f and pm_ld2f of each 16-bit element type (pointwise code). */
+/* Does a buffer of k widen its operand (docs/decisions/0047)? */
+static int has_conv(const struct pm_kernel *k)
+{
+	for (int i = 0; i < k->nbufs; ++i)
+		if (k->bufs[i].conv)
+			return 1;
+	return 0;
+}
+
 static void elem_fns(struct pm_strbuf *b)
 {
 	for (int t = PM_F16; t <= PM_I32; ++t) {
@@ -575,6 +594,9 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 		/* epilogue reductions (docs/decisions/0037) */
 		if (pm_emit_has_red(k))
 			pm_strbuf_add(b, pm_embed_red_cuh);
+		/* converting copies (docs/decisions/0047) */
+		if (has_conv(k))
+			pm_strbuf_add(b, pm_embed_convert_cuh);
 	}
 	/* every kernel of the set in the table's order (in parallel:
 	 * rows.h); the split-K fixup only in the _split rows (its code slowed the k loops measurably

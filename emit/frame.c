@@ -358,3 +358,15 @@ void pm_print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
 	pm_print_expr(b, a->e[3]);
 	pm_strbuf_add(b, ")");
 }
+
+/* pm_print_raw_addr (frame.h) */
+void pm_print_raw_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
+	const char *name, const struct pm_annot *a)
+{
+	pm_strbuf_printf(b, "&%s_raw[", name);
+	pm_print_expr(b, a->e[4]);
+	pm_strbuf_printf(b, " * %ld + ", buf->raw_elems);
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_printf(b, " * %ld + ", buf->size[buf->rank - 1]);
+	pm_print_expr(b, a->e[3]);
+}

@@ -99,6 +99,11 @@ void pm_print_ring(struct pm_kernel *k, struct pm_strbuf *b,
  * stage; k->ws: the k tile, its stage the ring position). */
 void pm_print_stage_base(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	__isl_keep isl_ast_expr *stage);
+/* "&X_raw[stage * R + l0 * C + c" of a converting copy's unit
+ * (docs/decisions/0047): its raw tile's dense rows of C elements, without
+ * the closing bracket. */
+void pm_print_raw_addr(struct pm_strbuf *b, const struct pm_buffer *buf,
+	const char *name, const struct pm_annot *a);
 /* "&X_shared[stage * S + pm_smem_off<P, SWZ>(l0, c)" of a copy or
  * prologue unit (annotation slots 2, 3, 4), without the closing bracket. */
 void pm_print_unit_addr(struct pm_strbuf *b, const struct pm_buffer *buf,

@@ -110,7 +110,7 @@ static int kernel_row(struct pm_kernel *k, const char *suffix,
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_operand_row *op = pm_target_operand(k->cfg->target,
-		spec->tensors[k->con[0].a].type);
+		pm_kernel_ab(k));
 
 	memset(row, 0, sizeof(*row));
 	snprintf(row->suffix, sizeof(row->suffix), "%s", suffix);

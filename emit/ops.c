@@ -263,6 +263,41 @@ static int store_limits(struct pm_kernel *k, struct pm_strbuf *b,
 	return 1;
 }
 
+/* A converting copy's unit (docs/decisions/0047): the stored elements
+ * into the raw tile, 8 bytes of i8 where the MMA type's unit is 16
+ * (pm_cp_async8*, runtime/device/convert.cuh), else element by element;
+ * pred and the zeros past k as print_copy's. */
+static void print_conv_copy(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+	int async = !host && buf->vec == pm_kernel_vec(k);
+	int z = pm_kernel_k_guard_dim(k, buf) >= 0;
+
+	if (pred && !async)
+		pm_strbuf_printf(b, "if (%s) ", pred);
+	if (host)
+		pm_strbuf_printf(b, "pm_host_copy%s(%d, ", z ? "_z" : "",
+			buf->vec);
+	else if (async)
+		pm_strbuf_printf(b, "pm_cp_async8%s%s(", pred ? "_if" : "",
+			z ? "_z" : "");
+	else
+		pm_strbuf_printf(b, "pm_copy_elems%s(%d, ", z ? "_z" : "",
+			buf->vec);
+	pm_print_raw_addr(b, buf, name, a);
+	pm_strbuf_add(b, "], ");
+	global_unit(k, b, buf, a);
+	if (pred && async)
+		pm_strbuf_printf(b, ", %s", pred);
+	if (z) {
+		pm_strbuf_add(b, ", ");
+		k_pred(k, b, buf, a);
+	}
+	pm_strbuf_add(b, ");\n");
+}
+
 /* A copy unit; with pred, only where pred holds (a predicated cp.async:
  * the source address is formed but not read otherwise); past k, zeros
  * (the _z helpers: cp.async with a source size of 0). */
@@ -276,6 +311,10 @@ static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
 
 	if (buf->tma) {
 		pm_print_tma_copy(k, b, a, host, pred);
+		return;
+	}
+	if (buf->conv) {
+		print_conv_copy(k, b, a, host, pred);
 		return;
 	}
 	if (pred && !async)
@@ -627,12 +666,18 @@ static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 
 	(void) pred;
+	/* a converting copy's PRO writes every unit: zeros past k */
 	if (pm_kernel_k_guard_dim(k, buf) >= 0) {
 		pm_strbuf_add(b, "if (");
 		k_pred(k, b, buf, a);
 		pm_strbuf_add(b, ") ");
 	}
 	pm_print_pro(k, b, a, host);
+	if (buf->conv && pm_kernel_k_guard_dim(k, buf) >= 0) {
+		b->s[--b->len] = '\0';
+		pm_strbuf_add(b, " else ");
+		pm_print_pro_zero(k, b, a, host);
+	}
 }
 
 /* DRAIN: wait for the contraction's asynchronous MMAs (warp-specialized

@@ -216,7 +216,7 @@ static int chain_of(struct pm_kernel *k, int stmt)
 static int int_acc(const struct pm_kernel *k)
 {
 	const struct pm_operand_row *r = pm_target_operand(k->cfg->target,
-		k->scop->spec->tensors[k->con[0].a].type);
+		pm_kernel_ab(k));
 
 	return k->cfg->target->emits_cuda && r && r->acc == PM_I32;
 }
@@ -410,13 +410,15 @@ int pm_epi_pairs_tensor(struct pm_kernel *k, int t)
 	return 0;
 }
 
-/* The spellings of operand tensor t's elements (a row of the target's
- * operand table: f16 or bf16). */
+/* The spellings of the elements of operand tensor t's tile (a row of the
+ * target's operand table: f16 or bf16; the MMA's type, where t is
+ * widened to it: docs/decisions/0047). */
 static const struct pm_elem *operand_elem(const struct pm_kernel *k, int t)
 {
 	const struct pm_operand_row *r = pm_target_operand(k->cfg->target,
-		k->scop->spec->tensors[t].type);
+		pm_kernel_ab(k));
 
+	(void) t;
 	return r && r->elem ? r->elem : pm_elem_of(PM_F16);
 }
 
@@ -541,6 +543,66 @@ static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
 		w->vars[r->idx[d]] = g[d];
 }
 
+/* A converting copy's PRO (docs/decisions/0047): the vec stored elements
+ * of the unit this thread copied, from the raw tile, to fp32 (exact: every
+ * i8 is a float), the prologue if any, rounded once to the MMA's type t
+ * into the operand tile (GPU, 16-byte units: one 8-byte load of the raw
+ * bytes, one 16-byte store). */
+static void print_conv_pro(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+	const struct pm_elem *t = operand_elem(k, buf->tensor);
+	const struct pm_elem *st = pm_elem_storage(
+		k->scop->spec->tensors[buf->tensor].type);
+	const char *sc = pm_emit_ctype(k, buf->tensor, host);
+	int vec = !host && buf->vec == 8;
+	struct pw w = { .chain = buf->tensor };
+
+	pm_strbuf_printf(b, "{ %s *pm_q = ", host ? "float" : t->ctype);
+	pm_print_unit_addr(b, buf, name, a, host);
+	pm_strbuf_printf(b, "]; const %s *pm_s = ", sc);
+	pm_print_raw_addr(b, buf, name, a);
+	pm_strbuf_add(b, "]; ");
+	if (pm_prologue_reads_other(buf->pro, buf->tensor))
+		pro_coords(k, b, buf, a, &w);
+	if (vec)
+		pm_strbuf_printf(b, "const uint2 pm_w = *(const uint2 *) pm_s; "
+			"const %s *pm_b = (const %s *) &pm_w; uint4 pm_u; %s "
+			"*pm_h = (%s *) &pm_u; ", sc, sc, t->ctype, t->ctype);
+	pm_strbuf_printf(b, "%sfor (int pm_e = 0; pm_e < %d; ++pm_e) { "
+		"const float pm_v = %s(%s[pm_e]); (void) pm_v; %s[pm_e] = %s(",
+		host ? "" : "_Pragma(\"unroll\") ", buf->vec,
+		host || !st || !st->to_f32 ? "(float)" : st->to_f32,
+		vec ? "pm_b" : "pm_s", vec ? "pm_h" : "pm_q",
+		host ? "" : t->from_f32);
+	if (buf->pro)
+		print_expr_c(k, b, buf->pro, &w);
+	else
+		pm_strbuf_add(b, "pm_v");
+	pm_strbuf_printf(b, "); }%s }\n", vec ? " *(uint4 *) pm_q = pm_u;" :
+		"");
+}
+
+void pm_print_pro_zero(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const struct pm_elem *t = operand_elem(k, buf->tensor);
+
+	pm_strbuf_printf(b, "{ %s *pm_q = ", host ? "float" : t->ctype);
+	pm_print_unit_addr(b, buf, k->scop->spec->tensors[buf->tensor].name, a,
+		host);
+	if (!host && buf->vec == 8)
+		pm_strbuf_add(b, "]; *(uint4 *) pm_q = make_uint4(0u, 0u, 0u, "
+			"0u); }\n");
+	else
+		pm_strbuf_printf(b, "]; for (int pm_e = 0; pm_e < %d; ++pm_e) "
+			"pm_q[pm_e] = %s(0.0f); }\n", buf->vec, host ? "" :
+			t->from_f32);
+}
+
 /* The prologue on the vec elements this thread copied:
  * x = f(x) in fp32, in place in shared memory; on pairs of halves where
  * that gives the same result (pro_h2_exact): 4 instructions per 16-byte
@@ -556,6 +618,10 @@ void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	int other = pm_prologue_reads_other(buf->pro, buf->tensor);
 	struct pw w = { .chain = buf->tensor };
 
+	if (buf->conv) {
+		print_conv_pro(k, b, a, host);
+		return;
+	}
 	if (vec && !other && pro_h2_exact(t, buf->pro)) {
 		pm_strbuf_printf(b, "{ %s *pm_q = ", t->ctype);
 		pm_print_unit_addr(b, buf, name, a, host);

@@ -21,6 +21,10 @@ void pm_print_pro(struct pm_kernel *k, struct pm_strbuf *b,
 /* The functor of buffer i's prologue applied to the MMA's registers:
  * "const auto pm_pro<i> = [](uint32_t) -> uint32_t {..};" (a kernel
  * local, on .f16x2 registers) or, host, "static float pm_pro<i>(float)". */
+/* A converting copy's PRO past k (docs/decisions/0047): zeros into the
+ * unit of annotation a of the operand tile. */
+void pm_print_pro_zero(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host);
 void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	int host);
 /* Does an epilogue statement load input tensor t two elements at a time

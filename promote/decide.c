@@ -34,6 +34,10 @@ static long smem_main(struct pm_kernel *k, int host, long *off)
 			off[i] = *e;
 		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 :
 			k->eb);
+		/* a converting copy's raw stages after its tile's
+		 * (docs/decisions/0047) */
+		if (k->bufs[i].raw_elems)
+			*e = (*e + 15) / 16 * 16 + pm_buffer_raw_bytes(k, i, host);
 		*e = (*e + align - 1) / align * align;
 		bytes = *e > bytes ? *e : bytes;
 	}
@@ -111,6 +115,21 @@ int pm_kernel_nbars(struct pm_kernel *k)
 				pm_kernel_npipes(k)) +
 				(k->dsm ? 2 : 0);
 	return 0;
+}
+
+long pm_buffer_raw_off(const struct pm_kernel *k, int b, int host)
+{
+	return (k->cfg->stages * k->bufs[b].stage_elems * (host ? 4 : k->eb) +
+		15) / 16 * 16;
+}
+
+long pm_buffer_raw_bytes(const struct pm_kernel *k, int b, int host)
+{
+	const struct pm_elem *e = pm_elem_storage(
+		k->scop->spec->tensors[k->bufs[b].tensor].type);
+
+	return k->cfg->stages * k->bufs[b].raw_elems * (host || !e ? 4 :
+		e->bytes);
 }
 
 long pm_buffer_box_cols(const struct pm_buffer *b)

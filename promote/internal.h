@@ -16,10 +16,11 @@
 #include "schedule_tree/tree.h"
 
 /* Does buffer b have a prologue applied in shared memory (PRO statements;
- * not one applied to the MMA's registers)? */
+ * not one applied to the MMA's registers), or a converting copy (its PRO
+ * widens the stored elements, docs/decisions/0047)? */
 static inline int pm_pr_smem_pro(const struct pm_buffer *b)
 {
-	return b->pro != NULL && !b->pro_regs;
+	return (b->pro != NULL || b->conv) && !b->pro_regs;
 }
 
 /* Pitch, swizzle and stage size of buffers first.. (--smem; on targets

@@ -89,6 +89,12 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 	buf->copy_id = pm_kernel_op(k, name, PM_OP_COPY, k->nbufs);
 	buf->con = k->scop->join ? 0 : c;
 	buf->pro = tensor == k->con[c].a ? k->con[c].pa : k->con[c].pb;
+	/* an operand widened to the MMA's type on the way (decisions/0047) */
+	buf->conv = k->scop->spec->tensors[tensor].type != pm_kernel_ab(k);
+	buf->raw_elems = 0;
+	for (int i = 0; buf->conv && i < rank; ++i)
+		buf->raw_elems = (buf->raw_elems ? buf->raw_elems : 1) *
+			buf->size[i];
 	buf->kdim = -1;
 	{
 		const struct pm_expr *r = tensor == k->con[c].a ?
@@ -98,7 +104,7 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 			if (r->idx[d] == 2)
 				buf->kdim = d;
 	}
-	if (buf->pro) {
+	if (buf->pro || buf->conv) {
 		snprintf(name, sizeof(name), "PRO_%s",
 			k->scop->spec->tensors[tensor].name);
 		buf->pro_id = pm_kernel_op(k, name, PM_OP_PRO, k->nbufs);
@@ -380,12 +386,14 @@ static int pro_regs_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 	 * thread knows its elements' indices (decisions/0039) */
 	int other = pm_prologue_reads_other(ba->pro, ba->tensor);
 	int ok = k->cfg->target->mma_ra && !k->frag[c] &&
-		k->cfg->mma_inflight <= 0 && !other;
+		k->cfg->mma_inflight <= 0 && !other && !ba->conv;
 
 	if (!ba->pro || !k->cfg->pro_regs)
 		return 0;
 	if (k->cfg->pro_regs > 0 && !ok) {
 		pm_diag_plain(d, "--pro-regs on: not possible here (%s)",
+			ba->conv ? "the operand is widened to the MMA's type in "
+			"shared memory (docs/decisions/0047)" :
 			other ? "the prologue reads other tensors: it is applied "
 			"in shared memory" :
 			!k->cfg->target->mma_ra ? "the target has no macro-MMA "

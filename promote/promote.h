@@ -78,6 +78,11 @@ long pm_kernel_red_at(struct pm_kernel *k, int host);
  * split-K fixup through distributed shared memory (k->dsm) its "go" and
  * "recv" barriers last. */
 int pm_kernel_nbars(struct pm_kernel *k);
+/* A converting copy's raw tiles (docs/decisions/0047): their offset from
+ * buffer b's (its tile's stages, rounded up to 16 bytes) and their bytes
+ * (every stage; host: floats). */
+long pm_buffer_raw_off(const struct pm_kernel *k, int b, int host);
+long pm_buffer_raw_bytes(const struct pm_kernel *k, int b, int host);
 /* The columns of buffer b's TMA box (64, 32 or 16 for a tile of blocks of
  * that many columns: SWZ 2, 3, 4; else the tile's) and the boxes of one
  * k tile. */

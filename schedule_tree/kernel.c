@@ -1,5 +1,6 @@
 /* The kernel state: idiom recognition, marks and statement ids (its
  * sizes: sizes.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,15 +66,13 @@ static int unsupported(struct pm_diags *d, struct pm_loc loc, const char *what)
  * writes of an operand every read of which is MN-major (variant/kcopy.h;
  * docs/decisions/0029-8-bit-operands.md, 0033-kmajor-copies.md). A read
  * left MN-major is of an operand also read K-major. */
-static int k_major(struct pm_kernel *k, const struct pm_expr *x,
-	const struct pm_expr *y, struct pm_diags *d)
+static int k_major(struct pm_kernel *k, const struct pm_operand_row *row,
+	const struct pm_expr *x, const struct pm_expr *y, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_target *tg = k->cfg->target;
 	const struct pm_expr *r[2] = { x, y };
-	const struct pm_operand_row *row;
 
-	row = pm_target_operand(tg, spec->tensors[x->tensor].type);
 	for (int o = 0; row && row->k_major && o < 2; ++o) {
 		const struct pm_tensor *t = &spec->tensors[r[o]->tensor];
 
@@ -99,36 +98,73 @@ static int k_major(struct pm_kernel *k, const struct pm_expr *x,
 	return 0;
 }
 
-/* The operands x, y of contraction st: of one type, a row of the target's
- * operand table (docs/decisions/0026-operand-type-table.md). */
-static int operand_types(struct pm_kernel *k, const struct pm_stmt *st,
-	const struct pm_expr *x, const struct pm_expr *y, int pro,
+/* "i8" or "i8 or ...": the stored types row r widens, for messages. */
+static void widen_list(const struct pm_operand_row *r, char *buf, int len)
+{
+	int off = 0, n = 0;
+
+	buf[0] = '\0';
+	for (int t = 0; t < 32 && r && off < len; ++t)
+		if (r->widen >> t & 1u)
+			off += snprintf(buf + off, len - off, "%s%s",
+				n++ ? " or " : "", pm_type_name((enum pm_type) t));
+}
+
+/* Operands of two types that no row multiplies together: -1 with the
+ * diagnostic (docs/decisions/0047-mixed-operand-types.md). */
+static int mixed_refused(const struct pm_target *tg, const struct pm_stmt *st,
+	const struct pm_tensor *a, const struct pm_tensor *b,
 	struct pm_diags *d)
+{
+	const struct pm_operand_row *r = pm_target_operand(tg, a->type);
+	char list[64];
+
+	r = r && r->widen ? r : pm_target_operand(tg, b->type);
+	widen_list(r, list, sizeof(list));
+	if (r && r->widen)
+		pm_diag_unsupported(d, st->loc, "the operands have different "
+			"types (%s '%s' x %s '%s'); an operand of another type "
+			"than its partner's is widened on target %s only from %s "
+			"into %s (docs/decisions/0047)", pm_type_name(a->type),
+			a->name, pm_type_name(b->type), b->name, tg->name, list,
+			pm_type_name(r->in));
+	else
+		pm_diag_unsupported(d, st->loc, "the operands have different "
+			"types (%s '%s' x %s '%s'); target %s widens neither to "
+			"the other's type (docs/decisions/0047)",
+			pm_type_name(a->type), a->name, pm_type_name(b->type),
+			b->name, tg->name);
+	return -1;
+}
+
+/* The operands x, y of contraction c (statement st): of one type, a row
+ * of the target's operand table (docs/decisions/0026-operand-type-table.md),
+ * or of two where that row widens the other's type
+ * (docs/decisions/0047-mixed-operand-types.md); sets the contraction's
+ * ab and conv. */
+static int operand_types(struct pm_kernel *k, int c, const struct pm_stmt *st,
+	const struct pm_expr *x, const struct pm_expr *y, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_target *tg = k->cfg->target;
 	const struct pm_tensor *a = &spec->tensors[x->tensor];
 	const struct pm_tensor *b = &spec->tensors[y->tensor];
+	const struct pm_operand_row *row;
 	char list[64];
 
-	if (a->type != b->type) {
-		pm_diag_unsupported(d, st->loc, "the operands have different "
-			"types (%s '%s' x %s '%s'); both must be of one type%s",
-			pm_type_name(a->type), a->name, pm_type_name(b->type),
-			b->name, pro ? " (a prologue does not convert an operand "
-			"to the other's type: the copies move each operand's "
-			"elements as they are; dequantize into a tensor of the "
-			"MMA's type first)" : "");
-		return -1;
-	}
-	if (!pm_target_operand(tg, a->type)) {
+	row = pm_target_pair(tg, a->type, b->type, &k->con[c].conv);
+	if (!row && a->type != b->type &&
+	    (pm_target_operand(tg, a->type) || pm_target_operand(tg, b->type)))
+		return mixed_refused(tg, st, a, b, d);
+	if (!row) {
 		pm_target_operand_list(tg, list, sizeof(list));
 		pm_diag_unsupported(d, a->loc, "target %s multiplies %s "
 			"operands; '%s' is %s", tg->name, list, a->name,
 			pm_type_name(a->type));
 		return -1;
 	}
-	return k_major(k, x, y, d);
+	k->con[c].ab = row->in;
+	return k_major(k, row, x, y, d);
 }
 
 /* Recognise statement n as C(i,j) +=! f(A(i,k)) * g(B(k,j)) in any layout,
@@ -182,14 +218,13 @@ static int recognise_one(struct pm_kernel *k, int n, int c,
 			"tensor");
 	if (pm_prologue_check(spec, px, x, d) < 0 ||
 	    pm_prologue_check(spec, py, y, d) < 0 ||
-	    operand_types(k, st, x, y, px || py, d) < 0)
+	    operand_types(k, c, st, x, y, d) < 0)
 		return -1;
-	if ((px || py) && !pm_elem_of(spec->tensors[x->tensor].type)) {
+	if ((px || py) && !pm_elem_of(k->con[c].ab)) {
 		pm_diag_unsupported(d, (px ? px : py)->loc, "a prologue on %s "
 			"operands (pointwise code reads 16-bit floats; the "
 			"tensor cores alone read %s)",
-			pm_type_name(spec->tensors[x->tensor].type),
-			pm_type_name(spec->tensors[x->tensor].type));
+			pm_type_name(k->con[c].ab), pm_type_name(k->con[c].ab));
 		return -1;
 	}
 	k->con[c].stmt = n;
@@ -393,18 +428,17 @@ static int kernel_types(struct pm_kernel *k, struct pm_diags *d)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_target *tg = k->cfg->target;
-	enum pm_type in = spec->tensors[k->con[0].a].type;
+	enum pm_type in = pm_kernel_ab(k);
 	const struct pm_operand_row *row = pm_target_operand(tg, in);
 	const struct pm_tensor *out = &spec->tensors[k->con[0].out];
 	char list[64];
 
 	for (int c = 1; c < k->ncon; ++c)
-		if (spec->tensors[k->con[c].a].type != in) {
+		if (k->con[c].ab != in) {
 			pm_diag_unsupported(d, spec->stmts[k->con[c].stmt].loc,
 				"the contractions multiply different operand "
 				"types (%s and %s); one kernel multiplies one type",
-				pm_type_name(in),
-				pm_type_name(spec->tensors[k->con[c].a].type));
+				pm_type_name(in), pm_type_name(k->con[c].ab));
 			return -1;
 		}
 	if (!row)

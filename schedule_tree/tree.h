@@ -118,6 +118,11 @@ struct pm_contraction {
 	const struct pm_expr *ra, *rb;	/* their reads */
 	/* pointwise prologues on the operands (NULL: the plain read) */
 	const struct pm_expr *pa, *pb;
+	/* the type its MMA multiplies (the operand row's), and the operand
+	 * of another type widened to it on the way: 0 none, 1 a, 2 b
+	 * (docs/decisions/0047-mixed-operand-types.md) */
+	enum pm_type ab;
+	int conv;
 	/* set by the passes */
 	isl_id *fill_id, *mma_id;	/* contracted statements */
 	isl_pw_multi_aff *mma_prefix;	/* MMA -> prefix at the copies */
@@ -152,6 +157,12 @@ struct pm_buffer {
 	int mc_rows;
 	/* the tensor dimension that the contraction's k indexes (-1: none) */
 	int kdim;
+	/* a converting copy (docs/decisions/0047): the tensor's stored type
+	 * differs from the MMA's; COPY lands the stored elements in a raw
+	 * tile of raw_elems a stage (dense rows of size[1]), PRO widens them
+	 * into the operand tile (and applies the prologue, if any) */
+	int conv;
+	long raw_elems;
 };
 
 /* marks a kernel creates at most (pm_kernel_mark): the block's and the
@@ -257,6 +268,12 @@ struct pm_kernel {
 static inline int pm_kernel_vec(const struct pm_kernel *k)
 {
 	return k->eb == 1 ? 16 : 8;
+}
+
+/* The type the MMAs of k multiply (every contraction's). */
+static inline enum pm_type pm_kernel_ab(const struct pm_kernel *k)
+{
+	return k->con[0].ab;
 }
 
 /* Recognise the idiom and set up the kernel; NULL + diagnostic when the

@@ -62,6 +62,11 @@ KSIZES_1=${KSIZES_1:-"M=1000,N=3000,K=1 M=200,N=328,K=7 M=200,N=328,K=127 M=768,
 # three contractions of docs/decisions/0039 (K % 8); odd32: sm_70's (K % 32)
 KSIZES_odd=${KSIZES_odd:-"M=7,N=8,K=8 M=127,N=136,K=1000 M=129,N=264,K=40 M=129,N=1000,K=1000 M=4097,N=264,K=1000 M=255,N=384,K=8200"}
 KSIZES_odd32=${KSIZES_odd32:-"M=7,N=8,K=32 M=127,N=136,K=992 M=129,N=264,K=64 M=255,N=384,K=8192"}
+# i8 weights beside f16/bf16 activations (docs/decisions/0047): odd M, the
+# i8 tensor's contiguous dimension (N, or K where K-major) whole 16-byte
+# rows (16 elements); w8_32: sm_70's (K % 32)
+KSIZES_w8=${KSIZES_w8:-"M=7,N=16,K=16 M=127,N=144,K=1008 M=129,N=272,K=48 M=129,N=1008,K=1008 M=4097,N=272,K=1008 M=255,N=384,K=8208"}
+KSIZES_w8_32=${KSIZES_w8_32:-"M=7,N=16,K=32 M=127,N=144,K=992 M=129,N=272,K=64 M=255,N=384,K=8192"}
 
 # Batched specs (tests/specs/bmm_*.tc, docs/decisions/0036): their own sizes
 # (every list: plain, forced, sanitized), batch 1, 3 and 64 with odd sizes
@@ -145,9 +150,19 @@ for f in tests/specs/gemm_f16_scale*.tc; do
 	b=$(basename "$f" .tc)
 	CASES+=("${b}_sm90a|$f|--target sm_90a|" "${b}_sm80|$f|--target sm_80|")
 done
-# bf16: every spec of tests/specs/*bf16*.tc on both targets
+# i8 weights widened to f16 or bf16 (docs/decisions/0047): every target
+# (bf16 not on sm_70)
+for b in gemm_w8 gemm_w8_zp gemm_w8_bf16; do
+	CASES+=("${b}_sm90a|tests/specs/$b.tc|--target sm_90a||w8"
+		"${b}_sm80|tests/specs/$b.tc|--target sm_80||w8")
+	[ $b = gemm_w8_bf16 ] ||
+		CASES+=("${b}_sm70|tests/specs/$b.tc|--target sm_70||w8_32")
+done
+# bf16: every spec of tests/specs/*bf16*.tc on both targets (the mixed
+# one above)
 for f in tests/specs/*bf16*.tc; do
 	b=$(basename "$f" .tc)
+	[[ $b == gemm_w8* ]] && continue
 	CASES+=("${b}_sm90a|$f|--target sm_90a|" "${b}_sm80|$f|--target sm_80|")
 done
 # 8-bit operands (docs/decisions/0029): every spec of tests/specs/*f8e*.tc

@@ -81,9 +81,11 @@ const struct pm_elem pm_elem_e5m2 = {
 	.header = "cuda_fp8.h", .mant = 3, .emin = -14, .emax = 15,
 };
 
-/* i8: the MMA reads it; bytes for TMA */
+/* i8: the MMA reads it; bytes for TMA; widened to a 16-bit operand
+ * through float (exact; docs/decisions/0047) */
 const struct pm_elem pm_elem_s8 = {
 	.type = PM_I8, .bytes = 1, .ctype = "int8_t", .bits = "pm_s8_bits",
+	.to_f32 = "(float)",
 	.tma = "CU_TENSOR_MAP_DATA_TYPE_UINT8", .header = "stdint.h",
 };
 
@@ -117,6 +119,20 @@ const struct pm_operand_row *pm_target_operand(const struct pm_target *t,
 		if (t->operands[i].in == in)
 			return &t->operands[i];
 	return NULL;
+}
+
+const struct pm_operand_row *pm_target_pair(const struct pm_target *t,
+	enum pm_type ta, enum pm_type tb, int *conv)
+{
+	const struct pm_operand_row *ra = pm_target_operand(t, ta);
+	const struct pm_operand_row *rb = pm_target_operand(t, tb);
+	int c = ta == tb ? 0 : rb && (unsigned) ta < 32 && (rb->widen >> ta &
+		1u) ? 1 : ra && (unsigned) tb < 32 && (ra->widen >> tb & 1u) ?
+		2 : -1;
+
+	if (conv)
+		*conv = c < 0 ? 0 : c;
+	return c < 0 ? NULL : c == 1 ? rb : ra;
 }
 
 int pm_target_supports(const struct pm_target *t, enum pm_type in,

@@ -132,6 +132,12 @@ struct pm_operand_row {
 	int bk;
 	/* the instruction for comments (NULL: the target's instr) */
 	const char *instr;
+	/* the stored types a converting copy widens exactly into this row's
+	 * type, for an operand of another type than its partner's (1u <<
+	 * PM_I8: f16 activations x i8 weights; the copies land the stored
+	 * bytes, a pass in shared memory converts them;
+	 * docs/decisions/0047-mixed-operand-types.md) */
+	unsigned widen;
 };
 
 struct pm_target {
@@ -216,6 +222,12 @@ int pm_target_has_macro(const struct pm_target *t, int m, int n, int k);
 /* The row of t's operand table for operands of type in, or NULL. */
 const struct pm_operand_row *pm_target_operand(const struct pm_target *t,
 	enum pm_type in);
+/* The row of t's operand table that multiplies operands of types ta and
+ * tb: one type's row, or (mixed types) the row of one of them whose
+ * widen holds the other's type; *conv (or NULL) gets 0, or 1 where ta is
+ * converted, 2 where tb is (docs/decisions/0047); NULL when none. */
+const struct pm_operand_row *pm_target_pair(const struct pm_target *t,
+	enum pm_type ta, enum pm_type tb, int *conv);
 /* The spellings of element type ty (f16, bf16), or NULL. */
 const struct pm_elem *pm_elem_of(enum pm_type ty);
 /* ... or of any operand type (the 8-bit floats too), or NULL. */

@@ -23,12 +23,15 @@ extern const struct pm_target pm_target_sm90a, pm_target_host_c;
  * accumulation, an output of either 16-bit type or f32 (the accumulators
  * are converted once, at the store, whatever the operands were). */
 #define PM_OUT_FLOAT (1u << PM_F16 | 1u << PM_BF16 | 1u << PM_F32)
+/* every i8 is exact in f16 and bf16: an i8 operand beside a 16-bit one
+ * is widened to its type on the way (docs/decisions/0047) */
+#define PM_WIDEN_16 (1u << PM_I8)
 #define PM_OPERAND_F16 \
 	{ .in = PM_F16, .ptx = "f16", .acc = PM_F32, .outs = PM_OUT_FLOAT, \
-	  .elem = &pm_elem_f16 }
+	  .elem = &pm_elem_f16, .widen = PM_WIDEN_16 }
 #define PM_OPERAND_BF16 \
 	{ .in = PM_BF16, .ptx = "bf16", .acc = PM_F32, .outs = PM_OUT_FLOAT, \
-	  .elem = &pm_elem_bf16 }
+	  .elem = &pm_elem_bf16, .widen = PM_WIDEN_16 }
 /* wgmma's 8-bit floats (sm_90a): k = 32 per instruction, operands K-major
  * in shared memory, f32 accumulation (docs/decisions/0029) */
 #define PM_WGMMA_K32 "wgmma.mma_async.sync.aligned.m64nNk32.f32.%s.%s"

@@ -26,10 +26,11 @@
 #define N_BATCH 16		/* batched specs: tests/specs/bmm_*.tc */
 #define N_RED 15		/* epilogue reductions (decisions/0037) */
 #define N_DEQ 21	/* prologues reading vectors, three contractions */
+#define N_MIXED 14	/* mixed operand types (decisions/0047) */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
 	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY + N_BATCH + \
-	N_RED + N_DEQ)
+	N_RED + N_DEQ + N_MIXED)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -475,6 +476,34 @@ static void init_cases(void)
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = dq[i].fixed;
+		}
+	}
+	/* mixed operand types (docs/decisions/0047): i8 weights widened
+	 * to f16 or bf16 in shared memory, every target and macro, MMAs in
+	 * flight, padded rows, K fixed to 1000 */
+	{
+		static const struct { const char *spec; int c, fixed; }
+		mx[N_MIXED] = {
+			{ "gemm_w8", 0, 0 }, { "gemm_w8", 1, 0 },
+			{ "gemm_w8", 2, 0 }, { "gemm_w8", 3, 0 },
+			{ "gemm_w8", 4, 0 }, { "gemm_w8", 11, 0 },
+			{ "gemm_w8", 0, 2 }, { "gemm_w8", 3, 2 },
+			{ "gemm_w8_zp", 0, 0 }, { "gemm_w8_zp", 2, 0 },
+			{ "gemm_w8_zp", 3, 0 }, { "gemm_w8_zp", 4, 0 },
+			{ "gemm_w8_bf16", 0, 0 }, { "gemm_w8_bf16", 3, 0 },
+		};
+
+		for (int i = 0; i < N_MIXED; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = mx[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s%s", mx[i].spec,
+				configs[c].name, mx[i].fixed ? "_k1000" : "");
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				mx[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = mx[i].fixed;
 		}
 	}
 	for (n = 0; n < N_CASES; n++) {

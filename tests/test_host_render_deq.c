@@ -451,13 +451,106 @@ static void test_checker(void **state)
 		NULL), 0);
 }
 
+/* Mixed operand types (docs/decisions/0047-mixed-operand-types.md): an
+ * i8 operand widened to its partner's type by a converting copy (the
+ * stored elements into a raw tile, the PRO pass into the operand tile):
+ * f16 and bf16 activations, i8 weights MN-major and K-major, a scale
+ * moved to the epilogue, a zero point in the prologue (along j and along
+ * k), the i8 operand on the A side. */
+static const char *const mixed[] = {
+	/* tests/specs/gemm_w8.tc */
+	"def w8(f16(M, K) A, i8(K, N) Bq, f16(N) s) -> (f16(M, N) C) {\n"
+	"  C(i, j) +=! A(i, k) * (Bq(k, j) * s(j))\n}\n",
+	/* tests/specs/gemm_w8_zp.tc */
+	"def w8(f16(M, K) A, i8(K, N) Bq, f16(N) z, f16(N) s) -> "
+	"(f16(M, N) C) {\n"
+	"  C(i, j) +=! A(i, k) * ((Bq(k, j) - z(j)) * s(j))\n}\n",
+	/* tests/specs/gemm_w8_bf16.tc: K-major weights */
+	"def w8(bf16(M, K) A, i8(N, K) Bq, f32(N) s) -> (f32(M, N) C) {\n"
+	"  C(i, j) +=! A(i, k) * (Bq(j, k) * s(j))\n}\n",
+	/* the i8 operand indexed by i, MN-major */
+	"def w8(i8(K, M) Aq, f16(K, N) B) -> (f16(M, N) C) {\n"
+	"  C(i, j) +=! Aq(k, i) * B(k, j)\n}\n",
+	/* a zero point along k under relu */
+	"def w8(f16(M, K) A, i8(K, N) Bq, f16(K) z) -> (f16(M, N) C) {\n"
+	"  C(i, j) +=! A(i, k) * relu(Bq(k, j) - z(k))\n}\n",
+};
+static const char *const mixed_args[] = {
+	"A, Bq, s, C, M, N, K", "A, Bq, z, s, C, M, N, K",
+	"A, Bq, s, C, M, N, K", "Aq, B, C, M, N, K", "A, Bq, z, C, M, N, K",
+};
+#define NMIXED ((int) (sizeof(mixed) / sizeof(mixed[0])))
+
+/* Every mixed spec in every configuration at odd M, ragged N and K 1000
+ * (and small), unsplit and split in 3 chunks. */
+static void test_mixed(void **state)
+{
+	static const int64_t sizes[][3] = {
+		{ 7, 8, 8 }, { 127, 72, 40 }, { 129, 136, 1000 },
+	};
+	static const char *const k[] = { "K" };
+
+	(void) state;
+	for (int x = 0; x < NMIXED; ++x)
+		for (int c = 0; c < NHCFGS; ++c)
+			for (int z = 0; z < 3; ++z)
+				for (long S = 0; S <= 3; S += 3) {
+					/* Aq (K, M): M its contiguous dimension,
+					 * whole 16-byte rows */
+					int64_t sz[3] = { x == 3 ? (sizes[z][0] +
+						15) / 16 * 16 : sizes[z][0],
+						sizes[z][1], sizes[z][2] };
+
+					if (run(mixed[x], &hcfgs[c], S, sz,
+							mixed_args[x], k, 1, 1, NULL,
+							NULL))
+						fail_msg("mixed %d config %d sizes %d "
+							"split %ld", x, c, z, S);
+				}
+}
+
+/* The mixed harness is live: the widening reads every unit's first
+ * element (its raw tile's indexing matters), and the raw tile is where
+ * the copies land and the PRO pass reads (a rendering of each). */
+static void test_mixed_checker(void **state)
+{
+	static const int64_t sz[3] = { 9, 16, 24 };
+	static const char *const k[] = { "K" };
+
+	(void) state;
+	for (int x = 0; x < 2; ++x) {
+		assert_int_not_equal(run(mixed[x], &hcfgs[0], 0, sz,
+			mixed_args[x], k, 1, 1, "(float)(pm_s[pm_e])",
+			"(float)(pm_s[0   ])"), 0);
+		assert_int_equal(run(mixed[x], &hcfgs[0], 0, sz, mixed_args[x],
+			k, 1, 1, NULL, NULL), 0);
+	}
+	for (int x = 0; x < NMIXED; ++x) {
+		struct pm_spec *sp = parse(mixed[x]);
+		char *src = render(sp, &hcfgs[2], 0);
+
+		assert_non_null(src);
+		assert_non_null(strstr(src, x == 3 ? "pm_host_copy_z(8, &Aq_raw[" :
+			"pm_host_copy_z(8, &Bq_raw["));
+		assert_non_null(strstr(src, "const float *pm_s = &"));
+		free(src);
+		pm_spec_free(sp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checker),
 		cmocka_unit_test(test_dequant),
 		cmocka_unit_test(test_contractions),
+		cmocka_unit_test(test_mixed_checker),
+		cmocka_unit_test(test_mixed),
 	};
+
+	/* PM_TEST_FILTER=test_mixed*: some of the tests */
+	if (getenv("PM_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("PM_TEST_FILTER"));
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -297,6 +297,9 @@ static void generates(const char *target, const char *text)
 	free(diag);
 }
 
+#define GEMM_NT(ta, tb, tc) "def g(" ta "(M, K) A, " tb "(N, K) B) -> (" tc \
+	"(M, N) C) {\n  C(i, j) +=! A(i, k) * B(j, k)\n}\n"
+
 #define GEMM(ta, tb, tc) "def g(" ta "(M, K) A, " tb "(K, N) B) -> (" tc \
 	"(M, N) C) {\n  C(i, j) +=! A(i, k) * B(k, j)\n}\n"
 
@@ -314,6 +317,49 @@ static void test_gen_bf16(void **state)
 		"  C(i, j) = relu(C(i, j) + b(j)) * s(i)\n}\n");
 }
 
+/* Mixed operand types (docs/decisions/0047): an i8 operand beside an f16
+ * or bf16 one, widened to its type, on every target that multiplies
+ * that type; the other pairs refused at the contraction. */
+static void test_gen_mixed(void **state)
+{
+	static const char *const tg[] = { "sm_70", "sm_80", "sm_90a" };
+	static const char w8_zp[] = "def g(f16(M, K) A, i8(K, N) Bq, f16(N) z, "
+		"f16(N) s) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * ((Bq(k, j) - z(j)) * s(j))\n}\n";
+
+	(void) state;
+	for (int t = 0; t < 3; ++t) {
+		generates(tg[t], GEMM("f16", "i8", "f16"));
+		generates(tg[t], GEMM("i8", "f16", "f16"));
+		generates(tg[t], GEMM_NT("f16", "i8", "f16"));
+		generates(tg[t], w8_zp);
+	}
+	for (int t = 1; t < 3; ++t) {
+		generates(tg[t], GEMM("bf16", "i8", "bf16"));
+		generates(tg[t], GEMM_NT("bf16", "i8", "f32"));
+	}
+	refused("sm_70", GEMM("bf16", "i8", "f16"), "t.tc:1:18: error: "
+		"unsupported: target sm_70 multiplies f16 operands; 'A' is bf16");
+	refused("sm_90a", GEMM_NT("f16", "f8e4m3", "f16"), "t.tc:2:3: error: "
+		"unsupported: the operands have different types (f16 'A' x "
+		"f8e4m3 'B'); an operand of another type than its partner's is "
+		"widened on target sm_90a only from i8 into f16 "
+		"(docs/decisions/0047)");
+	refused("sm_80", GEMM("f16", "f32", "f32"), "t.tc:2:3: error: "
+		"unsupported: the operands have different types (f16 'A' x f32 "
+		"'B'); an operand of another type than its partner's is widened "
+		"on target sm_80 only from i8 into f16 (docs/decisions/0047)");
+	/* the MMA's type decides the output: f32 accumulators, not i32 */
+	refused("sm_80", GEMM("f16", "i8", "i32"), "t.tc:1:46: error: "
+		"unsupported: target sm_80 multiplies f16 operands into f16, "
+		"bf16 or f32 outputs; 'C' is i32");
+	/* a prologue on the widened operand computes in fp32 and rounds to
+	 * the MMA's type; --pro-regs on cannot take the widened A */
+	generates("sm_90a", "def g(i8(M, K) A, f16(K, N) B, f16(M) s) -> "
+		"(f16(M, N) C) {\n  C(i, j) +=! relu(A(i, k) - s(i)) * B(k, j)\n"
+		"}\n");
+}
+
 static void test_gen_refused(void **state)
 {
 	(void) state;
@@ -323,10 +369,14 @@ static void test_gen_refused(void **state)
 		"unsupported: target sm_70 multiplies f16 operands; 'A' is bf16");
 	refused("sm_80", GEMM("f16", "bf16", "f32"), "t.tc:2:3: error: "
 		"unsupported: the operands have different types (f16 'A' x "
-		"bf16 'B'); both must be of one type");
+		"bf16 'B'); an operand of another type than its partner's is "
+		"widened on target sm_80 only from i8 into f16 "
+		"(docs/decisions/0047)");
 	refused("sm_90a", GEMM("bf16", "f16", "bf16"), "t.tc:2:3: error: "
 		"unsupported: the operands have different types (bf16 'A' x "
-		"f16 'B'); both must be of one type");
+		"f16 'B'); an operand of another type than its partner's is "
+		"widened on target sm_90a only from i8 into bf16 "
+		"(docs/decisions/0047)");
 	refused("sm_90a", GEMM("f32", "f32", "f32"), "t.tc:1:17: error: "
 		"unsupported: target sm_90a multiplies f16, bf16, f8e4m3, "
 		"f8e5m2 or i8 operands; 'A' is f32");
@@ -352,9 +402,6 @@ static void test_gen_refused(void **state)
 }
 
 /* A, B K-major: "nt" */
-#define GEMM_NT(ta, tb, tc) "def g(" ta "(M, K) A, " tb "(N, K) B) -> (" tc \
-	"(M, N) C) {\n  C(i, j) +=! A(i, k) * B(j, k)\n}\n"
-
 /* The 8-bit operands on sm_90a (docs/decisions/0029): K-major, into the
  * float outputs, scaled by an epilogue (i8: dequantized). */
 static void test_gen_f8(void **state)
@@ -415,7 +462,8 @@ static void test_gen_f8_refused(void **state)
 		"operand read MN-major throughout)");
 	refused("sm_90a", GEMM_NT("f8e4m3", "f8e5m2", "f16"), "t.tc:2:3: "
 		"error: unsupported: the operands have different types (f8e4m3 "
-		"'A' x f8e5m2 'B'); both must be of one type");
+		"'A' x f8e5m2 'B'); target sm_90a widens neither to the other's "
+		"type (docs/decisions/0047)");
 	refused("sm_90a", GEMM_NT("f8e4m3", "f8e4m3", "f8e4m3"), "t.tc:1:56: "
 		"error: unsupported: target sm_90a multiplies f8e4m3 operands "
 		"into f16, bf16 or f32 outputs; 'C' is f8e4m3");
@@ -525,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_gen_bf16),
 		cmocka_unit_test(test_gen_refused),
+		cmocka_unit_test(test_gen_mixed),
 		cmocka_unit_test(test_gen_f8),
 		cmocka_unit_test(test_gen_f8_refused),
 		cmocka_unit_test(test_gen_i8_sm80),

@@ -20,26 +20,32 @@ static int divides(int a, int b)
 	return a > 0 && b > 0 && b % a == 0;
 }
 
-/* The first tensor read of e, or NULL. */
-static const struct pm_expr *first_read(const struct pm_expr *e)
+/* The first tensor read of e of at least n indices, or NULL. */
+static const struct pm_expr *first_read(const struct pm_expr *e, int n)
 {
 	const struct pm_expr *r = NULL;
 
 	if (e->kind == PM_E_READ)
-		return e;
+		return e->nidx >= n ? e : NULL;
 	for (int i = 0; i < e->nargs && !r; ++i)
-		r = first_read(e->args[i]);
+		r = first_read(e->args[i], n);
 	return r;
 }
 
-/* The operand row of the spec's contractions (the first statement's first
- * read), or NULL (the front end or the scop reports why). */
+/* The operand row of the spec's contractions (the first statement's
+ * operand reads: the first read of two indices or more of each factor,
+ * their pair's row, docs/decisions/0047; else its first read), or NULL
+ * (the front end or the scop reports why). */
 static const struct pm_operand_row *spec_operand(const struct pm_spec *spec,
 	const struct pm_target *t)
 {
-	const struct pm_expr *r = spec->nstmts ? first_read(spec->stmts[0].rhs) :
-		NULL;
+	const struct pm_expr *e = spec->nstmts ? spec->stmts[0].rhs : NULL;
+	const struct pm_expr *r = e ? first_read(e, 0) : NULL, *x, *y;
 
+	if (e && e->kind == PM_E_BIN && e->op == '*' &&
+	    (x = first_read(e->args[0], 2)) && (y = first_read(e->args[1], 2)))
+		return pm_target_pair(t, spec->tensors[x->tensor].type,
+			spec->tensors[y->tensor].type, NULL);
 	return r ? pm_target_operand(t, spec->tensors[r->tensor].type) : NULL;
 }
 

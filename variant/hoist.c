@@ -177,13 +177,26 @@ static int add_scale(struct pm_spec *k, int tmp, struct factors *f)
 	return n->rhs ? 0 : -1;
 }
 
+/* The type of e's first read of two indices or more (an operand), or
+ * -1. */
+static int matrix_type(const struct pm_spec *spec, const struct pm_expr *e)
+{
+	int t = -1;
+
+	if (e->kind == PM_E_READ)
+		return e->nidx >= 2 ? (int) spec->tensors[e->tensor].type : -1;
+	for (int i = 0; i < e->nargs && t < 0; ++i)
+		t = matrix_type(spec, e->args[i]);
+	return t;
+}
+
 /* Is statement 0 of spec one contraction whose operands may give up
  * factors: a sum of a product, floating-point operands, room in the
  * epilogue for one statement more? */
 static int candidate(const struct pm_spec *spec)
 {
 	const struct pm_stmt *s = &spec->stmts[0];
-	int n = 0;
+	int n = 0, ta, tb;
 
 	for (int i = 0; i < spec->nstmts; ++i)
 		n += spec->stmts[i].kind == PM_S_REDUCE &&
@@ -192,12 +205,13 @@ static int candidate(const struct pm_spec *spec)
 	    s->rhs->kind != PM_E_BIN || s->rhs->op != '*' ||
 	    spec->nstmts > PM_LIMIT_EPILOGUE)
 		return 0;
-	for (int t = 0; t < spec->ntensors; ++t)
-		if (spec->tensors[t].role == PM_INPUT &&
-		    spec->tensors[t].rank >= 2 &&
-		    pm_type_accum(spec->tensors[t].type) != PM_F32)
-			return 0;
-	return 1;
+	/* f32 accumulators: not i8 x i8 (an i8 operand beside a 16-bit one
+	 * is widened to it, docs/decisions/0047) */
+	ta = matrix_type(spec, s->rhs->args[0]);
+	tb = matrix_type(spec, s->rhs->args[1]);
+	return ta >= 0 && tb >= 0 &&
+		(pm_type_accum((enum pm_type) ta) == PM_F32 ||
+		 pm_type_accum((enum pm_type) tb) == PM_F32);
 }
 
 int pm_hoist_spec(const struct pm_spec *spec, struct pm_spec **out,

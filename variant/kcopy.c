@@ -36,6 +36,18 @@ static void count_reads(const struct pm_stmt *st, const struct pm_expr *e,
 		count_reads(st, e->args[i], t, mn, other);
 }
 
+/* The tensor of e's first read of two indices or more, or -1. */
+static int matrix_read(const struct pm_expr *e)
+{
+	int r = -1;
+
+	if (e->kind == PM_E_READ)
+		return e->nidx >= 2 ? e->tensor : -1;
+	for (int i = 0; i < e->nargs && r < 0; ++i)
+		r = matrix_read(e->args[i]);
+	return r;
+}
+
 /* Reverse the indices of every read of tensor t in e. */
 static void reverse_reads(struct pm_expr *e, int t)
 {
@@ -49,6 +61,27 @@ static void reverse_reads(struct pm_expr *e, int t)
 		reverse_reads(e->args[i], t);
 }
 
+/* Is t an operand of a contraction whose other operand is of another
+ * type (an operand widened on the way, docs/decisions/0047: its MMA reads
+ * the widened tile, of the other's row)? */
+static int mixed_read(const struct pm_spec *spec, int t)
+{
+	for (int s = 0; s < spec->nstmts; ++s) {
+		const struct pm_expr *e = spec->stmts[s].rhs;
+		int u[2] = { -1, -1 };
+
+		if (spec->stmts[s].kind != PM_S_REDUCE || e->kind != PM_E_BIN ||
+		    e->op != '*')
+			continue;
+		for (int i = 0; i < 2; ++i)
+			u[i] = matrix_read(e->args[i]);
+		if ((u[0] == t || u[1] == t) && u[0] >= 0 && u[1] >= 0 &&
+		    spec->tensors[u[0]].type != spec->tensors[u[1]].type)
+			return 1;
+	}
+	return 0;
+}
+
 /* Does input t need a K-major copy on tg? */
 static int needs_copy(const struct pm_spec *spec, const struct pm_target *tg,
 	int t)
@@ -59,6 +92,7 @@ static int needs_copy(const struct pm_spec *spec, const struct pm_target *tg,
 
 	/* the copy kernel moves bytes (runtime/device/kcopy.cuh) */
 	if (x->role != PM_INPUT || x->rank != 2 || !row || !row->k_major ||
+	    mixed_read(spec, t) ||
 	    !row->elem || row->elem->bytes != 1)
 		return 0;
 	for (int s = 0; s < spec->nstmts; ++s)

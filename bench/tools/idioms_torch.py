@@ -3,12 +3,17 @@ kernel, the same function in eager PyTorch (cuBLAS and its pointwise or
 reduction kernels), and torch.compile of it.
 
     PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/idioms_torch.py
-        [--max-autotune] [--only rowsum|dequant]
+        [--max-autotune] [--only rowsum|dequant|w8|w8zp] [--target sm_80]
 
   rowsum   D = A B (f16), S = the f32 row sums of D (an epilogue reduction,
            docs/decisions/0037): torch: d = a @ b; d.float().sum(1)
   dequant  C = A (B diag(s)) (f16 weights scaled per column in the copy's
            prologue, docs/decisions/0039): torch: a @ (b * s)
+  w8       C = A (Bq diag(s)), i8 weights Bq (K, N) widened to f16 in shared
+           memory, s in the epilogue (issue 29, docs/decisions/0047): torch:
+           dequantize, then cuBLAS: a @ (bq.half() * s)
+  w8zp     C = A ((Bq - z) diag(s)), a per-column zero point too: torch:
+           a @ ((bq.half() - z) * s)
 
 --max-autotune: torch.compile's "max-autotune-no-cudagraphs" mode (minutes
 to tune); default: torch.compile's default mode. Every output is checked
@@ -36,6 +41,16 @@ DEQUANT = """def dequant(f16(M, K) A, f16(K, N) B, f16(N) s) -> (f16(M, N) C) {
     C(i, j) +=! A(i, k) * (B(k, j) * s(j))
 }
 """
+W8 = """def w8(f16(M, K) A, i8(K, N) Bq, f16(N) s) -> (f16(M, N) C) {
+    C(i, j) +=! A(i, k) * (Bq(k, j) * s(j))
+}
+"""
+W8ZP = """def w8zp(f16(M, K) A, i8(K, N) Bq, f16(N) z, f16(N) s) -> (f16(M, N) C) {
+    C(i, j) +=! A(i, k) * ((Bq(k, j) - z(j)) * s(j))
+}
+"""
+TARGET = sys.argv[sys.argv.index("--target") + 1] if "--target" in sys.argv \
+    else "sm_90a"
 
 
 def rnd(*shape):
@@ -47,7 +62,7 @@ def rel(a, b):
 
 
 def rowsum(mode, shapes):
-    k = polymma.compile(ROWSUM, target="sm_90a")
+    k = polymma.compile(ROWSUM, target=TARGET)
     eager = lambda a, b: (lambda d: (d, d.float().sum(1)))(a @ b)
     comp = torch.compile(eager, mode=mode)
     ok = True
@@ -67,7 +82,7 @@ def rowsum(mode, shapes):
 
 
 def dequant(mode, shapes):
-    k = polymma.compile(DEQUANT, target="sm_90a")
+    k = polymma.compile(DEQUANT, target=TARGET)
     eager = lambda a, b, s: a @ (b * s)
     comp = torch.compile(eager, mode=mode)
     ok = True
@@ -86,6 +101,45 @@ def dequant(mode, shapes):
             timed(comp, sets))
 
 
+# decode (M 16), prefill (M 4096) and a square GEMM
+W8_SHAPES = [(16, 4096, 4096), (16, 11008, 4096), (4096, 11008, 4096),
+             (4096, 4096, 4096)]
+
+
+def w8_sets(M, N, K, zp):
+    def one():
+        bq = torch.randint(-127, 128, (K, N), device="cuda",
+                           dtype=torch.int8)
+        s = ((torch.rand(N, device="cuda") + 0.5) / 64).half()
+        z = torch.randint(-8, 9, (N,), device="cuda").half()
+        return (rnd(M, K), bq, z, s) if zp else (rnd(M, K), bq, s)
+    return [one() for _ in range(4)]
+
+
+def w8(mode, shapes, zp=False):
+    k = polymma.compile(W8ZP if zp else W8, target=TARGET)
+    if zp:
+        eager = lambda a, bq, z, s: a @ ((bq.half() - z) * s)
+    else:
+        eager = lambda a, bq, s: a @ (bq.half() * s)
+    comp = torch.compile(eager, mode=mode)
+    ok = True
+    for M, N, K in shapes:
+        sets = w8_sets(M, N, K, zp)
+        c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+        k(*sets[0], c)
+        x = sets[0]
+        w = (x[1].float() - x[2].float()) * x[3].float() if zp else \
+            x[1].float() * x[2].float()
+        e = rel(c, x[0].float() @ w)
+        ok &= e < 5e-3
+        yield ok, "%-7s %5dx%5dx%5d rel_l2 %.1e %s" % (
+            "w8zp" if zp else "w8", M, N, K, e,
+            "ok" if e < 5e-3 else "FAIL"), (
+            timed(lambda *t: k(*t, c), sets), timed(eager, sets),
+            timed(comp, sets))
+
+
 def main():
     mode = ("max-autotune-no-cudagraphs" if "--max-autotune" in sys.argv
             else "default")
@@ -93,7 +147,9 @@ def main():
         else None
     print(torch.cuda.get_device_name(), "torch.compile mode:", mode)
     runs = [("rowsum", rowsum, [(8192, 11008, 4096), (4096, 4096, 4096)]),
-            ("dequant", dequant, [(4096, 11008, 4096), (16, 4096, 4096)])]
+            ("dequant", dequant, [(4096, 11008, 4096), (16, 4096, 4096)]),
+            ("w8", w8, W8_SHAPES),
+            ("w8zp", lambda m, sh: w8(m, sh, True), W8_SHAPES)]
     ok = True
     for name, fn, shapes in runs:
         if only and name != only:
