@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "emit/batch.h"
+#include "emit/group.h"
 
 int pm_emit_batched(const struct pm_kernel *k)
 {
@@ -90,6 +91,8 @@ void pm_emit_batch_locals(struct pm_kernel *k, struct pm_strbuf *b,
 	if (!host)
 		pm_strbuf_add(b, "\tconst int64_t pm_bz = blockIdx.z;\n");
 	slices(k, b, "pm_bz", "\t");
+	/* grouped: the group's rows (emit/group.h) */
+	pm_emit_group_locals(k, b, host);
 }
 
 void pm_emit_batch_unit(struct pm_kernel *k, struct pm_strbuf *b,

@@ -9,6 +9,7 @@
 #include "emit/epired.h"
 #include "emit/frame.h"
 #include "emit/batch.h"
+#include "emit/group.h"
 #include "emit/kcopy.h"
 #include "emit/launch.h"
 #include "emit/persist.h"
@@ -178,7 +179,7 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		}
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, ", %s %s", host ? "long" : "int",
-			spec->syms[order[i]].name);
+			pm_emit_param_name(k, order[i]));
 	/* split-K: the workspace and the chunk length of each contraction
 	 * (the host rendering is called once per chunk z of nz) */
 	if (k->scop->nsplit) {

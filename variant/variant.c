@@ -31,6 +31,11 @@ static const char *wanted(const struct pm_variant_set *vs,
 	 * a split plan, as i32 accumulators' rows do
 	 * (docs/decisions/0036-batched-grid-z.md,
 	 * docs/decisions/0042-batched-persistent-units.md) */
+	/* grouped: the group in blockIdx.z, no unit loop over groups yet
+	 * (docs/decisions/0045-grouped-contractions.md) */
+	if (c->grouped && (r->flags & PM_VF_PERSIST))
+		return "grouped: blockIdx.z runs the group; no persistent "
+			"rows (docs/decisions/0045)";
 	if (c->batched && (r->flags & PM_VF_PSPLIT))
 		return "batched: k is not split (docs/decisions/0036)";
 	if (c->batched && (r->flags & PM_VF_SPLIT_PLAN) &&
@@ -299,8 +304,10 @@ static int has_twin(const struct pm_kernel *k)
 {
 	if (!k->cfg->target->emits_cuda || k->exact)
 		return 0;
+	/* a grouped spec's rows are ragged in every kernel (0045) */
 	for (int s = 0; s < k->scop->spec->nsyms; ++s)
-		if (pm_kernel_sym_ragged(k, s))
+		if (pm_kernel_sym_ragged(k, s) && (!k->scop->spec->grouped ||
+		    s != k->scop->spec->group_rows))
 			return 1;
 	return 0;
 }
