@@ -151,7 +151,9 @@ static void comment_block(const struct pm_variant_set *vs,
 				"the kernels read its K-major copy, written\n"
 				" *          into the workspace before them\n",
 				spec->tensors[t].name);
-	if (spec->nbatch)
+	if (spec->grouped)
+		pm_emit_group_comment(k, b);
+	else if (spec->nbatch)
 		batch_comment(k, b);
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "

@@ -80,3 +80,33 @@ void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
 			spec->tensors[t].name, re);
 	}
 }
+
+/* " X Y" of the tensors (not temporaries) with flag batch (1) or grows
+ * (0). */
+static void names(const struct pm_spec *spec, int batch,
+	struct pm_strbuf *b)
+{
+	for (int t = 0; t < spec->ntensors; ++t)
+		if ((batch ? spec->tensors[t].batch : spec->tensors[t].grows) &&
+		    spec->tensors[t].role != PM_TEMP)
+			pm_strbuf_printf(b, " %s", spec->tensors[t].name);
+}
+
+void pm_emit_group_comment(const struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	char e[64];
+
+	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
+	pm_strbuf_printf(b, " * group    blockIdx.z runs the group of the "
+		"rows [%s(z - 1), %s(z)) (%s groups,\n *          "
+		"docs/decisions/0045); per group:",
+		spec->tensors[spec->group_offs].name,
+		spec->tensors[spec->group_offs].name, e);
+	names(spec, 1, b);
+	pm_strbuf_add(b, "; rows:");
+	names(spec, 0, b);
+	pm_strbuf_printf(b, "\n *          (%s: every group's bound; a block "
+		"past its group's tiles returns)\n",
+		spec->syms[spec->group_rows].name);
+}

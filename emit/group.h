@@ -24,6 +24,8 @@ const char *pm_emit_param_name(const struct pm_kernel *k, int s);
  * and the row tensors' pointers at the group's first row. */
 void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
 	int host);
+/* The file comment's lines of a grouped spec. */
+void pm_emit_group_comment(const struct pm_kernel *k, struct pm_strbuf *b);
 /* ", + (int) pm_glo" after a TMA row coordinate of tensor t: its map is
  * every group's rows (nothing for other tensors). */
 const char *pm_emit_group_row0(const struct pm_kernel *k, int t);

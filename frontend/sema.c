@@ -604,8 +604,15 @@ static void check_stmt(struct sema *S, const struct pm_ast_stmt *s)
 	S->nvars = 0;
 	S->has_int = S->has_float = false;
 	t = find_tensor(spec, s->lhs->name);
-	if (check_group(S, s) < 0 || check_grouped(S, s) < 0 ||
-	    check_lhs(S, s, &t) < 0) {
+	/* a bad clause: the statement still writes its target */
+	if (check_group(S, s) < 0 || check_grouped(S, s) < 0) {
+		if (t >= 0)
+			S->written[t] = true;
+		else if (pm_func_from_name(s->lhs->name) < 0)
+			new_temp(S, s, true);
+		return;
+	}
+	if (check_lhs(S, s, &t) < 0) {
 		if (t < 0 && pm_func_from_name(s->lhs->name) < 0)
 			new_temp(S, s, true);
 		return;

@@ -388,8 +388,9 @@ static int kernel_spec(const struct pm_spec *spec, struct pm_config *cfg,
 {
 	struct pm_spec *bspec, *kc;
 
-	if (pm_batch_spec(spec, &bspec, d) < 0 ||
-	    (!bspec && pm_group_spec(spec, &bspec, d) < 0))
+	/* a grouped spec: one group's (variant/group.h), never batched */
+	if (spec->grouped ? pm_group_spec(spec, &bspec, d) < 0 :
+	    pm_batch_spec(spec, &bspec, d) < 0)
 		return -1;
 	if (batched_config(bspec, cfg, d) < 0 ||
 	    pm_kcopy_spec(bspec ? bspec : spec, cfg->target, &kc) < 0) {
