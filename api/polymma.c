@@ -108,6 +108,12 @@ static int scop_report(const struct pm_spec *spec, const polymma_options *o,
 	pm_isl_bound(ictx);
 	scop = pm_scop_build(ictx, spec, &cfg, d);
 	if (scop && (f = open_memstream(buf, &len))) {
+		/* a grouped spec: the program printed is one group's */
+		if (g)
+			fprintf(f, "# grouped by '%s': below, one group's "
+				"program (rows '%s': the group's; docs/decisions/"
+				"0045)\n", g->tensors[g->group_offs].name,
+				g->syms[g->group_rows].name);
 		pm_scop_print(f, scop);
 		fclose(f);
 	}

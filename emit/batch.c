@@ -88,7 +88,10 @@ void pm_emit_batch_locals(struct pm_kernel *k, struct pm_strbuf *b,
 			"\tint64_t pm_bzp = 0;\n", nb);
 		return;
 	}
-	if (!host)
+	/* grouped: the block's unit (group, tile) (emit/group.h) */
+	if (!host && pm_emit_grouped(k))
+		pm_emit_group_unit(k, b);
+	else if (!host)
 		pm_strbuf_add(b, "\tconst int64_t pm_bz = blockIdx.z;\n");
 	slices(k, b, "pm_bz", "\t");
 	/* grouped: the group's rows (emit/group.h) */

@@ -38,38 +38,78 @@ static void row_elems(const struct pm_kernel *k, int t, char *buf,
 	}
 }
 
-/* The early return of a block past its group's tiles: blockIdx.x runs
- * the tiles of every group's bound (emit/launch.c). */
-static void early_return(struct pm_kernel *k, struct pm_strbuf *b,
-	const char *rows)
+const char *pm_emit_group_block(const struct pm_kernel *k)
 {
-	char n[64];
+	return pm_emit_grouped(k) ? "pm_gu" : "blockIdx.x";
+}
 
+void pm_emit_group_units(const struct pm_kernel *k, char *buf, size_t len)
+{
+	char e[64], n[64];
+
+	pm_scop_dim_str(k->scop, k->scop->spec->group_offs, 0, e, sizeof(e));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
-	pm_strbuf_printf(b, "\tif (blockIdx.x >= ((unsigned) %s + %du) / %du "
-		"* (((unsigned) %s + %du) / %du))\n\t\treturn;\n", rows,
-		k->cfg->bm - 1, k->cfg->bm, n, k->cfg->bn - 1, k->cfg->bn);
+	snprintf(buf, len, "(((int64_t) (%s) + %d) / %d + (int64_t) (%s)) * "
+		"(((int64_t) (%s) + %d) / %d)", k->scop->spec->syms[
+		k->scop->spec->group_rows].name, k->cfg->bm - 1, k->cfg->bm, e,
+		n, k->cfg->bn - 1, k->cfg->bn);
+}
+
+void pm_emit_group_unit(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const char *rows = spec->syms[spec->group_rows].name;
+	const char *offs = spec->tensors[spec->group_offs].name;
+	const int bm = k->cfg->bm, bn = k->cfg->bn;
+	char e[64], n[64];
+
+	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
+	/* group g: rows [clamp(offs[g - 1]), max(that, clamp(offs[g]))),
+	 * ceil(rows / BM) tile rows; the block's tile row pm_gu counted
+	 * down through the groups until it falls in one */
+	pm_strbuf_printf(b, "\t/* the block's unit (group, tile): its tile row "
+		"over every group's, found in the groups' tile rows "
+		"(docs/decisions/0045) */\n"
+		"\tconst unsigned pm_gtx = ((unsigned) %s + %du) / %du;\n"
+		"\tunsigned pm_gu = blockIdx.x / pm_gtx;\n"
+		"\tint64_t pm_bz = -1, pm_glo = 0, pm_ghi = 0;\n"
+		"\tfor (int64_t pm_g = 0, pm_l = 0; pm_g < (int64_t) (%s) && "
+		"pm_bz < 0; ++pm_g) {\n"
+		"\t\tint64_t pm_c = (int64_t) %s[pm_g], pm_h;\n"
+		"\t\tunsigned pm_n;\n"
+		"\t\tpm_c = pm_c < 0 ? 0 : pm_c > pm_rows ? pm_rows : pm_c;\n"
+		"\t\tpm_h = pm_c < pm_l ? pm_l : pm_c;\n"
+		"\t\tpm_n = (unsigned) ((pm_h - pm_l + %d) / %d);\n"
+		"\t\tif (pm_gu < pm_n)\n"
+		"\t\t\tpm_bz = pm_g, pm_glo = pm_l, pm_ghi = pm_h;\n"
+		"\t\telse\n\t\t\tpm_gu -= pm_n;\n"
+		"\t\tpm_l = pm_c;\n\t}\n"
+		"\tif (pm_bz < 0)\n\t\treturn;\n"
+		"\tconst int %s = (int) (pm_ghi - pm_glo);\n"
+		"\tpm_gu = pm_gu * pm_gtx + blockIdx.x %% pm_gtx;\n",
+		n, bn - 1, bn, e, offs, bm - 1, bm, rows);
 }
 
 void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
 	int host)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	const char *rows = spec->syms[spec->group_rows].name;
 	const char *offs = spec->tensors[spec->group_offs].name;
 
 	if (!pm_emit_grouped(k))
 		return;
-	pm_strbuf_printf(b, "\tint64_t pm_glo = pm_bz ? (int64_t) %s[pm_bz - "
-		"1] : 0, pm_ghi = (int64_t) %s[pm_bz];\n"
-		"\tpm_glo = pm_glo < 0 ? 0 : pm_glo > pm_rows ? pm_rows : "
-		"pm_glo;\n"
-		"\tpm_ghi = pm_ghi < pm_glo ? pm_glo : pm_ghi > pm_rows ? "
-		"pm_rows : pm_ghi;\n"
-		"\tconst %s %s = (%s) (pm_ghi - pm_glo);\n", offs, offs,
-		host ? "long" : "int", rows, host ? "long" : "int");
-	if (!host)
-		early_return(k, b, rows);
+	/* the host rendering: called once per group pm_bz (CUDA: the unit
+	 * found it, pm_emit_group_unit) */
+	if (host)
+		pm_strbuf_printf(b, "\tint64_t pm_glo = pm_bz ? (int64_t) "
+			"%s[pm_bz - 1] : 0, pm_ghi = (int64_t) %s[pm_bz];\n"
+			"\tpm_glo = pm_glo < 0 ? 0 : pm_glo > pm_rows ? pm_rows : "
+			"pm_glo;\n"
+			"\tpm_ghi = pm_ghi < pm_glo ? pm_glo : pm_ghi > pm_rows ? "
+			"pm_rows : pm_ghi;\n"
+			"\tconst long %s = (long) (pm_ghi - pm_glo);\n", offs,
+			offs, spec->syms[spec->group_rows].name);
 	for (int t = 0; t < spec->ntensors; ++t) {
 		char re[256];
 
@@ -98,15 +138,15 @@ void pm_emit_group_comment(const struct pm_kernel *k, struct pm_strbuf *b)
 	char e[64];
 
 	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
-	pm_strbuf_printf(b, " * group    blockIdx.z runs the group of the "
-		"rows [%s(z - 1), %s(z)) (%s groups,\n *          "
+	pm_strbuf_printf(b, " * group    each block runs a unit (group g, "
+		"tile) of the rows [%s(g - 1), %s(g))\n *          (%s groups, "
 		"docs/decisions/0045); per group:",
 		spec->tensors[spec->group_offs].name,
 		spec->tensors[spec->group_offs].name, e);
 	names(spec, 1, b);
 	pm_strbuf_add(b, "; rows:");
 	names(spec, 0, b);
-	pm_strbuf_printf(b, "\n *          (%s: every group's bound; a block "
-		"past its group's tiles returns)\n",
-		spec->syms[spec->group_rows].name);
+	pm_strbuf_printf(b, "\n *          (blocks: ceil(%s / BM) + %s tile "
+		"rows, the units' bound; those past the units return)\n",
+		spec->syms[spec->group_rows].name, e);
 }

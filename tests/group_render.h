@@ -302,6 +302,113 @@ static void test_host_can_fail(void **state)
 	pm_spec_free(s);
 }
 
+/* ---- The units (group, tile) of the CUDA kernels ---- */
+
+/* The harness of the kernels' unit search (emit/group.c), compiled as C:
+ * every block of the launch's grid ((ceil(T / 128) + E) x ceil(N / 128)
+ * for sm_80's 128x128 tiles) runs the search; every tile of every group
+ * must be found by exactly one block, with the group's first row and row
+ * count, and no block may find a tile past its group's. */
+static const char unit_head[] =
+	"#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+	"static struct { unsigned x; } blockIdx;\n"
+	"static int64_t r_bz, r_lo;\nstatic long r_T;\nstatic unsigned r_gu;\n"
+	"static void unit(const int32_t *offs, int E, int pm_rows, int N)\n{\n"
+	"\tr_bz = -1;\n";
+static const char unit_tail[] =
+	"\tr_bz = pm_bz, r_lo = pm_glo, r_T = T, r_gu = pm_gu;\n}\n"
+	"static int check(int E, const int32_t *offs, int rows, int N)\n{\n"
+	"\tunsigned tx = (N + 127) / 128, grid = ((rows + 127) / 128 + E) * tx;\n"
+	"\tint bad = 0;\n\tint64_t lo = 0;\n"
+	"\tint *seen = calloc((size_t) E * grid, sizeof(int));\n"
+	"\tfor (unsigned b = 0; b < grid; ++b) {\n"
+	"\t\tblockIdx.x = b;\n\t\tunit(offs, E, rows, N);\n"
+	"\t\tif (r_bz < 0)\n\t\t\tcontinue;\n"
+	"\t\tif (r_bz >= E || r_gu >= grid) { bad++; continue; }\n"
+	"\t\tseen[r_bz * grid + r_gu]++;\n\t}\n"
+	"\tfor (int e = 0; e < E; ++e) {\n"
+	"\t\tint64_t c = offs[e] < 0 ? 0 : offs[e] > rows ? rows : offs[e];\n"
+	"\t\tint64_t hi = c < lo ? lo : c, n = (hi - lo + 127) / 128 * tx;\n"
+	"\t\tfor (unsigned t = 0; t < grid; ++t)\n"
+	"\t\t\tif (seen[e * grid + t] != (t < n)) {\n"
+	"\t\t\t\tfprintf(stderr, \"group %d tile %u: %d blocks\\n\", e, t, "
+	"seen[e * grid + t]);\n\t\t\t\tbad++;\n\t\t\t}\n"
+	"\t\tfor (unsigned b = 0; b < grid; ++b) {\n"
+	"\t\t\tblockIdx.x = b;\n\t\t\tunit(offs, E, rows, N);\n"
+	"\t\t\tif (r_bz == e && (r_lo != lo || r_T != hi - lo))\n\t\t\t\tbad++;\n"
+	"\t\t}\n\t\tlo = c;\n\t}\n\tfree(seen);\n\treturn bad;\n}\n"
+	"int main(void)\n{\n"
+	"\tstatic const int32_t a[] = { 0, 1, 8 }, b[] = { 127, 127, 256 },\n"
+	"\t\tc[] = { 129, 130, 130, 257, 1000 }, d[] = { 600, 1500 },\n"
+	"\t\tz[] = { 0, 0, 0 }, one[] = { 1 };\n"
+	"\tint32_t big[64], end = 0;\n\tlong bad = 0;\n"
+	"\tfor (int e = 0; e < 64; ++e)\n"
+	"\t\tbig[e] = end += (int32_t[]) { 0, 1, 7, 127, 129, 64, 255, 33 }[e % 8];\n"
+	"\tbad += check(3, a, 12, 136);\n\tbad += check(3, b, 300, 264);\n"
+	"\tbad += check(5, c, 1100, 8);\n\tbad += check(2, d, 1000, 3000);\n"
+	"\tbad += check(3, z, 5, 8);\n\tbad += check(1, one, 1, 8);\n"
+	"\tbad += check(64, big, 5000, 512);\n"
+	"\tprintf(\"%ld wrong\\n\", bad);\n\treturn bad != 0;\n}\n";
+
+/* The unit search of the sm_80 file's main kernel: the lines from its
+ * comment to the tile in the group (pm_gu), into b. */
+static void unit_snippet(const char *src, struct pm_strbuf *b)
+{
+	const char *p = strstr(src, "\t/* the block's unit (group, tile)");
+	const char *end = p ? strstr(p, "blockIdx.x % pm_gtx;\n") : NULL;
+
+	assert_non_null(end);
+	end += strlen("blockIdx.x % pm_gtx;\n");
+	pm_strbuf_printf(b, "%.*s", (int) (end - p), p);
+}
+
+static void test_units(void **state)
+{
+	struct pm_spec *s = parse_file("tests/specs/moe_up.tc");
+	struct pm_config cfg;
+	struct pm_output out = { 0 };
+	struct pm_strbuf snip, broken;
+	struct pm_diags d;
+	const char *none = "";
+	char *at;
+
+	(void) state;
+	if (system("cc --version >/dev/null 2>&1")) {
+		pm_spec_free(s);
+		return;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.target = pm_target_find("sm_80");
+	cfg.tma = -1;
+	cfg.persistent = -1;
+	cfg.small_variant = -1;
+	cfg.smem = -1;
+	pm_diags_init(&d, "t", NULL);
+	if (pm_pipeline_generate(s, &cfg, &out, &d))
+		fail_msg("%s", pm_diags_text(&d));
+	pm_diags_clear(&d);
+	/* the main kernel's tiles are 128x128 (the harness's) */
+	assert_non_null(strstr(out.source, "pm_gtx = ((unsigned) N + 127u) / "
+		"128u;\n"));
+	pm_strbuf_init(&snip);
+	pm_strbuf_init(&broken);
+	unit_snippet(out.source, &snip);
+	assert_int_equal(pm_hr_build_and_run_n(unit_head, snip.s, unit_tail,
+		&none, 1, 0, 1, "units"), 0);
+	/* the harness catches a search that does not count the groups'
+	 * tiles down (every block in group 0) */
+	pm_strbuf_add(&broken, snip.s);
+	at = strstr(broken.s, "pm_gu -= pm_n;");
+	assert_non_null(at);
+	memcpy(at, "pm_gu -= 0;   ", strlen("pm_gu -= pm_n;"));
+	assert_int_not_equal(pm_hr_build_and_run_n(unit_head, broken.s,
+		unit_tail, &none, 1, 1, 0, "units (broken)"), 0);
+	pm_strbuf_free(&snip);
+	pm_strbuf_free(&broken);
+	pm_output_clear(&out);
+	pm_spec_free(s);
+}
+
 /* ---- The sm_90a file ---- */
 
 static void test_sm90a_file(void **state)
@@ -326,20 +433,23 @@ static void test_sm90a_file(void **state)
 	assert_null(strstr(out.source, "pm_kernel_moe_up_persist"));
 	assert_null(strstr(out.source, "pm_kernel_moe_up_split"));
 	assert_non_null(strstr(out.source, " *   _persist_wide      not built: "
-		"grouped: blockIdx.z runs the group; no persistent rows"));
+		"grouped: units (group, tile) of one launch; no persistent "
+		"rows yet"));
 	assert_non_null(strstr(out.source, "pm_kernel_moe_up_small_tma("));
-	/* the kernel: every group's rows as pm_rows, the group's count as T,
-	 * the early return, the rows' pointers moved, W's slice */
+	/* the kernel: every group's rows as pm_rows, the unit's group, the
+	 * group's count as T, the raster on the tile in the group, W's
+	 * slice, the rows' pointers moved */
 	assert_non_null(strstr(out.source, "const int32_t *__restrict__ offs, "
 		"__half *__restrict__ Y, int E, int pm_rows, int N, int K"));
-	assert_non_null(strstr(out.source, "\tint64_t pm_glo = pm_bz ? (int64_t) "
-		"offs[pm_bz - 1] : 0, pm_ghi = (int64_t) offs[pm_bz];\n"));
-	assert_non_null(strstr(out.source, "\tconst int T = (int) (pm_ghi - "
-		"pm_glo);\n\tif (blockIdx.x >= ((unsigned) T + 127u) / 128u * "
-		"(((unsigned) N + 127u) / 128u))\n\t\treturn;\n"
+	assert_non_null(strstr(out.source, "\tif (pm_bz < 0)\n\t\treturn;\n"
+		"\tconst int T = (int) (pm_ghi - pm_glo);\n"
+		"\tpm_gu = pm_gu * pm_gtx + blockIdx.x % pm_gtx;\n"
+		"\tW += pm_bz * (int64_t) (K) * (N);\n"
+		"\tbias += pm_bz * (int64_t) (N);\n"
 		"\tX += pm_glo * (int64_t) 1 * (K);\n"
 		"\tY += pm_glo * (int64_t) 1 * (N);\n"));
-	assert_non_null(strstr(out.source, "\tW += pm_bz * (int64_t) (K) * (N);\n"));
+	assert_non_null(strstr(out.source, "\tconst unsigned pm_t = pm_gu, "));
+	assert_null(strstr(out.source, "= blockIdx.z;"));
 	assert_null(strstr(out.source, "offs += "));
 	/* TMA: X's 2-D map of every row, its coordinate the group's first
 	 * row on; W's 3-D map, z the group */
@@ -348,8 +458,10 @@ static void test_sm90a_file(void **state)
 		"(int64_t) (E), (int64_t) (K) * (N), "));
 	assert_non_null(strstr(out.source, "(128 * c0) + (int) pm_glo); }"));
 	assert_non_null(strstr(out.source, ", (int) pm_bz); "));
-	/* the launch: the groups in gridDim.z; the launcher's sizes */
-	assert_non_null(strstr(out.source, ", 1, (unsigned) (int64_t) (E));"));
+	/* the launch: the units' bound in x; the launcher's sizes */
+	assert_non_null(strstr(out.source, "dim3 grid((unsigned) ((((int64_t) "
+		"(T) + 127) / 128 + (int64_t) (E)) * (((int64_t) (N) + 127) / "
+		"128)), 1);"));
 	assert_non_null(strstr(out.source, "cudaError_t moe_up(const void *X, "
 		"const void *W, const void *bias, const void *offs, void *Y, "
 		"int64_t E, int64_t T, int64_t N, int64_t K, cudaStream_t "

@@ -13,7 +13,11 @@
  *    groups of 0, 1, 7, 127 and 129 rows, E 1, 2 and 3, rows past
  *    offs(E - 1) and offsets past the rows, the outputs poisoned (rows
  *    of no group must stay so), built with AddressSanitizer;
- *  - the sm_90a file: no persistent rows, the early return, the group's
+ *  - the CUDA kernels' units (group, tile): the unit search of the
+ *    generated file, compiled as C, finds every tile of every group
+ *    exactly once over the launch's grid (empty groups, one-row groups,
+ *    offsets past T, 64 groups);
+ *  - the sm_90a file: no persistent rows, the unit search, the group's
  *    first row in X's TMA coordinate, W's 3-D map. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -266,8 +270,8 @@ static void test_refusals(void **state)
 		  1, -1, NULL },
 		/* options: split, persistent, the rows fixed */
 		{ MOE_HDR "  Y(i, j) +=! X(i, k) * W(e, k, j) group e by offs\n}\n",
-		  "sm_80", "--split-k 2: a grouped spec runs its groups in "
-		  "blockIdx.z", "error: ", 2, -1, NULL },
+		  "sm_80", "--split-k 2: a grouped spec's blocks run units "
+		  "(group, tile)", "error: ", 2, -1, NULL },
 		{ MOE_HDR "  Y(i, j) +=! X(i, k) * W(e, k, j) group e by offs\n}\n",
 		  "sm_90a", "--persistent on: a grouped spec has no persistent "
 		  "kernel", "error: ", 1, 1, NULL },
@@ -392,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_legal),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_host_can_fail),
+		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_sm90a_file),
 	};
 

@@ -167,8 +167,8 @@ int pm_group_config(const struct pm_spec *g, struct pm_config *c,
 			return -1;
 		}
 	if (c->split_k > 1) {
-		pm_diag_plain(d, "--split-k %d: a grouped spec runs its groups "
-			"in blockIdx.z and does not split k "
+		pm_diag_plain(d, "--split-k %d: a grouped spec's blocks run "
+			"units (group, tile) and do not split k "
 			"(docs/decisions/0045)", c->split_k);
 		return -1;
 	}

@@ -11,9 +11,9 @@
  * read and write that group's rows (pm_tensor.grows), the per-group
  * tensors (W(e, k, j), bias(e, j): e first) their group's slice
  * (pm_tensor.batch, as a batch: spec->nbatch 1, bdims[0] the groups'
- * extent). emit/ maps the group to blockIdx.z like a batch (emit/group.h
- * finds the group's rows from offs in the kernel); the launcher's T is
- * every group's bound. Refused with `unsupported:` at the construct:
+ * extent). emit/ runs units (group, tile), each block finding its
+ * group from offs (emit/group.h); the launcher's T is every group's
+ * bound. Refused with `unsupported:` at the construct:
  * batch indices beside a group, statements before the grouped
  * contraction, fixed rows, the rows' extent anywhere but a tensor's
  * dimension 0 read with the rows index, a tensor read per group and

@@ -34,14 +34,14 @@ static const char *wanted(const struct pm_variant_set *vs,
 	/* grouped: the group in blockIdx.z, no unit loop over groups yet
 	 * (docs/decisions/0045-grouped-contractions.md) */
 	if (c->grouped && (r->flags & PM_VF_PERSIST))
-		return "grouped: blockIdx.z runs the group; no persistent "
-			"rows (docs/decisions/0045)";
+		return "grouped: units (group, tile) of one launch; no "
+			"persistent rows yet (docs/decisions/0045)";
 	if (c->batched && (r->flags & PM_VF_PSPLIT))
 		return "batched: k is not split (docs/decisions/0036)";
 	if (c->batched && (r->flags & PM_VF_SPLIT_PLAN) &&
 	    !(r->flags & PM_VF_PERSIST))
-		return c->grouped ? "grouped: blockIdx.z runs the group; no "
-			"split-K plan (docs/decisions/0045)" : "batched: "
+		return c->grouped ? "grouped: k is not split; no split-K "
+			"plan (docs/decisions/0045)" : "batched: "
 			"blockIdx.z runs the batch; no split-K plan "
 			"(docs/decisions/0036)";
 	/* i32 accumulators never split: their rows stand without a split
@@ -399,8 +399,8 @@ static void main_rows(const struct pm_spec *spec,
 	} else if (s->desc) {
 		snprintf(s->why_not, sizeof(s->why_not), "%s",
 			vs->main->scop->nsplit ? "host rendering" :
-			vs->main_cfg.grouped ? "grouped: blockIdx.z runs the "
-			"group, k is not split (docs/decisions/0045)" :
+			vs->main_cfg.grouped ? "grouped: k is not split "
+			"(docs/decisions/0045)" :
 			vs->main_cfg.batched ? "batched: blockIdx.z runs the "
 			"batch, k is not split (docs/decisions/0036)" :
 			vs->main_cfg.epi_red ? "an epilogue reduction: its "
