@@ -46,6 +46,7 @@
 #include "tests/host_render_util.h"
 #include "tests/util.h"
 #include "variant/group.h"
+#include "polymma.h"
 
 #define MOE_HDR "def f(f16(T, K) X, f16(E, K, N) W, f16(E, N) bias, " \
 	"i32(E) offs) -> (f16(T, N) Y) {\n"
@@ -310,6 +311,46 @@ static void test_refusals(void **state)
 	}
 }
 
+/* `check` (the library's polymma_check): one group's program under a
+ * line naming the offsets; a refused read is a spec error there too; the
+ * offsets' tensor through polymma_spec_group_offsets. */
+static void test_check(void **state)
+{
+	char *text = pm_test_read("tests/specs/moe_up.tc"), *report = NULL;
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_spec *ps = NULL;
+
+	(void) state;
+	assert_non_null(text);
+	assert_int_equal(polymma_check(ctx, text, "moe_up.tc", o, &report),
+		POLYMMA_OK);
+	assert_non_null(strstr(report, "# grouped by 'offs': below, one "
+		"group's program (rows 'T': the group's"));
+	assert_non_null(strstr(report, "S_0[d0, d1, d2] -> W[d2, d1]"));
+	free(report);
+	assert_int_equal(polymma_spec_parse(ctx, text, "moe_up.tc", &ps),
+		POLYMMA_OK);
+	assert_int_equal(polymma_spec_group_offsets(ps), 3);
+	polymma_spec_free(ps);
+	free(text);
+	report = NULL;
+	assert_int_equal(polymma_check(ctx, "def f(f16(K, T) X, f16(E, K, N) W, "
+		"i32(E) offs) -> (f16(T, N) Y) {\n  Y(i, j) +=! X(k, i) * "
+		"W(e, k, j) group e by offs\n}\n", "t.tc", o, &report),
+		POLYMMA_ERR_SPEC);
+	assert_null(report);
+	assert_non_null(strstr(polymma_diagnostics(ctx), "t.tc:2:15: error: "
+		"unsupported: 'X': a grouped contraction reads its rows"));
+	assert_int_equal(polymma_spec_parse(ctx, "def f(f16(M, K) A, f16(K, N) "
+		"B) -> (f16(M, N) C) {\n  C(i, j) +=! A(i, k) * B(k, j)\n}\n",
+		"g.tc", &ps), POLYMMA_OK);
+	assert_int_equal(polymma_spec_group_offsets(ps), -1);
+	polymma_spec_free(ps);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+}
+
 /* ---- isl ---- */
 
 /* One group's domain: every dependence keeps its row (dimension 0 of
@@ -393,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_legal),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_host_can_fail),
