@@ -139,7 +139,7 @@ CASES+=(
 	"bmm_scale_sm90a|tests/specs/bmm_scale.tc|--target sm_90a|||BSIZES_8"
 )
 # grouped specs (docs/decisions/0045): every target, TMA on and off
-for b in moe_up moe_scale; do
+for b in moe_up moe_scale moe_swiglu; do
 	CASES+=("${b}_sm90a|tests/specs/$b.tc|--target sm_90a|||GSIZES_8"
 		"${b}_notma_sm90a|tests/specs/$b.tc|--target sm_90a --tma off|||GSIZES_8"
 		"${b}_sm80|tests/specs/$b.tc|--target sm_80|||GSIZES_8"

@@ -245,6 +245,8 @@ static void test_host(void **state)
 		{ "tests/specs/moe_up.tc", "X, W, bias, offs, Y, E, T, N, K" },
 		{ "tests/specs/moe_scale.tc",
 		  "X, W, scale, s, R, offs, Y, E, T, N, K" },
+		/* two grouped contractions sharing X (one k loop) */
+		{ "tests/specs/moe_swiglu.tc", "X, Wg, Wu, offs, Y, E, T, N, K" },
 	};
 
 	(void) state;

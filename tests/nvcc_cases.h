@@ -26,7 +26,7 @@
 #define N_BATCH 16		/* batched specs: tests/specs/bmm_*.tc */
 #define N_RED 15		/* epilogue reductions (decisions/0037) */
 #define N_DEQ 21	/* prologues reading vectors, three contractions */
-#define N_GROUP 8		/* grouped specs: tests/specs/moe_*.tc */
+#define N_GROUP 10		/* grouped specs: tests/specs/moe_*.tc */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
 	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY + N_BATCH + \
@@ -426,6 +426,7 @@ static void init_cases(void)
 			{ "moe_up", 0 }, { "moe_up", 1 }, { "moe_up", 2 },
 			{ "moe_up", 3 }, { "moe_up", 9 },
 			{ "moe_scale", 0 }, { "moe_scale", 2 }, { "moe_scale", 3 },
+			{ "moe_swiglu", 0 }, { "moe_swiglu", 3 },
 		};
 
 		for (int i = 0; i < N_GROUP; i++) {

@@ -8,7 +8,9 @@
  *  - isl: one group's domain, every dependence inside one row (the rows
  *    may be split among groups), the kernel legal after every pass on
  *    every target;
- *  - host renderings of tests/specs/moe_*.tc called once per group, as
+ *  - host renderings of tests/specs/moe_*.tc (one contraction, a
+ *    per-group scale with a row scale and a residual, two contractions
+ *    sharing X) called once per group, as
  *    blockIdx.z runs them, against the reference (frontend/eval.c) with
  *    groups of 0, 1, 7, 127 and 129 rows, E 1, 2 and 3, rows past
  *    offs(E - 1) and offsets past the rows, the outputs poisoned (rows
@@ -360,7 +362,7 @@ static void test_check(void **state)
 static void test_legal(void **state)
 {
 	static const char *const specs[] = { "tests/specs/moe_up.tc",
-		"tests/specs/moe_scale.tc" };
+		"tests/specs/moe_scale.tc", "tests/specs/moe_swiglu.tc" };
 	static const char *const passes[] = { "tile_block", "strip_k",
 		"tile_warp", "contract" };
 	static const char *const targets[] = { "sm_70", "sm_80", "sm_90a" };
