@@ -7,7 +7,8 @@
  *       `+=!`, `max=!`, `min=!`, `+=`, `=` (a scalar target, no
  *       parentheses, with the reductions only), expressions + - * / unary -, parentheses, numbers,
  *       tensor reads with plain index variables, the functions relu, sigmoid,
- *       tanh, gelu, gelu_erf, silu, exp, abs, max(a,b), min(a,b), `#` comments);
+ *       tanh, gelu, gelu_erf, silu, exp, abs, max(a,b), min(a,b), `#` comments,
+ *       `group e by offs` ending a contraction's line);
  *     - checks: declared tensors, arity of every reference, one size per
  *       symbol, plain (affine: single variable) indices, known types, inputs
  *       never written, outputs written, temporaries written before read,
