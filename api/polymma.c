@@ -15,6 +15,7 @@
 #include "frontend/limits.h"
 #include "poly/poly.h"
 #include "polymma.h"
+#include "variant/group.h"
 
 struct polymma_result {
 	struct pm_output out;
@@ -79,6 +80,7 @@ static int scop_report(const struct pm_spec *spec, const polymma_options *o,
 	struct pm_diags *d, char **buf)
 {
 	struct pm_config cfg = *pm_options_config(o);
+	struct pm_spec *g = NULL;
 	struct pm_scop *scop;
 	isl_ctx *ictx;
 	size_t len = 0;
@@ -90,18 +92,34 @@ static int scop_report(const struct pm_spec *spec, const polymma_options *o,
 	 * (docs/decisions/0027-check-kernel-limits.md) */
 	if (pm_spec_check_kernel_limits(spec, d) < 0)
 		return POLYMMA_ERR_SPEC;
+	/* a grouped spec: one group's parametric domain, the group's rows
+	 * the rows' symbol (variant/group.h, docs/decisions/0045) */
+	if (pm_group_spec(spec, &g, d) < 0)
+		return pm_diags_class(d) == PM_ERR_INTERNAL ?
+			POLYMMA_ERR_INTERNAL : POLYMMA_ERR_SPEC;
+	if (g)
+		spec = g;
 	ictx = isl_ctx_alloc();
-	if (!ictx)
+	if (!ictx) {
+		pm_spec_free(g);
 		return POLYMMA_ERR_INTERNAL;
+	}
 	isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
 	pm_isl_bound(ictx);
 	scop = pm_scop_build(ictx, spec, &cfg, d);
 	if (scop && (f = open_memstream(buf, &len))) {
+		/* a grouped spec: the program printed is one group's */
+		if (g)
+			fprintf(f, "# grouped by '%s': below, one group's "
+				"program (rows '%s': the group's; docs/decisions/"
+				"0045)\n", g->tensors[g->group_offs].name,
+				g->syms[g->group_rows].name);
 		pm_scop_print(f, scop);
 		fclose(f);
 	}
 	pm_scop_free(scop);
 	isl_ctx_free(ictx);
+	pm_spec_free(g);
 	if (!scop)
 		return POLYMMA_ERR_SPEC;
 	return *buf ? POLYMMA_OK : POLYMMA_ERR_INTERNAL;

@@ -167,6 +167,14 @@ const char *polymma_spec_tensor_type(const polymma_spec *s, int i)
 	return t ? pm_type_name(t->type) : NULL;
 }
 
+int polymma_spec_group_offsets(const polymma_spec *s)
+{
+	for (int i = 0; s && s->spec->grouped && i < s->nargs; ++i)
+		if (s->arg[i] == s->spec->group_offs)
+			return i;
+	return -1;
+}
+
 int polymma_spec_tensor_is_output(const polymma_spec *s, int i)
 {
 	const struct pm_tensor *t = arg_tensor(s, i);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "emit/batch.h"
+#include "emit/group.h"
 
 int pm_emit_batched(const struct pm_kernel *k)
 {
@@ -87,9 +88,14 @@ void pm_emit_batch_locals(struct pm_kernel *k, struct pm_strbuf *b,
 			"\tint64_t pm_bzp = 0;\n", nb);
 		return;
 	}
-	if (!host)
+	/* grouped: the block's unit (group, tile) (emit/group.h) */
+	if (!host && pm_emit_grouped(k))
+		pm_emit_group_unit(k, b);
+	else if (!host)
 		pm_strbuf_add(b, "\tconst int64_t pm_bz = blockIdx.z;\n");
 	slices(k, b, "pm_bz", "\t");
+	/* grouped: the group's rows (emit/group.h) */
+	pm_emit_group_locals(k, b, host);
 }
 
 void pm_emit_batch_unit(struct pm_kernel *k, struct pm_strbuf *b,

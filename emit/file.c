@@ -9,6 +9,7 @@
 #include "emit/epired.h"
 #include "emit/frame.h"
 #include "emit/batch.h"
+#include "emit/group.h"
 #include "emit/kcopy.h"
 #include "emit/launch.h"
 #include "emit/persist.h"
@@ -150,7 +151,9 @@ static void comment_block(const struct pm_variant_set *vs,
 				"the kernels read its K-major copy, written\n"
 				" *          into the workspace before them\n",
 				spec->tensors[t].name);
-	if (spec->nbatch)
+	if (spec->grouped)
+		pm_emit_group_comment(k, b);
+	else if (spec->nbatch)
 		batch_comment(k, b);
 	if (k->ws)
 		pm_strbuf_add(b, " * persistent: a producer warp issues the "
@@ -178,7 +181,7 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		}
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, ", %s %s", host ? "long" : "int",
-			spec->syms[order[i]].name);
+			pm_emit_param_name(k, order[i]));
 	/* split-K: the workspace and the chunk length of each contraction
 	 * (the host rendering is called once per chunk z of nz) */
 	if (k->scop->nsplit) {
@@ -231,9 +234,9 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 	 * spill with the same mapping in int */
 	if (k->raster == 1) {
 		pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + "
-			"%du) / %du;\n\tconst int pm_by = (int) (blockIdx.x / pm_tx), "
-			"pm_bx = (int) (blockIdx.x %% pm_tx);\n", d1, c->bn - 1,
-			c->bn);
+			"%du) / %du;\n\tconst int pm_by = (int) (%s / pm_tx), "
+			"pm_bx = (int) (%s %% pm_tx);\n", d1, c->bn - 1,
+			c->bn, pm_emit_group_block(k), pm_emit_group_block(k));
 		return;
 	}
 	/* persistent: the tile of each iteration of the loop over pm_t
@@ -253,11 +256,11 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 	}
 	pm_strbuf_printf(b, "\tconst unsigned pm_tx = ((unsigned) %s + %du) / "
 		"%du, pm_ty = ((unsigned) %s + %du) / %du, pm_gw = %du * pm_tx;\n"
-		"\tconst unsigned pm_t = blockIdx.x, pm_r0 = pm_t / pm_gw * %du;\n"
+		"\tconst unsigned pm_t = %s, pm_r0 = pm_t / pm_gw * %du;\n"
 		"\tconst unsigned pm_gh = min(pm_ty - pm_r0, %du), pm_ti = pm_t %% "
 		"pm_gw;\n\tconst int pm_by = (int) (pm_r0 + pm_ti %% pm_gh), pm_bx "
 		"= (int) (pm_ti / pm_gh);\n", d1, c->bn - 1, c->bn, d0, c->bm - 1,
-		c->bm, PM_RASTER, PM_RASTER, PM_RASTER);
+		c->bm, PM_RASTER, pm_emit_group_block(k), PM_RASTER, PM_RASTER);
 }
 
 /* Split-K: this block's chunk of each contraction's k (the scop's

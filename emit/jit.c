@@ -211,8 +211,10 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 	}
 	if (spec->nbatch > 0) {
 		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does not launch "
-			"batched contractions (blockIdx.z, 3-D tensor maps; "
-			"docs/decisions/0036-batched-grid-z.md) yet");
+			"%s contractions (blockIdx.z, 3-D tensor maps; "
+			"docs/decisions/%s) yet", spec->grouped ? "grouped" :
+			"batched", spec->grouped ? "0045-grouped-contractions.md" :
+			"0036-batched-grid-z.md");
 		return -1;
 	}
 	if (pm_emit_has_red(k)) {

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "emit/batch.h"
+#include "emit/group.h"
 #include "emit/entries.h"
 #include "emit/epired.h"
 #include "emit/kcopy.h"
@@ -211,7 +212,12 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	/* batched: the batch in gridDim.z, at most 65535; persistent: in
 	 * the units (batch, tile) of the loop, at most 2^31 - 1 of them
 	 * (emit/batch.h) */
-	if (pm_emit_batched(k)) {
+	/* grouped: units (group, tile) in x (emit/group.h) */
+	if (pm_emit_grouped(k)) {
+		pm_emit_group_units(k, nu, sizeof(nu));
+		pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
+			"cudaErrorInvalidValue;\n", ind, nu, ind);
+	} else if (pm_emit_batched(k)) {
 		pm_emit_batch_count(k, nb, sizeof(nb));
 		pm_strbuf_printf(b, "%sif (%s > 65535)\n%s\treturn "
 			"cudaErrorInvalidValue;\n", ind, nb, ind);
@@ -222,7 +228,8 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	/* planned (pblocks NULL): the plan's grid (persistent: at most its
 	 * blocks, looping over tiles; split: c->tdp whole tiles, then c->s
 	 * units per tile of the tail), else n tiles or pblocks */
-	snprintf(nu, sizeof(nu), "%s", "c->grid");
+	if (!pm_emit_grouped(k))
+		snprintf(nu, sizeof(nu), "%s", "c->grid");
 	/* before a cluster's occupancy is asked; once per device (a driver
 	 * call of ~0.6 us on the host, before the launch: measured in every
 	 * call's time otherwise; docs/PERF.md) */
@@ -261,6 +268,9 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
 			"? %s : (int64_t) (%s)), 1);\n", ind, n, pblocks, n,
 			pblocks);
+	else if (pm_emit_grouped(k))
+		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1);\n", ind,
+			nu);
 	else if (pm_emit_batched(k) && !k->ws)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1, (unsigned) "
 			"%s);\n", ind, pblocks ? n : nu, nb);

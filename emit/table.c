@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "emit/batch.h"
+#include "emit/group.h"
 #include "emit/table.h"
 #include "target/embedded.h"
 #include "variant/variant.h"
@@ -239,7 +240,9 @@ static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		pm_strbuf_printf(b, "\tp.k[%d] = %s;\n", r, k->scop->split_ext[r]);
 	if (!k->scop->nsplit)
 		pm_strbuf_printf(b, "\tp.k[0] = %d;\n", k->cfg->bk);
-	if (pm_emit_batched(k)) {
+	/* grouped: the plan weighs the tiles of all T rows, about the
+	 * units' (emit/group.h), not E times them */
+	if (pm_emit_batched(k) && !pm_emit_grouped(k)) {
 		char nb[256];
 
 		pm_emit_batch_count(k, nb, sizeof(nb));

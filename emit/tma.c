@@ -4,6 +4,7 @@
  * S full barriers from 2 S c, then S empty ones. */
 #include <stdio.h>
 
+#include "emit/group.h"
 #include "emit/tma.h"
 #include "target/target.h"
 
@@ -99,6 +100,7 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_printf(b, " + %ld, ", j * w);
 		pm_print_expr(b, a->e[0]);
+		pm_strbuf_add(b, pm_emit_group_row0(k, buf->tensor));
 		/* a batched operand's map: z the unit's batch (emit/batch.h) */
 		pm_strbuf_add(b, batch ? ", (int) pm_bz); " : "); ");
 	}
@@ -182,6 +184,8 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_printf(b, " + %ld, ", j * w);
 		pm_print_expr(b, a->e[0]);
+		/* a grouped spec's rows: the group's first row (emit/group.h) */
+		pm_strbuf_add(b, pm_emit_group_row0(k, buf->tensor));
 		/* a batched operand's map: z the batch (emit/batch.h) */
 		pm_strbuf_add(b, batch ? ", (int) pm_bz); " : "); ");
 	}

@@ -54,6 +54,9 @@ struct pm_spec *pm_spec_copy(const struct pm_spec *s)
 		pm_spec_free(r);
 		return NULL;
 	}
+	r->grouped = s->grouped;
+	r->group_offs = s->group_offs;
+	r->group_rows = s->group_rows;
 	r->nbatch = s->nbatch;
 	memcpy(r->bdims, s->bdims, sizeof(r->bdims));
 	r->nsyms = s->nsyms;
@@ -71,7 +74,8 @@ struct pm_spec *pm_spec_copy(const struct pm_spec *s)
 	r->epired_kept = s->epired_kept;
 	for (int i = 0; i < s->nstmts + s->nepired; ++i) {
 		r->stmts[i] = s->stmts[i];
-		for (int j = 0; j < s->stmts[i].nvars; ++j)
+		for (int j = 0; j < s->stmts[i].nvars + s->stmts[i].grouped;
+		     ++j)
 			r->stmts[i].vars[j] = dup(s->stmts[i].vars[j], &bad);
 		r->stmts[i].rhs = expr_copy(s->stmts[i].rhs, &bad);
 	}

@@ -344,6 +344,54 @@ static double *extremum(struct ev *v, double *res, int64_t n)
 	return res;
 }
 
+static int64_t clamp_row(double x, int64_t rows)
+{
+	return !(x > 0) ? 0 : x > (double) rows ? rows : (int64_t) x;
+}
+
+/* A grouped statement (docs/LANGUAGE.md, "Grouped contractions"): each
+ * row (lhs variable 0) of group e = [offs(e - 1), offs(e)) (offs(-1) 0,
+ * every bound clamped to the rows) computed with the group index
+ * (variable nvars) e; a row of no group keeps its value. Every point is
+ * walked (no product fast path: the group varies with the row). */
+static double *grouped(struct ev *v, double *res, int64_t n)
+{
+	const struct pm_stmt *s = v->s;
+	const double *offs = v->val[v->spec->group_offs];
+	const double *old = v->val[s->lhs];
+	int64_t rows = v->ext[0], ng = extent(v, v->spec->group_offs, 0);
+	int64_t *grp = malloc(sizeof(int64_t) * (size_t) rows), per, stride;
+	unsigned all = (1u << s->nvars) - 1, lhs = (1u << s->nlhs) - 1;
+
+	if (!grp) {
+		free(res);
+		return NULL;
+	}
+	for (int64_t r = 0; r < rows; ++r)
+		grp[r] = -1;
+	for (int64_t e = 0; e < ng; ++e) {
+		int64_t lo = e ? clamp_row(offs[e - 1], rows) : 0;
+		int64_t hi = clamp_row(offs[e], rows);
+
+		for (int64_t r = lo; r < hi; ++r)
+			grp[r] = e;
+	}
+	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	do {
+		if (grp[v->pt[0]] < 0)
+			continue;
+		v->pt[s->nvars] = grp[v->pt[0]];
+		res[box_off(v, lhs, -1, &stride)] += eval(v, s->rhs);
+	} while (all && next(v, all));
+	per = n / rows;
+	for (int64_t r = 0; r < rows; ++r)
+		if (grp[r] < 0)
+			memcpy(res + r * per, old + r * per,
+				sizeof(double) * (size_t) per);
+	free(grp);
+	return res;
+}
+
 /* One statement: the new values of its left side (a fresh array). */
 static double *statement(struct ev *v, int64_t n)
 {
@@ -362,6 +410,8 @@ static double *statement(struct ev *v, int64_t n)
 	v->ord[s->nvars - 1] = v->inner;
 	if (s->kind == PM_S_ACCUM)
 		memcpy(res, v->val[s->lhs], sizeof(double) * (size_t) n);
+	if (s->grouped)
+		return grouped(v, res, n);
 	if (s->kind == PM_S_REDUCE && s->red != PM_RED_SUM)
 		return extremum(v, res, n);
 	if (s->kind != PM_S_ASSIGN && e->kind == PM_E_BIN && e->op == '*') {

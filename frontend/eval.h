@@ -16,6 +16,10 @@
  *     T +=! e :  T[lhs] = sum over the reduction vars of e;
  *     T +=  e :  T[lhs] = T[lhs] + sum of e;
  *     T  =  e :  T[lhs] = e.
+ *   A grouped statement (`group e by offs` and the statements after it):
+ *   each row (lhs variable 0) of group e, [offs(e - 1), offs(e)) clamped
+ *   to the rows, with the group index e; rows of no group keep their
+ *   value (every point walked: no product fast path).
  *   Sums run in lexicographic order of the reduction vars, in double; the
  *   functions are the generator's (gelu: the tanh form). Outputs are
  *   converted to their type once, after the last statement (the

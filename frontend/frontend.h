@@ -7,7 +7,8 @@
  *       `+=!`, `max=!`, `min=!`, `+=`, `=` (a scalar target, no
  *       parentheses, with the reductions only), expressions + - * / unary -, parentheses, numbers,
  *       tensor reads with plain index variables, the functions relu, sigmoid,
- *       tanh, gelu, gelu_erf, silu, exp, abs, max(a,b), min(a,b), `#` comments);
+ *       tanh, gelu, gelu_erf, silu, exp, abs, max(a,b), min(a,b), `#` comments,
+ *       `group e by offs` ending a contraction's line);
  *     - checks: declared tensors, arity of every reference, one size per
  *       symbol, plain (affine: single variable) indices, known types, inputs
  *       never written, outputs written, temporaries written before read,
@@ -78,6 +79,10 @@ struct pm_tensor {
 	 * dimensions are dropped (dims and reads are one batch's slice); the
 	 * kernels read the slice of their batch, blockIdx.z */
 	int batch;
+	/* 0 as parsed. 1 in the spec the kernels see of a grouped spec
+	 * (variant/group.h): dimension 0 is the rows, the kernels read and
+	 * write the rows of their group */
+	int grows;
 };
 
 enum pm_func {
@@ -133,6 +138,11 @@ struct pm_stmt {
 	int nvars;			/* lhs vars [0, nlhs), reductions after */
 	char *vars[PM_MAX_VARS];	/* variable names */
 	struct pm_expr *rhs;
+	/* 1: a statement of a grouped chain (docs/LANGUAGE.md, "Grouped
+	 * contractions"): its rows (lhs variable 0) are computed per group;
+	 * the group index is variable nvars (vars[nvars] its name, never an
+	 * lhs or reduction variable), bound to each row by spec->group_offs */
+	int grouped;
 };
 
 struct pm_spec {
@@ -156,6 +166,12 @@ struct pm_spec {
 	 * 0 in a parsed spec; epired_kept: the output dimension it keeps
 	 * (0 rows, 1 columns, 2 none: a scalar) */
 	int nepired, epired_kept;
+	/* 1: a grouped spec (`group e by offs`): statements from the first
+	 * grouped contraction on are grouped, group_offs the offsets' tensor
+	 * (an i32 input of rank 1). In the spec the kernels see
+	 * (variant/group.h): nbatch 1, bdims[0] the groups' extent,
+	 * group_rows the rows' size symbol (the group's rows in a kernel) */
+	int grouped, group_offs, group_rows;
 };
 
 /* diags may be NULL (messages dropped); when its filename or text is NULL,

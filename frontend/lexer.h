@@ -66,6 +66,11 @@ struct pm_ast_stmt {
 	enum pm_red_op red;		/* PM_S_REDUCE */
 	struct pm_ast_expr *lhs;	/* PM_A_APPLY (no arguments: a scalar) */
 	struct pm_ast_expr *rhs;
+	/* `group e by offs` after a contraction (docs/LANGUAGE.md,
+	 * "Grouped contractions"): the group index and the offsets' tensor,
+	 * NULL without the clause */
+	char *group, *group_by;
+	struct pm_loc group_loc, group_by_loc, clause_loc;
 };
 
 struct pm_ast {

@@ -384,6 +384,43 @@ static int is_stmt_op(enum pm_tok_kind k)
 	return k == PM_T_REDUCE || k == PM_T_RMAX || k == PM_T_RMIN;
 }
 
+/* Is t the identifier word on the line of the token before it? */
+static int word_on_line(const struct parser *p, const struct pm_token *t,
+	const char *word)
+{
+	size_t n = strlen(word);
+
+	return t->kind == PM_T_IDENT && t->len == (int) n &&
+		!strncmp(t->start, word, n) &&
+		t->loc.line == p->toks[p->pos - 1].loc.line;
+}
+
+/* An optional `group IDENT by IDENT` ending a statement (a grouped
+ * contraction, docs/LANGUAGE.md "Grouped contractions"); sema checks
+ * where it may stand. */
+static int parse_group(struct parser *p, struct pm_ast_stmt *s)
+{
+	const struct pm_token *t;
+
+	if (!word_on_line(p, peek(p), "group"))
+		return 0;
+	s->clause_loc = next(p)->loc;
+	if (!(t = expect(p, PM_T_IDENT, "the group index after 'group'")))
+		return -1;
+	s->group_loc = t->loc;
+	if (!(s->group = tok_str(p, t)))
+		return -1;
+	if (!word_on_line(p, peek(p), "by")) {
+		unexpected(p, "'by' after the group index");
+		return -1;
+	}
+	next(p);
+	if (!(t = expect(p, PM_T_IDENT, "the offsets' tensor after 'by'")))
+		return -1;
+	s->group_by_loc = t->loc;
+	return (s->group_by = tok_str(p, t)) ? 0 : -1;
+}
+
 static int parse_stmt(struct parser *p, struct pm_ast *ast)
 {
 	const struct pm_token *t = next(p), *op;
@@ -418,6 +455,8 @@ static int parse_stmt(struct parser *p, struct pm_ast *ast)
 	}
 	next(p);
 	if (!(s->rhs = parse_expr(p)))
+		return -1;
+	if (parse_group(p, s) < 0)
 		return -1;
 	/* A new statement starts on a new line. */
 	t = peek(p);
@@ -503,6 +542,8 @@ void pm_ast_free(struct pm_ast *ast)
 	for (i = 0; i < ast->nstmts; i++) {
 		pm_ast_expr_free(ast->stmts[i].lhs);
 		pm_ast_expr_free(ast->stmts[i].rhs);
+		free(ast->stmts[i].group);
+		free(ast->stmts[i].group_by);
 	}
 	free(ast->decls);
 	free(ast->stmts);

@@ -104,7 +104,8 @@ static int prec(const struct pm_expr *e)
 
 static const char *var_name(const struct pm_stmt *stmt, int v)
 {
-	if (stmt && v >= 0 && v < stmt->nvars && stmt->vars[v])
+	if (stmt && v >= 0 && v < stmt->nvars + stmt->grouped &&
+	    stmt->vars[v])
 		return stmt->vars[v];
 	return "?";
 }
@@ -246,6 +247,10 @@ void pm_spec_print(FILE *out, const struct pm_spec *spec)
 			s->kind == PM_S_REDUCE ? pm_red_op_name(s->red) :
 			ops[s->kind]);
 		pm_expr_print(out, spec, s, s->rhs);
+		/* the clause on the grouped chain's contractions */
+		if (s->grouped && s->kind == PM_S_REDUCE)
+			fprintf(out, "   group %s by %s", var_name(s, s->nvars),
+				spec->tensors[spec->group_offs].name);
 		fputc('\n', out);
 	}
 	fputs("}\n", out);

@@ -29,9 +29,18 @@ struct sema {
 	/* the current statement */
 	enum pm_stmt_kind kind;
 	int nvars;
-	struct var vars[PM_MAX_VARS];
+	/* vars[PM_MAX_VARS]: the group index of a grouped chain (its extent
+	 * the offsets'), read as variable PM_MAX_VARS until the statement's
+	 * variables are numbered */
+	struct var vars[PM_MAX_VARS + 1];
 	bool has_int, has_float;
+	/* the grouped chain: from the first `group e by offs` on */
+	const char *gname;
+	int goffs;
 };
+
+/* The group index's number while a statement is converted. */
+#define GROUP_VAR PM_MAX_VARS
 
 static char *dup(struct sema *S, const char *s)
 {
@@ -188,6 +197,8 @@ static int find_var(const struct sema *S, const char *name)
 {
 	int i;
 
+	if (S->gname && !strcmp(S->gname, name))
+		return GROUP_VAR;
 	for (i = 0; i < S->nvars; i++)
 		if (!strcmp(S->vars[i].name, name))
 			return i;
@@ -307,6 +318,13 @@ static struct pm_expr *conv_read(struct sema *S, const struct pm_ast_expr *a,
 		}
 		if (v < 0 && (v = add_var(S, x->name, x->loc)) < 0)
 			return NULL;
+		if (v == GROUP_VAR && i) {
+			pm_diag_error(S->diags, x->loc, "the group index '%s' "
+				"is index %d of '%s'; a per-group tensor has it "
+				"first", x->name, i + 1, a->name);
+			ok = false;
+			continue;
+		}
 		use_var(S, v, t, i, x->loc);
 		e->idx[i] = v;
 	}
@@ -442,6 +460,13 @@ static int check_lhs(struct sema *S, const struct pm_ast_stmt *s, int *t)
 				i + 1, lhs->name);
 			return -1;
 		}
+		if (find_var(S, x->name) == GROUP_VAR) {
+			pm_diag_error(S->diags, x->loc, "the group index '%s' "
+				"is an index of '%s'; it indexes no output (each "
+				"row's group is found from '%s')", x->name,
+				lhs->name, S->spec->tensors[S->goffs].name);
+			return -1;
+		}
 		if (find_var(S, x->name) >= 0) {
 			pm_diag_error(S->diags, x->loc,
 				"index variable '%s' appears twice on the left-hand side",
@@ -491,6 +516,81 @@ static int new_temp(struct sema *S, const struct pm_ast_stmt *s, bool bad)
 	return spec->ntensors++;
 }
 
+/* A `group e by offs` clause of s: a contraction's, offs an i32 input of
+ * rank 1, one group index per spec; the chain is grouped from here on. */
+static int check_group(struct sema *S, const struct pm_ast_stmt *s)
+{
+	const struct pm_spec *spec = S->spec;
+	int t;
+
+	if (!s->group)
+		return 0;
+	if (s->kind != PM_S_REDUCE || s->red != PM_RED_SUM) {
+		pm_diag_error(S->diags, s->clause_loc, "'group' follows a "
+			"contraction ('+=!')");
+		return -1;
+	}
+	t = find_tensor(spec, s->group_by);
+	if (t < 0) {
+		pm_diag_error(S->diags, s->group_by_loc, "tensor '%s' is not "
+			"declared", s->group_by);
+		return -1;
+	}
+	if (spec->tensors[t].role != PM_INPUT ||
+	    spec->tensors[t].type != PM_I32 || spec->tensors[t].rank != 1) {
+		pm_diag_error(S->diags, s->group_by_loc, "'%s' must be an input "
+			"of type i32 and rank 1 (the groups' cumulative row "
+			"ends)", s->group_by);
+		pm_diag_note(S->diags, spec->tensors[t].loc, "'%s' is declared "
+			"here", s->group_by);
+		return -1;
+	}
+	if (S->gname && (strcmp(S->gname, s->group) || S->goffs != t)) {
+		pm_diag_error(S->diags, s->clause_loc, "one group index per "
+			"spec: 'group %s by %s' after 'group %s by %s'", s->group,
+			s->group_by, S->gname, spec->tensors[S->goffs].name);
+		return -1;
+	}
+	check_reserved(S, s->group, s->group_loc);
+	S->gname = s->group;
+	S->goffs = t;
+	memset(&S->vars[GROUP_VAR], 0, sizeof(S->vars[GROUP_VAR]));
+	S->vars[GROUP_VAR].name = s->group;
+	use_var(S, GROUP_VAR, t, 0, s->group_loc);
+	return 0;
+}
+
+/* A statement of the grouped chain: rows (lhs index 0) that a group
+ * holds; after the chain's first contraction only grouped contractions
+ * and assignments. */
+static int check_grouped(struct sema *S, const struct pm_ast_stmt *s)
+{
+	if (!S->gname)
+		return 0;
+	if (!s->lhs->nargs || (s->kind != PM_S_ASSIGN && !s->group)) {
+		pm_diag_error(S->diags, s->lhs->loc, "after a grouped "
+			"contraction every statement writes rows of groups: "
+			"an assignment with indices, or a contraction with "
+			"'group %s by %s'", S->gname,
+			S->spec->tensors[S->goffs].name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The group index read as GROUP_VAR: variable n. */
+static void number_group(struct pm_expr *e, int n)
+{
+	if (!e)
+		return;
+	if (e->kind == PM_E_READ)
+		for (int i = 0; i < e->nidx; ++i)
+			if (e->idx[i] == GROUP_VAR)
+				e->idx[i] = n;
+	for (int i = 0; i < e->nargs && i < 2; ++i)
+		number_group(e->args[i], n);
+}
+
 static void check_stmt(struct sema *S, const struct pm_ast_stmt *s)
 {
 	struct pm_spec *spec = S->spec;
@@ -503,6 +603,15 @@ static void check_stmt(struct sema *S, const struct pm_ast_stmt *s)
 	st->lhs = -1;
 	S->nvars = 0;
 	S->has_int = S->has_float = false;
+	t = find_tensor(spec, s->lhs->name);
+	/* a bad clause: the statement still writes its target */
+	if (check_group(S, s) < 0 || check_grouped(S, s) < 0) {
+		if (t >= 0)
+			S->written[t] = true;
+		else if (pm_func_from_name(s->lhs->name) < 0)
+			new_temp(S, s, true);
+		return;
+	}
 	if (check_lhs(S, s, &t) < 0) {
 		if (t < 0 && pm_func_from_name(s->lhs->name) < 0)
 			new_temp(S, s, true);
@@ -517,6 +626,19 @@ static void check_stmt(struct sema *S, const struct pm_ast_stmt *s)
 	st->nvars = S->nvars;
 	for (i = 0; i < S->nvars; i++)
 		st->vars[i] = dup(S, S->vars[i].name);
+	if (!S->gname)
+		return;
+	if (S->nvars == PM_MAX_VARS) {
+		pm_diag_error(S->diags, s->lhs->loc, "too many index variables "
+			"in one statement (at most %d, the group index "
+			"included)", PM_MAX_VARS);
+		return;
+	}
+	st->grouped = 1;
+	st->vars[S->nvars] = dup(S, S->gname);
+	number_group(st->rhs, S->nvars);
+	spec->grouped = 1;
+	spec->group_offs = S->goffs;
 }
 
 struct pm_spec *pm_sema(const struct pm_ast *ast, const char *text,
@@ -585,7 +707,8 @@ void pm_spec_free(struct pm_spec *spec)
 	for (i = 0; spec->tensors && i < spec->ntensors; i++)
 		free(spec->tensors[i].name);
 	for (i = 0; spec->stmts && i < spec->nstmts + spec->nepired; i++) {
-		for (j = 0; j < spec->stmts[i].nvars; j++)
+		for (j = 0; j < spec->stmts[i].nvars + spec->stmts[i].grouped;
+		     j++)
 			free(spec->stmts[i].vars[j]);
 		pm_expr_free(spec->stmts[i].rhs);
 	}

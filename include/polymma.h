@@ -154,6 +154,10 @@ int polymma_spec_tensor_is_output(const polymma_spec *s, int i);
 int polymma_spec_tensor_rank(const polymma_spec *s, int i);
 int polymma_spec_tensor_dim(const polymma_spec *s, int i, int d,
 	int64_t *literal);
+/* A grouped spec (`group e by offs`, docs/LANGUAGE.md "Grouped
+ * contractions"): the launcher's tensor index of offs, the groups'
+ * cumulative row ends; -1 for a spec without groups (or s NULL). */
+int polymma_spec_group_offsets(const polymma_spec *s);
 /* The reference semantics on host buffers, for checking kernels:
  * sizes[i] the value of size symbol i (every one); tensors[i] the
  * launcher's tensor i (dense, row-major in declared order, in its type:

@@ -34,6 +34,10 @@ struct pm_config {
 	 * nothing splits k and no persistent row is built (set by the pass
 	 * table; docs/decisions/0036-batched-grid-z.md) */
 	int batched;
+	/* the spec is grouped (`group e by offs`; batched is set too): the
+	 * group in blockIdx.z, no persistent row (set by the pass table;
+	 * docs/decisions/0045-grouped-contractions.md) */
+	int grouped;
 	/* the spec has an epilogue reduction: never split (set by the pass
 	 * table; docs/decisions/0037-epilogue-reductions.md) */
 	int epi_red;

@@ -76,9 +76,19 @@ static int all_tma(const struct pm_kernel *k)
 	return 1;
 }
 
+/* Is s a grouped spec's rows (a group's rows: any count, in every
+ * kernel; docs/decisions/0045-grouped-contractions.md)? */
+static int group_rows(const struct pm_kernel *k, int s)
+{
+	return k->scop->spec->grouped && s == k->scop->spec->group_rows;
+}
+
 int pm_kernel_sym_ragged(const struct pm_kernel *k, int s)
 {
 	int out = sym_is_out(k, s), kk = sym_is_k(k, s);
+
+	if (group_rows(k, s))
+		return 1;
 
 	if (pm_scop_sym_fixed(k->scop, s, NULL) || (!out && !kk))
 		return 0;

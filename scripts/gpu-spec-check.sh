@@ -80,6 +80,15 @@ BSIZES_8=${BSIZES_8:-"Bt=1,M=1,N=8,K=8 Bt=3,M=7,N=136,K=72 Bt=3,M=127,N=264,K=10
 BSIZES_M8=${BSIZES_M8:-"Bt=1,M=8,N=8,K=1 Bt=3,M=8,N=136,K=7 Bt=3,M=128,N=264,K=127 Bt=64,M=136,N=128,K=129 Bt=64,M=256,N=256,K=256 Bt=16,M=768,N=768,K=129"}
 BSIZES_32=${BSIZES_32:-"Bt=1,M=1,N=8,K=32 Bt=3,M=127,N=264,K=96 Bt=64,M=129,N=136,K=256"}
 
+# Grouped specs (tests/specs/moe_*.tc, docs/decisions/0045): E groups of
+# T rows at most, each size with its group counts (tests/gpu/check_spec.cu:
+# "groups=A:B:..." or "groups=auto", 0 1 7 127 129 64 255 33 over and over):
+# empty groups, groups of one row, odd and partial tiles, rows past the last
+# group (left poisoned), offsets past T (clamped). N and K multiples of 8
+# (whole 16-byte rows); GSIZES_32: sm_70's (K a multiple of 32).
+GSIZES_8=${GSIZES_8:-"E=1,T=1,N=8,K=8,groups=1 E=3,T=12,N=136,K=72,groups=0:1:7 E=3,T=300,N=264,K=1000,groups=127:0:129 E=1,T=5,N=8,K=8,groups=0 E=8,T=700,N=136,K=264,groups=auto E=64,T=5000,N=512,K=512,groups=auto E=16,T=1300,N=768,K=136,groups=auto E=2,T=1000,N=3000,K=512,groups=600:900"}
+GSIZES_32=${GSIZES_32:-"E=1,T=1,N=8,K=32,groups=1 E=3,T=12,N=136,K=96,groups=0:1:7 E=3,T=300,N=264,K=256,groups=127:0:129 E=8,T=700,N=136,K=256,groups=auto"}
+
 # NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)|K RULE
 # (8, the default: K % 8; 16; 1: any K; 32: sm_70; odd, odd32: odd M too;
 # KSIZES_<rule> join every list)
@@ -134,6 +143,13 @@ CASES+=(
 	"bmm_dequant_sm70|tests/specs/bmm_dequant.tc|--target sm_70|||BSIZES_32"
 	"bmm_scale_sm90a|tests/specs/bmm_scale.tc|--target sm_90a|||BSIZES_8"
 )
+# grouped specs (docs/decisions/0045): every target, TMA on and off
+for b in moe_up moe_scale moe_swiglu; do
+	CASES+=("${b}_sm90a|tests/specs/$b.tc|--target sm_90a|||GSIZES_8"
+		"${b}_notma_sm90a|tests/specs/$b.tc|--target sm_90a --tma off|||GSIZES_8"
+		"${b}_sm80|tests/specs/$b.tc|--target sm_80|||GSIZES_8"
+		"${b}_sm70|tests/specs/$b.tc|--target sm_70|||GSIZES_32")
+done
 # prologues reading vectors and scalars (dequantizing weights) and three
 # contractions (docs/decisions/0039): every target, odd M, K 1000
 for b in gemm_dequant_b gemm_scale_a_k gemm_dequant_zs gemm3; do

@@ -27,10 +27,11 @@
 #define N_RED 15		/* epilogue reductions (decisions/0037) */
 #define N_DEQ 21	/* prologues reading vectors, three contractions */
 #define N_MIXED 14	/* mixed operand types (decisions/0047) */
+#define N_GROUP 10		/* grouped specs: tests/specs/moe_*.tc */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
 	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY + N_BATCH + \
-	N_RED + N_DEQ + N_MIXED)
+	N_RED + N_DEQ + N_MIXED + N_GROUP)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -416,6 +417,29 @@ static void init_cases(void)
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = bt[i].fixed;
+		}
+	}
+	/* grouped specs (docs/decisions/0045): the group in blockIdx.z, its
+	 * rows from offs, the early return; every target, TMA off */
+	{
+		static const struct { const char *spec; int c; }
+		gr[N_GROUP] = {
+			{ "moe_up", 0 }, { "moe_up", 1 }, { "moe_up", 2 },
+			{ "moe_up", 3 }, { "moe_up", 9 },
+			{ "moe_scale", 0 }, { "moe_scale", 2 }, { "moe_scale", 3 },
+			{ "moe_swiglu", 0 }, { "moe_swiglu", 3 },
+		};
+
+		for (int i = 0; i < N_GROUP; i++) {
+			struct ncase *k = &cases[n++];
+
+			c = gr[i].c;
+			snprintf(k->name, sizeof(k->name), "%s_%s", gr[i].spec,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "tests/specs/%s.tc",
+				gr[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
 		}
 	}
 	/* epilogue reductions (docs/decisions/0037): every row of their

@@ -120,6 +120,11 @@ static const struct vcase cases[] = {
 	{ "tests/specs/bmm_bias", "sm_80", "" },
 	{ "tests/specs/bmm_bias", "sm_90a", "" },
 	{ "tests/specs/bmm_nn", "host", "smem=pad" },
+	/* grouped: no persistent, split nor _medium rows (0045) */
+	{ "tests/specs/moe_up", "sm_70", "" },
+	{ "tests/specs/moe_up", "sm_80", "" },
+	{ "tests/specs/moe_up", "sm_90a", "" },
+	{ "tests/specs/moe_up", "host", "smem=pad" },
 	/* epilogue reductions (docs/decisions/0037): no split, no
 	 * persistent rows, the reasons recorded */
 	{ "tests/specs/gemm_rowsum", "sm_70", "" },

@@ -10,6 +10,7 @@
 #include "schedule_tree/tree.h"
 #include "target/target.h"
 #include "variant/batch.h"
+#include "variant/group.h"
 #include "variant/epired.h"
 #include "variant/hoist.h"
 #include "variant/kcopy.h"
@@ -359,6 +360,9 @@ static int batched_config(const struct pm_spec *bspec, struct pm_config *c,
 {
 	if (!bspec)
 		return 0;
+	/* one group's kernels (variant/group.h) */
+	if (bspec->grouped)
+		return pm_group_config(bspec, c, d);
 	if (c->split_k > 1) {
 		pm_diag_plain(d, "--split-k %d: a batched spec runs its batch "
 			"in blockIdx.z and does not split k", c->split_k);
@@ -390,7 +394,9 @@ static int kernel_spec(const struct pm_spec *spec, struct pm_config *cfg,
 {
 	struct pm_spec *bspec, *kc;
 
-	if (pm_batch_spec(spec, &bspec, d) < 0)
+	/* a grouped spec: one group's (variant/group.h), never batched */
+	if (spec->grouped ? pm_group_spec(spec, &bspec, d) < 0 :
+	    pm_batch_spec(spec, &bspec, d) < 0)
 		return -1;
 	if (batched_config(bspec, cfg, d) < 0 ||
 	    pm_kcopy_spec(bspec ? bspec : spec, cfg->target, &kc) < 0) {

@@ -31,11 +31,18 @@ static const char *wanted(const struct pm_variant_set *vs,
 	 * a split plan, as i32 accumulators' rows do
 	 * (docs/decisions/0036-batched-grid-z.md,
 	 * docs/decisions/0042-batched-persistent-units.md) */
+	/* grouped: the group in blockIdx.z, no unit loop over groups yet
+	 * (docs/decisions/0045-grouped-contractions.md) */
+	if (c->grouped && (r->flags & PM_VF_PERSIST))
+		return "grouped: units (group, tile) of one launch; no "
+			"persistent rows yet (docs/decisions/0045)";
 	if (c->batched && (r->flags & PM_VF_PSPLIT))
 		return "batched: k is not split (docs/decisions/0036)";
 	if (c->batched && (r->flags & PM_VF_SPLIT_PLAN) &&
 	    !(r->flags & PM_VF_PERSIST))
-		return "batched: blockIdx.z runs the batch; no split-K plan "
+		return c->grouped ? "grouped: k is not split; no split-K "
+			"plan (docs/decisions/0045)" : "batched: "
+			"blockIdx.z runs the batch; no split-K plan "
 			"(docs/decisions/0036)";
 	/* i32 accumulators never split: their rows stand without a split
 	 * plan (runtime/plan.c runs its rules with split_k 1) */
@@ -299,8 +306,10 @@ static int has_twin(const struct pm_kernel *k)
 {
 	if (!k->cfg->target->emits_cuda || k->exact)
 		return 0;
+	/* a grouped spec's rows are ragged in every kernel (0045) */
 	for (int s = 0; s < k->scop->spec->nsyms; ++s)
-		if (pm_kernel_sym_ragged(k, s))
+		if (pm_kernel_sym_ragged(k, s) && (!k->scop->spec->grouped ||
+		    s != k->scop->spec->group_rows))
 			return 1;
 	return 0;
 }
@@ -390,6 +399,8 @@ static void main_rows(const struct pm_spec *spec,
 	} else if (s->desc) {
 		snprintf(s->why_not, sizeof(s->why_not), "%s",
 			vs->main->scop->nsplit ? "host rendering" :
+			vs->main_cfg.grouped ? "grouped: k is not split "
+			"(docs/decisions/0045)" :
 			vs->main_cfg.batched ? "batched: blockIdx.z runs the "
 			"batch, k is not split (docs/decisions/0036)" :
 			vs->main_cfg.epi_red ? "an epilogue reduction: its "

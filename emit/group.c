@@ -1,0 +1,152 @@
+/* Grouped specs in the generated file (group.h). */
+#include <stdio.h>
+
+#include "emit/group.h"
+
+int pm_emit_grouped(const struct pm_kernel *k)
+{
+	return k->scop->spec->grouped;
+}
+
+const char *pm_emit_param_name(const struct pm_kernel *k, int s)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	return spec->grouped && s == spec->group_rows ? "pm_rows" :
+		spec->syms[s].name;
+}
+
+const char *pm_emit_group_row0(const struct pm_kernel *k, int t)
+{
+	return pm_emit_grouped(k) && k->scop->spec->tensors[t].grows ?
+		" + (int) pm_glo" : "";
+}
+
+/* "(int64_t) (K)": the elements of one row of tensor t (its dimensions
+ * after the rows). */
+static void row_elems(const struct pm_kernel *k, int t, char *buf,
+	size_t len)
+{
+	const struct pm_tensor *x = &k->scop->spec->tensors[t];
+	size_t off = (size_t) snprintf(buf, len, "(int64_t) 1");
+
+	for (int d = 1; d < x->rank && off < len; ++d) {
+		char e[64];
+
+		pm_scop_dim_str(k->scop, t, d, e, sizeof(e));
+		off += (size_t) snprintf(buf + off, len - off, " * (%s)", e);
+	}
+}
+
+const char *pm_emit_group_block(const struct pm_kernel *k)
+{
+	return pm_emit_grouped(k) ? "pm_gu" : "blockIdx.x";
+}
+
+void pm_emit_group_units(const struct pm_kernel *k, char *buf, size_t len)
+{
+	char e[64], n[64];
+
+	pm_scop_dim_str(k->scop, k->scop->spec->group_offs, 0, e, sizeof(e));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
+	snprintf(buf, len, "(((int64_t) (%s) + %d) / %d + (int64_t) (%s)) * "
+		"(((int64_t) (%s) + %d) / %d)", k->scop->spec->syms[
+		k->scop->spec->group_rows].name, k->cfg->bm - 1, k->cfg->bm, e,
+		n, k->cfg->bn - 1, k->cfg->bn);
+}
+
+void pm_emit_group_unit(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const char *rows = spec->syms[spec->group_rows].name;
+	const char *offs = spec->tensors[spec->group_offs].name;
+	const int bm = k->cfg->bm, bn = k->cfg->bn;
+	char e[64], n[64];
+
+	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
+	/* group g: rows [clamp(offs[g - 1]), max(that, clamp(offs[g]))),
+	 * ceil(rows / BM) tile rows; the block's tile row pm_gu counted
+	 * down through the groups until it falls in one */
+	pm_strbuf_printf(b, "\t/* the block's unit (group, tile): its tile row "
+		"over every group's, found in the groups' tile rows "
+		"(docs/decisions/0045) */\n"
+		"\tconst unsigned pm_gtx = ((unsigned) %s + %du) / %du;\n"
+		"\tunsigned pm_gu = blockIdx.x / pm_gtx;\n"
+		"\tint64_t pm_bz = -1, pm_glo = 0, pm_ghi = 0;\n"
+		"\tfor (int64_t pm_g = 0, pm_l = 0; pm_g < (int64_t) (%s) && "
+		"pm_bz < 0; ++pm_g) {\n"
+		"\t\tint64_t pm_c = (int64_t) %s[pm_g], pm_h;\n"
+		"\t\tunsigned pm_n;\n"
+		"\t\tpm_c = pm_c < 0 ? 0 : pm_c > pm_rows ? pm_rows : pm_c;\n"
+		"\t\tpm_h = pm_c < pm_l ? pm_l : pm_c;\n"
+		"\t\tpm_n = (unsigned) ((pm_h - pm_l + %d) / %d);\n"
+		"\t\tif (pm_gu < pm_n)\n"
+		"\t\t\tpm_bz = pm_g, pm_glo = pm_l, pm_ghi = pm_h;\n"
+		"\t\telse\n\t\t\tpm_gu -= pm_n;\n"
+		"\t\tpm_l = pm_c;\n\t}\n"
+		"\tif (pm_bz < 0)\n\t\treturn;\n"
+		"\tconst int %s = (int) (pm_ghi - pm_glo);\n"
+		"\tpm_gu = pm_gu * pm_gtx + blockIdx.x %% pm_gtx;\n",
+		n, bn - 1, bn, e, offs, bm - 1, bm, rows);
+}
+
+void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
+	int host)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const char *offs = spec->tensors[spec->group_offs].name;
+
+	if (!pm_emit_grouped(k))
+		return;
+	/* the host rendering: called once per group pm_bz (CUDA: the unit
+	 * found it, pm_emit_group_unit) */
+	if (host)
+		pm_strbuf_printf(b, "\tint64_t pm_glo = pm_bz ? (int64_t) "
+			"%s[pm_bz - 1] : 0, pm_ghi = (int64_t) %s[pm_bz];\n"
+			"\tpm_glo = pm_glo < 0 ? 0 : pm_glo > pm_rows ? pm_rows : "
+			"pm_glo;\n"
+			"\tpm_ghi = pm_ghi < pm_glo ? pm_glo : pm_ghi > pm_rows ? "
+			"pm_rows : pm_ghi;\n"
+			"\tconst long %s = (long) (pm_ghi - pm_glo);\n", offs,
+			offs, spec->syms[spec->group_rows].name);
+	for (int t = 0; t < spec->ntensors; ++t) {
+		char re[256];
+
+		if (!spec->tensors[t].grows || spec->tensors[t].role == PM_TEMP)
+			continue;
+		row_elems(k, t, re, sizeof(re));
+		pm_strbuf_printf(b, "\t%s += pm_glo * %s;\n",
+			spec->tensors[t].name, re);
+	}
+}
+
+/* " X Y" of the tensors (not temporaries) with flag batch (1) or grows
+ * (0). */
+static void names(const struct pm_spec *spec, int batch,
+	struct pm_strbuf *b)
+{
+	for (int t = 0; t < spec->ntensors; ++t)
+		if ((batch ? spec->tensors[t].batch : spec->tensors[t].grows) &&
+		    spec->tensors[t].role != PM_TEMP)
+			pm_strbuf_printf(b, " %s", spec->tensors[t].name);
+}
+
+void pm_emit_group_comment(const struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	char e[64];
+
+	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
+	pm_strbuf_printf(b, " * group    each block runs a unit (group g, "
+		"tile) of the rows [%s(g - 1), %s(g))\n *          (%s groups, "
+		"docs/decisions/0045); per group:",
+		spec->tensors[spec->group_offs].name,
+		spec->tensors[spec->group_offs].name, e);
+	names(spec, 1, b);
+	pm_strbuf_add(b, "; rows:");
+	names(spec, 0, b);
+	pm_strbuf_printf(b, "\n *          (blocks: ceil(%s / BM) + %s tile "
+		"rows, the units' bound; those past the units return)\n",
+		spec->syms[spec->group_rows].name, e);
+}
