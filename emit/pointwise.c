@@ -237,6 +237,23 @@ static void print_inside(struct pm_kernel *k, struct pm_strbuf *b)
 	}
 }
 
+/* The _unaligned row's pair loads (pm_ld2f_n, element by element):
+ * ", pm_j0 + 1 < N" where the pair's second column may be past the
+ * output's N (guarded and N ragged), else ", true"
+ * (docs/decisions/0046-narrow-copies.md). */
+static void print_second(struct pm_kernel *k, struct pm_strbuf *b,
+	int guarded)
+{
+	char n[64];
+
+	if (!guarded || !out_ragged(k, 1)) {
+		pm_strbuf_add(b, ", true");
+		return;
+	}
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
+	pm_strbuf_printf(b, ", pm_j0 + 1 < %s", n);
+}
+
 /* pm_print_epi's loop over the register pairs of macro tile a (fragment
  * frag; w: the other contractions' values, the reads loaded in pairs);
  * guarded: only the pairs inside the ragged sizes load their
@@ -268,8 +285,11 @@ static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, ") { ");
 	}
 	for (int q = 0; q < pr->n; ++q) {
-		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f(&", q);
+		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f%s(&", q,
+			k->cfg->narrow_copies ? "_n" : "");
 		print_read_at(k, b, pr->reads[q], "pm_j0", "pm_i");
+		if (k->cfg->narrow_copies)
+			print_second(k, b, guarded);
 		pm_strbuf_printf(b, ", &pm_x%d[0], &pm_x%d[1]); ", q, q);
 	}
 	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; "

@@ -7,6 +7,21 @@
 #include "schedule_tree/tree.h"
 #include "variant/variant.h"
 
+/* The conditions of the _unaligned row (PM_VF_NARROW;
+ * docs/decisions/0046-narrow-copies.md). */
+static const char *wanted_narrow(const struct pm_variant_set *vs)
+{
+	const struct pm_spec *spec = vs->main->scop->spec;
+
+	if (vs->main_cfg.persistent > 0)
+		return "--persistent on: one kernel";
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (spec->tensors[t].kcopy)
+			return "K-major copies of 8-bit operands (16-byte "
+				"units; docs/decisions/0046)";
+	return NULL;
+}
+
 /* Does row r's condition on the user's request and the rows built so far
  * hold?  NULL, or why not. */
 static const char *wanted(const struct pm_variant_set *vs,
@@ -47,6 +62,8 @@ static const char *wanted(const struct pm_variant_set *vs,
 		return "the row it derives from was not built";
 	if ((r->flags & PM_VF_TMA) && (c->tma >= 0 || t->tma != 2))
 		return "--tma given, or TMA not the target's default";
+	if (r->flags & PM_VF_NARROW)
+		return wanted_narrow(vs);
 	return NULL;
 }
 
@@ -137,6 +154,13 @@ static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
 		c->tma = -1;
 	if (r->flags & PM_VF_INFLIGHT)
 		c->mma_inflight = 1;
+	/* docs/decisions/0046-narrow-copies.md */
+	if (r->flags & PM_VF_NARROW) {
+		c->narrow_copies = 1;
+		c->tma = 0;
+		c->persistent = 0;
+		c->cluster = 1;
+	}
 }
 
 /* Does k's block fit the target's shared memory?  NULL, or why not (in
