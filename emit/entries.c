@@ -11,6 +11,7 @@
 
 #include "emit/entries.h"
 #include "emit/epired.h"
+#include "emit/narrow.h"
 #include "emit/pointwise.h"
 #include "emit/table.h"
 
@@ -49,21 +50,6 @@ static int operand_of(const struct pm_kernel *k, int t)
 	return 0;
 }
 
-/* The element size of tensor t in bytes (1 for the 8-bit types). */
-static int elem_bytes(const struct pm_kernel *k, int t)
-{
-	switch (k->scop->spec->tensors[t].type) {
-	case PM_F32:
-	case PM_I32:
-		return 4;
-	case PM_F16:
-	case PM_BF16:
-		return 2;
-	default:
-		return 1;
-	}
-}
-
 const char *pm_entry_ua(const struct pm_kernel *k)
 {
 	return k->var[PM_RT_UNALIGNED] ? ", pm_ua" : "";
@@ -97,14 +83,14 @@ static void checks_ua(struct pm_kernel *k, struct pm_kernel *ua,
 		return;
 	for (int t = 0; t < spec->ntensors; ++t) {
 		int a = t == k->con[0].out || operand_of(k, t) ? 16 :
-			pm_epi_pairs_tensor(k, t) ? 2 * elem_bytes(k, t) : 0;
+			pm_epi_pairs_tensor(k, t) ? 2 * pm_narrow_elem_bytes(k, t) : 0;
 
 		if (!a)
 			continue;
-		if (elem_bytes(k, t) > 1)
+		if (pm_narrow_elem_bytes(k, t) > 1)
 			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% %d)\n\t\t"
 				"return cudaErrorMisalignedAddress;\n",
-				spec->tensors[t].name, elem_bytes(k, t));
+				spec->tensors[t].name, pm_narrow_elem_bytes(k, t));
 		pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% %d)\n\t\t"
 			"pm_ua = 1;\n", spec->tensors[t].name, a);
 	}

@@ -11,6 +11,20 @@ int pm_emit_narrow(const struct pm_kernel *k)
 	return k->cfg->narrow_copies;
 }
 
+int pm_narrow_elem_bytes(const struct pm_kernel *k, int t)
+{
+	switch (k->scop->spec->tensors[t].type) {
+	case PM_F32:
+	case PM_I32:
+		return 4;
+	case PM_F16:
+	case PM_BF16:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
 /* "&X[(int64_t) i * stride + ...]": the start of the row of indices e,
  * each index but the last clamped to its extent - 1 where it is ragged
  * or past k (kd). */

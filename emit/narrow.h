@@ -8,6 +8,9 @@
 
 /* Does k copy and store narrower than 16 bytes (the _unaligned row)? */
 int pm_emit_narrow(const struct pm_kernel *k);
+/* The bytes of an element of tensor t (1 for the 8-bit types): what the
+ * _unaligned row asks of its pointers. */
+int pm_narrow_elem_bytes(const struct pm_kernel *k, int t);
 /* "&X[row], (int64_t) (c), lim": a narrow unit of tensor t at indices e
  * (one per dimension): the start of its row (the indices before the last,
  * clamped where ragged or, kd, past k, as global units are), the last
