@@ -430,10 +430,10 @@ template <int N, typename T>
 __device__ __forceinline__ void pm_cp_narrow(T *smem, const T *row,
                                              long long c, long long lim) {
   typedef typename pm_bits_of<sizeof(T)>::type B;
-  constexpr int BYTES = N * (int)sizeof(T);
   const int n = pm_narrow_n<N>(c, lim);
   const char *g = reinterpret_cast<const char *>(row + c);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr int BYTES = N * (int)sizeof(T);
   const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
   const unsigned a = (unsigned)reinterpret_cast<uintptr_t>(g);
   const int bytes = n * (int)sizeof(T);
