@@ -613,6 +613,28 @@ static void op_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_epi(k, b, a, host);
 }
 
+/* The _unaligned row: a unit across k (k its contiguous dimension) holds
+ * zeros past it, which the prologue made f(0): zeros again
+ * (docs/decisions/0046-narrow-copies.md). */
+static void narrow_pro_tail(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
+	int kd = pm_kernel_k_guard_dim(k, buf);
+	char n[64];
+
+	if (kd < 0 || kd != tt->rank - 1)
+		return;
+	pm_scop_dim_str(k->scop, buf->tensor, kd, n, sizeof(n));
+	pm_strbuf_printf(b, "%s(%d, ", host ? "pm_host_zero_tail" :
+		"pm_zero_tail", buf->vec);
+	pm_print_unit_addr(b, buf, tt->name, a, host);
+	pm_strbuf_printf(b, "], (int64_t) %s - (", n);
+	pm_print_expr(b, a->e[kd]);
+	pm_strbuf_add(b, "));\n");
+}
+
 /* PRO: a prologue on the copied units (pointwise.c); none on the
  * zeros past k (they stay zeros: docs/decisions/0030-ragged-k.md). */
 static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
@@ -627,6 +649,8 @@ static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, ") ");
 	}
 	pm_print_pro(k, b, a, host);
+	if (pm_emit_narrow(k))
+		narrow_pro_tail(k, b, a, host);
 }
 
 /* DRAIN: wait for the contraction's asynchronous MMAs (warp-specialized

@@ -117,6 +117,9 @@ struct pw {
 	/* a prologue's: the C names of index variables i, j, k at the
 	 * element ([0] NULL: the epilogue's pm_i, pm_j) */
 	const char *vars[3];
+	/* the _unaligned row's column of a prologue's element, clamped
+	 * per element (pro_coords) */
+	char gcol[192];
 };
 
 /* The element of broadcast read e at the index variables' names vars[]
@@ -537,6 +540,8 @@ static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
 	const struct pm_expr *r = buffer_read(k, buf->tensor);
 
+	const char *col = g[1];
+
 	for (int d = 0; d < 2; ++d) {
 		int s = tt->dims[d].sym, u = d ? buf->vec : 1;
 		char n[64];
@@ -545,6 +550,16 @@ static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
 			d);
 		if (s < 0 || !pm_kernel_sym_ragged(k, s)) {
 			pm_print_expr(b, a->e[d]);
+			continue;
+		}
+		/* the _unaligned row: units at any column, each element's
+		 * clamped (docs/decisions/0046-narrow-copies.md) */
+		if (d && k->cfg->narrow_copies) {
+			pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
+			pm_print_expr(b, a->e[d]);
+			snprintf(w->gcol, sizeof(w->gcol), "(pm_g1 + pm_e < %s ? "
+				"pm_g1 + pm_e : %s - 1)", n, n);
+			col = w->gcol;
 			continue;
 		}
 		pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
@@ -558,7 +573,7 @@ static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
 	for (int v = 0; v < 3; ++v)
 		w->vars[v] = "0";
 	for (int d = 0; r && d < 2; ++d)
-		w->vars[r->idx[d]] = g[d];
+		w->vars[r->idx[d]] = d ? col : g[0];
 }
 
 /* The prologue on the vec elements this thread copied:

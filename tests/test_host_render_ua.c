@@ -31,18 +31,18 @@
  * staging. */
 struct hcfg {
 	int bm, bn, bk, wm, wn, mm, mn, mk;
-	int stages, smem, frag;
+	int stages, smem, frag, pro_regs, pro_overlap;
 };
 
 static const struct hcfg cfgs[] = {
 	/* one stage, k tile 16 */
-	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0 },
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0 },
 	/* register staging, k tile 8 */
-	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0 },
+	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0, 0 },
 	/* cp.async in 3 stages, swizzled */
-	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 0 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 0, 0, 0 },
 	/* the fragment pipeline and the staged store (the sm_80 default) */
-	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 1 },
+	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 1, 0, 0 },
 };
 #define NCFGS ((int) (sizeof(cfgs) / sizeof(cfgs[0])))
 
@@ -59,24 +59,26 @@ static const char driver[] =
 	"\tlong M = atol(argv[1]), N = atol(argv[2]), K = atol(argv[3]);\n"
 	"\tlong off = atol(argv[4]), bad = 0;\n"
 	"\tfloat *A = pm_alloc(M * K, off, 0), *B = pm_alloc(K * N, off, 0);\n"
-	"\tfloat *C = pm_alloc(M * N, off, NAN);\n"
+	"\tfloat *C = pm_alloc(M * N, off, NAN), *s = pm_alloc(K, off, 0);\n"
 	"\tfor (long i = 0; i < M * K; ++i) A[i] = (float) ((i * 7 + 3) % 11 - 5);\n"
 	"\tfor (long i = 0; i < K * N; ++i) B[i] = (float) ((i * 5 + 1) % 13 - 6);\n"
+	"\tfor (long i = 0; i < K; ++i) s[i] = (float) (i % 3 - 1);\n"
+	"\t(void) s;\n"
 	"\tCALL;\n"
 	"\tfor (long i = 0; i < off; ++i)\n"
 	"\t\tif (C[i - off] != 12345.0f && bad++ < 5)\n"
 	"\t\t\tfprintf(stderr, \"C[%ld] written\\n\", i - off);\n"
 	"\tfor (long i = 0; i < M; ++i)\n\t\tfor (long j = 0; j < N; ++j) {\n"
-	"\t\t\tdouble s = 0;\n"
+	"\t\t\tdouble acc = 0;\n"
 	"\t\t\tfor (long k = 0; k < K; ++k)\n"
-	"\t\t\t\ts += (double) (A_KM ? A[k * M + i] : A[i * K + k]) *\n"
-	"\t\t\t\t\t(B_NK ? B[j * K + k] : B[k * N + j]);\n"
-	"\t\t\tif (!(C[i * N + j] == s) && bad++ < 5)\n"
+	"\t\t\t\tacc += (double) PRO_A(A_KM ? A[k * M + i] : A[i * K + k]) *\n"
+	"\t\t\t\t\tPRO_B(B_NK ? B[j * K + k] : B[k * N + j]);\n"
+	"\t\t\tif (!(C[i * N + j] == acc) && bad++ < 5)\n"
 	"\t\t\t\tfprintf(stderr, \"C[%ld][%ld] = %g, expected %g\\n\",\n"
-	"\t\t\t\t\ti, j, C[i * N + j], s);\n"
+	"\t\t\t\t\ti, j, C[i * N + j], acc);\n"
 	"\t\t}\n"
 	"\tprintf(\"%ld wrong\\n\", bad);\n"
-	"\tfree(A - off);\n\tfree(B - off);\n\tfree(C - off);\n"
+	"\tfree(A - off);\n\tfree(B - off);\n\tfree(C - off);\n\tfree(s - off);\n"
 	"\treturn bad != 0;\n}\n";
 
 /* A GEMM with a bias and a residual read in pairs by the epilogue:
@@ -116,7 +118,9 @@ static const char broken[] =
 	"\t\tdst[i] = c + i < lim ? row[c + i] : 1.0f;\n}\n"
 	"static inline void pm_host_s2g_w(int n, float *row, int64_t c,\n"
 	"\tint64_t lim, const float *src)\n{\n\t(void) lim;\n"
-	"\tfor (int i = 0; i < n; ++i)\n\t\trow[c + i] = src[i];\n}\n";
+	"\tfor (int i = 0; i < n; ++i)\n\t\trow[c + i] = src[i];\n}\n"
+	"static inline void pm_host_zero_noop(int n, float *dst, int64_t from)\n"
+	"{\n\t(void) n;\n\t(void) dst;\n\t(void) from;\n}\n";
 
 /* Spec text rendered for the host with configuration c, as the
  * _unaligned row (narrow copies); the source (caller frees) or NULL with
@@ -142,7 +146,10 @@ static char *render(const char *text, const struct hcfg *c)
 	cfg.smem = c->smem;
 	cfg.frag_pipe = c->frag ? -1 : 0;
 	cfg.staged_store = c->frag;
-	cfg.reg_stage = c->stages == 2 && !c->frag ? -1 : 0;
+	cfg.reg_stage = c->stages == 2 && !c->frag && !c->pro_overlap ? -1 :
+		0;
+	cfg.pro_regs = c->pro_regs;
+	cfg.pro_overlap = c->pro_overlap;
 	cfg.tma = 0;
 	cfg.narrow_copies = 1;
 	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
@@ -168,44 +175,64 @@ static void edit_calls(char *src, const char *from, const char *to)
 			memcpy(p, to, strlen(to));
 }
 
-/* C = A * B in layout l ("nn" .. "tt") with configuration c on each of
- * sizes[0..n) ("M N K OFF"); broken: the negative controls' helpers in
- * place of the copies (1) or of the staged stores (2). */
-static int run_gemm(const char *l, const struct hcfg *c,
+/* The operands' prologues of run_gemm: none, x + 1 on both (not 0 at 0:
+ * past k their zeros must stay zeros), A times a vector s(k) (a broadcast
+ * read at each element's k). */
+enum pro { PRO_NONE, PRO_PLUS1, PRO_SCALE };
+
+/* C = A * B in layout l ("nn" .. "tt"), prologues p, with configuration
+ * c on each of sizes[0..n) ("M N K OFF"); broken: the negative controls'
+ * helpers in place of the copies (1) or of the staged stores (2). */
+static int run_pro(const char *l, enum pro p, const struct hcfg *c,
 	const char *const *sizes, int n, int quiet, int broken_calls)
 {
-	char text[512], what[128];
+	char text[512], what[128], ea[64], eb[64];
+	const char *ra = l[0] == 't' ? "A(k, i)" : "A(i, k)";
+	const char *rb = l[1] == 't' ? "B(j, k)" : "B(k, j)";
 	struct pm_strbuf head;
 	char *src;
 	int rc;
 
-	snprintf(text, sizeof(text), "def g(%s, %s) -> (f16(M, N) C) {\n"
+	snprintf(ea, sizeof(ea), p == PRO_PLUS1 ? "(%s + 1)" : p ==
+		PRO_SCALE ? "(%s * s(k))" : "%s", ra);
+	snprintf(eb, sizeof(eb), p == PRO_PLUS1 ? "(%s + 1)" : "%s", rb);
+	snprintf(text, sizeof(text), "def g(%s, %s%s) -> (f16(M, N) C) {\n"
 		"  C(i, j) +=! %s * %s\n}\n", l[0] == 't' ? "f16(K, M) A" :
 		"f16(M, K) A", l[1] == 't' ? "f16(N, K) B" : "f16(K, N) B",
-		l[0] == 't' ? "A(k, i)" : "A(i, k)",
-		l[1] == 't' ? "B(j, k)" : "B(k, j)");
+		p == PRO_SCALE ? ", f16(K) s" : "", ea, eb);
 	src = render(text, c);
 	assert_non_null(src);
 	/* the narrow copies are there, not the 16-byte ones */
-	assert_non_null(strstr(src, c->stages == 2 && !c->frag ?
-		"pm_host_copy_n(8, pm_rs" : "pm_host_copy_n("));
+	assert_non_null(strstr(src, "pm_host_copy_n("));
 	assert_null(strstr(src, "pm_host_copy_z(8, "));
 	if (broken_calls == 1)
 		edit_calls(src, "pm_host_copy_n(", "pm_host_copy_w(");
 	if (broken_calls == 2)
 		edit_calls(src, "pm_host_s2g_n(", "pm_host_s2g_w(");
+	if (broken_calls == 3)
+		edit_calls(src, "pm_host_zero_tail(", "pm_host_zero_noop(");
 	pm_strbuf_init(&head);
 	pm_strbuf_printf(&head, "#define A_KM %d\n#define B_NK %d\n%s",
 		l[0] == 't', l[1] == 't', broken);
-	pm_hr_split_call(&head, 0, "g", "A, B, C, M, N, K", "K", NULL, c->bm,
-		c->bn, c->bk, 1);
-	snprintf(what, sizeof(what), "unaligned %s bk %d stages %d", l, c->bk,
-		c->stages);
+	pm_strbuf_add(&head, p == PRO_PLUS1 ? "#define PRO_A(x) ((x) + 1)\n"
+		"#define PRO_B(x) ((x) + 1)\n" : p == PRO_SCALE ?
+		"#define PRO_A(x) ((x) * s[k])\n#define PRO_B(x) (x)\n" :
+		"#define PRO_A(x) (x)\n#define PRO_B(x) (x)\n");
+	pm_hr_split_call(&head, 0, "g", p == PRO_SCALE ? "A, B, s, C, M, N, K" :
+		"A, B, C, M, N, K", "K", NULL, c->bm, c->bn, c->bk, 1);
+	snprintf(what, sizeof(what), "unaligned %s pro %d bk %d stages %d", l,
+		(int) p, c->bk, c->stages);
 	rc = pm_hr_build_and_run_n(head.s, src, driver, sizes, n, quiet, 1,
 		what);
 	pm_strbuf_free(&head);
 	free(src);
 	return rc;
+}
+
+static int run_gemm(const char *l, const struct hcfg *c,
+	const char *const *sizes, int n, int quiet, int broken_calls)
+{
+	return run_pro(l, PRO_NONE, c, sizes, n, quiet, broken_calls);
 }
 
 /* M, N, K from {1, 7, 127, 129, 777, 1000} (none a multiple of 8 but
@@ -228,6 +255,36 @@ static void test_gemm_unaligned(void **state)
 				fail_msg("gemm %s config %d", pm_test_layouts[l], c);
 }
 
+/* Prologues on the copied units: x + 1 on both operands (the zeros past
+ * k of a unit across k made f(0) by the prologue: zeros again, or the
+ * products past k would add 1), in shared memory, overlapped with the
+ * MMAs, A's through the MMA's registers; A times s(k), read at each
+ * element's k (a unit across K: each element's own). */
+static void test_prologues(void **state)
+{
+	static const char *const s[] = { "7 7 7 1", "129 127 129 3",
+		"127 7 1000 2", "1 129 127 0", "64 64 7 1" };
+
+	(void) state;
+	for (int l = 0; l < 4; ++l)
+		for (int i = 0; i < 3; i += 2)
+			for (int v = 0; v < 3; ++v) {
+				struct hcfg c = cfgs[i];
+
+				c.frag = 0;
+				c.pro_overlap = v == 1 && c.stages >= 2;
+				c.pro_regs = v == 2;
+				if (run_pro(pm_test_layouts[l], PRO_PLUS1, &c, s, 5, 0,
+						0))
+					fail_msg("prologues %s config %d variant %d",
+						pm_test_layouts[l], i, v);
+				if (v == 0 && run_pro(pm_test_layouts[l], PRO_SCALE,
+						&c, s, 5, 0, 0))
+					fail_msg("scale %s config %d",
+						pm_test_layouts[l], i);
+			}
+}
+
 /* One large case: M = N = K = 777 (the issue's), pointers offset. */
 static void test_gemm_777(void **state)
 {
@@ -240,8 +297,8 @@ static void test_gemm_777(void **state)
 
 /* The check is live: copies that do not zero-fill past a row (K = 7, A's
  * and B's rows of 7 elements) fail, and so do stores of whole units past
- * the output's rows of 7 (ASan or the neighbours' values); the same
- * files unedited pass. */
+ * the output's rows of 7 (ASan or the neighbours' values) and prologues
+ * whose f(0) past k is not zeroed again; the same files unedited pass. */
 static void test_checker_catches(void **state)
 {
 	static const char *const k7[] = { "64 64 7 0" };
@@ -252,6 +309,10 @@ static void test_checker_catches(void **state)
 	assert_int_equal(run_gemm("nt", &cfgs[2], k7, 1, 0, 0), 0);
 	assert_int_not_equal(run_gemm("nn", &cfgs[3], n7, 1, 1, 2), 0);
 	assert_int_equal(run_gemm("nn", &cfgs[3], n7, 1, 0, 0), 0);
+	/* prologues (x + 1) that leave f(0) past k in units across k */
+	assert_int_not_equal(run_pro("nt", PRO_PLUS1, &cfgs[0], k7, 1, 1, 3),
+		0);
+	assert_int_equal(run_pro("nt", PRO_PLUS1, &cfgs[0], k7, 1, 0, 0), 0);
 }
 
 /* An epilogue reading a bias and a residual in pairs (N odd: the last
@@ -288,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_checker_catches),
 		cmocka_unit_test(test_gemm_unaligned),
 		cmocka_unit_test(test_epilogue),
+		cmocka_unit_test(test_prologues),
 		cmocka_unit_test(test_gemm_777),
 	};
 

@@ -504,6 +504,18 @@ __device__ __forceinline__ void pm_s2g_narrow(T *row, long long c,
       d[e] = src[e];
 }
 
+// The elements from..n of a unit in shared memory back to zeros (the
+// _unaligned row's prologues: past k, f(0) made 0 again).
+template <typename T>
+__device__ __forceinline__ void pm_zero_tail(int n, T *smem, long long from) {
+  typedef typename pm_bits_of<sizeof(T)>::type B;
+  B *d = reinterpret_cast<B *>(smem);
+#pragma unroll
+  for (int e = 0; e < n; ++e)
+    if (e >= from)
+      d[e] = (B)0;
+}
+
 // pm_store_acc with pairs stored whole only where both exist and their
 // address is aligned to the pair, else element by element.
 template <int R, typename ACC, typename T>

@@ -61,6 +61,15 @@ static inline void pm_host_s2g_n(int n, float *row, int64_t c, int64_t lim,
 			row[c + i] = src[i];
 }
 
+/* ... and the elements from..n of a unit back to zeros (after a
+ * prologue, past k) */
+static inline void pm_host_zero_tail(int n, float *dst, int64_t from)
+{
+	for (int i = 0; i < n; ++i)
+		if (i >= from)
+			dst[i] = 0.0f;
+}
+
 static inline void pm_host_mma(int mm, int mn, int mk, float *acc,
 	const float *a, long a_sm, long a_sk, const float *b, long b_sk,
 	long b_sn)
