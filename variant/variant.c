@@ -158,6 +158,9 @@ static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
 	if (r->flags & PM_VF_NARROW) {
 		c->narrow_copies = 1;
 		c->tma = 0;
+		/* sm_70: no staging registers beside the element loads (the
+		 * 16x16x8 kernels spilled 24 bytes with them) */
+		c->reg_stage = 0;
 		c->persistent = 0;
 		c->cluster = 1;
 	}
