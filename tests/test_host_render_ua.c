@@ -236,11 +236,14 @@ static int run_gemm(const char *l, const struct hcfg *c,
 }
 
 /* M, N, K from {1, 7, 127, 129, 777, 1000} (none a multiple of 8 but
- * 1000), the tensors 0 to 3 elements past their allocations' starts. */
+ * 1000), the tensors 0 to 3 elements past their allocations' starts;
+ * two aligned sizes. */
 static const char *const sizes[] = {
 	"1 1 1 1", "7 7 7 3", "127 129 7 2", "129 127 1000 1",
 	"7 1000 129 0", "1000 7 127 3", "129 777 1 1", "777 7 129 2",
 	"1 129 777 3", "127 1 1000 1", "1000 1000 7 0", "7 129 127 2",
+	/* aligned: the row forced on what the others run */
+	"64 64 64 0", "128 64 96 0",
 };
 #define NSIZES ((int) (sizeof(sizes) / sizeof(sizes[0])))
 
