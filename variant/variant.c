@@ -158,9 +158,12 @@ static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
 	if (r->flags & PM_VF_NARROW) {
 		c->narrow_copies = 1;
 		c->tma = 0;
-		/* sm_70: no staging registers beside the element loads (the
-		 * 16x16x8 kernels spilled 24 bytes with them) */
+		/* no staging registers beside the element loads (sm_70's
+		 * 16x16x8 kernels spilled 24 bytes with them), no fragments
+		 * loaded a k-step ahead (sm_80's with a bf16 prologue spilled
+		 * 4, a batched dequant 48-68 with them) */
 		c->reg_stage = 0;
+		c->frag_pipe = 0;
 		c->persistent = 0;
 		c->cluster = 1;
 	}
