@@ -11,6 +11,7 @@
 
 #include "emit/entries.h"
 #include "emit/epired.h"
+#include "emit/narrow.h"
 #include "emit/pointwise.h"
 #include "emit/table.h"
 
@@ -49,6 +50,52 @@ static int operand_of(const struct pm_kernel *k, int t)
 	return 0;
 }
 
+const char *pm_entry_ua(const struct pm_kernel *k)
+{
+	return k->var[PM_RT_UNALIGNED] ? ", pm_ua" : "";
+}
+
+/* The checks of a file with an _unaligned row ua: what neither k (the
+ * main kernel) nor ua can run returns fail (or
+ * cudaErrorMisalignedAddress: a pointer not aligned to its element);
+ * what only ua can run sets pm_ua (docs/decisions/0046-narrow-copies.md). */
+static void checks_ua(struct pm_kernel *k, struct pm_kernel *ua,
+	struct pm_strbuf *b, int ptrs, const char *fail)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int order[64], n = pm_emit_size_order(k, order);
+
+	pm_strbuf_add(b, "\tint pm_ua = 0;\n\n");
+	for (int i = 0; i < n; ++i) {
+		const char *s = spec->syms[order[i]].name;
+		int m = pm_kernel_sym_align(k, order[i]);
+		int mu = pm_kernel_sym_align(ua, order[i]);
+
+		pm_strbuf_printf(b, "\tif (%s < 1 || %s > 0x7fffff00", s, s);
+		if (mu > 1)
+			pm_strbuf_printf(b, " || %s %% %d", s, mu);
+		pm_strbuf_printf(b, ")\n\t\treturn %s;\n", fail);
+		if (m > 1 && m != mu)
+			pm_strbuf_printf(b, "\tif (%s %% %d)\n\t\tpm_ua = 1;\n",
+				s, m);
+	}
+	if (!ptrs)
+		return;
+	for (int t = 0; t < spec->ntensors; ++t) {
+		int a = t == k->con[0].out || operand_of(k, t) ? 16 :
+			pm_epi_pairs_tensor(k, t) ? 2 * pm_narrow_elem_bytes(k, t) : 0;
+
+		if (!a)
+			continue;
+		if (pm_narrow_elem_bytes(k, t) > 1)
+			pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% %d)\n\t\t"
+				"return cudaErrorMisalignedAddress;\n",
+				spec->tensors[t].name, pm_narrow_elem_bytes(k, t));
+		pm_strbuf_printf(b, "\tif ((uintptr_t) %s %% %d)\n\t\t"
+			"pm_ua = 1;\n", spec->tensors[t].name, a);
+	}
+}
+
 /* Size and alignment checks (k's tiles: the small variant's divide them);
  * sizes only when ptrs is 0. */
 void pm_entry_checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
@@ -57,6 +104,10 @@ void pm_entry_checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
 	const struct pm_spec *spec = k->scop->spec;
 	int order[64], n = pm_emit_size_order(k, order);
 
+	if (k->var[PM_RT_UNALIGNED]) {
+		checks_ua(k, k->var[PM_RT_UNALIGNED], b, ptrs, fail);
+		return;
+	}
 	for (int i = 0; i < n; ++i) {
 		const char *s = spec->syms[order[i]].name;
 		int m = pm_kernel_sym_align(k, order[i]);
@@ -191,8 +242,8 @@ static void kc_plan(struct pm_kernel *k, struct pm_strbuf *b, int nows,
 {
 	pm_strbuf_printf(b, "%sif ((e = pm_plan_%s(", ind, k->scop->spec->name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, %d)) != cudaSuccess)\n%s\treturn e;\n",
-		pm_entry_nsizes(k) ? ", " : "", nows, ind);
+	pm_strbuf_printf(b, "%s&c, %d%s)) != cudaSuccess)\n%s\treturn e;\n",
+		pm_entry_nsizes(k) ? ", " : "", nows, pm_entry_ua(k), ind);
 }
 
 /* NAME_workspace_size of a file with K-major copies: the split's part
@@ -207,9 +258,9 @@ static void kc_ws_size(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 	if (planned) {
 		pm_strbuf_printf(b, "\tif (pm_plan_%s(", k->scop->spec->name);
 		pm_emit_size_list(k, b, 0);
-		pm_strbuf_printf(b, "%s&c, 0) != cudaSuccess) {\n\t\t(void) "
+		pm_strbuf_printf(b, "%s&c, 0%s) != cudaSuccess) {\n\t\t(void) "
 			"cudaGetLastError();\n\t\treturn 0;\n\t}\n",
-			pm_entry_nsizes(k) ? ", " : "");
+			pm_entry_nsizes(k) ? ", " : "", pm_entry_ua(k));
 	}
 	pm_strbuf_add(b, "\treturn ");
 	kc_need(k, b, planned);

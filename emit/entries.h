@@ -13,6 +13,9 @@ void pm_entry_args(struct pm_kernel *k, struct pm_strbuf *b);
 /* Size and alignment checks returning fail (sizes only when ptrs is 0). */
 void pm_entry_checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
 	const char *fail);
+/* ", pm_ua" where k's file has an _unaligned row (the checks set pm_ua,
+ * the plan's last argument), else "". */
+const char *pm_entry_ua(const struct pm_kernel *k);
 /* pm_ws_alloc_NAME and pm_ws_get_NAME: a launch's workspace, the stream's
  * kept one. */
 void pm_entry_alloc_fn(struct pm_kernel *k, struct pm_strbuf *b);

@@ -588,6 +588,13 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	if (tg->emits_cuda) {
 		pm_strbuf_add(b, prelude);
 		elem_fns(b);
+		/* the _unaligned row's pair loads, element by element
+		 * (docs/decisions/0046-narrow-copies.md) */
+		if (k->var[PM_RT_UNALIGNED])
+			pm_strbuf_add(b, "template <typename T> __device__ "
+				"__forceinline__ void pm_ld2f_n(const T *p, bool "
+				"two, float *a, float *b) { *a = pm_f(p[0]); *b = "
+				"two ? pm_f(p[1]) : 0.0f; }\n");
 		/* the copy kernel (docs/decisions/0033-kmajor-copies.md) */
 		if (pm_emit_kcopies(k))
 			pm_strbuf_add(b, pm_embed_kcopy_cuh);

@@ -10,6 +10,7 @@
 #include "emit/epired.h"
 #include "emit/jit.h"
 #include "emit/kcopy.h"
+#include "emit/narrow.h"
 #include "emit/pointwise.h"
 #include "emit/table.h"
 #include "target/target.h"
@@ -173,7 +174,12 @@ static void checks(struct pm_kernel *k, struct pm_rt_jit *j)
 		j->align[i] = pm_kernel_sym_align(k, order[i]);
 		if (j->align[i] < 1)
 			j->align[i] = 1;
+		j->ua_align[i] = k->var[PM_RT_UNALIGNED] ?
+			pm_kernel_sym_align(k->var[PM_RT_UNALIGNED], order[i]) : 1;
+		if (j->ua_align[i] < 1)
+			j->ua_align[i] = 1;
 	}
+	j->has_ua = !!k->var[PM_RT_UNALIGNED];
 	for (int r = 0; r < 2; ++r)
 		for (int t = 0; t < spec->ntensors; ++t) {
 			int a = 1;
@@ -188,6 +194,10 @@ static void checks(struct pm_kernel *k, struct pm_rt_jit *j)
 				a = spec->tensors[t].type == PM_F32 ? 8 : 4;
 			snprintf(j->tname[j->ntensors], sizeof(j->tname[0]), "%s",
 				spec->tensors[t].name);
+			/* the _unaligned row: elements aligned
+			 * (docs/decisions/0046-narrow-copies.md) */
+			j->ua_talign[j->ntensors] = a > 1 ?
+				pm_narrow_elem_bytes(k, t) : 1;
 			j->talign[j->ntensors++] = a;
 		}
 }

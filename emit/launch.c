@@ -371,10 +371,10 @@ static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_entry_checks(k, b, 1, "cudaErrorInvalidValue");
 	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 0)) != cudaSuccess)\n\t\treturn e;\n"
+	pm_strbuf_printf(b, "%s&c, 0%s)) != cudaSuccess)\n\t\treturn e;\n"
 		"\t/* the stream's kept workspace */\n"
 		"\tif (c.ws_bytes && pm_ws_get_%s(&ws, c.ws_bytes, stream) == "
-		"cudaSuccess)\n\t\treturn pm_launch_%s(&c, ", sep, name, name);
+		"cudaSuccess)\n\t\treturn pm_launch_%s(&c, ", sep, pm_entry_ua(k), name, name);
 	pm_entry_args(k, b);
 	pm_strbuf_printf(b, ", ws, c.ws_bytes, stream);\n"
 		"\t/* no split, a split in clusters (no workspace), or no memory "
@@ -383,8 +383,8 @@ static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 		"cudaSuccess) {\n\t\tif (c.ws_bytes) {\n\t\t\t(void) "
 		"cudaGetLastError();\n\t\t\tif ((e = pm_plan_%s(", name, name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 1)) != cudaSuccess)\n\t\t\t\treturn e;\n"
-		"\t\t}\n\t\treturn pm_launch_%s(&c, ", sep, name);
+	pm_strbuf_printf(b, "%s&c, 1%s)) != cudaSuccess)\n\t\t\t\treturn e;\n"
+		"\t\t}\n\t\treturn pm_launch_%s(&c, ", sep, pm_entry_ua(k), name);
 	pm_entry_args(k, b);
 	pm_strbuf_printf(b, ", 0, 0, stream);\n\t}\n"
 		"\te = cudaMemsetAsync(ws, 0, c.cnt_bytes, stream);\n"
@@ -497,8 +497,8 @@ static void planned_launcher(const struct pm_variant_set *vs,
 		pm_entry_checks(k, b, 1, "cudaErrorInvalidValue");
 		pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
 		pm_emit_size_list(k, b, 0);
-		pm_strbuf_printf(b, "%s&c, 0)) != cudaSuccess)\n\t\treturn e;\n"
-			"\treturn pm_launch_%s(&c, ", sep, name);
+		pm_strbuf_printf(b, "%s&c, 0%s)) != cudaSuccess)\n\t\treturn e;\n"
+			"\treturn pm_launch_%s(&c, ", sep, pm_entry_ua(k), name);
 		pm_entry_args(k, b);
 		pm_strbuf_add(b, ", 0, 0, stream);\n}\n");
 		return;
@@ -509,22 +509,22 @@ static void planned_launcher(const struct pm_variant_set *vs,
 	pm_entry_checks(k, b, 0, "0");
 	pm_strbuf_printf(b, "\tif (pm_plan_%s(", name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 0) != cudaSuccess) {\n\t\t(void) "
+	pm_strbuf_printf(b, "%s&c, 0%s) != cudaSuccess) {\n\t\t(void) "
 		"cudaGetLastError();\n\t\treturn 0;\n\t}\n\treturn "
-		"c.ws_bytes;\n}\n", sep);
+		"c.ws_bytes;\n}\n", sep, pm_entry_ua(k));
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_WS);
 	pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n\tcudaError_t e;\n\n");
 	pm_entry_checks(k, b, 1, "cudaErrorInvalidValue");
 	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 0)) != cudaSuccess)\n\t\treturn e;\n"
+	pm_strbuf_printf(b, "%s&c, 0%s)) != cudaSuccess)\n\t\treturn e;\n"
 		"\t/* no room for the split: the plan without a workspace */\n"
 		"\tif (c.ws_bytes && (!workspace || workspace_bytes < c.ws_bytes)"
-		" &&\n\t    (e = pm_plan_%s(", sep, name);
+		" &&\n\t    (e = pm_plan_%s(", sep, pm_entry_ua(k), name);
 	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 1)) != cudaSuccess)\n\t\treturn e;\n"
-		"\treturn pm_launch_%s(&c, ", sep, name);
+	pm_strbuf_printf(b, "%s&c, 1%s)) != cudaSuccess)\n\t\treturn e;\n"
+		"\treturn pm_launch_%s(&c, ", sep, pm_entry_ua(k), name);
 	pm_entry_args(k, b);
 	pm_strbuf_add(b, ", workspace, workspace_bytes, stream);\n}\n");
 	plain_entry(k, b);

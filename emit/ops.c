@@ -9,6 +9,7 @@
 #include "emit/batch.h"
 #include "emit/epired.h"
 #include "emit/fixup.h"
+#include "emit/narrow.h"
 #include "emit/ops.h"
 #include "emit/pointwise.h"
 #include "emit/tma.h"
@@ -298,6 +299,25 @@ static void print_conv_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_add(b, ");\n");
 }
 
+/* A copy unit of the _unaligned row (emit/narrow.h): of the elements that
+ * exist, zeros for the others; with pred, only where pred holds. */
+static void print_narrow_copy(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host, const char *pred)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+
+	if (pred)
+		pm_strbuf_printf(b, "if (%s) ", pred);
+	pm_strbuf_printf(b, host ? "pm_host_copy_n(%d, " : "pm_cp_narrow<%d>(",
+		buf->vec);
+	pm_print_unit_addr(b, buf, name, a, host);
+	pm_strbuf_add(b, "], ");
+	pm_print_narrow_src(k, b, buf->tensor, pm_kernel_k_guard_dim(k, buf),
+		a->e);
+	pm_strbuf_add(b, ");\n");
+}
+
 /* A copy unit; with pred, only where pred holds (a predicated cp.async:
  * the source address is formed but not read otherwise); past k, zeros
  * (the _z helpers: cp.async with a source size of 0). */
@@ -315,6 +335,10 @@ static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 	if (buf->conv) {
 		print_conv_copy(k, b, a, host, pred);
+		return;
+	}
+	if (pm_emit_narrow(k)) {
+		print_narrow_copy(k, b, a, host, pred);
 		return;
 	}
 	if (pred && !async)
@@ -363,6 +387,18 @@ static void print_rstage(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 
+	if (a->op->kind == PM_OP_LDR && pm_emit_narrow(k)) {
+		/* the _unaligned row: the elements that exist */
+		if (host)
+			pm_strbuf_add(b, "pm_host_copy_n(8, ");
+		rstage_reg(b, a, host);
+		pm_strbuf_printf(b, host ? ", " : " = pm_ld_narrow<%d>(",
+			buf->vec);
+		pm_print_narrow_src(k, b, buf->tensor,
+			pm_kernel_k_guard_dim(k, buf), a->e);
+		pm_strbuf_add(b, ");\n");
+		return;
+	}
 	if (a->op->kind == PM_OP_LDR) {
 		/* past k: zeros */
 		if (pm_kernel_k_guard_dim(k, buf) >= 0) {
@@ -516,8 +552,9 @@ static void op_store(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, "pm_host_store(%d, %d, %s[",
 			c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
 	else
-		pm_strbuf_printf(b, "%s_store<%d, %d>(%s[",
-			tg->mma_fn, c->mm, c->mn, pm_emit_acc_name(k, a->op->con));
+		pm_strbuf_printf(b, "%s_store%s<%d, %d>(%s[", tg->mma_fn,
+			pm_emit_narrow(k) ? "_n" : "", c->mm, c->mn,
+			pm_emit_acc_name(k, a->op->con));
 	if (host) {
 		pm_print_expr(b, a->e[1]);
 		pm_strbuf_add(b, "][");
@@ -588,6 +625,18 @@ static void op_stg(struct pm_kernel *k, struct pm_strbuf *b,
 	if (g.failed)
 		b->failed = 1;
 	pm_strbuf_free(&g);
+	if (pm_emit_narrow(k)) {
+		/* the _unaligned row: the elements inside the output's row */
+		pm_strbuf_printf(b, host ? "pm_host_s2g_n(%d, " :
+			"pm_s2g_narrow<%d>(", k->cst_vec);
+		pm_print_narrow_src(k, b, k->con[0].out, -1, a->e);
+		pm_strbuf_add(b, ", &pm_cst[(");
+		pm_print_expr(b, a->e[2]);
+		pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
+		pm_print_expr(b, a->e[3]);
+		pm_strbuf_add(b, "]);\n");
+		return;
+	}
 	if (host)
 		pm_strbuf_printf(b, "pm_host_copy(%d, ", k->cst_vec);
 	else
@@ -658,6 +707,28 @@ static void op_epi(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_epi(k, b, a, host);
 }
 
+/* The _unaligned row: a unit across k (k its contiguous dimension) holds
+ * zeros past it, which the prologue made f(0): zeros again
+ * (docs/decisions/0046-narrow-copies.md). */
+static void narrow_pro_tail(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
+	int kd = pm_kernel_k_guard_dim(k, buf);
+	char n[64];
+
+	if (kd < 0 || kd != tt->rank - 1)
+		return;
+	pm_scop_dim_str(k->scop, buf->tensor, kd, n, sizeof(n));
+	pm_strbuf_printf(b, "%s(%d, ", host ? "pm_host_zero_tail" :
+		"pm_zero_tail", buf->vec);
+	pm_print_unit_addr(b, buf, tt->name, a, host);
+	pm_strbuf_printf(b, "], (int64_t) %s - (", n);
+	pm_print_expr(b, a->e[kd]);
+	pm_strbuf_add(b, "));\n");
+}
+
 /* PRO: a prologue on the copied units (pointwise.c); none on the
  * zeros past k (they stay zeros: docs/decisions/0030-ragged-k.md). */
 static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
@@ -678,6 +749,8 @@ static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, " else ");
 		pm_print_pro_zero(k, b, a, host);
 	}
+	if (pm_emit_narrow(k))
+		narrow_pro_tail(k, b, a, host);
 }
 
 /* DRAIN: wait for the contraction's asynchronous MMAs (warp-specialized

@@ -117,6 +117,9 @@ struct pw {
 	/* a prologue's: the C names of index variables i, j, k at the
 	 * element ([0] NULL: the epilogue's pm_i, pm_j) */
 	const char *vars[3];
+	/* the _unaligned row's column of a prologue's element, clamped
+	 * per element (pro_coords) */
+	char gcol[192];
 };
 
 /* The element of broadcast read e at the index variables' names vars[]
@@ -237,6 +240,23 @@ static void print_inside(struct pm_kernel *k, struct pm_strbuf *b)
 	}
 }
 
+/* The _unaligned row's pair loads (pm_ld2f_n, element by element):
+ * ", pm_j0 + 1 < N" where the pair's second column may be past the
+ * output's N (guarded and N ragged), else ", true"
+ * (docs/decisions/0046-narrow-copies.md). */
+static void print_second(struct pm_kernel *k, struct pm_strbuf *b,
+	int guarded)
+{
+	char n[64];
+
+	if (!guarded || !out_ragged(k, 1)) {
+		pm_strbuf_add(b, ", true");
+		return;
+	}
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
+	pm_strbuf_printf(b, ", pm_j0 + 1 < %s", n);
+}
+
 /* pm_print_epi's loop over the register pairs of macro tile a (fragment
  * frag; w: the other contractions' values, the reads loaded in pairs);
  * guarded: only the pairs inside the ragged sizes load their
@@ -268,8 +288,11 @@ static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, ") { ");
 	}
 	for (int q = 0; q < pr->n; ++q) {
-		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f(&", q);
+		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f%s(&", q,
+			k->cfg->narrow_copies ? "_n" : "");
 		print_read_at(k, b, pr->reads[q], "pm_j0", "pm_i");
+		if (k->cfg->narrow_copies)
+			print_second(k, b, guarded);
 		pm_strbuf_printf(b, ", &pm_x%d[0], &pm_x%d[1]); ", q, q);
 	}
 	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; "
@@ -519,6 +542,8 @@ static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
 	const struct pm_expr *r = buffer_read(k, buf->tensor);
 
+	const char *col = g[1];
+
 	for (int d = 0; d < 2; ++d) {
 		int s = tt->dims[d].sym, u = d ? buf->vec : 1;
 		char n[64];
@@ -527,6 +552,16 @@ static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
 			d);
 		if (s < 0 || !pm_kernel_sym_ragged(k, s)) {
 			pm_print_expr(b, a->e[d]);
+			continue;
+		}
+		/* the _unaligned row: units at any column, each element's
+		 * clamped (docs/decisions/0046-narrow-copies.md) */
+		if (d && k->cfg->narrow_copies) {
+			pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
+			pm_print_expr(b, a->e[d]);
+			snprintf(w->gcol, sizeof(w->gcol), "(pm_g1 + pm_e < %s ? "
+				"pm_g1 + pm_e : %s - 1)", n, n);
+			col = w->gcol;
 			continue;
 		}
 		pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
@@ -540,7 +575,7 @@ static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
 	for (int v = 0; v < 3; ++v)
 		w->vars[v] = "0";
 	for (int d = 0; r && d < 2; ++d)
-		w->vars[r->idx[d]] = g[d];
+		w->vars[r->idx[d]] = d ? col : g[0];
 }
 
 /* A converting copy's PRO (docs/decisions/0047): the vec stored elements

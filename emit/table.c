@@ -98,7 +98,7 @@ static const char *const role_names[PM_RT_NROLES] = {
 	"PM_RT_MEDIUM", "PM_RT_PERSIST", "PM_RT_PERSIST_WIDE",
 	"PM_RT_PERSIST_TALL", "PM_RT_PERSIST_MID", "PM_RT_PERSIST_SQ",
 	"PM_RT_PERSIST_NARROW", "PM_RT_PERSIST_SPLIT",
-	"PM_RT_PERSIST_SPLIT_CL", "PM_RT_PERSIST_SKINNY",
+	"PM_RT_PERSIST_SPLIT_CL", "PM_RT_PERSIST_SKINNY", "PM_RT_UNALIGNED",
 };
 
 /* runtime/plan.h and plan.c, once per translation unit. */
@@ -211,14 +211,15 @@ static void device_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 }
 
 /* static cudaError_t pm_plan_NAME(sizes, struct pm_rt_choice *c, int
- * nows): the plan at these sizes (nows: without a workspace), the row
+ * nows[, int unaligned]): the plan at these sizes (nows: without a
+ * workspace; unaligned: the problem needs the _unaligned row), the row
  * POLYMMA_VARIANT names where it is set. */
 static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 {
 	struct pm_kernel *k = vs->main;
 	const char *name = k->scop->spec->name;
 	char d0[64], d1[64];
-	int order[64];
+	int order[64], ua = !!k->var[PM_RT_UNALIGNED];
 
 	pm_scop_dim_str(k->scop, k->con[0].out, 0, d0, sizeof(d0));
 	pm_scop_dim_str(k->scop, k->con[0].out, 1, d1, sizeof(d1));
@@ -227,7 +228,7 @@ static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		"(an error where it cannot run them). */\nstatic cudaError_t "
 		"pm_plan_%s(", name);
 	pm_emit_size_list(k, b, 1);
-	pm_strbuf_printf(b, "%sstruct pm_rt_choice *c, int nows)\n{\n"
+	pm_strbuf_printf(b, "%sstruct pm_rt_choice *c, int nows%s)\n{\n"
 		"\tstruct pm_rt_device d;\n\tstruct pm_rt_problem p;\n"
 		"\tstruct pm_rt_force f;\n\tcudaError_t e = pm_device_%s(&d);\n\n"
 		"\tif (e != cudaSuccess)\n\t\treturn e;\n"
@@ -235,7 +236,10 @@ static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		"pm_variants_%s, PM_NV_%s, &f) != PM_RT_OK)\n\t\treturn "
 		"cudaErrorInvalidValue;\n\tmemset(&p, 0, sizeof(p));\n"
 		"\tp.m = %s;\n\tp.n = %s;\n", pm_emit_size_order(k, order) ? ", " : "",
-		name, name, name, d0, d1);
+		ua ? ", int unaligned" : "", name, name, name, d0, d1);
+	/* docs/decisions/0046-narrow-copies.md: the launcher's checks */
+	if (ua)
+		pm_strbuf_add(b, "\tp.unaligned = unaligned;\n");
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\tp.k[%d] = %s;\n", r, k->scop->split_ext[r]);
 	if (!k->scop->nsplit)

@@ -41,6 +41,11 @@ struct pm_config {
 	/* the spec has an epilogue reduction: never split (set by the pass
 	 * table; docs/decisions/0037-epilogue-reductions.md) */
 	int epi_red;
+	/* copies and stores narrower than 16 bytes, guarded element by
+	 * element: rows that are not whole 16-byte units and unaligned
+	 * pointers (the _unaligned row; no TMA, not split;
+	 * docs/decisions/0046-narrow-copies.md) */
+	int narrow_copies;
 	/* the epilogue's cost per element: its input reads and functions
 	 * (variant/build.c, epilogue_cost; docs/decisions/0019, 0034) */
 	int epi_cost;

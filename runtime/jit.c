@@ -136,6 +136,11 @@ static void all(struct pm_rt_io *io, struct pm_rt_jit *j, int out)
 		str(io, j->tname[t], sizeof(j->tname[t]), out);
 		F(j->talign[t], 1, 256);
 	}
+	F(j->has_ua, 0, 1);
+	for (int i = 0; i < j->nsizes; ++i)
+		F(j->ua_align[i], 1, 1 << 16);
+	for (int t = 0; t < j->ntensors; ++t)
+		F(j->ua_talign[t], 1, 256);
 	dim(io, &j->m, out);
 	dim(io, &j->n, out);
 	for (int r = 0; r < PM_RT_MAX_K; ++r)

@@ -81,6 +81,13 @@ struct pm_rt_jit {
 	int ntensors;		/* inputs, then outputs */
 	char tname[PM_RT_JIT_TENSORS][PM_RT_JIT_NAME];
 	int talign[PM_RT_JIT_TENSORS];	/* bytes each pointer is aligned to */
+	/* the _unaligned row (docs/decisions/0046-narrow-copies.md): what
+	 * it asks of each size and pointer instead (has_ua 0: no such row,
+	 * align and talign refuse); a problem that meets these but not
+	 * align and talign runs it (struct pm_rt_problem, unaligned) */
+	int has_ua;
+	int ua_align[PM_RT_JIT_SYMS];
+	int ua_talign[PM_RT_JIT_TENSORS];
 	struct pm_rt_dim m, n;	/* the output's extents */
 	struct pm_rt_dim k[PM_RT_MAX_K];	/* the plan's k extents */
 	int planned;		/* several kernels: pm_rt_plan picks */

@@ -189,10 +189,14 @@ static int clusters(void *p, int s)
 	return n;
 }
 
-/* The entry's checks (launch.c, checks and argv_entry). */
-static int checks(struct pm_rt_kernel *k, void *const *t, const int64_t *s)
+/* The entry's checks (launch.c, checks and argv_entry); *ua: the problem
+ * needs the _unaligned row (entries.c, checks_ua). */
+static int checks(struct pm_rt_kernel *k, void *const *t, const int64_t *s,
+	int *ua)
 {
 	const struct pm_rt_jit *j = &k->j;
+
+	*ua = 0;
 
 	if (!t || !s)
 		return fail(k, PM_RT_L_EINVAL, "no tensors or sizes (NULL)");
@@ -203,23 +207,28 @@ static int checks(struct pm_rt_kernel *k, void *const *t, const int64_t *s)
 				(long long) j->fixed[i]);
 	for (int i = 0; i < j->nsizes; ++i) {
 		int64_t v = s[j->order[i]];
+		int a = j->has_ua ? j->ua_align[i] : j->align[i];
 
-		if (v < 1 || v > 0x7fffff00 || v % j->align[i])
+		if (v < 1 || v > 0x7fffff00 || v % a)
 			return fail(k, PM_RT_L_EINVAL, "%s = %lld: not in "
 				"[1, 2^31 - 256] or not a multiple of %d",
-				j->sym_name[j->order[i]], (long long) v,
-				j->align[i]);
+				j->sym_name[j->order[i]], (long long) v, a);
+		*ua |= v % j->align[i] != 0;
 	}
-	for (int i = 0; i < j->ntensors; ++i)
-		if ((uintptr_t) t[i] % (uintptr_t) j->talign[i])
+	for (int i = 0; i < j->ntensors; ++i) {
+		int a = j->has_ua ? j->ua_talign[i] : j->talign[i];
+
+		if ((uintptr_t) t[i] % (uintptr_t) a)
 			return fail(k, PM_RT_L_EINVAL, "tensor %s is not %d-byte "
-				"aligned", j->tname[i], j->talign[i]);
+				"aligned", j->tname[i], a);
+		*ua |= (uintptr_t) t[i] % (uintptr_t) j->talign[i] != 0;
+	}
 	return PM_RT_L_OK;
 }
 
 /* table.c, pm_plan_NAME: the problem, the override, the plan. */
 static int plan(struct pm_rt_kernel *k, const struct pm_cuda *cu,
-	struct pm_rt_module *m, const int64_t *s, int nows,
+	struct pm_rt_module *m, const int64_t *s, int nows, int ua,
 	struct pm_rt_choice *c)
 {
 	const struct pm_rt_jit *j = &k->j;
@@ -240,6 +249,7 @@ static int plan(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	d.ctx = &cc;
 	p.m = pm_rt_dim_value(&j->m, s);
 	p.n = pm_rt_dim_value(&j->n, s);
+	p.unaligned = ua;
 	for (int r = 0; r < j->spec.nk; ++r)
 		p.k[r] = pm_rt_dim_value(&j->k[r], s);
 	if (pm_rt_parse_force(getenv("POLYMMA_VARIANT"), j->rows, j->nrows,
@@ -417,11 +427,11 @@ int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
 	const struct pm_cuda *cu = pm_cuda(&why);
 	struct pm_rt_module *m;
 	struct pm_rt_choice c;
-	int rc;
+	int rc, ua;
 
 	if (!cu)
 		return fail(k, PM_RT_L_ECUDA, "%s", why);
-	if ((rc = checks(k, tensors, sizes)) || (rc = module(cu, k, &m)))
+	if ((rc = checks(k, tensors, sizes, &ua)) || (rc = module(cu, k, &m)))
 		return rc;
 	memset(&c, 0, sizeof(c));
 	if (!k->j.planned) {
@@ -430,14 +440,14 @@ int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
 			c.kc[r] = pm_rt_dim_value(&k->j.k[r], sizes);
 		return run(k, cu, m, &c, tensors, sizes, NULL, stream);
 	}
-	if ((rc = plan(k, cu, m, sizes, 0, &c)))
+	if ((rc = plan(k, cu, m, sizes, 0, ua, &c)))
 		return rc;
 	if (use_kept && c.ws_bytes)
 		ws = kept(k, cu, m->ctx, stream, c.ws_bytes);
 	else if (!use_kept && c.ws_bytes && ws_bytes < c.ws_bytes)
 		ws = NULL;
 	/* no room for the split: the plan without a workspace */
-	if (c.ws_bytes && !ws && (rc = plan(k, cu, m, sizes, 1, &c)))
+	if (c.ws_bytes && !ws && (rc = plan(k, cu, m, sizes, 1, ua, &c)))
 		return rc;
 	return run(k, cu, m, &c, tensors, sizes, ws, stream);
 }
@@ -448,9 +458,10 @@ size_t pm_rt_kernel_ws_size(struct pm_rt_kernel *k, const int64_t *sizes)
 	struct pm_rt_module *m;
 	struct pm_rt_choice c;
 	void *dummy[PM_RT_JIT_TENSORS] = { 0 };
+	int ua;
 
-	if (!cu || !k->j.planned || checks(k, dummy, sizes) ||
-	    module(cu, k, &m) || plan(k, cu, m, sizes, 0, &c))
+	if (!cu || !k->j.planned || checks(k, dummy, sizes, &ua) ||
+	    module(cu, k, &m) || plan(k, cu, m, sizes, 0, ua, &c))
 		return 0;
 	return c.ws_bytes;
 }

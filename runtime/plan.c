@@ -22,6 +22,11 @@
  *   sq (T > SMs): _persist_sq where the best other row's rounds cost
  *     gain / 1000 of its own.
  *   narrow: _persist on one wave whose 64x192 grid is one wave too.
+ *   unaligned (before all of them): a problem whose rows are not whole
+ *     16-byte units or whose pointers are not 16-byte aligned
+ *     (problem.unaligned, the launcher's checks) runs the _unaligned row,
+ *     unsplit, and only it; no other rule picks that row
+ *     (docs/decisions/0046-narrow-copies.md).
  *
  * Then the launcher's precedence: small, medium, the persistent rows, the
  * split, the base. No isl, no CUDA: C11 and C++ alike.
@@ -77,6 +82,12 @@ struct pm_rt_st {
 	int small1, medium1;	/* ... where the split falls back to one chunk */
 	int pfew, psplit;
 };
+
+/* Role r is a persistent kernel (its blocks loop over tiles). */
+static int pm_rt_persist_role(int r)
+{
+	return r >= PM_RT_PERSIST && r <= PM_RT_PERSIST_SKINNY;
+}
 
 /* Role r is a persistent kernel whose units are chunks of tiles, reduced
  * through the workspace or a cluster. */
@@ -699,14 +710,14 @@ static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
 	 * batch, gridDim.z 1 (a batched file has no split rows;
 	 * docs/decisions/0042-batched-persistent-units.md) */
 	c->grid = pm_rt_tiles(st, i);
-	if (role < PM_RT_PERSIST)
+	if (!pm_rt_persist_role(role))
 		c->grid /= pm_rt_batch(st);
 	o = pm_rt_occ(st, role == PM_RT_PERSIST_SPLIT_CL &&
 		pm_rt_row(st, PM_RT_PERSIST_SPLIT) >= 0 ?
 		PM_RT_PERSIST_SPLIT : role);
 	if (pm_rt_psplit_role(role))
 		c->grid = tdp + (c->grid - tdp) * s;
-	if (role >= PM_RT_PERSIST && c->grid > (int64_t) st->sms * o)
+	if (pm_rt_persist_role(role) && c->grid > (int64_t) st->sms * o)
 		c->grid = (int64_t) st->sms * o;
 	for (int r = 0; r < PM_RT_MAX_K; ++r)
 		c->kc[r] = r < st->f->nk ? pm_rt_cdiv(st->kt[r], s) * b->bk : 0;
@@ -722,7 +733,7 @@ static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
 static void pm_rt_why(const struct pm_rt_st *st, struct pm_rt_rules *w)
 {
 	static const int num[PM_RT_NROLES] = { 0, 0, 0, 0, 0, 1, 2, 4, 5, 6,
-		7, 3, 3, 8 };
+		7, 3, 3, 8, 0 };
 
 	w->s = (int) st->s;
 	w->persist = st->persist < 0 ? 0 : num[st->persist];
@@ -825,6 +836,22 @@ static int pm_rt_forced(const struct pm_rt_st *st, const struct pm_rt_force *f,
 	return PM_RT_OK;
 }
 
+/* The unaligned rule: the _unaligned row unsplit, the only row that runs
+ * such a problem (a forced other row, or a split of it, cannot;
+ * docs/decisions/0046-narrow-copies.md). */
+static int pm_rt_unaligned(const struct pm_rt_st *st,
+	const struct pm_rt_force *f, struct pm_rt_choice *c)
+{
+	const int i = pm_rt_row(st, PM_RT_UNALIGNED);
+
+	if (i < 0 || pm_rt_occ(st, PM_RT_UNALIGNED) <= 0 ||
+	    (f && f->v >= 0 && (f->v != i || f->s > 1)))
+		return PM_RT_EILLEGAL;
+	pm_rt_fill_choice(st, i, 1, 0, 0, c);
+	c->v_nows = f && f->v >= 0 ? -1 : i;
+	return PM_RT_OK;
+}
+
 PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,
 	const struct pm_rt_variant *v, int nv, const struct pm_rt_device *d,
 	const struct pm_rt_problem *p, const struct pm_rt_force *force,
@@ -837,6 +864,8 @@ PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,
 		return e;
 	pm_rt_rules(&st);
 	pm_rt_why(&st, &out->why);
+	if (p->unaligned)
+		return pm_rt_unaligned(&st, force, out);
 	if (force && force->v >= 0)
 		return pm_rt_forced(&st, force, nv, out);
 	i = pm_rt_resolve(&st, st.small, st.medium, st.s, st.persist);

@@ -51,6 +51,8 @@ enum pm_rt_role {
 	PM_RT_PERSIST_SPLIT,	/* "_persist_split": split-K units, workspace */
 	PM_RT_PERSIST_SPLIT_CL,	/* "_persist_split_cl": a tile's chunks in a cluster */
 	PM_RT_PERSIST_SKINNY,	/* "_persist_skinny": 64-row split units, M <= 64 */
+	PM_RT_UNALIGNED,	/* "_unaligned": copies narrower than 16 bytes,
+				 * only where the problem needs them */
 	PM_RT_NROLES
 };
 
@@ -112,6 +114,10 @@ struct pm_rt_problem {
 	 * times, its grid is one batch's); 0 or 1: one
 	 * (docs/decisions/0036-batched-grid-z.md) */
 	int64_t batch;
+	/* rows that are not whole 16-byte units or a pointer not 16-byte
+	 * aligned: only the _unaligned row runs it
+	 * (docs/decisions/0046-narrow-copies.md) */
+	int unaligned;
 };
 
 /* The flags of today's rules before the launcher's precedence (small,

@@ -118,6 +118,9 @@ int pm_kernel_sym_align(const struct pm_kernel *k, int s)
 
 	if (!pm_kernel_sym_ragged(k, s))
 		return pm_kernel_size_multiple(k, s);
+	/* narrow copies: any size (docs/decisions/0046-narrow-copies.md) */
+	if (k->cfg->narrow_copies)
+		return 1;
 	/* whole 16-byte rows: 8 elements, 16 of one byte; an epilogue
 	 * reduction's output is stored element by element (emit/epired.c) */
 	for (int t = 0; t < spec->ntensors; ++t)

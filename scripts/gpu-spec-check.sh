@@ -212,6 +212,48 @@ KSIZES_r32=${KSIZES_r32:-"M=1,N=8,K=992 M=7,N=136,K=992 M=127,N=1000,K=64 M=129,
 KSIZES_r8t=${KSIZES_r8t:-"M=8,N=8,K=1000 M=120,N=136,K=1000 M=136,N=1000,K=72 M=1000,N=3000,K=1000"}
 KSIZES_r32t=${KSIZES_r32t:-"M=8,N=8,K=992 M=120,N=136,K=992 M=136,N=1000,K=64 M=768,N=768,K=800"}
 
+# rows that are not whole 16-byte units and pointers that are not 16-byte
+# aligned: the _unaligned row (docs/decisions/0046-narrow-copies.md), chosen
+# by the launcher. 44 sizes per case, M, N and K from 1, 7, 8, 127, 129, 777,
+# 1000, 4095, 4097 (none all multiples of 8; the products at most 1.2e9 for
+# the host reference), every fourth with every tensor 1 element past its
+# allocation's start and every fourth 2 (off=, tests/gpu/check_spec.cu;
+# those allocations of exactly the tensor's size); the first three are the
+# sanitizer's. sm_70: K a multiple of 32 (no partial k tile, decisions/0030).
+# Then FORCE_SIZES' aligned ones (UAFORCE), which every row runs: --force
+# runs every row at all of them (the others SKIP where the launcher needs
+# the _unaligned row, _unaligned runs all); the other cases' --force runs
+# _unaligned at their aligned sizes too (POLYMMA_VARIANT=_unaligned).
+UAFORCE="M=768,N=768,K=512 M=256,N=384,K=4096 M=16,N=4104,K=4096"
+UAFORCE32="M=768,N=768,K=512 M=256,N=384,K=4096"
+UASIZES=${UASIZES:-"M=129,N=127,K=777,off=1 M=7,N=4095,K=129,off=3 M=1000,N=7,K=1000 M=129,N=127,K=4095 M=8,N=4097,K=8,off=1 M=8,N=4097,K=1 M=4097,N=129,K=8,off=2 M=129,N=127,K=777 M=4095,N=8,K=7,off=1 M=777,N=1000,K=777 M=127,N=1000,K=1000,off=2 M=7,N=8,K=777 M=129,N=127,K=129,off=1 M=7,N=7,K=4097 M=1000,N=127,K=4097,off=2 M=777,N=1,K=127 M=1,N=129,K=8,off=1 M=777,N=4095,K=129 M=1,N=777,K=127,off=2 M=129,N=129,K=777 M=4097,N=8,K=8,off=1 M=1000,N=8,K=129 M=129,N=1000,K=7,off=2 M=7,N=127,K=1 M=7,N=4097,K=4095,off=1 M=1,N=129,K=1 M=8,N=4097,K=4095,off=2 M=127,N=8,K=4095 M=127,N=129,K=7,off=1 M=127,N=1000,K=4097 M=129,N=1000,K=1000,off=2 M=8,N=1000,K=127 M=127,N=8,K=1,off=1 M=777,N=8,K=4097 M=1,N=129,K=4095,off=2 M=1,N=8,K=4095 M=129,N=1000,K=8,off=1 M=777,N=127,K=1000 M=127,N=1000,K=777,off=2 M=777,N=7,K=1000 M=127,N=7,K=7,off=1 M=777,N=7,K=4097 M=4097,N=4095,K=8,off=2 M=127,N=8,K=127 $UAFORCE"}
+UASIZES_32=${UASIZES_32:-"M=129,N=127,K=992,off=1 M=7,N=4095,K=128,off=3 M=1000,N=7,K=1024 M=4095,N=4095,K=32 M=1,N=7,K=1024,off=1 M=127,N=4097,K=992 M=777,N=777,K=32,off=2 M=7,N=1000,K=1024 M=4097,N=127,K=1024,off=1 M=129,N=1000,K=1024 M=129,N=129,K=32,off=2 M=4095,N=8,K=1024 M=7,N=1,K=1024,off=1 M=1000,N=777,K=992 M=8,N=129,K=1024,off=2 M=1,N=777,K=1024 M=4095,N=7,K=992,off=1 M=4097,N=1000,K=32 M=1,N=8,K=1024,off=2 M=7,N=4095,K=32 M=7,N=129,K=32,off=1 M=4097,N=1,K=32 M=127,N=127,K=4096,off=2 M=127,N=7,K=992 M=129,N=777,K=32,off=1 M=4095,N=129,K=992 M=129,N=127,K=32,off=2 M=127,N=1,K=1024 M=777,N=777,K=1024,off=1 M=777,N=1000,K=1024 M=127,N=1,K=992,off=2 M=7,N=4097,K=992 M=7,N=129,K=992,off=1 M=4095,N=127,K=992 M=7,N=8,K=992,off=2 M=4097,N=8,K=1024 M=7,N=8,K=32,off=1 M=129,N=777,K=1024 M=1,N=4095,K=1024,off=2 M=129,N=1,K=992 M=127,N=1,K=4096,off=1 M=129,N=4097,K=1024 M=8,N=129,K=32,off=2 M=7,N=127,K=4096 $UAFORCE32"}
+# batched (Bt=3): the first 16 sizes of each, then two aligned ones
+UASIZES_B= UASIZES_B32=
+for s in $(echo $UASIZES | cut -d' ' -f1-16); do UASIZES_B+="$s,Bt=3 "; done
+for s in $(echo $UASIZES_32 | cut -d' ' -f1-16); do UASIZES_B32+="$s,Bt=3 "; done
+UASIZES_B+="Bt=16,M=768,N=768,K=256 Bt=3,M=256,N=384,K=1024"
+UASIZES_B32+="Bt=16,M=768,N=768,K=256 Bt=3,M=256,N=384,K=1024"
+for t in sm_90a sm_80 sm_70; do
+	u=${t/_/} l=UASIZES lb=UASIZES_B
+	[ $t = sm_70 ] && l=UASIZES_32 lb=UASIZES_B32
+	for s in gemm_nn gemm_nt gemm_tn gemm_tt gemm_bias_relu relu_gemm \
+		add_gemm gemm_epilogue_chain; do
+		CASES+=("ua_${s#gemm_}_$u|examples/$s.tc|--target $t|||$l")
+	done
+	CASES+=("ua_swiglu_$u|tests/specs/swiglu.tc|--target $t|||$l"
+		"ua_scale_res_$u|tests/specs/gemm_f16_scale_res.tc|--target $t|||$l"
+		"ua_rowsum_$u|tests/specs/gemm_rowsum.tc|--target $t|||$l"
+		"ua_dequant_b_$u|tests/specs/gemm_dequant_b.tc|--target $t|||$l"
+		"ua_bmm_nn_$u|tests/specs/bmm_nn.tc|--target $t|||$lb")
+	[ $t = sm_70 ] && continue
+	CASES+=("ua_f32out_$u|tests/specs/gemm_f32out.tc|--target $t|||$l"
+		"ua_bf16_nn_$u|tests/specs/gemm_bf16_nn.tc|--target $t|||$l"
+		"ua_i8_nt_$u|tests/specs/gemm_i8_nt.tc|--target $t|||$l")
+done
+CASES+=("ua_f8_nt_sm90a|tests/specs/gemm_f8e4m3_nt.tc|--target sm_90a|||UASIZES"
+	"ua_nn_notma_sm90a|examples/gemm_nn.tc|--target sm_90a --tma off|||UASIZES")
+
 field() { local -a parts; IFS="|" read -r -a parts <<<"$1"; echo "${parts[$2 - 1]:-}"; }
 case_of() { local c; for c in "${CASES[@]}"; do [ "${c%%|*}" = "$1" ] && echo "$c"; done; }
 with_extra() { local s; for s in $1; do printf '%s%s ' "$s" "$2"; done; }

@@ -14,6 +14,7 @@ static const char *const helpers[] = {
  * 16x16x8 variant was not free of stack use */
 static const struct pm_variant_desc variants[] = {
 	PM_VARIANT_BASE_ROWS,
+	PM_VARIANT_UNALIGNED_ROW,
 };
 
 static const struct pm_operand_row operands[] = {

@@ -22,6 +22,7 @@ static const struct pm_variant_desc variants[] = {
 	  .flags = PM_VF_AUTO_BLOCK | PM_VF_SMALL_ON | PM_VF_UNSPLIT |
 		PM_VF_MIN_STAGES | PM_VF_NO_AUTO_TMA | PM_VF_ROW_RASTER,
 	  .why = "64x64 blocks for grids smaller than the GPU" },
+	PM_VARIANT_UNALIGNED_ROW,
 };
 
 static const struct pm_operand_row operands[] = {

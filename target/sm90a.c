@@ -80,6 +80,7 @@ static const struct pm_variant_desc variants[] = {
 	{ .role = PM_RT_SMALL_TMA, .suffix = "_small_tma", .from = PM_RT_SMALL,
 	  .flags = PM_VF_TMA | PM_VF_ROW_RASTER,
 	  .why = "the small variant with TMA copies (3/2 blocks per SM)" },
+	PM_VARIANT_UNALIGNED_ROW,
 };
 
 static const struct pm_operand_row operands[] = {

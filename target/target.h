@@ -71,6 +71,10 @@ enum pm_variant_flag {
 	PM_VF_UNSPLIT = 1 << 14,
 	/* the shape's stages are a minimum, not a setting */
 	PM_VF_MIN_STAGES = 1 << 15,
+	/* copies and stores narrower than 16 bytes, cp.async or register
+	 * copies (no TMA), not persistent, no clusters
+	 * (docs/decisions/0046-narrow-copies.md) */
+	PM_VF_NARROW = 1 << 16,
 };
 
 /* One row of a target's variant table. */

@@ -19,6 +19,18 @@ extern const struct pm_target pm_target_sm90a, pm_target_host_c;
 	{ .role = PM_RT_SPLIT, .suffix = "_split", .from = PM_RT_NROLES, \
 	  .why = "split-K over blockIdx.z, reduced through a workspace" }
 
+/* The row of problems whose rows are not whole 16-byte units or whose
+ * pointers are not 16-byte aligned: the user's tiles, copies and stores
+ * narrower than 16 bytes (cp.async of 16 or 4 bytes where the addresses
+ * allow, element by element through registers elsewhere), no TMA, not
+ * split, launched only where the problem needs it; the last row of every
+ * CUDA target (docs/decisions/0046-narrow-copies.md). */
+#define PM_VARIANT_UNALIGNED_ROW \
+	{ .role = PM_RT_UNALIGNED, .suffix = "_unaligned", \
+	  .from = PM_RT_NROLES, .flags = PM_VF_UNSPLIT | PM_VF_NARROW, \
+	  .why = "copies narrower than 16 bytes: rows that are not whole " \
+		"16-byte units, unaligned pointers" }
+
 /* The operand rows shared by the targets: 16-bit floats, f32
  * accumulation, an output of either 16-bit type or f32 (the accumulators
  * are converted once, at the store, whatever the operands were). */

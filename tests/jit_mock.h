@@ -261,7 +261,7 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 	struct pm_rt_choice *c)
 {
 	struct pm_rt_device d = { 132, { 0 }, mk_clusters, NULL };
-	struct pm_rt_problem p = { 0, 0, { 0 }, 0 };
+	struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0 };
 	struct pm_rt_force f;
 
 	for (int i = 0; i < mk_j->nrows; ++i)
@@ -392,16 +392,45 @@ static void launch_checks(void **state)
 	int64_t badn[3] = { 1000, 520, 777 }, zero[3] = { 0, 520, 776 };
 	void *mis_a[4] = { mk_mem[0] + 8, mk_mem[1], mk_mem[2], mk_mem[3] };
 	void *mis_bias[4] = { mk_mem[0], mk_mem[1], mk_mem[2] + 2, mk_mem[3] };
+	void *odd_a[4] = { mk_mem[0] + 1, mk_mem[1], mk_mem[2], mk_mem[3] };
+	void *odd_bias[4] = { mk_mem[0], mk_mem[1], mk_mem[2] + 1, mk_mem[3] };
+	void *const *ua[3] = { mk_t, mis_a, mis_bias };
+	const int64_t *ua_sz[3] = { badn, ok, ok };
 
 	(void) state;
 	unsetenv("POLYMMA_VARIANT");
+	/* what only the _unaligned row runs runs it
+	 * (docs/decisions/0046-narrow-copies.md) */
+	assert_true(mk_j->has_ua);
+	for (int i = 0; i < 3; ++i) {
+		struct pm_rt_choice c;
+		struct pm_rt_device d = { 132, { 0 }, mk_clusters, NULL };
+		struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0 };
+
+		assert_int_equal(mk_run(k, ua_sz[i], ua[i], NULL, 0, 1), 0);
+		assert_int_equal(mk.launches, 1);
+		for (int r = 0; r < mk_j->nrows; ++r)
+			d.occ[r] = mk_occ(mk_j->rows[r].threads,
+				mk_j->rows[r].smem);
+		p.m = pm_rt_dim_value(&mk_j->m, ua_sz[i]);
+		p.n = pm_rt_dim_value(&mk_j->n, ua_sz[i]);
+		p.k[0] = pm_rt_dim_value(&mk_j->k[0], ua_sz[i]);
+		p.unaligned = 1;
+		assert_int_equal(pm_rt_plan(&mk_j->spec, mk_j->rows,
+			mk_j->nrows, &d, &p, NULL, &c), 0);
+		assert_int_equal(mk_j->rows[c.v].role, PM_RT_UNALIGNED);
+		mk_check(&c, ua_sz[i], ua[i]);
+	}
+	/* the other rows, forced, cannot */
+	setenv("POLYMMA_VARIANT", "_base", 1);
 	assert_int_equal(mk_run(k, badn, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);
-	assert_non_null(strstr(k->err, "N = 777"));
+	unsetenv("POLYMMA_VARIANT");
 	assert_int_equal(mk_run(k, zero, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);
-	assert_int_equal(mk_run(k, ok, mis_a, NULL, 0, 1), PM_RT_L_EINVAL);
-	assert_non_null(strstr(k->err, "tensor A"));
-	assert_int_equal(mk_run(k, ok, mis_bias, NULL, 0, 1), PM_RT_L_EINVAL);
-	assert_non_null(strstr(k->err, "tensor bias is not 4-byte"));
+	assert_non_null(strstr(k->err, "M = 0"));
+	assert_int_equal(mk_run(k, ok, odd_a, NULL, 0, 1), PM_RT_L_EINVAL);
+	assert_non_null(strstr(k->err, "tensor A is not 2-byte"));
+	assert_int_equal(mk_run(k, ok, odd_bias, NULL, 0, 1), PM_RT_L_EINVAL);
+	assert_non_null(strstr(k->err, "tensor bias is not 2-byte"));
 	assert_int_equal(mk.launches, 0);
 	setenv("POLYMMA_VARIANT", "_nope", 1);
 	assert_int_equal(mk_run(k, ok, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);

@@ -28,10 +28,11 @@
 #define N_DEQ 21	/* prologues reading vectors, three contractions */
 #define N_MIXED 14	/* mixed operand types (decisions/0047) */
 #define N_GROUP 10		/* grouped specs: tests/specs/moe_*.tc */
+#define N_UA 12		/* the _unaligned row (decisions/0046) */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
 	N_I8_SM80 + N_SHARED + N_VEC + N_KFIX + N_KCOPY + N_BATCH + \
-	N_RED + N_DEQ + N_MIXED + N_GROUP)
+	N_RED + N_DEQ + N_MIXED + N_GROUP + N_UA)
 
 static const char *const layouts[N_LAYOUTS] = { "nn", "nt", "tn", "tt" };
 
@@ -528,6 +529,40 @@ static void init_cases(void)
 			k->cfg = &configs[c];
 			k->arch = configs[c].arch;
 			k->fixed = mx[i].fixed;
+		}
+	}
+	/* the _unaligned row (docs/decisions/0046-narrow-copies.md): every
+	 * file has it; these cases name the files that exercise its narrow
+	 * copies (every target and sm_70 macro, cp.async beside wgmma, MMAs
+	 * in flight), stores (direct: sm_70; staged), pair loads of an
+	 * epilogue (f32 vectors, a residual), 8-bit elements, a prologue,
+	 * two accumulators, a batch, an epilogue reduction:
+	 * POLYMMA_NVCC_FILTER=ua_ */
+	{
+		static const struct { const char *spec; int c; } ua[N_UA] = {
+			{ "examples/gemm_nn", 0 }, { "examples/gemm_nt", 1 },
+			{ "examples/gemm_tt", 2 }, { "examples/gemm_tn", 3 },
+			{ "examples/gemm_nn", 4 },
+			{ "tests/specs/gemm_f16_scale_res", 0 },
+			{ "tests/specs/gemm_f16_scale_res", 3 },
+			{ "tests/specs/gemm_i8_nt", 3 },
+			{ "tests/specs/swiglu", 2 },
+			{ "examples/relu_gemm", 3 },
+			{ "tests/specs/bmm_bias", 0 },
+			{ "tests/specs/gemm_rowsum", 3 },
+		};
+
+		for (int i = 0; i < N_UA; i++) {
+			struct ncase *k = &cases[n++];
+			const char *b = strrchr(ua[i].spec, '/') + 1;
+
+			c = ua[i].c;
+			snprintf(k->name, sizeof(k->name), "ua_%s_%s", b,
+				configs[c].name);
+			snprintf(k->spec, sizeof(k->spec), "%s.tc", ua[i].spec);
+			k->cfg = &configs[c];
+			k->arch = configs[c].arch;
+			k->fixed = 0;
 		}
 	}
 	for (n = 0; n < N_CASES; n++) {

@@ -51,7 +51,8 @@ int main(int argc, char **argv) {
     if (sscanf(argv[i], "%ldx%ldx%ld", &M, &N, &K) != 3)
       return 2;
     struct pm_rt_choice c;
-    if (PM_CAT(pm_plan_, PLAN)(M, N, K, &c, 0) != cudaSuccess)
+    // the last argument: the problem is aligned (docs/decisions/0046)
+    if (PM_CAT(pm_plan_, PLAN)(M, N, K, &c, 0, 0) != cudaSuccess)
       return 1;
     printf("%s s=%d persist=%d tdp=%lld small=%d medium=%d cl=%d\n", argv[i],
            c.why.s, c.why.persist, (long long)c.why.tdp, c.why.small,

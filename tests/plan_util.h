@@ -194,9 +194,9 @@ static inline unsigned pm_test_roles(const char *name, const char *target,
 	return r;
 }
 
-/* The bits of the persistent roles (PM_RT_PERSIST and after). */
+/* The bits of the persistent roles (PM_RT_PERSIST to PM_RT_PERSIST_SKINNY). */
 #define PM_TEST_PERSIST_ROLES \
-	(((1u << PM_RT_NROLES) - 1u) & ~((1u << PM_RT_PERSIST) - 1u))
+	(((1u << (PM_RT_PERSIST_SKINNY + 1)) - 1u) & ~((1u << PM_RT_PERSIST) - 1u))
 
 /* The row of suffix sfx ("" the base) in rows, -1 where none. */
 static inline int pm_test_row(const struct pm_rt_variant *rows, int nv,

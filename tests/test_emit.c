@@ -55,8 +55,9 @@ static void test_sm80_kernel(void **state)
 		"* 8u;\n"));
 	assert_non_null(strstr(s, "const int c0 = (0) + pm_by;"));
 	assert_non_null(strstr(s, "const int c1 = (0) + pm_bx;"));
-	assert_non_null(strstr(s, "dim3 grid((unsigned) ((int64_t) ((M + 128 - "
-		"1) / 128) * ((N + 128 - 1) / 128)), 1);"));
+	/* with the _unaligned row, two kernels: the plan's grid
+	 * (docs/decisions/0046-narrow-copies.md) */
+	assert_non_null(strstr(s, "dim3 grid((unsigned) (c->grid), 1);"));
 	/* M, N, K ragged: the loops over whole tiles (the padded extents),
 	 * the launcher asks N and K for rows of 16-byte units */
 	assert_non_null(strstr(s, "\tconst int pm_tM = (M + 127) / 128 * 128;\n"));
@@ -68,11 +69,13 @@ static void test_sm80_kernel(void **state)
 	/* where 128x128 tiles divide M and N, the exact twin runs (the
 	 * kernel without guards) */
 	assert_non_null(strstr(s, "\tif ((M % 128 == 0 && K % 32 == 0 && N % "
-		"128 == 0))\n\t\tpm_kernel_gemm_nn_x<<<grid, 128, 49152, "
+		"128 == 0))\n\t\t\tpm_kernel_gemm_nn_x<<<grid, 128, 49152, "
 		"stream>>>("));
-	assert_non_null(strstr(s, "\telse\n\t\tpm_kernel_gemm_nn<<<grid, 128, "
+	assert_non_null(strstr(s, "\telse\n\t\t\tpm_kernel_gemm_nn<<<grid, 128, "
 		"49152, stream>>>("));
-	assert_non_null(strstr(s, "\tif (K < 1 || K > 0x7fffff00 || K % 8)\n"));
+	/* not multiples of 8: the _unaligned row */
+	assert_non_null(strstr(s, "\tif (K < 1 || K > 0x7fffff00)\n\t\treturn "
+		"cudaErrorInvalidValue;\n\tif (K % 8)\n\t\tpm_ua = 1;\n"));
 	assert_non_null(strstr(s, "cudaErrorMisalignedAddress"));
 	/* the original statements are gone: only macro statements remain */
 	assert_null(strstr(s, "S_0"));
@@ -174,7 +177,8 @@ static void test_small_variant(void **state)
 		const int sm = pm_test_role(rows, nv, PM_RT_SMALL);
 		char *l = launch_case(s, sm);
 
-		assert_int_equal(nv, 3);
+		/* base, split, small, unaligned */
+		assert_int_equal(nv, 4);
 		assert_string_equal(rows[sm].suffix, "_small");
 		assert_true(rows[sm].bm == 64 && rows[sm].bn == 64 && rows[sm].bk
 			== 32 && rows[sm].threads == 128 && rows[sm].smem == 32768);
@@ -196,10 +200,12 @@ static void test_small_variant(void **state)
 		assert_null(strstr(s, "pm_kernel_gemm_nn_medium"));
 	}
 	/* once in each entry point: M, N, K ragged (N's and K's rows of
-	 * 16-byte units) */
+	 * 16-byte units, else the _unaligned row) */
 	assert_int_equal(count(s, "if (M < 1 || M > 0x7fffff00)\n"), 3);
-	assert_int_equal(count(s, "if (N < 1 || N > 0x7fffff00 || N % 8)\n"), 3);
-	assert_int_equal(count(s, "if (K < 1 || K > 0x7fffff00 || K % 8)\n"), 3);
+	assert_int_equal(count(s, "if (N < 1 || N > 0x7fffff00)\n"), 3);
+	assert_int_equal(count(s, "if (N % 8)\n\t\tpm_ua = 1;\n"), 3);
+	assert_int_equal(count(s, "if (K < 1 || K > 0x7fffff00)\n"), 3);
+	assert_int_equal(count(s, "if (K % 8)\n\t\tpm_ua = 1;\n"), 3);
 	assert_non_null(strstr(s, " *   _small             64x64x32, warp 32x32, 4 "
 		"stages (+ _x): 64x64 blocks for grids smaller than the GPU\n"));
 	free(s);

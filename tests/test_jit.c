@@ -190,6 +190,20 @@ static void check_desc(const char *src, const struct pm_rt_jit *j)
 		const char *n = j->sym_name[j->order[i]];
 		char c[160];
 
+		/* an _unaligned row: its multiple refuses, the others' set
+		 * pm_ua (docs/decisions/0046-narrow-copies.md) */
+		if (j->has_ua) {
+			snprintf(c, sizeof(c), j->ua_align[i] > 1 ? "if (%s < 1 "
+				"|| %s > 0x7fffff00 || %s %% %d)" : "if (%s < 1 || "
+				"%s > 0x7fffff00)\n", n, n, n, j->ua_align[i]);
+			if (!strstr(src, c))
+				fail_msg("%s: no check %s", j->name, c);
+			snprintf(c, sizeof(c), "if (%s %% %d)\n\t\tpm_ua = 1;",
+				n, j->align[i]);
+			if ((j->align[i] > j->ua_align[i]) != !!strstr(src, c))
+				fail_msg("%s: check %s", j->name, c);
+			continue;
+		}
 		if (j->align[i] > 1)
 			snprintf(c, sizeof(c), "if (%s < 1 || %s > 0x7fffff00 || "
 				"%s %% %d)", n, n, n, j->align[i]);
@@ -202,6 +216,18 @@ static void check_desc(const char *src, const struct pm_rt_jit *j)
 	for (int t = 0; t < j->ntensors; ++t) {
 		char c[160];
 
+		if (j->has_ua && j->talign[t] > 1) {
+			snprintf(c, sizeof(c), "if ((uintptr_t) %s %% %d)\n\t\t"
+				"pm_ua = 1;", j->tname[t], j->talign[t]);
+			if (!strstr(src, c))
+				fail_msg("%s: no check %s", j->name, c);
+			snprintf(c, sizeof(c), "if ((uintptr_t) %s %% %d)\n\t\t"
+				"return cudaErrorMisalignedAddress;", j->tname[t],
+				j->ua_talign[t]);
+			if ((j->ua_talign[t] > 1) != !!strstr(src, c))
+				fail_msg("%s: check %s", j->name, c);
+			continue;
+		}
 		snprintf(c, sizeof(c), "if ((uintptr_t) %s %% %d)", j->tname[t],
 			j->talign[t]);
 		if (j->talign[t] > 1 && !strstr(src, c))

@@ -63,6 +63,8 @@ static const struct pm_rt_variant gemm_rows[] = {
 		165968, TW, CL_ROW },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
 		TW, 4, 0, 0 },
+	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
+		0 },
 };
 
 /* add_gemm: the base, split, medium and small_tma kernels' smem differ. */
@@ -89,6 +91,8 @@ static const struct pm_rt_variant add_rows[] = {
 		165968, TW, CL_ROW },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
 		TW, 4, 0, 0 },
+	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
+		0 },
 };
 
 /* relu_gemm: the persistent kernels' prologue through the MMA's
@@ -114,6 +118,8 @@ static const struct pm_rt_variant relu_rows[] = {
 		TW | PR, 8, 0, 0 },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 256, 214144,
 		TW | PR, 4, 0, 0 },
+	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW | PR, 0,
+		0, 0 },
 };
 
 /* sm_90a's cost tables (emit/target.c: ra_cost, sq_cost). */
@@ -566,6 +572,92 @@ static void test_force(void **state)
 
 /* sm_80's plan (gemm_nn --target sm_80: base, split, small; kt of 32):
  * the workspace split from 4/5 of the SMs, the small row below. */
+/* The unaligned rule (docs/decisions/0046-narrow-copies.md): a problem
+ * that needs narrow copies runs the _unaligned row, unsplit, whatever its
+ * size, and nothing else (a forced other row, or a split of it, cannot);
+ * an aligned one never runs it unless forced, on the library's rows of
+ * every target; a file without the row cannot run such a problem. */
+static void test_unaligned(void **state)
+{
+	static const char *const targets[] = { "sm_70", "sm_80", "sm_90a" };
+	static const int64_t sz[] = { 1, 7, 8, 127, 129, 777, 1000, 4095,
+		4096, 4097, 16384 };
+	const int ns = (int) (sizeof(sz) / sizeof(sz[0]));
+
+	(void) state;
+	for (int t = 0; t < 3; ++t)
+		for (int e = 0; e < 4; ++e) {
+			static const char *const ex[] = { "gemm_nn",
+				"gemm_bias_relu", "add_gemm", "relu_gemm" };
+			struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+			struct pm_rt_spec f;
+			int nv = pm_test_rows(ex[e], targets[t], NULL, v, &f);
+			struct pm_rt_device d = pm_test_h100(v, nv);
+			int ua = pm_test_row(v, nv, "_unaligned");
+			struct pm_rt_force force = { -1, 0 };
+
+			assert_true(nv > 1);
+			assert_true(ua >= 0);
+			assert_int_equal(v[ua].role, PM_RT_UNALIGNED);
+			for (int i = 0; i < ns; ++i)
+				for (int j = 0; j < ns; j += 2) {
+					struct pm_rt_problem p;
+					struct pm_rt_choice c;
+
+					memset(&p, 0, sizeof(p));
+					p.m = sz[i], p.n = sz[j];
+					for (int r = 0; r < PM_RT_MAX_K; ++r)
+						p.k[r] = sz[(i + j) % ns];
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						NULL, &c), PM_RT_OK);
+					assert_int_not_equal(c.v, ua);
+					p.unaligned = 1;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						NULL, &c), PM_RT_OK);
+					assert_int_equal(c.v, ua);
+					assert_int_equal(c.s, 1);
+					assert_int_equal(c.ws_bytes, 0);
+					assert_int_equal(c.v_nows, ua);
+					assert_int_equal(c.grid, ((sz[i] + v[ua].bm -
+						1) / v[ua].bm) * ((sz[j] + v[ua].bn - 1) /
+						v[ua].bn));
+					assert_int_equal(c.exact, sz[i] % v[ua].bm ==
+						0 && sz[j] % v[ua].bn == 0);
+					/* forced: itself, not another row, not split */
+					force.v = ua, force.s = 0;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						&force, &c), PM_RT_OK);
+					assert_int_equal(c.v, ua);
+					force.s = 2;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						&force, &c), PM_RT_EILLEGAL);
+					force.v = pm_test_row(v, nv, ""), force.s = 0;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						&force, &c), PM_RT_EILLEGAL);
+					/* aligned, forced: the row runs it */
+					p.unaligned = 0;
+					force.v = ua;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						&force, &c), PM_RT_OK);
+					assert_int_equal(c.v, ua);
+					assert_int_equal(c.s, 1);
+					force.v = -1;
+				}
+			/* without the row: refused */
+			{
+				struct pm_rt_problem p;
+				struct pm_rt_choice c;
+
+				memset(&p, 0, sizeof(p));
+				p.m = p.n = 777, p.k[0] = p.k[1] = 777;
+				p.unaligned = 1;
+				v[ua] = v[nv - 1];
+				assert_int_equal(pm_rt_plan(&f, v, nv - 1, &d, &p,
+					NULL, &c), PM_RT_EILLEGAL);
+			}
+		}
+}
+
 static void test_sm80(void **state)
 {
 	/* 128x128x32 blocks, 2 per SM on the model */
@@ -652,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_copy_offset),
 		cmocka_unit_test(test_force),
 		cmocka_unit_test(test_sm80),
+		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_invalid),
 	};
 

@@ -119,10 +119,11 @@ static void test_sm90a_tma(void **state)
 			640, 1280, 1024), "_small_tma");
 		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", sv1,
 			896, 896, 1024), "_small");
-		/* no split-K, no persistent kernels: no medium variant */
+		/* no split-K, no persistent kernels: no medium variant (and
+		 * the _unaligned row, docs/decisions/0046) */
 		assert_int_equal(pm_test_roles("gemm_nn", "sm_90a", sv1),
 			1u << PM_RT_BASE | 1u << PM_RT_SMALL |
-			1u << PM_RT_SMALL_TMA);
+			1u << PM_RT_SMALL_TMA | 1u << PM_RT_UNALIGNED);
 		/* the medium variant (64x128, one warpgroup), chosen by the
 		 * split-K launch plan when its grid fills the waves 5/4 as
 		 * well as the big kernel's */

@@ -7,6 +7,28 @@
 #include "schedule_tree/tree.h"
 #include "variant/variant.h"
 
+/* The conditions of the _unaligned row (PM_VF_NARROW;
+ * docs/decisions/0046-narrow-copies.md). */
+static const char *wanted_narrow(const struct pm_variant_set *vs)
+{
+	const struct pm_spec *spec = vs->main->scop->spec;
+
+	if (vs->main_cfg.persistent > 0)
+		return "--persistent on: one kernel";
+	for (int t = 0; t < spec->ntensors; ++t)
+		if (spec->tensors[t].kcopy)
+			return "K-major copies of 8-bit operands (16-byte "
+				"units; docs/decisions/0046)";
+	/* not yet combined with the other new forms (docs/decisions/0046) */
+	if (spec->grouped)
+		return "a grouped contraction";
+	for (int i = 0; i < vs->main->nbufs; ++i)
+		if (vs->main->bufs[i].conv)
+			return "mixed operand types (converting copies of "
+				"8-byte units)";
+	return NULL;
+}
+
 /* Does row r's condition on the user's request and the rows built so far
  * hold?  NULL, or why not. */
 static const char *wanted(const struct pm_variant_set *vs,
@@ -54,6 +76,8 @@ static const char *wanted(const struct pm_variant_set *vs,
 		return "the row it derives from was not built";
 	if ((r->flags & PM_VF_TMA) && (c->tma >= 0 || t->tma != 2))
 		return "--tma given, or TMA not the target's default";
+	if (r->flags & PM_VF_NARROW)
+		return wanted_narrow(vs);
 	return NULL;
 }
 
@@ -144,6 +168,19 @@ static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
 		c->tma = -1;
 	if (r->flags & PM_VF_INFLIGHT)
 		c->mma_inflight = 1;
+	/* docs/decisions/0046-narrow-copies.md */
+	if (r->flags & PM_VF_NARROW) {
+		c->narrow_copies = 1;
+		c->tma = 0;
+		/* no staging registers beside the element loads (sm_70's
+		 * 16x16x8 kernels spilled 24 bytes with them), no fragments
+		 * loaded a k-step ahead (sm_80's with a bf16 prologue spilled
+		 * 4, a batched dequant 48-68 with them) */
+		c->reg_stage = 0;
+		c->frag_pipe = 0;
+		c->persistent = 0;
+		c->cluster = 1;
+	}
 }
 
 /* Does k's block fit the target's shared memory?  NULL, or why not (in

@@ -356,6 +356,191 @@ template <int N> __device__ __forceinline__ void pm_cp_async_wait() {
 #endif
 }
 
+// ---------------------------------------------------------------------------
+// Narrow copies and stores (the _unaligned row; docs/decisions/0046-narrow-
+// copies.md): rows that are not whole 16-byte units and pointers that are not
+// 16-byte aligned.  A unit is N elements of one row, row[c .. c + N), of which
+// those at c + e < lim exist; the others are zeros in shared memory (past k
+// they must be; past M or N they are never stored) and are never read or
+// written in global memory.  The width of each access follows the actual
+// address: 16 bytes where it is 16-byte aligned, cp.async of 8 or 4 bytes
+// where it is 8- or 4-byte aligned (sm_80+), else element by element through
+// registers.
+// ---------------------------------------------------------------------------
+template <int S> struct pm_bits_of;
+template <> struct pm_bits_of<1> { typedef unsigned char type; };
+template <> struct pm_bits_of<2> { typedef unsigned short type; };
+template <> struct pm_bits_of<4> { typedef unsigned type; };
+
+// Elements of row[c .. c + N) below lim: 0 .. N.
+template <int N>
+__device__ __forceinline__ int pm_narrow_n(long long c, long long lim) {
+  const long long n = lim - c;
+  return n <= 0 ? 0 : n >= N ? N : (int)n;
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// cp.async of W bytes (4, 8 or 16) at a W-aligned address, src bytes read
+// (0..W), the rest zero-filled; a chunk with nothing to read is stored as
+// zeros (no global address formed past the row).
+template <int W>
+__device__ __forceinline__ void pm_cp_async_w(unsigned s, const char *g,
+                                              int src) {
+  if (src <= 0) {
+    if (W == 16)
+      asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};\n" ::"r"(s),
+                   "r"(0)
+                   : "memory");
+    else if (W == 8)
+      asm volatile("st.shared.v2.u32 [%0], {%1, %1};\n" ::"r"(s), "r"(0)
+                   : "memory");
+    else
+      asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(s), "r"(0) : "memory");
+    return;
+  }
+  if (W == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s),
+                 "l"(g), "r"(src)
+                 : "memory");
+  else if (W == 8)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(s),
+                 "l"(g), "r"(src)
+                 : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s),
+                 "l"(g), "r"(src)
+                 : "memory");
+}
+
+// The unit's B bytes as cp.async chunks of W bytes.
+template <int W, int B>
+__device__ __forceinline__ void pm_cp_async_chunks(unsigned s, const char *g,
+                                                   int bytes) {
+#pragma unroll
+  for (int q = 0; q < B / W; ++q)
+    pm_cp_async_w<W>(s + q * W, g + q * W, bytes - q * W < W ?
+                     bytes - q * W : W);
+}
+#endif
+
+// The unit row[c .. c + N) (N * sizeof(T) <= 16 bytes, smem aligned to
+// them) into shared memory: cp.async where the address allows (sm_80+),
+// else through registers, element by element.
+template <int N, typename T>
+__device__ __forceinline__ void pm_cp_narrow(T *smem, const T *row,
+                                             long long c, long long lim) {
+  typedef typename pm_bits_of<sizeof(T)>::type B;
+  const int n = pm_narrow_n<N>(c, lim);
+  const char *g = reinterpret_cast<const char *>(row + c);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr int BYTES = N * (int)sizeof(T);
+  const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+  const unsigned a = (unsigned)reinterpret_cast<uintptr_t>(g);
+  const int bytes = n * (int)sizeof(T);
+
+  if (BYTES == 16 && a % 16 == 0) {
+    pm_cp_async_chunks<16, 16>(s, g, bytes);
+    return;
+  }
+  if (BYTES % 8 == 0 && a % 8 == 0) {
+    pm_cp_async_chunks<8, BYTES>(s, g, bytes);
+    return;
+  }
+  if (BYTES % 4 == 0 && a % 4 == 0) {
+    pm_cp_async_chunks<4, BYTES>(s, g, bytes);
+    return;
+  }
+#endif
+  {
+    B *d = reinterpret_cast<B *>(smem);
+    const B *src = reinterpret_cast<const B *>(g);
+#pragma unroll
+    for (int e = 0; e < N; ++e)
+      d[e] = e < n ? src[e] : (B)0;
+  }
+}
+
+// The same unit (16 bytes) into a register: one 16-byte load where it is
+// whole and aligned, else element by element (the register-staged copies).
+template <int N, typename T>
+__device__ __forceinline__ uint4 pm_ld_narrow(const T *row, long long c,
+                                              long long lim) {
+  typedef typename pm_bits_of<sizeof(T)>::type B;
+  const int n = pm_narrow_n<N>(c, lim);
+  const B *src = reinterpret_cast<const B *>(row + c);
+  union {
+    uint4 u;
+    B e[16 / sizeof(B)];
+  } v;
+
+  if (N * sizeof(T) == 16 && n == N &&
+      reinterpret_cast<uintptr_t>(src) % 16 == 0)
+    return *reinterpret_cast<const uint4 *>(src);
+  v.u = make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+  for (int e = 0; e < N; ++e)
+    if (e < n)
+      v.e[e] = src[e];
+  return v.u;
+}
+
+// A unit of the shared C tile to row[c .. c + N), those below lim.
+template <int N, typename T>
+__device__ __forceinline__ void pm_s2g_narrow(T *row, long long c,
+                                              long long lim, const T *smem) {
+  typedef typename pm_bits_of<sizeof(T)>::type B;
+  const int n = pm_narrow_n<N>(c, lim);
+  B *d = reinterpret_cast<B *>(row + c);
+  const B *src = reinterpret_cast<const B *>(smem);
+
+  if (N * sizeof(T) == 16 && n == N &&
+      reinterpret_cast<uintptr_t>(d) % 16 == 0) {
+    *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(src);
+    return;
+  }
+#pragma unroll
+  for (int e = 0; e < N; ++e)
+    if (e < n)
+      d[e] = src[e];
+}
+
+// The elements from..n of a unit in shared memory back to zeros (the
+// _unaligned row's prologues: past k, f(0) made 0 again).
+template <typename T>
+__device__ __forceinline__ void pm_zero_tail(int n, T *smem, long long from) {
+  typedef typename pm_bits_of<sizeof(T)>::type B;
+  B *d = reinterpret_cast<B *>(smem);
+#pragma unroll
+  for (int e = 0; e < n; ++e)
+    if (e >= from)
+      d[e] = (B)0;
+}
+
+// pm_store_acc with pairs stored whole only where both exist and their
+// address is aligned to the pair, else element by element.
+template <int R, typename ACC, typename T>
+__device__ __forceinline__ void pm_store_acc_n(const float *acc, int t, T *c,
+                                               long long c_sm,
+                                               long long rows,
+                                               long long cols) {
+  typedef typename pm_pair<T>::type P;
+#pragma unroll
+  for (int r = 0; r < R; r += 2) {
+    int m, n;
+    ACC::coord(r, t, &m, &n);
+    if (m >= rows || n >= cols)
+      continue;
+    T *p = c + (long long)m * c_sm + n;
+    if (n + 1 < cols && reinterpret_cast<uintptr_t>(p) % sizeof(P) == 0) {
+      *reinterpret_cast<P *>(p) = pm_pair<T>::make(acc[r], acc[r + 1]);
+      continue;
+    }
+    p[0] = pm_from_f32<T>(acc[r]);
+    if (n + 1 < cols)
+      p[1] = pm_from_f32<T>(acc[r + 1]);
+  }
+}
+
 // 32-bit shared-window address of a generic pointer into shared memory (for
 // ldmatrix / cp.async operands).
 __device__ __forceinline__ unsigned pm_smem_addr(const void *p) {

@@ -43,6 +43,33 @@ static inline void pm_host_copy_z(int n, float *dst, const float *src, int in)
 		dst[i] = in ? src[i] : 0.0f;
 }
 
+/* The _unaligned row's units (docs/decisions/0046-narrow-copies.md):
+ * row[c + i] for c + i < lim, zeros for the others (never read) */
+static inline void pm_host_copy_n(int n, float *dst, const float *row,
+	int64_t c, int64_t lim)
+{
+	for (int i = 0; i < n; ++i)
+		dst[i] = c + i < lim ? row[c + i] : 0.0f;
+}
+
+/* ... and a unit of the C tile to row[c + i], c + i < lim */
+static inline void pm_host_s2g_n(int n, float *row, int64_t c, int64_t lim,
+	const float *src)
+{
+	for (int i = 0; i < n; ++i)
+		if (c + i < lim)
+			row[c + i] = src[i];
+}
+
+/* ... and the elements from..n of a unit back to zeros (after a
+ * prologue, past k) */
+static inline void pm_host_zero_tail(int n, float *dst, int64_t from)
+{
+	for (int i = 0; i < n; ++i)
+		if (i >= from)
+			dst[i] = 0.0f;
+}
+
 static inline void pm_host_mma(int mm, int mn, int mk, float *acc,
 	const float *a, long a_sm, long a_sk, const float *b, long b_sk,
 	long b_sn)

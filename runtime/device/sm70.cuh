@@ -131,6 +131,16 @@ __device__ __forceinline__ void pm_sm70_store(const float *acc, T *c,
   }
 }
 
+// pm_sm70_store for the _unaligned row: its stores are of one element
+// already (docs/decisions/0046-narrow-copies.md).
+template <int MM, int MN, typename T>
+__device__ __forceinline__ void pm_sm70_store_n(const float *acc, T *c,
+                                                long long c_sm, long long c_sn,
+                                                long long rows = 1LL << 40,
+                                                long long cols = 1LL << 40) {
+  pm_sm70_store<MM, MN>(acc, c, c_sm, c_sn, rows, cols);
+}
+
 // acc (MM*MN/32 floats per thread, same distribution as pm_sm70_mma<MM,MN,MK>)
 //   += A(MMxMK) * B(MKxMN), operands in shared tiles addressed through
 //   pm_smem_off (common.cuh), same interface as pm_sm80_mma_tile (sm80.cuh):

@@ -142,6 +142,18 @@ __device__ __forceinline__ void pm_sm80_store(const float *acc, T *c,
                                                    c_sm, c_sn, rows, cols);
 }
 
+// pm_sm80_store for the _unaligned row (docs/decisions/0046-narrow-copies.md):
+// pairs only where whole and aligned (pm_store_acc_n, common.cuh).
+template <int MM, int MN, typename T>
+__device__ __forceinline__ void pm_sm80_store_n(const float *acc, T *c,
+                                                long long c_sm, long long c_sn,
+                                                long long rows = 1LL << 40,
+                                                long long cols = 1LL << 40) {
+  (void)c_sn;
+  pm_store_acc_n<MM * MN / 32, pm_sm80_acc<MM, MN>>(acc, pm_lane_id(), c, c_sm, rows,
+                                                   cols);
+}
+
 // ---------------------------------------------------------------------------
 // Tile-aware macro-MMA: operands read from shared tiles addressed through
 // pm_smem_off (common.cuh), fragments loaded with ldmatrix.

@@ -691,6 +691,18 @@ __device__ __forceinline__ void pm_bulk_wait() {
   asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
 }
 
+// pm_sm90_store for the _unaligned row (docs/decisions/0046-narrow-copies.md):
+// pairs only where whole and aligned (pm_store_acc_n, common.cuh).
+template <int MM, int MN, typename T>
+__device__ __forceinline__ void pm_sm90_store_n(const float *acc, T *c,
+                                                long long c_sm, long long c_sn,
+                                                long long rows = 1LL << 40,
+                                                long long cols = 1LL << 40) {
+  (void)c_sn;
+  pm_store_acc_n<MM * MN / 128, pm_sm90_acc<MM, MN>>(acc, pm_wg_thread(), c, c_sm, rows,
+                                                   cols);
+}
+
 // ---------------------------------------------------------------------------
 // TMA copies and mbarriers (the --copy tma pipeline, promote/ and emit/).
 //

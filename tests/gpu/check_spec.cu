@@ -8,7 +8,12 @@
 //        build/libpolymma.a -o bin
 //   (the library's spec and reference functions need no isl)
 // Usage: bin SPEC.tc [--tag T] [--seed S] SIZES ...
-//   SIZES: "M=1000,N=3000,K=512", a value for every size symbol.
+//   SIZES: "M=1000,N=3000,K=512", a value for every size symbol; with
+//   ",off=E" every tensor at E elements past the start of an allocation of
+//   exactly its size and those E (pointers not 16-byte aligned: the
+//   _unaligned row, docs/decisions/0046-narrow-copies.md; an access past a
+//   tensor is outside its allocation), the E in front of each output
+//   poisoned and checked untouched.
 // Per size: fresh random inputs (floats uniform in [-1, 1] rounded to their
 // type, integers in [-8, 8]), outputs poisoned (all bits set: NaN for
 // floats), one launch through KFN_argv, then every output element against
@@ -79,6 +84,7 @@ struct tensor {
 	size_t esize;
 	std::vector<unsigned char> host, ref;
 	void *dev = nullptr;
+	void *base = nullptr;	// the allocation (dev - off elements)
 };
 
 static void check(cudaError_t e, const char *what) {
@@ -117,6 +123,12 @@ static bool parse_sizes(const polymma_spec *s, const char *arg,
 			return false;
 	}
 	return true;
+}
+
+// ",off=E" of a size label: the elements every tensor is offset by (0).
+static int64_t parse_off(const char *arg) {
+	const char *p = strstr(arg, "off=");
+	return p && (p == arg || p[-1] == ',') ? atoll(p + 4) : 0;
 }
 
 // The coarsest floating type of the spec (its tolerances apply).
@@ -258,6 +270,7 @@ static void run_size(const polymma_spec *s, polymma_ctx *ctx,
 	std::vector<tensor> &ts, const std::vector<int64_t> &sizes,
 	const char *label, uint64_t seed) {
 	std::vector<void *> dev, ref;
+	const int64_t off = parse_off(label);
 	for (size_t i = 0; i < ts.size(); ++i) {
 		tensor &t = ts[i];
 		t.n = 1;
@@ -275,9 +288,12 @@ static void run_size(const polymma_spec *s, polymma_ctx *ctx,
 		if (t.out && group_offs >= 0)
 			t.host.assign(t.n * t.esize, 0xff);
 		t.ref = t.host;
-		check(cudaMalloc(&t.dev, t.n * t.esize + 256), "cudaMalloc");
+		const size_t ob = (size_t) off * t.esize;
+		check(cudaMalloc(&t.base, ob ? t.n * t.esize + ob : t.n * t.esize +
+			256), "cudaMalloc");
+		t.dev = (unsigned char *) t.base + ob;
 		if (t.out)
-			check(cudaMemset(t.dev, 0xff, t.n * t.esize), "poison");
+			check(cudaMemset(t.base, 0xff, t.n * t.esize + ob), "poison");
 		else
 			check(cudaMemcpy(t.dev, t.host.data(), t.n * t.esize,
 				cudaMemcpyHostToDevice), "copy in");
@@ -301,6 +317,17 @@ static void run_size(const polymma_spec *s, polymma_ctx *ctx,
 				check(cudaMemcpy(t.host.data(), t.dev, t.n * t.esize,
 					cudaMemcpyDeviceToHost), "copy out");
 				ok = compare(t, info) && ok;
+				// ",off=E": the E elements in front untouched
+				std::vector<unsigned char> front((size_t) off * t.esize);
+				check(cudaMemcpy(front.data(), t.base, front.size(),
+					cudaMemcpyDeviceToHost), "copy front");
+				for (unsigned char c : front)
+					if (c != 0xff) {
+						info += t.name + std::string(": written in "
+							"front of it ");
+						ok = false;
+						break;
+					}
 			}
 	}
 	// epilogue reductions (docs/decisions/0037): a second launch gives
@@ -327,7 +354,7 @@ static void run_size(const polymma_spec *s, polymma_ctx *ctx,
 			info += "(twice bit-identical) ";
 	}
 	for (tensor &t : ts)
-		check(cudaFree(t.dev), "cudaFree");
+		check(cudaFree(t.base), "cudaFree");
 	if (skipped) {
 		printf("SKIP %s %s (variant cannot run this size)\n",
 			line_tag().c_str(), label);
