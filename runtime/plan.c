@@ -57,6 +57,10 @@
 /* chunks from which a split persistent kernel keeps its split however few
  * its units (docs/decisions/0041-long-k-split.md) */
 #define PM_RT_LONG_SPLIT 4
+/* the skinny row on small grids: k tiles of work from which it applies,
+ * and the fewest per chunk (docs/decisions/0050-skinny-small-grids.md) */
+#define PM_RT_SKINNY_KT 32
+#define PM_RT_MIN_SKT 8
 /* the largest cluster */
 #define PM_RT_MAX_CL 8
 /* The workspace's counters: PM_RT_CNT_BYTES (plan.h). */
@@ -601,6 +605,31 @@ static void pm_rt_rule_narrow(struct pm_rt_st *st)
 		st->persist = PM_RT_PERSIST_NARROW;
 }
 
+/* Grids of a quarter tile per SM or less, 128x128 tiles, with
+ * PM_RT_SKINNY_KT k tiles or more (one contraction, no register prologue,
+ * not in clusters, M's 64-row tiles at most 5/4 of M: 65 rows stay with
+ * the 128-row tiles): the skinny row's 64x128 units split in chunks of
+ * PM_RT_MIN_SKT k tiles or more, at most its consumer warps (measured
+ * 1.07-1.24x faster than the small row or the split persistent kernel at
+ * 5 of the 6 paper grids it takes, the sixth within 3 %;
+ * docs/decisions/0050-skinny-small-grids.md). */
+static void pm_rt_rule_skinny_small(struct pm_rt_st *st, int i, int64_t pb)
+{
+	const int64_t t = pm_rt_tiles(st, i);
+	int64_t s;
+
+	if (st->t * 4 > (int64_t) st->sms || st->ktsum < PM_RT_SKINNY_KT ||
+	    st->ra || st->f->ncon != 1 || st->tdp || t > pb ||
+	    pm_rt_cdiv(st->p->m, st->v[i].bm) * st->v[i].bm * 4 > st->p->m * 5 ||
+	    (st->persist == PM_RT_PERSIST_SPLIT && st->s > 1 && st->s == st->cl))
+		return;
+	s = pm_rt_fit(st, pb / t, PM_RT_MIN_SKT, st->v[i].cwarps);
+	if (s < 2 || t * s > PM_RT_CNT_BYTES / 4)
+		return;
+	pm_rt_take(st, PM_RT_PERSIST_SKINNY);
+	st->s = s, st->cl = 0;
+}
+
 /* Decode shapes (M within one row of the skinny tile, 64): the skinny
  * row's 64x128 units, its deep pipeline streaming B, split so that the
  * SMs all stream, from PM_RT_MIN_PKT k tiles of work (fewer: the small
@@ -616,9 +645,13 @@ static void pm_rt_rule_skinny(struct pm_rt_st *st)
 	const int64_t pb = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST_SKINNY);
 	int64_t t, rt, s;
 
-	if (i < 0 || !st->nofix || pb <= 0 || st->p->m > st->v[i].bm ||
-	    st->ktsum < PM_RT_MIN_PKT || !pm_rt_exact_ok(st, i))
+	if (i < 0 || !st->nofix || pb <= 0 || st->ktsum < PM_RT_MIN_PKT ||
+	    !pm_rt_exact_ok(st, i))
 		return;
+	if (st->p->m > st->v[i].bm) {
+		pm_rt_rule_skinny_small(st, i, pb);
+		return;
+	}
 	t = pm_rt_tiles(st, i);
 	rt = t <= pb ? t : t % pb;
 	s = rt > 0 ? pm_rt_fit(st, pb / rt, t <= pb ? PM_RT_MIN_PKT :

@@ -317,6 +317,21 @@ static void test_choices(void **state)
 	assert_int_equal(rc, PM_RT_OK);
 	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SKINNY, 4, 132, 0, 0, 132);
 	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 3 * 4 * 64 * 128 * 4);
+	/* a small grid, 2048x128x2432 (16 tiles, 38 k tiles): 32 skinny
+	 * tiles x 4 chunks (docs/decisions/0050) */
+	c = plan(&gemm_spec, gemm_rows, nv, 2048, 128, 2432, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SKINNY, 4, 0, 0, 1, 128);
+	/* ... not with 31 k tiles, nor for 1.7 row tiles per 64 rows */
+	c = plan(&gemm_spec, gemm_rows, nv, 2048, 128, 1984, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_true(gemm_rows[c.v].role != PM_RT_PERSIST_SKINNY);
+	c = plan(&gemm_spec, gemm_rows, nv, 1000, 128, 2432, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_true(gemm_rows[c.v].role == PM_RT_PERSIST_SKINNY);
+	c = plan(&gemm_spec, gemm_rows, nv, 80, 2048, 2432, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_true(gemm_rows[c.v].role != PM_RT_PERSIST_SKINNY);
 	/* 65 rows: not skinny */
 	c = plan(&gemm_spec, gemm_rows, nv, 65, 4096, 4096, NULL, &rc);
 	assert_int_equal(rc, PM_RT_OK);
