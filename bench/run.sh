@@ -3,7 +3,8 @@
 # idioms of bench/specs/ (GEMM, ReLU+GEMM, GEMM+bias+ReLU, Add(GEMM, GEMM)).
 #
 #   bash bench/run.sh [--dtype f16|bf16|i8|f8] [--quick]
-#                     [--set paper|square|llm|odd|decode|all] [--n N] [--seed S]
+#                     [--set paper|square|llm|odd|decode|all|batched|grouped]
+#                     [--n N] [--seed S]
 #                     [--size MxNxK]... [--reps R] [--fast-accum]
 #                     [--build-only | --run-only]
 #
@@ -14,7 +15,8 @@
 #   --quick       the quick subset: 10 paper sizes, square 1024/2048/4096 and
 #                 two LLM shapes (default: every size of every set)
 #   --set NAME    one size set (default all); --n N: the paper set's length
-#                 (100); --seed S: its seed; --size MxNxK: these sizes only
+#                 (100); --seed S: its seed; --size MxNxK: these sizes only;
+#                 batched and grouped run their own harnesses (bench/sets.sh)
 #   --reps R      at least R timed rounds (default 30; at least 20)
 #   --fast-accum  f8: cuBLASLt's fp8 fast accumulation on (default off)
 #   --build-only  generate and compile only (works without a GPU)
@@ -136,6 +138,14 @@ build_kernel() {
 
 if [ "${1:-}" = --build-kernel ]; then build_kernel "$2"; exit; fi
 
+# The batched and grouped sets: their own harnesses (bench/sets.sh).
+for ((i = 1; i < $#; i++)); do
+	j=$((i + 1))
+	if [ "${!i}" = --set ] && { [ "${!j}" = batched ] || [ "${!j}" = grouped ]; }; then
+		exec bash bench/sets.sh "${!j}"
+	fi
+done
+
 do_build=1 do_run=1 bench_args=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -146,7 +156,7 @@ while [ $# -gt 0 ]; do
 	--dtype) shift ;;	# read above
 	--build-only) do_run=0 ;;
 	--run-only) do_build=0 ;;
-	*) sed -n '2,21p' "$SELF" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+	*) sed -n '2,23p' "$SELF" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 	shift
 done

@@ -63,7 +63,11 @@ int main(int argc, char **argv) {
   cublasHandle_t h;
   cudaStream_t s;
   cudaStreamCreate(&s);
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
+    fprintf(stderr, "group_time: no GPU or cuBLAS (%s)\n",
+            cudaGetErrorString(cudaGetLastError()));
+    return 1;
+  }
   cublasSetStream(h, s);
   for (int a = 1; a < argc; ++a) {
     problem p;
