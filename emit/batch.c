@@ -57,8 +57,8 @@ void pm_emit_batch_slice(const struct pm_kernel *k, int t, char *buf,
 }
 
 /* "X += by * slice;" of each batched tensor X (not temporaries). */
-static void slices(struct pm_kernel *k, struct pm_strbuf *b, const char *by,
-	const char *ind)
+void pm_emit_batch_shift(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *by, const char *ind)
 {
 	const struct pm_spec *spec = k->scop->spec;
 
@@ -82,6 +82,10 @@ void pm_emit_batch_locals(struct pm_kernel *k, struct pm_strbuf *b,
 		return;
 	/* persistent: the batch of each unit (pm_emit_batch_unit); the
 	 * pointers at batch pm_bzp */
+	if (!host && k->ws && pm_emit_grouped(k)) {
+		pm_emit_group_plocals(k, b);
+		return;
+	}
 	if (!host && k->ws) {
 		pm_emit_batch_count(k, nb, sizeof(nb));
 		pm_strbuf_printf(b, "\tconst unsigned pm_nb = (unsigned) %s;\n"
@@ -93,7 +97,7 @@ void pm_emit_batch_locals(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_emit_group_unit(k, b);
 	else if (!host)
 		pm_strbuf_add(b, "\tconst int64_t pm_bz = blockIdx.z;\n");
-	slices(k, b, "pm_bz", "\t");
+	pm_emit_batch_shift(k, b, "pm_bz", "\t");
 	/* grouped: the group's rows (emit/group.h) */
 	pm_emit_group_locals(k, b, host);
 }
@@ -103,6 +107,6 @@ void pm_emit_batch_unit(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	pm_strbuf_printf(b, "\t\tconst unsigned pm_t = pm_u %% (%s);\n"
 		"\t\tconst int64_t pm_bz = (int64_t) (pm_u / (%s));\n", per, per);
-	slices(k, b, "(pm_bz - pm_bzp)", "\t\t");
+	pm_emit_batch_shift(k, b, "(pm_bz - pm_bzp)", "\t\t");
 	pm_strbuf_add(b, "\t\tpm_bzp = pm_bz;\n");
 }

@@ -25,6 +25,9 @@ void pm_emit_batch_slice(const struct pm_kernel *k, int t, char *buf,
  * count, and pm_bzp, the batch its pointers are at (0). */
 void pm_emit_batch_locals(struct pm_kernel *k, struct pm_strbuf *b,
 	int host);
+/* "X += by * slice;" (indented ind) of each batched tensor X. */
+void pm_emit_batch_shift(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *by, const char *ind);
 /* A persistent kernel's unit pm_u of its loop over per x pm_nb units:
  * pm_t, its tile of its batch (per tiles a batch), pm_bz, its batch, and
  * the batched tensors' pointers moved there from pm_bzp. */

@@ -241,6 +241,12 @@ static void tile_map(struct pm_kernel *k, struct pm_strbuf *b)
 	}
 	/* persistent: the tile of each iteration of the loop over pm_t
 	 * (kernel_def) */
+	if (k->ws && pm_emit_grouped(k)) {
+		/* pm_ty: per unit, the group's (group.h) */
+		pm_strbuf_printf(b, "\tconst unsigned pm_tx = pm_gtx, pm_gw = "
+			"%du * pm_tx;\n", PM_RASTER);
+		return;
+	}
 	if (k->ws) {
 		int mc = k->mc;
 
@@ -340,6 +346,10 @@ static void padded_locals(struct pm_kernel *k, struct pm_strbuf *b,
 
 		for (int r = 0; r < k->scop->nsplit; ++r)
 			split |= !strcmp(k->scop->split_ext[r], n);
+		/* a persistent grouped kernel's rows: per unit (group.h) */
+		if (k->ws && !host && pm_emit_grouped(k) &&
+		    s == k->scop->spec->group_rows)
+			continue;
 		if (pm_kernel_sym_ragged(k, s) && split == kfirst)
 			pm_strbuf_printf(b, "\tconst %s pm_t%s = (%s + %d) / %d * "
 				"%d;\n\t(void) pm_t%s;\n", host ? "long" : "int", n, n,

@@ -1,6 +1,7 @@
 /* Grouped specs in the generated file (group.h). */
 #include <stdio.h>
 
+#include "emit/batch.h"
 #include "emit/group.h"
 
 int pm_emit_grouped(const struct pm_kernel *k)
@@ -149,4 +150,80 @@ void pm_emit_group_comment(const struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_printf(b, "\n *          (blocks: ceil(%s / BM) + %s tile "
 		"rows, the units' bound; those past the units return)\n",
 		spec->syms[spec->group_rows].name, e);
+}
+
+/* Persistent kernels (k->ws; docs/decisions/0051-grouped-persistent-units.md):
+ * each block walks the units (group, tile) in order, the groups' tile
+ * rows scanned on from its last unit's group (pm_sg, rows [pm_sl, pm_sh),
+ * its first tile row over every group's pm_sr); the pointers move from
+ * the last unit's group (pm_bzp) and first row (pm_glop). */
+void pm_emit_group_plocals(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const char *rows = spec->syms[spec->group_rows].name;
+	char e[64], n[64];
+
+	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
+	pm_strbuf_printf(b, "\tconst unsigned pm_gtx = ((unsigned) %s + %du) / "
+		"%du;\n\tconst unsigned pm_nu = (unsigned) ((((int64_t) pm_rows "
+		"+ %d) / %d + (int64_t) (%s)) * pm_gtx);\n"
+		"\tint64_t pm_bzp = 0, pm_glop = 0, pm_sg = 0, pm_sl = 0, pm_sh "
+		"= 0;\n\tunsigned pm_sr = 0;\n\tint %s = 0;\n", n, k->cfg->bn - 1,
+		k->cfg->bn, k->cfg->bm - 1, k->cfg->bm, e, rows);
+	if (pm_kernel_sym_ragged(k, spec->group_rows))
+		pm_strbuf_printf(b, "\tint pm_t%s = 0;\n\t(void) pm_t%s;\n",
+			rows, rows);
+}
+
+/* The row tensors' pointers moved by (by) rows (ind: indentation). */
+static void row_shift(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *by, const char *ind)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	for (int t = 0; t < spec->ntensors; ++t) {
+		char re[256];
+
+		if (!spec->tensors[t].grows || spec->tensors[t].role == PM_TEMP)
+			continue;
+		row_elems(k, t, re, sizeof(re));
+		pm_strbuf_printf(b, "%s%s += %s * %s;\n", ind,
+			spec->tensors[t].name, by, re);
+	}
+}
+
+void pm_emit_group_punit(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const char *rows = spec->syms[spec->group_rows].name;
+	const char *offs = spec->tensors[spec->group_offs].name;
+	const int bm = k->cfg->bm, m = pm_kernel_size_multiple(k,
+		spec->group_rows);
+	char e[64];
+
+	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
+	pm_strbuf_printf(b, "\t\t/* the unit's group: the groups' tile rows "
+		"walked on from the last unit's */\n"
+		"\t\tconst unsigned pm_gr = pm_u / pm_gtx;\n"
+		"\t\twhile (pm_sg < (int64_t) (%s)) {\n"
+		"\t\t\tint64_t pm_c = (int64_t) %s[pm_sg];\n"
+		"\t\t\tpm_c = pm_c < 0 ? 0 : pm_c > pm_rows ? pm_rows : pm_c;\n"
+		"\t\t\tpm_sh = pm_c < pm_sl ? pm_sl : pm_c;\n"
+		"\t\t\tconst unsigned pm_n = (unsigned) ((pm_sh - pm_sl + %d) / "
+		"%d);\n\t\t\tif (pm_gr < pm_sr + pm_n)\n\t\t\t\tbreak;\n"
+		"\t\t\tpm_sr += pm_n, pm_sl = pm_c, ++pm_sg;\n\t\t}\n"
+		"\t\tif (pm_sg >= (int64_t) (%s))\n\t\t\tbreak;\n"
+		"\t\tconst int64_t pm_bz = pm_sg, pm_glo = pm_sl;\n"
+		"\t\t%s = (int) (pm_sh - pm_sl);\n", e, offs, bm - 1, bm, e,
+		rows);
+	pm_emit_batch_shift(k, b, "(pm_bz - pm_bzp)", "\t\t");
+	row_shift(k, b, "(pm_glo - pm_glop)", "\t\t");
+	pm_strbuf_add(b, "\t\tpm_bzp = pm_bz, pm_glop = pm_glo;\n");
+	if (pm_kernel_sym_ragged(k, spec->group_rows))
+		pm_strbuf_printf(b, "\t\tpm_t%s = (%s + %d) / %d * %d;\n", rows,
+			rows, m - 1, m, m);
+	pm_strbuf_printf(b, "\t\tconst unsigned pm_ty = ((unsigned) %s + %du) / "
+		"%du;\n\t\tconst unsigned pm_t = (pm_gr - pm_sr) * pm_gtx + pm_u "
+		"%% pm_gtx;\n", rows, bm - 1, bm);
 }

@@ -36,6 +36,16 @@ void pm_emit_group_unit(struct pm_kernel *k, struct pm_strbuf *b);
  * first row. */
 void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
 	int host);
+/* A persistent kernel's (k->ws) lines before its unit loops: pm_gtx,
+ * the tiles across a row, pm_nu, the units' bound, the walk's state and
+ * the rows' symbol (and its padded extent), set per unit
+ * (docs/decisions/0051-grouped-persistent-units.md). */
+void pm_emit_group_plocals(struct pm_kernel *k, struct pm_strbuf *b);
+/* In a persistent kernel's loop over pm_u: the unit's group pm_bz (the
+ * loop ends past the last group), its rows [pm_glo, ...) and their count
+ * as the rows' symbol, the pointers moved there, pm_ty and pm_t, the
+ * unit's tile in its group. */
+void pm_emit_group_punit(struct pm_kernel *k, struct pm_strbuf *b);
 /* The file comment's lines of a grouped spec. */
 void pm_emit_group_comment(const struct pm_kernel *k, struct pm_strbuf *b);
 /* ", + (int) pm_glo" after a TMA row coordinate of tensor t: its map is

@@ -199,7 +199,7 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	const struct pm_config *c = k->cfg;
 	int order[64], ns = pm_emit_size_order(k, order);
 	long smem = pm_kernel_smem_bytes(k, 0, NULL);
-	char d0[64], d1[64], n[256], nu[400], ex[256], nb[256];
+	char d0[64], d1[64], n[256], nu[1000], ex[256], nb[256];
 	struct pm_strbuf args;
 	int twin;
 
@@ -214,9 +214,19 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	 * (emit/batch.h) */
 	/* grouped: units (group, tile) in x (emit/group.h) */
 	if (pm_emit_grouped(k)) {
-		pm_emit_group_units(k, nu, sizeof(nu));
+		char g[400];
+
+		pm_emit_group_units(k, g, sizeof(g));
 		pm_strbuf_printf(b, "%sif (%s > 2147483647)\n%s\treturn "
-			"cudaErrorInvalidValue;\n", ind, nu, ind);
+			"cudaErrorInvalidValue;\n", ind, g, ind);
+		/* persistent: at most the plan's blocks, looping over the
+		 * units (emit/group.h) */
+		if (k->ws)
+			snprintf(nu, sizeof(nu), "%s < (int64_t) %s ? %s : "
+				"(int64_t) %s", g, pblocks ? pblocks : "c->grid", g,
+				pblocks ? pblocks : "c->grid");
+		else
+			snprintf(nu, sizeof(nu), "%s", g);
 	} else if (pm_emit_batched(k)) {
 		pm_emit_batch_count(k, nb, sizeof(nb));
 		pm_strbuf_printf(b, "%sif (%s > 65535)\n%s\treturn "
@@ -260,6 +270,9 @@ static void launch(struct pm_kernel *k, const char *suffix,
 	}
 	if (k->mc && pblocks)
 		mc_grid(k, suffix, b, ind, pblocks, smem);
+	else if (pm_emit_grouped(k))
+		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1);\n", ind,
+			nu);
 	else if (k->ws && pblocks && pm_emit_batched(k))
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s * %s < (int64_t) "
 			"(%s) ? %s * %s : (int64_t) (%s)), 1);\n", ind, n, nb,
@@ -268,9 +281,6 @@ static void launch(struct pm_kernel *k, const char *suffix,
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s < (int64_t) (%s) "
 			"? %s : (int64_t) (%s)), 1);\n", ind, n, pblocks, n,
 			pblocks);
-	else if (pm_emit_grouped(k))
-		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1);\n", ind,
-			nu);
 	else if (pm_emit_batched(k) && !k->ws)
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1, (unsigned) "
 			"%s);\n", ind, pblocks ? n : nu, nb);

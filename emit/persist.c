@@ -18,6 +18,7 @@
 
 #include "emit/batch.h"
 #include "emit/emit.h"
+#include "emit/group.h"
 #include "emit/persist.h"
 #include "target/target.h"
 
@@ -138,6 +139,18 @@ static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 	}
 	if (k->mc) {
 		mc_loop(k, b);
+		return;
+	}
+	if (pm_emit_grouped(k)) {
+		/* units (group, tile), each group's in raster order
+		 * (emit/group.h) */
+		pm_strbuf_add(b, "\tunsigned pm_qc = 0;\n"
+			"\tfor (unsigned pm_u = blockIdx.x; pm_u < pm_nu; "
+			"pm_u += gridDim.x, pm_qc += ");
+		unit_ktiles(k, b);
+		pm_strbuf_add(b, ") {\n");
+		pm_emit_group_punit(k, b);
+		unit_tile(b);
 		return;
 	}
 	if (pm_emit_batched(k)) {

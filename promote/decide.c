@@ -164,8 +164,11 @@ static int decide_wg(const struct pm_kernel *k)
  * rows; docs/decisions/0017-multicast-off-by-default.md). */
 static int decide_mc(const struct pm_kernel *k)
 {
+	/* grouped: two tile rows of a cluster may be two groups', whose B
+	 * differ (docs/decisions/0051-grouped-persistent-units.md) */
 	if (!k->ws || k->cfg->cluster != 2 || k->scop->nsplit ||
-	    !k->cst_pitch || !k->cfg->target->emits_cuda || k->wg)
+	    !k->cst_pitch || !k->cfg->target->emits_cuda || k->wg ||
+	    k->scop->spec->grouped)
 		return 0;
 	for (int i = 0; i < k->nbufs; ++i)
 		if (!k->bufs[i].tma)

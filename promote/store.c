@@ -48,6 +48,9 @@ static int tma_store_width(const struct pm_kernel *k, const char **why)
 		*why = "not a warp-specialized sm_90a kernel";
 	else if (k->scop->nsplit)
 		*why = "a split kernel (its strips leave by the threads)";
+	else if (k->scop->spec->grouped)
+		*why = "a grouped kernel (a box clipped at the tensor's end "
+			"would write into the next group's rows)";
 	else if (out->rank != 2)
 		*why = "an output not of rank 2";
 	else if (!e || e->bytes != 2 || !e->tma)

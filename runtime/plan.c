@@ -22,6 +22,8 @@
  *   sq (T > SMs): _persist_sq where the best other row's rounds cost
  *     gain / 1000 of its own.
  *   narrow: _persist on one wave whose 64x192 grid is one wave too.
+ *   grouped (problem.grouped): the rules without the persistent rows,
+ *     which run where forced (docs/decisions/0051).
  *   unaligned (before all of them): a problem whose rows are not whole
  *     16-byte units or whose pointers are not 16-byte aligned
  *     (problem.unaligned, the launcher's checks) runs the _unaligned row,
@@ -687,6 +689,28 @@ static void pm_rt_rules(struct pm_rt_st *st)
 		st->cl = 0;
 }
 
+/* The rules; a grouped problem's without its persistent rows, which ran
+ * 0.76-1.36x as fast as the base row at 5 grouped problems, faster at 4
+ * of 15 (row, problem) pairs, with no rule found from 5 problems
+ * (docs/decisions/0051): they run where forced. */
+static void pm_rt_rules_of(struct pm_rt_st *st)
+{
+	int row[PM_RT_NROLES];
+
+	if (!st->p->grouped) {
+		pm_rt_rules(st);
+		return;
+	}
+	for (int r = 0; r < PM_RT_NROLES; ++r) {
+		row[r] = st->row[r];
+		if (pm_rt_persist_role(r))
+			st->row[r] = -1;
+	}
+	pm_rt_rules(st);
+	for (int r = 0; r < PM_RT_NROLES; ++r)
+		st->row[r] = row[r];
+}
+
 /* The small row to launch: _small_tma where its grid has 3/2 blocks per
  * SM or more (or there is no _small), else _small. */
 static int pm_rt_small_row(const struct pm_rt_st *st)
@@ -895,7 +919,7 @@ PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,
 
 	if (e != PM_RT_OK)
 		return e;
-	pm_rt_rules(&st);
+	pm_rt_rules_of(&st);
 	pm_rt_why(&st, &out->why);
 	if (p->unaligned)
 		return pm_rt_unaligned(&st, force, out);

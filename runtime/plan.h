@@ -118,6 +118,9 @@ struct pm_rt_problem {
 	 * aligned: only the _unaligned row runs it
 	 * (docs/decisions/0046-narrow-copies.md) */
 	int unaligned;
+	/* a grouped file's (docs/decisions/0051-grouped-persistent-units.md):
+	 * the rules leave its persistent rows to POLYMMA_VARIANT */
+	int grouped;
 };
 
 /* The flags of today's rules before the launcher's precedence (small,

@@ -55,7 +55,7 @@ static const struct pm_variant_desc variants[] = {
 	{ .role = PM_RT_PERSIST_SQ, .suffix = "_persist_sq",
 	  .from = PM_RT_NROLES, .shape = { 192, 192, 64, 192, 3 },
 	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO |
-		PM_VF_EXACT_IF_CHAIN,
+		PM_VF_EXACT_IF_CHAIN | PM_VF_NO_GROUPED,
 	  .rate = 1090,
 	  .why = "persistent 192x192 blocks for grids they run in fewer "
 		"rounds" },

@@ -75,6 +75,9 @@ enum pm_variant_flag {
 	 * copies (no TMA), not persistent, no clusters
 	 * (docs/decisions/0046-narrow-copies.md) */
 	PM_VF_NARROW = 1 << 16,
+	/* not for grouped specs: the walk over the groups' tile rows adds
+	 * registers past this row's (docs/decisions/0051) */
+	PM_VF_NO_GROUPED = 1 << 17,
 };
 
 /* One row of a target's variant table. */

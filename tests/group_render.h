@@ -431,12 +431,24 @@ static void test_sm90a_file(void **state)
 	if (pm_pipeline_generate(s, &cfg, &out, &d))
 		fail_msg("%s", pm_diags_text(&d));
 	pm_diags_clear(&d);
-	/* no persistent nor split rows (0045) */
-	assert_null(strstr(out.source, "pm_kernel_moe_up_persist"));
+	/* the unsplit persistent rows (0051), no split rows (0045) */
+	assert_non_null(strstr(out.source, "pm_kernel_moe_up_persist_mid("));
+	assert_null(strstr(out.source, "pm_kernel_moe_up_persist_wide"));
 	assert_null(strstr(out.source, "pm_kernel_moe_up_split"));
-	assert_non_null(strstr(out.source, " *   _persist_wide      not built: "
-		"grouped: units (group, tile) of one launch; no persistent "
-		"rows yet"));
+	assert_null(strstr(out.source, "pm_kernel_moe_up_persist_split"));
+	assert_non_null(strstr(out.source, " *   _persist_split     not built: "
+		"batched: k is not split"));
+	/* ... walking the groups' tile rows per unit, the pointers moved
+	 * from the last unit's group and rows; no TMA store (a box clipped
+	 * at T would write into the next group's rows) */
+	assert_non_null(strstr(out.source, "\tfor (unsigned pm_u = blockIdx.x; "
+		"pm_u < pm_nu; pm_u += gridDim.x, "));
+	assert_non_null(strstr(out.source, "\t\tif (pm_sg >= (int64_t) (E))\n"
+		"\t\t\tbreak;\n\t\tconst int64_t pm_bz = pm_sg, pm_glo = "
+		"pm_sl;\n\t\tT = (int) (pm_sh - pm_sl);\n\t\tW += (pm_bz - "
+		"pm_bzp) * (int64_t) (K) * (N);\n"));
+	assert_non_null(strstr(out.source, "\t\tX += (pm_glo - pm_glop) * "));
+	assert_null(strstr(out.source, "CUtensorMap pm_tm2"));
 	assert_non_null(strstr(out.source, "pm_kernel_moe_up_small_tma("));
 	/* the kernel: every group's rows as pm_rows, the unit's group, the
 	 * group's count as T, the raster on the tile in the group, W's

@@ -271,13 +271,10 @@ static void test_refusals(void **state)
 		  "group e by offs\n}\n", "sm_80", "'Y': a grouped spec's "
 		  "statements write matrices", "t.tc:2:3: error: unsupported: ",
 		  1, -1, NULL },
-		/* options: split, persistent, the rows fixed */
+		/* options: split, the rows fixed */
 		{ MOE_HDR "  Y(i, j) +=! X(i, k) * W(e, k, j) group e by offs\n}\n",
 		  "sm_80", "--split-k 2: a grouped spec's blocks run units "
 		  "(group, tile)", "error: ", 2, -1, NULL },
-		{ MOE_HDR "  Y(i, j) +=! X(i, k) * W(e, k, j) group e by offs\n}\n",
-		  "sm_90a", "--persistent on: a grouped spec has no persistent "
-		  "kernel", "error: ", 1, 1, NULL },
 		{ MOE_HDR "  Y(i, j) +=! X(i, k) * W(e, k, j) group e by offs\n}\n",
 		  "sm_80", "-D T: the rows of a grouped contraction are each "
 		  "group's", "t.tc:1:11: error: unsupported: ", 1, -1, "T" },

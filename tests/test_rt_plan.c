@@ -592,6 +592,54 @@ static void test_force(void **state)
  * size, and nothing else (a forced other row, or a split of it, cannot);
  * an aligned one never runs it unless forced, on the library's rows of
  * every target; a file without the row cannot run such a problem. */
+/* A grouped file (docs/decisions/0051): its rules never pick a persistent
+ * row (the same problem not grouped does), each of which runs forced. */
+static void test_grouped(void **state)
+{
+	static const int64_t rows[] = { 1, 128, 1000, 6208, 8192, 65536 };
+	static const int64_t cols[] = { 128, 4096, 14336 };
+	struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	int nv = pm_test_rows("../tests/specs/moe_up", "sm_90a", NULL, v, &f);
+	struct pm_rt_device d = pm_test_h100(v, nv);
+	struct pm_rt_force none = { -1, 0 };
+	int np = 0, ungrouped = 0;
+
+	(void) state;
+	assert_true(nv > 1);
+	for (int i = 0; i < nv; ++i)
+		np += v[i].role >= PM_RT_PERSIST &&
+			v[i].role <= PM_RT_PERSIST_SKINNY;
+	assert_int_equal(np, 3);	/* _persist, _mid, _narrow */
+	for (int i = 0; i < 6; ++i)
+		for (int j = 0; j < 3; ++j) {
+			struct pm_rt_problem p;
+			struct pm_rt_choice c;
+
+			memset(&p, 0, sizeof(p));
+			p.m = rows[i], p.n = cols[j], p.k[0] = 64;
+			assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p, &none, &c),
+				PM_RT_OK);
+			ungrouped += v[c.v].role >= PM_RT_PERSIST;
+			p.grouped = 1;
+			assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p, &none, &c),
+				PM_RT_OK);
+			assert_true(v[c.v].role < PM_RT_PERSIST ||
+				v[c.v].role == PM_RT_SMALL_TMA);
+			for (int r = 0; r < nv; ++r) {
+				struct pm_rt_force fr = { r, 0 };
+
+				if (v[r].role < PM_RT_PERSIST ||
+				    v[r].role > PM_RT_PERSIST_SKINNY)
+					continue;
+				assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+					&fr, &c), PM_RT_OK);
+				assert_int_equal(c.v, r);
+			}
+		}
+	assert_true(ungrouped > 0);
+}
+
 static void test_unaligned(void **state)
 {
 	static const char *const targets[] = { "sm_70", "sm_80", "sm_90a" };
@@ -760,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_force),
 		cmocka_unit_test(test_sm80),
 		cmocka_unit_test(test_unaligned),
+		cmocka_unit_test(test_grouped),
 		cmocka_unit_test(test_invalid),
 	};
 

@@ -172,11 +172,6 @@ int pm_group_config(const struct pm_spec *g, struct pm_config *c,
 			"(docs/decisions/0045)", c->split_k);
 		return -1;
 	}
-	if (c->persistent > 0) {
-		pm_diag_plain(d, "--persistent on: a grouped spec has no "
-			"persistent kernel yet (docs/decisions/0045)");
-		return -1;
-	}
 	if (c->cluster == 2) {
 		pm_diag_plain(d, "--cluster 2: a grouped spec's copies are not "
 			"multicast (docs/decisions/0045)");

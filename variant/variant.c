@@ -7,6 +7,10 @@
 #include "schedule_tree/tree.h"
 #include "variant/variant.h"
 
+/* Why a grouped spec has no row built exact only (docs/decisions/0051). */
+#define GROUP_EXACT "grouped: each group's rows are ragged, the row has " \
+	"no guards (docs/decisions/0051)"
+
 /* The conditions of the _unaligned row (PM_VF_NARROW;
  * docs/decisions/0046-narrow-copies.md). */
 static const char *wanted_narrow(const struct pm_variant_set *vs)
@@ -53,11 +57,15 @@ static const char *wanted(const struct pm_variant_set *vs,
 	 * a split plan, as i32 accumulators' rows do
 	 * (docs/decisions/0036-batched-grid-z.md,
 	 * docs/decisions/0042-batched-persistent-units.md) */
-	/* grouped: the group in blockIdx.z, no unit loop over groups yet
-	 * (docs/decisions/0045-grouped-contractions.md) */
-	if (c->grouped && (r->flags & PM_VF_PERSIST))
-		return "grouped: units (group, tile) of one launch; no "
-			"persistent rows yet (docs/decisions/0045)";
+	/* grouped: the unsplit persistent rows loop over the units (group,
+	 * tile) of every group (docs/decisions/0051-grouped-persistent-units.md);
+	 * k is not split (the batched rules below); each group's rows are
+	 * ragged, which rows without guards cannot run */
+	if (c->grouped && (r->flags & PM_VF_EXACT))
+		return GROUP_EXACT;
+	if (c->grouped && (r->flags & PM_VF_NO_GROUPED))
+		return "grouped: the walk over the groups spills this tile's "
+			"registers (docs/decisions/0051)";
 	if (c->batched && (r->flags & PM_VF_PSPLIT))
 		return "batched: k is not split (docs/decisions/0036)";
 	if (c->batched && (r->flags & PM_VF_SPLIT_PLAN) &&
@@ -401,6 +409,8 @@ static void build_row(const struct pm_spec *spec,
 		vs->over_budget = 1;
 	pm_diags_clear(&d2);
 	no = v->k ? fits(r, v->k, buf, sizeof(buf)) : NULL;
+	if (!no && v->k && v->k->scop->spec->grouped && exact_only(r, v->k))
+		no = GROUP_EXACT;
 	if (no) {
 		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
 		pm_pipeline_kernel_free(v->k);
