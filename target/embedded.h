@@ -15,6 +15,7 @@ extern const char pm_embed_batch_cuh[];
 extern const char pm_embed_red_cuh[];
 extern const char pm_embed_convert_cuh[];
 extern const char pm_embed_plan_h[];
+extern const char pm_embed_plan_rules_h[];
 extern const char pm_embed_plan_c[];
 
 #endif
