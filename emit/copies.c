@@ -38,19 +38,12 @@ static void global_unit(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 	for (int d = 0; d < tt->rank; ++d) {
 		int u = d + 1 == tt->rank ? buf->vec : 1;
-		char n[64];
 
 		pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
-		if (clamp[d]) {
-			pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
-			pm_strbuf_add(b, "(");
+		if (clamp[d])
+			pm_print_clamped(k, b, buf->tensor, d, a->e[d], u);
+		else
 			pm_print_expr(b, a->e[d]);
-			pm_strbuf_printf(b, " < %s - %d ? ", n, u);
-			pm_print_expr(b, a->e[d]);
-			pm_strbuf_printf(b, " : %s - %d)", n, u);
-		} else {
-			pm_print_expr(b, a->e[d]);
-		}
 		if (d + 1 < tt->rank) {
 			pm_strbuf_add(b, " * ");
 			pm_print_stride(k, b, buf->tensor, d);
