@@ -224,6 +224,20 @@ void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d)
 		pm_strbuf_add(b, "1");
 }
 
+/* pm_print_clamped (frame.h) */
+void pm_print_clamped(struct pm_kernel *k, struct pm_strbuf *b, int t, int d,
+	__isl_keep isl_ast_expr *e, int u)
+{
+	char n[64];
+
+	pm_scop_dim_str(k->scop, t, d, n, sizeof(n));
+	pm_strbuf_add(b, "(");
+	pm_print_expr(b, e);
+	pm_strbuf_printf(b, " < %s - %d ? ", n, u);
+	pm_print_expr(b, e);
+	pm_strbuf_printf(b, " : %s - %d)", n, u);
+}
+
 void pm_print_linear(struct pm_kernel *k, struct pm_strbuf *b, int t,
 	isl_ast_expr *const *e)
 {

@@ -63,6 +63,11 @@ int pm_emit_contiguous(const struct pm_buffer *buf, const struct pm_expr *r,
 	int var);
 /* The stride (text) of dimension d of tensor t in global memory. */
 void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d);
+/* "(e < EXT - u ? e : EXT - u)": the index e of dimension d of tensor t
+ * clamped to the start of the last unit of u elements inside its extent
+ * EXT (u = 1: the last element). */
+void pm_print_clamped(struct pm_kernel *k, struct pm_strbuf *b, int t, int d,
+	__isl_keep isl_ast_expr *e, int u);
 /* Row-major linear index of tensor t at the index expressions e[0..rank). */
 void pm_print_linear(struct pm_kernel *k, struct pm_strbuf *b, int t,
 	isl_ast_expr *const *e);

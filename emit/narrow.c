@@ -32,7 +32,6 @@ static void row_start(struct pm_kernel *k, struct pm_strbuf *b, int t,
 	int kd, isl_ast_expr *const *e)
 {
 	const struct pm_tensor *tt = &k->scop->spec->tensors[t];
-	char n[64];
 
 	pm_strbuf_printf(b, "&%s[", tt->name);
 	if (tt->rank < 2)
@@ -42,16 +41,10 @@ static void row_start(struct pm_kernel *k, struct pm_strbuf *b, int t,
 		int clamp = d == kd || (s >= 0 && pm_kernel_sym_ragged(k, s));
 
 		pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
-		if (clamp) {
-			pm_scop_dim_str(k->scop, t, d, n, sizeof(n));
-			pm_strbuf_add(b, "(");
+		if (clamp)
+			pm_print_clamped(k, b, t, d, e[d], 1);
+		else
 			pm_print_expr(b, e[d]);
-			pm_strbuf_printf(b, " < %s - 1 ? ", n);
-			pm_print_expr(b, e[d]);
-			pm_strbuf_printf(b, " : %s - 1)", n);
-		} else {
-			pm_print_expr(b, e[d]);
-		}
 		pm_strbuf_add(b, " * ");
 		pm_print_stride(k, b, t, d);
 	}

@@ -1,12 +1,13 @@
 /* Printing one op: helper calls with their operands, one printer per op
- * kind (op_printers). The pointwise ops are pointwise.c's, the TMA
- * pipeline's tma.c's, the split-K fixup fixup.c's; the shared pieces
- * (expressions, addresses, the ring, accumulator names) are the kernel
- * frame's (frame.c). None of them calls back here. */
+ * kind (op_printers). The copy units are copies.c's, the pointwise ops
+ * pointwise.c's, the TMA pipeline's tma.c's, the split-K fixup fixup.c's;
+ * the shared pieces (expressions, addresses, the ring, accumulator names)
+ * are the kernel frame's (frame.c). None of them calls back here. */
 #include <stdio.h>
 #include <string.h>
 
 #include "emit/batch.h"
+#include "emit/copies.h"
 #include "emit/epired.h"
 #include "emit/fixup.h"
 #include "emit/narrow.h"
@@ -170,71 +171,6 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	print_tiles(k, b, a, host);
 }
 
-/* "&X[linear index]": the global address of a copy unit (slots 0, 1).
- * Units past a ragged size copy the last one inside it instead (each
- * index clamped: rows to SYM - 1, the contiguous dimension's to SYM -
- * vec): they only reach outputs past the sizes, which are not stored, and
- * the copies keep their addresses loop-invariant and unpredicated. Past
- * k (pm_kernel_k_guard_dim) the address is clamped the same way and the
- * copy zero-fills the unit instead (print_copy, k_pred). */
-static void global_unit(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_buffer *buf, const struct pm_annot *a)
-{
-	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
-	int kd = pm_kernel_k_guard_dim(k, buf), clamp[PM_MAX_RANK], any = 0;
-
-	pm_strbuf_printf(b, "&%s[", tt->name);
-	for (int d = 0; d < tt->rank; ++d) {
-		int s = tt->dims[d].sym;
-
-		clamp[d] = d == kd || (s >= 0 && pm_kernel_sym_ragged(k, s));
-		any |= clamp[d];
-	}
-	if (!any) {
-		pm_print_linear(k, b, buf->tensor, a->e);
-		pm_strbuf_add(b, "]");
-		return;
-	}
-	for (int d = 0; d < tt->rank; ++d) {
-		int u = d + 1 == tt->rank ? buf->vec : 1;
-		char n[64];
-
-		pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
-		if (clamp[d]) {
-			pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
-			pm_strbuf_add(b, "(");
-			pm_print_expr(b, a->e[d]);
-			pm_strbuf_printf(b, " < %s - %d ? ", n, u);
-			pm_print_expr(b, a->e[d]);
-			pm_strbuf_printf(b, " : %s - %d)", n, u);
-		} else {
-			pm_print_expr(b, a->e[d]);
-		}
-		if (d + 1 < tt->rank) {
-			pm_strbuf_add(b, " * ");
-			pm_print_stride(k, b, buf->tensor, d);
-		}
-	}
-	pm_strbuf_add(b, "]");
-}
-
-/* "(e) < K": the copy or prologue unit of buffer buf (annotation a, slots
- * 0, 1) lies inside k, where its copies zero-fill past k
- * (pm_kernel_k_guard_dim); 0 (nothing printed) elsewhere. */
-static int k_pred(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_buffer *buf, const struct pm_annot *a)
-{
-	int kd = pm_kernel_k_guard_dim(k, buf);
-	char n[64];
-
-	if (kd < 0)
-		return 0;
-	pm_scop_dim_str(k->scop, buf->tensor, kd, n, sizeof(n));
-	pm_print_expr(b, a->e[kd]);
-	pm_strbuf_printf(b, " < %s", n);
-	return 1;
-}
-
 /* The limits of a store of the output's macro tile at (e[0], e[1]):
  * ", rows, cols" with rows = SYM - e[0] where the output's rows are ragged
  * (the helper's default elsewhere; host: 1 << 30). first: print nothing,
@@ -262,177 +198,6 @@ static int store_limits(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, e[d]);
 	}
 	return 1;
-}
-
-/* A converting copy's unit (docs/decisions/0047): the stored elements
- * into the raw tile, 8 bytes of i8 where the MMA type's unit is 16
- * (pm_cp_async8*, runtime/device/convert.cuh), else element by element;
- * pred and the zeros past k as print_copy's. */
-static void print_conv_copy(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host, const char *pred)
-{
-	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
-	const char *name = k->scop->spec->tensors[buf->tensor].name;
-	int async = !host && buf->vec == pm_kernel_vec(k);
-	int z = pm_kernel_k_guard_dim(k, buf) >= 0;
-
-	if (pred && !async)
-		pm_strbuf_printf(b, "if (%s) ", pred);
-	if (host)
-		pm_strbuf_printf(b, "pm_host_copy%s(%d, ", z ? "_z" : "",
-			buf->vec);
-	else if (async)
-		pm_strbuf_printf(b, "pm_cp_async8%s%s(", pred ? "_if" : "",
-			z ? "_z" : "");
-	else
-		pm_strbuf_printf(b, "pm_copy_elems%s(%d, ", z ? "_z" : "",
-			buf->vec);
-	pm_print_raw_addr(b, buf, name, a);
-	pm_strbuf_add(b, "], ");
-	global_unit(k, b, buf, a);
-	if (pred && async)
-		pm_strbuf_printf(b, ", %s", pred);
-	if (z) {
-		pm_strbuf_add(b, ", ");
-		k_pred(k, b, buf, a);
-	}
-	pm_strbuf_add(b, ");\n");
-}
-
-/* A copy unit of the _unaligned row (emit/narrow.h): of the elements that
- * exist, zeros for the others; with pred, only where pred holds. */
-static void print_narrow_copy(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host, const char *pred)
-{
-	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
-	const char *name = k->scop->spec->tensors[buf->tensor].name;
-
-	if (pred)
-		pm_strbuf_printf(b, "if (%s) ", pred);
-	pm_strbuf_printf(b, host ? "pm_host_copy_n(%d, " : "pm_cp_narrow<%d>(",
-		buf->vec);
-	pm_print_unit_addr(b, buf, name, a, host);
-	pm_strbuf_add(b, "], ");
-	pm_print_narrow_src(k, b, buf->tensor, pm_kernel_k_guard_dim(k, buf),
-		a->e);
-	pm_strbuf_add(b, ");\n");
-}
-
-/* A copy unit; with pred, only where pred holds (a predicated cp.async:
- * the source address is formed but not read otherwise); past k, zeros
- * (the _z helpers: cp.async with a source size of 0). */
-static void print_copy(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host, const char *pred)
-{
-	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
-	const char *name = k->scop->spec->tensors[buf->tensor].name;
-	int async = !host && buf->vec == pm_kernel_vec(k);
-	int z = pm_kernel_k_guard_dim(k, buf) >= 0;
-
-	if (buf->tma) {
-		pm_print_tma_copy(k, b, a, host, pred);
-		return;
-	}
-	if (buf->conv) {
-		print_conv_copy(k, b, a, host, pred);
-		return;
-	}
-	if (pm_emit_narrow(k)) {
-		print_narrow_copy(k, b, a, host, pred);
-		return;
-	}
-	if (pred && !async)
-		pm_strbuf_printf(b, "if (%s) ", pred);
-	if (host)
-		pm_strbuf_printf(b, "pm_host_copy%s(%d, ", z ? "_z" : "",
-			buf->vec);
-	else if (async)
-		pm_strbuf_printf(b, "pm_cp_async16%s%s(", pred ? "_if" : "",
-			z ? "_z" : "");
-	else
-		pm_strbuf_printf(b, "pm_copy_elems%s(%d, ", z ? "_z" : "",
-			buf->vec);
-	pm_print_unit_addr(b, buf, name, a, host);
-	pm_strbuf_add(b, "], ");
-	global_unit(k, b, buf, a);
-	if (pred && async)
-		pm_strbuf_printf(b, ", %s", pred);
-	if (z) {
-		pm_strbuf_add(b, ", ");
-		k_pred(k, b, buf, a);
-	}
-	pm_strbuf_add(b, ");\n");
-}
-
-/* The staging register of an LDR / STR unit: "pm_rs<b>[u]" (host:
- * "pm_rs<b>[thread][u]", 8 floats). */
-static void rstage_reg(struct pm_strbuf *b, const struct pm_annot *a,
-	int host)
-{
-	pm_strbuf_printf(b, "pm_rs%d[", a->op->buffer);
-	if (host) {
-		pm_print_expr(b, a->e[6]);
-		pm_strbuf_add(b, "][");
-	}
-	pm_print_expr(b, a->e[5]);
-	pm_strbuf_add(b, "]");
-}
-
-/* LDR: a 16-byte unit of the global tile into its staging register
- * (isl's guard around it stays a branch: only copies are predicated);
- * STR: the register into the shared tile. */
-static void print_rstage(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host)
-{
-	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
-	const char *name = k->scop->spec->tensors[buf->tensor].name;
-
-	if (a->op->kind == PM_OP_LDR && pm_emit_narrow(k)) {
-		/* the _unaligned row: the elements that exist */
-		if (host)
-			pm_strbuf_add(b, "pm_host_copy_n(8, ");
-		rstage_reg(b, a, host);
-		pm_strbuf_printf(b, host ? ", " : " = pm_ld_narrow<%d>(",
-			buf->vec);
-		pm_print_narrow_src(k, b, buf->tensor,
-			pm_kernel_k_guard_dim(k, buf), a->e);
-		pm_strbuf_add(b, ");\n");
-		return;
-	}
-	if (a->op->kind == PM_OP_LDR) {
-		/* past k: zeros */
-		if (pm_kernel_k_guard_dim(k, buf) >= 0) {
-			pm_strbuf_add(b, host ? "pm_host_copy_z(8, " : "");
-			rstage_reg(b, a, host);
-			pm_strbuf_add(b, host ? ", " : " = ");
-			if (host) {
-				global_unit(k, b, buf, a);
-				pm_strbuf_add(b, ", ");
-				k_pred(k, b, buf, a);
-				pm_strbuf_add(b, ");\n");
-				return;
-			}
-			k_pred(k, b, buf, a);
-			pm_strbuf_add(b, " ? *(const uint4 *) ");
-			global_unit(k, b, buf, a);
-			pm_strbuf_add(b, " : make_uint4(0u, 0u, 0u, 0u);\n");
-			return;
-		}
-		pm_strbuf_add(b, host ? "pm_host_copy(8, " : "");
-		rstage_reg(b, a, host);
-		pm_strbuf_add(b, host ? ", " : " = *(const uint4 *) ");
-		global_unit(k, b, buf, a);
-		pm_strbuf_add(b, host ? ");\n" : ";\n");
-		return;
-	}
-	if (host)
-		pm_strbuf_add(b, "pm_host_copy(8, ");
-	else
-		pm_strbuf_add(b, "*(uint4 *) ");
-	pm_print_unit_addr(b, buf, name, a, host);
-	pm_strbuf_add(b, host ? "], " : "] = ");
-	rstage_reg(b, a, host);
-	pm_strbuf_add(b, host ? ");\n" : ";\n");
 }
 
 static const char *tname(struct pm_kernel *k, int t)
@@ -696,7 +461,7 @@ static void op_rstage(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host, const char *pred)
 {
 	(void) pred;
-	print_rstage(k, b, a, host);
+	pm_print_rstage(k, b, a, host);
 }
 
 /* EPI: the epilogue (pointwise.c). */
@@ -705,28 +470,6 @@ static void op_epi(struct pm_kernel *k, struct pm_strbuf *b,
 {
 	(void) pred;
 	pm_print_epi(k, b, a, host);
-}
-
-/* The _unaligned row: a unit across k (k its contiguous dimension) holds
- * zeros past it, which the prologue made f(0): zeros again
- * (docs/decisions/0046-narrow-copies.md). */
-static void narrow_pro_tail(struct pm_kernel *k, struct pm_strbuf *b,
-	const struct pm_annot *a, int host)
-{
-	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
-	const struct pm_tensor *tt = &k->scop->spec->tensors[buf->tensor];
-	int kd = pm_kernel_k_guard_dim(k, buf);
-	char n[64];
-
-	if (kd < 0 || kd != tt->rank - 1)
-		return;
-	pm_scop_dim_str(k->scop, buf->tensor, kd, n, sizeof(n));
-	pm_strbuf_printf(b, "%s(%d, ", host ? "pm_host_zero_tail" :
-		"pm_zero_tail", buf->vec);
-	pm_print_unit_addr(b, buf, tt->name, a, host);
-	pm_strbuf_printf(b, "], (int64_t) %s - (", n);
-	pm_print_expr(b, a->e[kd]);
-	pm_strbuf_add(b, "));\n");
 }
 
 /* PRO: a prologue on the copied units (pointwise.c); none on the
@@ -740,7 +483,7 @@ static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
 	/* a converting copy's PRO writes every unit: zeros past k */
 	if (pm_kernel_k_guard_dim(k, buf) >= 0) {
 		pm_strbuf_add(b, "if (");
-		k_pred(k, b, buf, a);
+		pm_print_k_pred(k, b, buf, a);
 		pm_strbuf_add(b, ") ");
 	}
 	pm_print_pro(k, b, a, host);
@@ -750,7 +493,7 @@ static void op_pro(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_pro_zero(k, b, a, host);
 	}
 	if (pm_emit_narrow(k))
-		narrow_pro_tail(k, b, a, host);
+		pm_print_narrow_pro_tail(k, b, a, host);
 }
 
 /* DRAIN: wait for the contraction's asynchronous MMAs (warp-specialized
@@ -857,7 +600,7 @@ static op_printer *const op_printers[] = {
 	[PM_OP_FILL] = op_fill,
 	[PM_OP_MMA] = op_mma,
 	[PM_OP_STORE] = op_store,
-	[PM_OP_COPY] = print_copy,
+	[PM_OP_COPY] = pm_print_copy,
 	[PM_OP_SYNC] = op_sync,
 	[PM_OP_COMMIT] = op_commit,
 	[PM_OP_WAIT] = op_wait,

@@ -1,7 +1,8 @@
 /* Internal to emit/: the op printer (ops.c), one statement of the AST.
  * It prints the ops of the synchronous pipeline itself and dispatches the
- * pointwise ops to pointwise.c, the TMA pipeline's to tma.c and the
- * split-K fixup to fixup.c; none of them calls it back. */
+ * copy units to copies.c, the pointwise ops to pointwise.c, the TMA
+ * pipeline's to tma.c and the split-K fixup to fixup.c; none of them calls
+ * it back. */
 #ifndef PM_EMIT_OPS_H
 #define PM_EMIT_OPS_H
 

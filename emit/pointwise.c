@@ -564,12 +564,7 @@ static void pro_coords(struct pm_kernel *k, struct pm_strbuf *b,
 			col = w->gcol;
 			continue;
 		}
-		pm_scop_dim_str(k->scop, buf->tensor, d, n, sizeof(n));
-		pm_strbuf_add(b, "(");
-		pm_print_expr(b, a->e[d]);
-		pm_strbuf_printf(b, " < %s - %d ? ", n, u);
-		pm_print_expr(b, a->e[d]);
-		pm_strbuf_printf(b, " : %s - %d)", n, u);
+		pm_print_clamped(k, b, buf->tensor, d, a->e[d], u);
 	}
 	pm_strbuf_add(b, "; (void) pm_g0; (void) pm_g1; ");
 	for (int v = 0; v < 3; ++v)

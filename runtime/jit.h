@@ -40,7 +40,7 @@ struct pm_rt_dim {
 };
 
 /* The tensor map of argument pm_tm<i> (emit/launch.c, tma_maps; the
- * encoding: runtime/device/sm90.cuh, pm_tma_map_2d). */
+ * encoding: runtime/device/sm90_store.cuh, pm_tma_map_2d). */
 struct pm_rt_tma {
 	int buf;		/* the kernel's buffer (argument pm_tm<buf>) */
 	int tensor;		/* launcher tensor (inputs, then outputs) */

@@ -17,9 +17,11 @@
  * tests/test_rt_plan.c checks them against tests/golden/plan_*_sm90a.txt.
  *
  * Use. The library compiles runtime/plan.c (external functions, PM_RT_API
- * empty). A generated file embeds this header's text, then plan.c's, once
- * per translation unit after "#define PM_RT_API static inline" (the guard
- * PM_RT_PLAN_H makes plan.c's #include of this header a no-op there).
+ * empty), which includes its rules, runtime/plan_rules.h. A generated file
+ * embeds this header's text, then plan_rules.h's and plan.c's, once per
+ * translation unit after "#define PM_RT_API static inline" (the guards
+ * PM_RT_PLAN_H and PM_RT_PLAN_RULES_H make plan.c's #includes no-ops
+ * there).
  */
 #ifndef PM_RT_PLAN_H
 #define PM_RT_PLAN_H

@@ -13,7 +13,8 @@ static const struct pm_macro macros[] = {
 };
 
 static const char *const helpers[] = {
-	pm_embed_common_cuh, pm_embed_sm90_cuh, pm_embed_sm90_split_cuh,
+	pm_embed_common_cuh, pm_embed_sm90_cuh, pm_embed_sm90_store_cuh,
+	pm_embed_sm90_split_cuh,
 };
 
 #define PERSIST (PM_VF_AUTO_BLOCK | PM_VF_SPLIT_PLAN | PM_VF_PERSIST)

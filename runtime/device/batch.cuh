@@ -3,7 +3,7 @@
 // the tensor map of a batched operand has a third, outermost dimension, the
 // batch (slices `bstride` elements apart, a box of one), and a block copies
 // its batch's boxes at coordinate z = blockIdx.z. Embedded only in files of
-// batched specs (after sm90.cuh, whose encoder type it uses).
+// batched specs (after sm90_store.cuh, whose encoder, pm_tma_encode, it uses).
 // ---------------------------------------------------------------------------
 __device__ __forceinline__ void pm_tma_load_3d(void *dst, const CUtensorMap *map,
                                                uint64_t *bar, int x, int y,
@@ -28,38 +28,18 @@ __device__ __forceinline__ void pm_tma_store_3d(const CUtensorMap *map,
 
 // Host: pm_tma_map_2d's map of nb row-major matrices rows x cols (pitch
 // elements a row), bstride elements apart; _ty: of any element type (dt,
-// esize bytes), the output's map of TMA stores (decision 0048).
+// esize bytes), the output's map of TMA stores (decision 0048). Not under
+// NVRTC, as sm90_store.cuh's maps.
+#ifndef __CUDACC_RTC__
 static inline __attribute__((unused)) cudaError_t
 pm_tma_map_3d_ty(CUtensorMap *m, const void *base, CUtensorMapDataType dt,
                  unsigned esize, uint64_t rows, uint64_t cols, uint64_t pitch,
                  uint64_t nb, uint64_t bstride, unsigned box_rows,
                  unsigned box_cols, int swb) {
-  static pm_tmap_encode_fn fn;
-  if (!fn) {
-    void *p = NULL;
-    cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
-                                         cudaEnableDefault,
-                                         &q) != cudaSuccess ||
-        q != cudaDriverEntryPointSuccess || !p)
-      return cudaErrorNotSupported;
-    fn = (pm_tmap_encode_fn)p;
-  }
   const cuuint64_t dims[3] = {cols, rows, nb};
   const cuuint64_t strides[2] = {pitch * esize, bstride * esize};
   const cuuint32_t box[3] = {box_cols, box_rows, 1};
-  const cuuint32_t estr[3] = {1, 1, 1};
-  const CUtensorMapSwizzle sw =
-      swb == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
-      : swb == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
-      : swb == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
-                  : CU_TENSOR_MAP_SWIZZLE_NONE;
-  return fn(m, dt, 3, (void *)base, dims, strides,
-            box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE, sw,
-            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
-             ? cudaSuccess
-             : cudaErrorInvalidValue;
+  return pm_tma_encode(m, base, dt, 3, dims, strides, box, swb);
 }
 
 static inline __attribute__((unused)) cudaError_t pm_tma_map_3d(CUtensorMap *m, const void *base,
@@ -70,4 +50,4 @@ static inline __attribute__((unused)) cudaError_t pm_tma_map_3d(CUtensorMap *m, 
   return pm_tma_map_3d_ty(m, base, PM_AB_TMA, sizeof(PM_AB_T), rows, cols,
                           pitch, nb, bstride, box_rows, box_cols, swb);
 }
-
+#endif // __CUDACC_RTC__

@@ -1,0 +1,640 @@
+/* runtime/plan_rules.h — internal to runtime/plan.c: the plan's working
+ * state, its queries and its rules, each of which reads the state and sets
+ * the flags it decides (plan.h has the plan's contract). Static functions,
+ * included once per translation unit: by plan.c in the library, as text
+ * before plan.c's in generated files (emit/table.c). The rules, in the order
+ * pm_rt_rules applies them (T: output tiles of the base's block tile, B =
+ * SMs x its blocks per SM, kt: k tiles of each contraction (a partial last
+ * one counted), PS = SMs x the split persistent row's blocks per SM):
+ *
+ *   split-K auto: s = min(B / T, kt / PM_RT_MIN_KT) where T < B (with a
+ *     small row: none under 4/5 of the SMs); --split-k N: s = N.
+ *   pfew: 3/5 SMs <= T <= SMs (or SMs / 2 < T with 16 k tiles): _persist
+ *     unsplit.
+ *   psplit: T < 3/5 SMs: _persist_split, s chunks of PM_RT_MIN_PKT k
+ *     tiles; in clusters (_split_cl) where that gives more chunks than the
+ *     workspace; none where the units fill under half the SMs.
+ *   small: T < SMs, unsplit: _small (_small_tma from 3/2 blocks per SM).
+ *   medium: T < B, one partial wave filled 5/4 better: _medium.
+ *   fill (T > B): _persist_wide / _persist_tall where they divide M, N and
+ *     fill their waves to 85 %, else _persist where it fills them better.
+ *   tail (T > PS): _persist_split on the last wave's tiles when it is at
+ *     most half full.
+ *   mid (T > SMs): _persist_mid where its waves are 75 % full and fuller.
+ *   ra (a prologue through the MMA's registers, T > SMs): the row of least
+ *     modelled time instead of fill, tail and mid.
+ *   sq (T > SMs): _persist_sq where the best other row's rounds cost
+ *     gain / 1000 of its own.
+ *   narrow: _persist on one wave whose 64x192 grid is one wave too.
+ *   skinny: decode shapes (M <= 64), and small grids with long k
+ *     (docs/decisions/0040, 0050): _persist_skinny split.
+ * A grouped problem (problem.grouped) runs them without the persistent
+ * rows, which run where forced (plan.c, docs/decisions/0051).
+ */
+#ifndef PM_RT_PLAN_RULES_H
+#define PM_RT_PLAN_RULES_H
+
+#ifndef PM_RT_PLAN_H
+#include "runtime/plan.h"
+#endif
+
+/* Fewest k tiles per chunk of the automatic split (the workspace split). */
+#define PM_RT_MIN_KT 4
+/* ... in the split persistent kernel */
+#define PM_RT_MIN_PKT 16
+/* ... there with a prologue through the MMA's registers (its small
+ * variant, without TMA, measured 1.1-1.4x slower than 2-4 chunks of 8-15
+ * k tiles at 10-48 tiles), from PM_RT_SPLIT_KT_RA k tiles of work (at 22
+ * and 24 the split measured 0-16 % slower; docs/decisions/0013-persistent-split-small-grids.md) */
+#define PM_RT_MIN_PKT_RA 8
+#define PM_RT_SPLIT_KT_RA 28
+/* ... in the tail of a grid of several waves */
+#define PM_RT_MIN_TKT 4
+/* the tail split and pfew's half-SM case: k tiles of work from which a
+ * shorter tile saves more than the fixup costs;
+ * docs/decisions/0014-tail-split.md) */
+#define PM_RT_LONG_KT 16
+/* ... in clusters (fixup.c's reduction through distributed shared
+ * memory): k tiles of the unit's work, all contractions together */
+#define PM_RT_MIN_CKT 16
+/* chunks from which a split persistent kernel keeps its split however few
+ * its units (docs/decisions/0041-long-k-split.md) */
+#define PM_RT_LONG_SPLIT 4
+/* the skinny row on small grids: k tiles of work from which it applies,
+ * and the fewest per chunk (docs/decisions/0050-skinny-small-grids.md) */
+#define PM_RT_SKINNY_KT 32
+#define PM_RT_MIN_SKT 8
+/* the largest cluster */
+#define PM_RT_MAX_CL 8
+/* The workspace's counters: PM_RT_CNT_BYTES (plan.h). */
+/* The fill rule's wave fill, per cent (85; with a register prologue 70 at
+ * 16 k tiles or more), the mid rule's (75). */
+#define PM_RT_FILL 85
+#define PM_RT_FILL_RA 70
+#define PM_RT_FILL_MID 75
+
+/* The plan's working state: the inputs and what the rules set. */
+struct pm_rt_st {
+	const struct pm_rt_spec *f;
+	const struct pm_rt_variant *v;
+	const struct pm_rt_device *d;
+	const struct pm_rt_problem *p;
+	int row[PM_RT_NROLES];	/* role -> row, -1: none */
+	int64_t t, kt[PM_RT_MAX_K], ktsum, b;	/* b = SMs x base's occupancy */
+	int sms, occ, ra, nofix;
+	/* set by the rules (today's struct pm_plan_NAME) */
+	int64_t s, cl, tdp;
+	int persist;		/* a role, -1: none */
+	int small, medium;	/* launch the small / medium row */
+	int small1, medium1;	/* ... where the split falls back to one chunk */
+	int pfew, psplit;
+};
+
+/* Role r is a persistent kernel whose units are chunks of tiles, reduced
+ * through the workspace or a cluster. */
+static int pm_rt_psplit_role(int r)
+{
+	return r == PM_RT_PERSIST_SPLIT || r == PM_RT_PERSIST_SPLIT_CL ||
+		r == PM_RT_PERSIST_SKINNY;
+}
+
+static int64_t pm_rt_cdiv(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/* The row of role r, or -1. */
+static int pm_rt_row(const struct pm_rt_st *st, int r)
+{
+	return st->row[r];
+}
+
+/* Blocks per SM of role r's row, 0 where it has none or cannot run. */
+static int pm_rt_occ(const struct pm_rt_st *st, int r)
+{
+	const int i = st->row[r];
+
+	return i < 0 || st->d->occ[i] < 0 ? 0 : st->d->occ[i];
+}
+
+/* Batches of the problem (gridDim.z), at least 1. */
+static int64_t pm_rt_batch(const struct pm_rt_st *st)
+{
+	return st->p->batch > 1 ? st->p->batch : 1;
+}
+
+/* Output tiles of row i's block tile, of every batch. */
+static int64_t pm_rt_tiles(const struct pm_rt_st *st, int i)
+{
+	return pm_rt_cdiv(st->p->m, st->v[i].bm) *
+		pm_rt_cdiv(st->p->n, st->v[i].bn) * pm_rt_batch(st);
+}
+
+/* Row i's tile divides M and N. */
+static int pm_rt_divides(const struct pm_rt_st *st, int i)
+{
+	return st->p->m % st->v[i].bm == 0 && st->p->n % st->v[i].bn == 0;
+}
+
+/* Row i may run here: not exact, or its tile divides M and N. */
+static int pm_rt_exact_ok(const struct pm_rt_st *st, int i)
+{
+	return !(st->v[i].flags & PM_RT_EXACT) || pm_rt_divides(st, i);
+}
+
+/* The most chunks, at most s and max_s, of at least min_kt k tiles each,
+ * in which every contraction's k tiles split into whole chunks, none empty
+ * (at least 1). */
+static int64_t pm_rt_fit(const struct pm_rt_st *st, int64_t s, int64_t min_kt,
+	int64_t max_s)
+{
+	int again = 1;
+
+	if (s > max_s)
+		s = max_s;
+	for (int r = 0; r < st->f->nk; ++r)
+		if (s > st->kt[r] / min_kt)
+			s = st->kt[r] / min_kt;
+	if (s < 1)
+		s = 1;
+	while (again && s > 1) {
+		again = 0;
+		for (int r = 0; r < st->f->nk; ++r) {
+			const int64_t ch = pm_rt_cdiv(st->kt[r], s);
+			const int64_t s2 = pm_rt_cdiv(st->kt[r], ch);
+
+			if (s2 < s)
+				s = s2, again = 1;
+		}
+	}
+	return s;
+}
+
+/* The workspace split: s = min(B / T, kt / PM_RT_MIN_KT) chunks where T <
+ * B (below 4/5 of a block per SM the small variant measured faster);
+ * --split-k N: N. */
+static void pm_rt_rule_split(struct pm_rt_st *st)
+{
+	const int small = pm_rt_row(st, PM_RT_SMALL) >= 0 ||
+		pm_rt_row(st, PM_RT_SMALL_TMA) >= 0;
+
+	if (pm_rt_row(st, PM_RT_SPLIT) < 0 || st->f->split_k == 1)
+		return;
+	if (st->f->split_k > 1) {
+		st->s = st->f->split_k;
+		return;
+	}
+	if (st->t < st->b)
+		st->s = st->b / st->t;
+	for (int r = 0; r < st->f->nk; ++r)
+		if (st->s > st->kt[r] / PM_RT_MIN_KT)
+			st->s = st->kt[r] / PM_RT_MIN_KT;
+	if (small && st->t * 5 < (int64_t) st->sms * 4)
+		st->s = 1;
+}
+
+/* 3/5 to 1 block per SM: one persistent block per SM (its producer warp
+ * and 4 stages), no split (measured 1.2-2x faster there than split-K,
+ * whose fp32 partial tiles cost more than they save, and than the small
+ * variant); from 1/2 with 16 k tiles or more of work (too many tiles for
+ * clusters of 2 chunks: measured 5-12 % faster than the small variant at
+ * 69-72 tiles, 12 % slower at 4 k tiles;
+ * docs/decisions/0006-persistent-one-wave.md) */
+static void pm_rt_rule_pfew(struct pm_rt_st *st)
+{
+	const int64_t t = st->t, sms = st->sms;
+
+	if (pm_rt_row(st, PM_RT_PERSIST) < 0 || !st->nofix)
+		return;
+	st->pfew = pm_rt_occ(st, PM_RT_PERSIST) > 0 && t <= sms &&
+		(t * 5 >= sms * 3 ||
+		(t * 2 > sms && st->ktsum >= PM_RT_LONG_KT));
+	if (st->pfew)
+		st->s = 1;
+}
+
+/* Split persistent units in clusters: the most chunks c, more than the
+ * workspace split makes (sw, after its half-SM rule; at as many chunks the
+ * workspace measured 2-10 % faster since session 10's fixup barrier;
+ * docs/decisions/0015-cluster-dsm-split-vs-workspace.md), at most PM_RT_MAX_CL, of PM_RT_MIN_CKT k tiles of
+ * the unit's work or more, whose T clusters of c blocks the GPU holds at
+ * once and whose receive area (the peers' partials of a strip of the
+ * tile's rows: c - 1 of them, ceil(W / c) warps each) fits in the stages. */
+static void pm_rt_rule_cluster(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SPLIT_CL);
+	const int64_t min_kt = (PM_RT_MIN_CKT + st->f->ncon - 1) / st->f->ncon;
+	int64_t c, sw;
+
+	if (i < 0 || !st->psplit || !st->d->clusters)
+		return;
+	c = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST_SPLIT) / st->t;
+	sw = st->t * st->s * 2 < (int64_t) st->sms ? 1 : st->s;
+	for (c = c < PM_RT_MAX_CL ? c : PM_RT_MAX_CL;
+	    c >= 2 && c > sw && !st->cl; --c)
+		if (pm_rt_fit(st, c, min_kt, c) == c &&
+		    st->v[i].cl_warp_bytes * (c - 1) *
+		    pm_rt_cdiv(st->v[i].cwarps, c) <= st->v[i].cl_room &&
+		    st->t <= st->d->clusters(st->d->ctx, (int) c))
+			st->cl = c;
+	if (st->cl)
+		st->s = st->cl;
+}
+
+/* Under 3/5 tile per SM: split-K in the persistent kernel, one chunk of a
+ * tile per block (the tile's blocks reduce-scatter their partials), where
+ * its units fill half the SMs or more (fewer: the small variant's 4x more
+ * blocks measured faster), a quarter with a register prologue; in
+ * clusters counting a unit once per contraction (Add(GEMM, GEMM): measured
+ * 7-36 % faster at 40-96 units, GEMM's 3-26 % slower at 20-60;
+ * docs/decisions/0013-persistent-split-small-grids.md).
+ * Also the counters' limit and chunks of whole k tiles, none empty. */
+static void pm_rt_rule_psplit(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SPLIT);
+	const int occ = pm_rt_occ(st, PM_RT_PERSIST_SPLIT);
+
+	if (i >= 0) {
+		st->psplit = occ > 0 && st->t * 5 < (int64_t) st->sms * 3 &&
+			(!st->ra || st->ktsum >= PM_RT_SPLIT_KT_RA);
+		if (st->psplit)
+			st->s = pm_rt_fit(st, (int64_t) st->sms * occ / st->t,
+				st->ra ? PM_RT_MIN_PKT_RA : PM_RT_MIN_PKT,
+				st->v[i].cwarps);
+	}
+	pm_rt_rule_cluster(st);
+	if (st->t > PM_RT_CNT_BYTES / 4)
+		st->s = 1;
+	st->s = pm_rt_fit(st, st->s, 1, st->s);
+	/* ... unless each unit runs a quarter of the k tiles or less
+	 * (without a register prologue: measured without): the small
+	 * variant's blocks run all of them (127x1000x8000: 17 us in 7
+	 * chunks, 39 us unsplit small; docs/decisions/0041-long-k-split.md) */
+	if (st->psplit && (st->ra || st->s < PM_RT_LONG_SPLIT) &&
+	    st->t * st->s * (st->cl ? st->f->ncon : 1) *
+	    (st->ra ? 4 : 2) < (int64_t) st->sms)
+		st->s = 1;
+	if (st->psplit && st->s > 1)
+		st->persist = PM_RT_PERSIST_SPLIT;
+	if (st->pfew)
+		st->persist = PM_RT_PERSIST;
+}
+
+/* Fewer tiles than SMs: the small variant (not on pfew's grids). A big
+ * grid of one partial wave: the medium variant where its grid's wave
+ * efficiency t / (waves x blocks per wave) is at least 5/4 of the base's
+ * (measured: 5-11 % faster there; 5-18 % slower on grids of several
+ * waves, where three medium blocks per SM run less efficiently than two
+ * big ones; docs/decisions/0002-small-variant-under-sm-count.md,
+ * docs/decisions/0004-medium-variant-five-fourths.md). Both apply unsplit only. */
+static void pm_rt_rule_small_medium(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_MEDIUM);
+	const int occm = pm_rt_occ(st, PM_RT_MEDIUM);
+
+	st->small1 = (pm_rt_row(st, PM_RT_SMALL) >= 0 ||
+		pm_rt_row(st, PM_RT_SMALL_TMA) >= 0) &&
+		st->t < st->sms && !st->pfew;
+	if (i >= 0 && occm > 0 && !st->small1 && st->t < st->b && !st->pfew) {
+		const int64_t t2 = pm_rt_tiles(st, i);
+		const int64_t b2 = (int64_t) st->sms * occm;
+		const int64_t w1 = pm_rt_cdiv(st->t, st->b);
+		const int64_t w2 = pm_rt_cdiv(t2, b2);
+
+		st->medium1 = t2 * w1 * st->b * 4 > st->t * w2 * b2 * 5;
+	}
+	st->small = st->s == 1 && st->small1;
+	st->medium = st->s == 1 && st->medium1;
+}
+
+/* Role r's row (exact: its tile divides M and N) fills its waves to fill
+ * per cent. */
+static int pm_rt_fills(const struct pm_rt_st *st, int r, int64_t fill)
+{
+	const int i = pm_rt_row(st, r);
+	int64_t t2, bw;
+
+	if (i < 0 || pm_rt_occ(st, r) <= 0 || !pm_rt_divides(st, i))
+		return 0;
+	t2 = (st->p->m / st->v[i].bm) * (st->p->n / st->v[i].bn) *
+		pm_rt_batch(st);
+	bw = (int64_t) st->sms * pm_rt_occ(st, r);
+	return t2 * 100 >= fill * pm_rt_cdiv(t2, bw) * bw;
+}
+
+/* Grids of several waves (T > B): the wide blocks where they divide M and
+ * N and fill their waves to 85 % (smem traffic per flop lower; measured
+ * 3-12 % faster there, slower on poorly filled waves; with a register
+ * prologue, whose alternative is two 128x128 blocks per SM, 70 % at 16 k
+ * tiles or more: 3-15 % faster from 72 %, 7-14 % slower under 67 %), else
+ * the tall blocks on the same terms (copies a third fewer per flop;
+ * 8-13 % faster on full waves), else (no register prologue: there the
+ * 128x128 persistent kernel measured 6 % slower) _persist where one block
+ * per SM looping over tiles fills the waves better than two per SM do.
+ * Not with the register prologue's cost model (pm_rt_rule_ra). */
+static void pm_rt_rule_fill(struct pm_rt_st *st, int ra_model)
+{
+	const int64_t bp = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST);
+	int64_t fill = PM_RT_FILL;
+
+	if (pm_rt_row(st, PM_RT_PERSIST) < 0 || ra_model || (st->ra &&
+	    pm_rt_row(st, PM_RT_PERSIST_WIDE) < 0 &&
+	    pm_rt_row(st, PM_RT_PERSIST_TALL) < 0))
+		return;
+	if (bp <= 0 || st->t <= st->b)
+		return;
+	if (st->ra && st->kt[0] >= PM_RT_LONG_KT)
+		fill = PM_RT_FILL_RA;
+	if (pm_rt_fills(st, PM_RT_PERSIST_WIDE, fill))
+		st->persist = PM_RT_PERSIST_WIDE;
+	else if (pm_rt_fills(st, PM_RT_PERSIST_TALL, fill))
+		st->persist = PM_RT_PERSIST_TALL;
+	else if (!st->ra && pm_rt_cdiv(st->t, bp) * bp <
+	    pm_rt_cdiv(st->t, st->b) * st->b)
+		st->persist = PM_RT_PERSIST;
+}
+
+/* Several waves of the 128x128 persistent kernel whose last is at most
+ * half full: the split kernel runs the full waves' tiles whole (tdp) and
+ * splits the tail's (chunks of 4 k tiles or more, at most its consumer
+ * warps; k of 16 tiles or more: a shorter tile saves less than the fixup
+ * costs; docs/decisions/0014-tail-split.md). Not after the wide or tall rule, not with a register
+ * prologue. */
+static void pm_rt_rule_tail(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SPLIT);
+	const int64_t pb = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST_SPLIT);
+	int64_t rt, s3;
+
+	if (i < 0 || !st->nofix || (st->v[i].flags & PM_RT_PRO_REGS) ||
+	    pb <= 0 || st->persist == PM_RT_PERSIST_WIDE ||
+	    st->persist == PM_RT_PERSIST_TALL || st->t <= pb)
+		return;
+	rt = st->t % pb;
+	s3 = rt > 0 && 2 * rt <= pb ?
+		pm_rt_fit(st, pb / rt, PM_RT_MIN_TKT, st->v[i].cwarps) : 1;
+	for (int r = 0; r < st->f->nk; ++r)
+		if (st->kt[r] < PM_RT_LONG_KT)
+			s3 = 1;
+	if (s3 > 1)
+		st->persist = PM_RT_PERSIST_SPLIT, st->tdp = st->t - rt,
+			st->s = s3;
+}
+
+/* An unsplit plan of role r that replaces the others (mid, sq; the sq
+ * rule also clears the medium fallback, as today). */
+static void pm_rt_take(struct pm_rt_st *st, int r)
+{
+	st->persist = r, st->tdp = 0, st->s = 1;
+	st->small = st->medium = 0;
+	if (r == PM_RT_PERSIST_SQ)
+		st->medium1 = 0;
+}
+
+/* Grids of more than one wave of single blocks per SM: the mid variant's
+ * 128x192 blocks (a third fewer copies per flop than 128x128) where their
+ * grid fills its waves to 75 % or more and at least as well as the T
+ * tiles fill waves of SMs (GEMM measured 1-19 % faster there, 4 % in
+ * geomean over 34 of the 66 paper grids of more than one wave, up to 36 %
+ * slower where its last wave is half empty;
+ * docs/decisions/0009-persistent-mid-fill-75.md);
+ * an exact row only where its tile divides M and N. */
+static void pm_rt_rule_mid(struct pm_rt_st *st, int ra_model)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_MID);
+	const int64_t sms = st->sms;
+	int64_t t2, b2, w1, w2;
+
+	if (i < 0 || !st->nofix || ra_model || pm_rt_occ(st,
+	    PM_RT_PERSIST_MID) <= 0 || st->t <= sms || !pm_rt_exact_ok(st, i))
+		return;
+	/* batched: the wide or tall units the fill rule chose stay (wide
+	 * 0-11 % faster than mid at 4 batched shapes;
+	 * docs/decisions/0042-batched-persistent-units.md) */
+	if (pm_rt_batch(st) > 1 && (st->persist == PM_RT_PERSIST_WIDE ||
+	    st->persist == PM_RT_PERSIST_TALL))
+		return;
+	t2 = pm_rt_tiles(st, i);
+	b2 = sms * pm_rt_occ(st, PM_RT_PERSIST_MID);
+	w1 = pm_rt_cdiv(st->t, sms);
+	w2 = pm_rt_cdiv(t2, b2);
+	if (t2 * 100 >= PM_RT_FILL_MID * w2 * b2 && t2 * w1 * sms >= st->t * w2 * b2)
+		pm_rt_take(st, PM_RT_PERSIST_MID);
+}
+
+/* Waves of t tiles on slots blocks at once, a partial last one counted
+ * partial / 1000 + its fill x (1000 - partial) / 1000. */
+static double pm_rt_waves(int64_t t, int64_t slots, int partial)
+{
+	const int64_t f = t / slots, r = t % slots;
+
+	return (double) f + (r ? ((double) partial + (double) (1000 - partial) *
+		(double) r / (double) slots) / 1000.0 : 0.0);
+}
+
+/* One candidate of pm_rt_rule_ra: role r at rate per mille of the base's,
+ * where cond holds; *pick = r where it is the best so far. */
+static void pm_rt_ra_term(const struct pm_rt_st *st, int r, int rate, int cond,
+	double *best, int *pick)
+{
+	const int i = pm_rt_row(st, r), o = pm_rt_occ(st, r);
+	double c;
+
+	if (i < 0 || rate <= 0 || o <= 0 || !cond || !pm_rt_exact_ok(st, i))
+		return;
+	c = pm_rt_waves(pm_rt_tiles(st, i), (int64_t) st->sms * o,
+		st->f->ra.partial) * o * (double) (st->v[i].bm * st->v[i].bn) *
+		1000.0 / (double) rate;
+	if (c < *best)
+		*best = c, *pick = r;
+}
+
+/* A prologue through the MMA's registers, more than one tile per SM: the
+ * row of least modelled time (waves, a partial one counted partial + (1 -
+ * partial) x its fill, x blocks per SM x block area / measured rate)
+ * among the base (two 128x128 blocks per SM), the medium one (on one
+ * partial wave of base blocks only: on several, three medium blocks per SM
+ * ran 20 % slower), the wide and tall (tall: 16 k tiles or more, under
+ * them 4-18 % slower than two big blocks per SM) and mid persistent ones.
+ * Fitted on 65 paper sizes (ReLU+GEMM, every variant forced, run131: 0.5 %
+ * slower than the fastest in mean, against 3.1 % for the fill rules),
+ * checked with the benchmark (run132;
+ * docs/decisions/0012-register-prologue-cost-model.md). */
+static void pm_rt_rule_ra(struct pm_rt_st *st)
+{
+	const struct pm_rt_variant *b = &st->v[st->row[PM_RT_BASE]];
+	const struct pm_rt_ra_cost *rc = &st->f->ra;
+	double best;
+	int pick = PM_RT_BASE;
+
+	if (st->t <= st->sms || st->s != 1)
+		return;
+	best = pm_rt_waves(st->t, st->b, rc->partial) * st->occ *
+		(double) (b->bm * b->bn);
+	pm_rt_ra_term(st, PM_RT_MEDIUM, rc->medium, st->t < st->b, &best,
+		&pick);
+	pm_rt_ra_term(st, PM_RT_PERSIST_WIDE, rc->wide, 1, &best, &pick);
+	pm_rt_ra_term(st, PM_RT_PERSIST_TALL, rc->tall,
+		st->ktsum >= PM_RT_LONG_KT, &best, &pick);
+	pm_rt_ra_term(st, PM_RT_PERSIST_MID, rc->mid, 1, &best, &pick);
+	st->small = 0;
+	st->medium = st->medium1 = pick == PM_RT_MEDIUM;
+	st->persist = pick == PM_RT_MEDIUM || pick == PM_RT_BASE ? -1 : pick;
+	st->tdp = 0;
+}
+
+/* Rounds of role r's grid x blocks per SM x block area x 1000 / rate. */
+static double pm_rt_rounds(const struct pm_rt_st *st, int r, int rate)
+{
+	const int i = pm_rt_row(st, r), o = pm_rt_occ(st, r);
+	const int64_t b2 = (int64_t) st->sms * o;
+
+	return (double) pm_rt_cdiv(pm_rt_tiles(st, i), b2) * o *
+		(double) (st->v[i].bm * st->v[i].bn) * 1000.0 / (double) rate;
+}
+
+/* One term of pm_rt_rule_sq: role r at rate, the best so far where less. */
+static void pm_rt_sq_term(const struct pm_rt_st *st, int r, int rate,
+	double *best)
+{
+	const int i = pm_rt_row(st, r);
+	double c;
+
+	if (i < 0 || rate <= 0 || pm_rt_occ(st, r) <= 0 ||
+	    !pm_rt_exact_ok(st, i))
+		return;
+	c = pm_rt_rounds(st, r, rate);
+	if (c < *best)
+		*best = c;
+}
+
+/* Grids of more than one wave of single blocks per SM, any kernel: the sq
+ * variant (192x192 blocks, one per SM) where the modelled time of the
+ * best of the others (rounds x blocks per SM x block area / rate: the base
+ * and the 128x128 persistent kernel at 1000, the mid, wide and tall ones)
+ * is at least gain per mille of its own (measured: GEMM 13-32 % faster at
+ * the 3 paper grids the model picks, 1-30 % slower at most others;
+ * docs/decisions/0010-persistent-sq-gain-1-1.md). Replaces the choices before it. */
+static void pm_rt_rule_sq(struct pm_rt_st *st)
+{
+	const struct pm_rt_variant *b = &st->v[st->row[PM_RT_BASE]];
+	const struct pm_rt_sq_cost *sc = &st->f->sq;
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SQ);
+	double best;
+
+	if (i < 0 || !st->nofix || sc->gain <= 0 || sc->sq <= 0 ||
+	    pm_rt_occ(st, PM_RT_PERSIST_SQ) <= 0 || st->t <= st->sms ||
+	    !pm_rt_exact_ok(st, i))
+		return;
+	best = (double) pm_rt_cdiv(st->t, st->b) * st->occ *
+		(double) (b->bm * b->bn);
+	pm_rt_sq_term(st, PM_RT_PERSIST, 1000, &best);
+	pm_rt_sq_term(st, PM_RT_PERSIST_MID, sc->mid, &best);
+	pm_rt_sq_term(st, PM_RT_PERSIST_WIDE, sc->wide, &best);
+	pm_rt_sq_term(st, PM_RT_PERSIST_TALL, sc->tall, &best);
+	if (best * 1000.0 >= pm_rt_rounds(st, PM_RT_PERSIST_SQ, sc->sq) *
+	    (double) sc->gain)
+		pm_rt_take(st, PM_RT_PERSIST_SQ);
+}
+
+/* One wave of the 128x128 persistent kernel, unsplit (pfew), whose grid
+ * of narrow blocks (64x192, one per SM, one consumer warpgroup with one k
+ * tile of MMAs in flight) is one wave too: the narrow variant (3/4 the
+ * area at ~0.83 of the per-SM rate; measured 5-7 % faster at the 7 paper
+ * grids it takes, GEMM, where the split or the small variant run it lost
+ * 2-23 %; docs/decisions/0011-persistent-narrow-mma-inflight.md). */
+static void pm_rt_rule_narrow(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_NARROW);
+	const int o = pm_rt_occ(st, PM_RT_PERSIST_NARROW);
+
+	if (i < 0 || !st->nofix || o <= 0 || st->persist != PM_RT_PERSIST ||
+	    st->s != 1 || st->tdp || st->t > st->sms || !pm_rt_exact_ok(st, i))
+		return;
+	if (pm_rt_tiles(st, i) <= (int64_t) st->sms * o)
+		st->persist = PM_RT_PERSIST_NARROW;
+}
+
+/* Grids of a quarter tile per SM or less, 128x128 tiles, with
+ * PM_RT_SKINNY_KT k tiles or more (one contraction, no register prologue,
+ * not in clusters, M's 64-row tiles at most 5/4 of M: 65 rows stay with
+ * the 128-row tiles): the skinny row's 64x128 units split in chunks of
+ * PM_RT_MIN_SKT k tiles or more, at most its consumer warps (measured
+ * 1.07-1.24x faster than the small row or the split persistent kernel at
+ * 5 of the 6 paper grids it takes, the sixth within 3 %;
+ * docs/decisions/0050-skinny-small-grids.md). */
+static void pm_rt_rule_skinny_small(struct pm_rt_st *st, int i, int64_t pb)
+{
+	const int64_t t = pm_rt_tiles(st, i);
+	int64_t s;
+
+	if (st->t * 4 > (int64_t) st->sms || st->ktsum < PM_RT_SKINNY_KT ||
+	    st->ra || st->f->ncon != 1 || st->tdp || t > pb ||
+	    pm_rt_cdiv(st->p->m, st->v[i].bm) * st->v[i].bm * 4 > st->p->m * 5 ||
+	    (st->persist == PM_RT_PERSIST_SPLIT && st->s > 1 && st->s == st->cl))
+		return;
+	s = pm_rt_fit(st, pb / t, PM_RT_MIN_SKT, st->v[i].cwarps);
+	if (s < 2 || t * s > PM_RT_CNT_BYTES / 4)
+		return;
+	pm_rt_take(st, PM_RT_PERSIST_SKINNY);
+	st->s = s, st->cl = 0;
+}
+
+/* Decode shapes (M within one row of the skinny tile, 64): the skinny
+ * row's 64x128 units, its deep pipeline streaming B, split so that the
+ * SMs all stream, from PM_RT_MIN_PKT k tiles of work (fewer: the small
+ * rows as before): tiles T <= blocks P: s = P / T chunks (at most its
+ * consumer warps, PM_RT_MIN_PKT k tiles each); T > P: the whole waves
+ * unsplit, the tail's T % P tiles split as the tail rule does. Unsplit
+ * (P / 2 < T <= P) only in place of _persist's 128-row tiles (the narrow
+ * row's wider units measured 1.0-1.15x faster there;
+ * docs/decisions/0040-skinny-decode.md). */
+static void pm_rt_rule_skinny(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SKINNY);
+	const int64_t pb = (int64_t) st->sms * pm_rt_occ(st, PM_RT_PERSIST_SKINNY);
+	int64_t t, rt, s;
+
+	if (i < 0 || !st->nofix || pb <= 0 || st->ktsum < PM_RT_MIN_PKT ||
+	    !pm_rt_exact_ok(st, i))
+		return;
+	if (st->p->m > st->v[i].bm) {
+		pm_rt_rule_skinny_small(st, i, pb);
+		return;
+	}
+	t = pm_rt_tiles(st, i);
+	rt = t <= pb ? t : t % pb;
+	s = rt > 0 ? pm_rt_fit(st, pb / rt, t <= pb ? PM_RT_MIN_PKT :
+		PM_RT_MIN_TKT, st->v[i].cwarps) : 1;
+	if (rt * s > PM_RT_CNT_BYTES / 4)
+		s = 1;
+	if (s < 2 && (t > pb || st->persist != PM_RT_PERSIST))
+		return;
+	pm_rt_take(st, PM_RT_PERSIST_SKINNY);
+	st->s = s, st->cl = 0;
+	st->tdp = s > 1 ? t - rt : 0;
+}
+
+/* Today's pm_plan_NAME: the rules in order. */
+static void pm_rt_rules(struct pm_rt_st *st)
+{
+	const int ra_model = st->ra && st->nofix && st->f->ra.partial > 0;
+
+	pm_rt_rule_split(st);
+	pm_rt_rule_pfew(st);
+	pm_rt_rule_psplit(st);
+	pm_rt_rule_small_medium(st);
+	pm_rt_rule_fill(st, ra_model);
+	pm_rt_rule_tail(st);
+	pm_rt_rule_mid(st, ra_model);
+	if (ra_model)
+		pm_rt_rule_ra(st);
+	pm_rt_rule_sq(st);
+	pm_rt_rule_narrow(st);
+	pm_rt_rule_skinny(st);
+	if (!(st->persist == PM_RT_PERSIST_SPLIT && !st->tdp && st->s > 1 &&
+	    st->s == st->cl))
+		st->cl = 0;
+}
+
+#endif
