@@ -1,7 +1,6 @@
 /* Grouped specs in the generated file (group.h). */
 #include <stdio.h>
 
-#include "emit/batch.h"
 #include "emit/group.h"
 
 int pm_emit_grouped(const struct pm_kernel *k)
@@ -198,8 +197,7 @@ void pm_emit_group_punit(struct pm_kernel *k, struct pm_strbuf *b)
 	const struct pm_spec *spec = k->scop->spec;
 	const char *rows = spec->syms[spec->group_rows].name;
 	const char *offs = spec->tensors[spec->group_offs].name;
-	const int bm = k->cfg->bm, m = pm_kernel_size_multiple(k,
-		spec->group_rows);
+	const int bm = k->cfg->bm;
 	char e[64];
 
 	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
@@ -217,7 +215,15 @@ void pm_emit_group_punit(struct pm_kernel *k, struct pm_strbuf *b)
 		"\t\tconst int64_t pm_bz = pm_sg, pm_glo = pm_sl;\n"
 		"\t\t%s = (int) (pm_sh - pm_sl);\n", e, offs, bm - 1, bm, e,
 		rows);
-	pm_emit_batch_shift(k, b, "(pm_bz - pm_bzp)", "\t\t");
+}
+
+void pm_emit_group_prows(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const char *rows = spec->syms[spec->group_rows].name;
+	const int bm = k->cfg->bm, m = pm_kernel_size_multiple(k,
+		spec->group_rows);
+
 	row_shift(k, b, "(pm_glo - pm_glop)", "\t\t");
 	pm_strbuf_add(b, "\t\tpm_bzp = pm_bz, pm_glop = pm_glo;\n");
 	if (pm_kernel_sym_ragged(k, spec->group_rows))

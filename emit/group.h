@@ -43,9 +43,12 @@ void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
 void pm_emit_group_plocals(struct pm_kernel *k, struct pm_strbuf *b);
 /* In a persistent kernel's loop over pm_u: the unit's group pm_bz (the
  * loop ends past the last group), its rows [pm_glo, ...) and their count
- * as the rows' symbol, the pointers moved there, pm_ty and pm_t, the
- * unit's tile in its group. */
+ * as the rows' symbol. */
 void pm_emit_group_punit(struct pm_kernel *k, struct pm_strbuf *b);
+/* After the per-group tensors' move (batch.h, from pm_bzp): the row
+ * tensors' pointers moved to pm_glo, pm_ty and pm_t, the unit's tile in
+ * its group. */
+void pm_emit_group_prows(struct pm_kernel *k, struct pm_strbuf *b);
 /* The file comment's lines of a grouped spec. */
 void pm_emit_group_comment(const struct pm_kernel *k, struct pm_strbuf *b);
 /* ", + (int) pm_glo" after a TMA row coordinate of tensor t: its map is

@@ -150,6 +150,8 @@ static void persistent_loop(struct pm_kernel *k, struct pm_strbuf *b)
 		unit_ktiles(k, b);
 		pm_strbuf_add(b, ") {\n");
 		pm_emit_group_punit(k, b);
+		pm_emit_batch_shift(k, b, "(pm_bz - pm_bzp)", "\t\t");
+		pm_emit_group_prows(k, b);
 		unit_tile(b);
 		return;
 	}
