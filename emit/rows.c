@@ -1,8 +1,5 @@
 /* The kernels of a variant set printed in parallel (rows.h). */
-#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "emit/emit.h"
 #include "emit/rows.h"
@@ -46,18 +43,6 @@ static void *worker(void *arg)
 	}
 }
 
-static int threads_wanted(int njobs)
-{
-	const char *e = getenv("POLYMMA_THREADS");
-	long t = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (t < 1)
-		t = 1;
-	if (t > PM_EMIT_MAX_THREADS)
-		t = PM_EMIT_MAX_THREADS;
-	return t < njobs ? (int) t : njobs;
-}
-
 /* The jobs of the built rows, in the table's order. */
 static int collect(const struct pm_variant_set *vs, struct row_job *jobs)
 {
@@ -92,12 +77,12 @@ int pm_emit_rows(const struct pm_variant_set *vs, pm_emit_row_fn def,
 	struct pm_strbuf *b, struct pm_diags *d)
 {
 	struct row_job jobs[PM_RT_NROLES];
-	pthread_t tid[PM_EMIT_MAX_THREADS];
+	pthread_t tid[PM_VARIANT_MAX_THREADS];
 	struct row_pool p = { jobs, 0, 0, def, PTHREAD_MUTEX_INITIALIZER };
 	int started, rc = 0;
 
 	p.n = collect(vs, jobs);
-	started = start(&p, tid, threads_wanted(p.n));
+	started = start(&p, tid, pm_variant_threads(p.n));
 	/* the main kernel's context: this thread only, in order */
 	for (int i = 0; i < p.n; ++i)
 		if (!jobs[i].v->ctx)
