@@ -440,9 +440,9 @@ static void borrow_main(struct pm_variant_set *vs)
 }
 
 /* Queue row r, to be built quietly into its variant in an isl context of
- * its own (run_queued), once its configuration fits; else say why not
- * (there). */
-static void queue_row(struct builder *b, const struct pm_variant_desc *r)
+ * its own (run_queued), once its configuration fits (1); else say why not
+ * (there; 0). */
+static int queue_row(struct builder *b, const struct pm_variant_desc *r)
 {
 	struct pm_variant_set *vs = b->vs;
 	struct pm_variant *v = &vs->v[r->role];
@@ -455,11 +455,11 @@ static void queue_row(struct builder *b, const struct pm_variant_desc *r)
 	derive(vs->target, r, base, &v->cfg);
 	if ((no = fits_acc(vs, &v->cfg, buf, sizeof(buf)))) {
 		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
-		return;
+		return 0;
 	}
 	if (!(own = isl_ctx_alloc())) {
 		snprintf(v->why_not, sizeof(v->why_not), "out of memory");
-		return;
+		return 0;
 	}
 	pm_isl_bound(own);
 	pthread_mutex_lock(&b->lock);
@@ -468,6 +468,7 @@ static void queue_row(struct builder *b, const struct pm_variant_desc *r)
 	b->state[r->role] = ROW_QUEUED;
 	pthread_cond_broadcast(&b->cond);
 	pthread_mutex_unlock(&b->lock);
+	return 1;
 }
 
 /* Build queued row i (diagnostics dropped: the file is complete without
@@ -553,8 +554,7 @@ static void main_rows(struct builder *bd)
 		s->borrowed = 1;
 		s->emit_fixup = 1;
 		s->cfg = vs->main_cfg;
-		queue_row(bd, b->desc);
-		if (bd->state[PM_RT_BASE] == ROW_NONE)
+		if (!queue_row(bd, b->desc))
 			borrow_main(vs);
 		return;
 	}
@@ -600,7 +600,7 @@ static void build_rows(const struct pm_spec *spec, struct pm_variant_set *vs)
 		if (no)
 			snprintf(v->why_not, sizeof(v->why_not), "%s", no);
 		else
-			queue_row(&b, r);
+			(void) queue_row(&b, r);
 	}
 	pthread_mutex_lock(&b.lock);
 	b.closed = 1;
