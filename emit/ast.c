@@ -306,16 +306,133 @@ static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
 	return isl_ast_node_set_annotation(node, id);
 }
 
-__isl_give isl_ast_node *pm_emit_ast(struct pm_kernel *k)
+/* The identity of the parameters lift_divs adds (their isl_id's user
+ * pointer). */
+static const char lifted_anchor;
+
+/* The kernel's context with its existentially quantified variables (the
+ * divisibility of the size symbols and split-K chunks by their multiples,
+ * schedule_tree/sizes.c: "M mod 128 = 0") lifted into parameters of their
+ * own, after the others ("M = 128 d0"): every set of the AST build then
+ * holds equalities between parameters instead of an existential variable
+ * each, which isl's simplifications, gists and emptiness tests handle
+ * several times faster; the AST is the same (checked: pm_emit_ast). */
+static __isl_give isl_set *lift_divs(__isl_take isl_set *context)
+{
+	isl_ctx *ctx = isl_set_get_ctx(context);
+	isl_size np = isl_set_dim(context, isl_dim_param);
+	isl_size nd;
+
+	context = isl_set_lift(context);
+	nd = isl_set_dim(context, isl_dim_set);
+	if (np < 0 || nd < 0)
+		return isl_set_free(context);
+	context = isl_set_move_dims(context, isl_dim_param, np, isl_dim_set,
+		0, nd);
+	for (int i = 0; i < nd; ++i) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "pm_div%d", i);
+		context = isl_set_set_dim_id(context, isl_dim_param, np + i,
+			isl_id_alloc(ctx, name, (void *) &lifted_anchor));
+	}
+	return isl_set_params(context);
+}
+
+static isl_bool expr_lifted(__isl_keep isl_ast_expr *e);
+
+static isl_bool args_lifted(__isl_keep isl_ast_expr *e)
+{
+	isl_size n = isl_ast_expr_op_get_n_arg(e);
+	isl_bool r = n < 0 ? isl_bool_error : isl_bool_false;
+
+	for (int i = 0; r == isl_bool_false && i < n; ++i) {
+		isl_ast_expr *arg = isl_ast_expr_op_get_arg(e, i);
+
+		r = expr_lifted(arg);
+		isl_ast_expr_free(arg);
+	}
+	return r;
+}
+
+/* Does e refer to a parameter of lift_divs? */
+static isl_bool expr_lifted(__isl_keep isl_ast_expr *e)
+{
+	isl_id *id;
+	isl_bool r;
+
+	switch (isl_ast_expr_get_type(e)) {
+	case isl_ast_expr_id:
+		id = isl_ast_expr_id_get_id(e);
+		r = id ? isl_bool_ok(isl_id_get_user(id) == &lifted_anchor) :
+			isl_bool_error;
+		isl_id_free(id);
+		return r;
+	case isl_ast_expr_op:
+		return args_lifted(e);
+	case isl_ast_expr_int:
+		return isl_bool_false;
+	default:
+		return isl_bool_error;
+	}
+}
+
+/* Does one of node's own expressions refer to a parameter of lift_divs?
+ * (found: the traversal stops with an error, *found set) */
+static isl_bool node_lifted(__isl_keep isl_ast_node *node, void *user)
+{
+	int *found = user;
+	isl_ast_expr *e[3] = { NULL, NULL, NULL };
+	isl_id *id = NULL;
+	isl_bool r = isl_bool_false;
+
+	switch (isl_ast_node_get_type(node)) {
+	case isl_ast_node_for:
+		e[0] = isl_ast_node_for_get_init(node);
+		e[1] = isl_ast_node_for_get_cond(node);
+		e[2] = isl_ast_node_for_get_inc(node);
+		break;
+	case isl_ast_node_if:
+		e[0] = isl_ast_node_if_get_cond(node);
+		break;
+	case isl_ast_node_user:
+		e[0] = isl_ast_node_user_get_expr(node);
+		id = isl_ast_node_get_annotation(node);
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; r == isl_bool_false && i < 3; ++i)
+		if (e[i])
+			r = expr_lifted(e[i]);
+	if (id && r == isl_bool_false) {
+		struct pm_annot *a = isl_id_get_user(id);
+
+		for (int i = 0; a && r == isl_bool_false && i < a->n; ++i)
+			r = expr_lifted(a->e[i]);
+	}
+	for (int i = 0; i < 3; ++i)
+		isl_ast_expr_free(e[i]);
+	isl_id_free(id);
+	if (r == isl_bool_true)
+		*found = 1;
+	return r == isl_bool_false ? isl_bool_true : isl_bool_error;
+}
+
+/* The AST of k, built from context. */
+static __isl_give isl_ast_node *build_ast(struct pm_kernel *k,
+	__isl_take isl_set *context)
 {
 	struct ast_data data = { k, NULL, 0 };
 	isl_ast_build *build;
 	isl_ast_node *ast;
 
 	data.fns = calloc(k->nops ? k->nops : 1, sizeof(*data.fns));
-	if (!data.fns)
+	if (!data.fns) {
+		isl_set_free(context);
 		return NULL;
-	build = isl_ast_build_from_context(isl_set_copy(k->scop->context));
+	}
+	build = isl_ast_build_from_context(context);
 	build = isl_ast_build_set_at_each_domain(build, &at_domain, &data);
 	ast = isl_ast_build_node_from_schedule(build,
 		isl_schedule_copy(k->schedule));
@@ -329,4 +446,22 @@ __isl_give isl_ast_node *pm_emit_ast(struct pm_kernel *k)
 	if (data.failed)
 		return isl_ast_node_free(ast);
 	return ast;
+}
+
+/* Built from the lifted context (lift_divs); should an expression refer to
+ * a lifted parameter (not seen: isl eliminates the parameters appended
+ * last), from k's own context, as before. */
+__isl_give isl_ast_node *pm_emit_ast(struct pm_kernel *k)
+{
+	isl_ast_node *ast;
+	int found = 0;
+
+	ast = build_ast(k, lift_divs(isl_set_copy(k->scop->context)));
+	if (ast && isl_ast_node_foreach_descendant_top_down(ast, &node_lifted,
+	    &found) >= 0)
+		return ast;
+	isl_ast_node_free(ast);
+	if (!found && isl_ctx_last_error(k->ctx) == isl_error_quota)
+		return NULL;
+	return build_ast(k, isl_set_copy(k->scop->context));
 }

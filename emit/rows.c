@@ -1,8 +1,5 @@
 /* The kernels of a variant set printed in parallel (rows.h). */
-#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "emit/emit.h"
 #include "emit/rows.h"
@@ -17,6 +14,7 @@ struct row_job {
 struct row_pool {
 	struct row_job *jobs;
 	int n, next;
+	int order[PM_RT_NROLES];	/* the jobs, costliest first */
 	pm_emit_row_fn def;
 	pthread_mutex_t lock;
 };
@@ -36,26 +34,14 @@ static void *worker(void *arg)
 		int i;
 
 		pthread_mutex_lock(&p->lock);
-		while (p->next < p->n && !p->jobs[p->next].v->ctx)
+		while (p->next < p->n && !p->jobs[p->order[p->next]].v->ctx)
 			p->next++;
-		i = p->next < p->n ? p->next++ : -1;
+		i = p->next < p->n ? p->order[p->next++] : -1;
 		pthread_mutex_unlock(&p->lock);
 		if (i < 0)
 			return NULL;
 		run_job(&p->jobs[i], p->def);
 	}
-}
-
-static int threads_wanted(int njobs)
-{
-	const char *e = getenv("POLYMMA_THREADS");
-	long t = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (t < 1)
-		t = 1;
-	if (t > PM_EMIT_MAX_THREADS)
-		t = PM_EMIT_MAX_THREADS;
-	return t < njobs ? (int) t : njobs;
 }
 
 /* The jobs of the built rows, in the table's order. */
@@ -77,6 +63,28 @@ static int collect(const struct pm_variant_set *vs, struct row_job *jobs)
 	return n;
 }
 
+/* A job's expected cost, as a class: rows whose copies are not TMA
+ * boxes (each thread's copies unrolled) cost the most AST, then split-K
+ * rows (their chunk parameters); measured on add_gemm, gemm_nn. */
+static int cost_class(const struct row_job *j)
+{
+	const struct pm_kernel *k = j->v->k;
+
+	return (k->tma[0] ? 0 : 2) + (k->scop->nsplit ? 1 : 0);
+}
+
+/* p's jobs costliest first (table order within a class), so that the
+ * last jobs to start are short ones and the threads finish together. */
+static void order_jobs(struct row_pool *p)
+{
+	int n = 0;
+
+	for (int c = 3; c >= 0; --c)
+		for (int i = 0; i < p->n; ++i)
+			if (cost_class(&p->jobs[i]) == c)
+				p->order[n++] = i;
+}
+
 /* Start nt - 1 workers (fewer where one does not start); their count. */
 static int start(struct row_pool *p, pthread_t *tid, int nt)
 {
@@ -92,12 +100,14 @@ int pm_emit_rows(const struct pm_variant_set *vs, pm_emit_row_fn def,
 	struct pm_strbuf *b, struct pm_diags *d)
 {
 	struct row_job jobs[PM_RT_NROLES];
-	pthread_t tid[PM_EMIT_MAX_THREADS];
-	struct row_pool p = { jobs, 0, 0, def, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t tid[PM_VARIANT_MAX_THREADS];
+	struct row_pool p = { .jobs = jobs, .def = def,
+		.lock = PTHREAD_MUTEX_INITIALIZER };
 	int started, rc = 0;
 
 	p.n = collect(vs, jobs);
-	started = start(&p, tid, threads_wanted(p.n));
+	order_jobs(&p);
+	started = start(&p, tid, pm_variant_threads(p.n));
 	/* the main kernel's context: this thread only, in order */
 	for (int i = 0; i < p.n; ++i)
 		if (!jobs[i].v->ctx)

@@ -5,15 +5,12 @@
  * its own; the rows that borrow the main kernel (its context) by the
  * calling thread, one after the other; then the buffers are appended to b
  * in the table's order: the same text as one thread printing every row
- * in order. Threads: $POLYMMA_THREADS (1: none), else the CPUs online,
- * at most PM_EMIT_MAX_THREADS. */
+ * in order. Threads: pm_variant_threads (variant.h). */
 #ifndef PM_EMIT_ROWS_H
 #define PM_EMIT_ROWS_H
 
 #include "poly/strbuf.h"
 #include "variant/variant.h"
-
-#define PM_EMIT_MAX_THREADS 16
 
 /* Prints kernel k (row suffix suffix) into b; < 0 on error (d says why). */
 typedef int (*pm_emit_row_fn)(struct pm_kernel *k, const char *suffix,

@@ -1,6 +1,10 @@
 /* The variant set: every row of the target's table through the passes. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "polymma.h"
 #include "promote/promote.h"
@@ -10,6 +14,59 @@
 /* Why a grouped spec has no row built exact only (docs/decisions/0051). */
 #define GROUP_EXACT "grouped: each group's rows are ragged, the row has " \
 	"no guards (docs/decisions/0051)"
+
+/* The rows of a set built in parallel (pm_variant_set_build): the calling
+ * thread decides the rows in the table's order (wanted: a condition may
+ * read rows before it, which it awaits: built), threads run the rows'
+ * pipelines, each in its row's isl context; the set is the same as built
+ * one row after the other. */
+enum row_state { ROW_NONE, ROW_QUEUED, ROW_RUNNING, ROW_DONE };
+
+struct builder {
+	const struct pm_spec *spec;
+	struct pm_variant_set *vs;
+	/* rows queued, in the table's order; the next to run */
+	const struct pm_variant_desc *queue[PM_RT_NROLES];
+	isl_ctx *qctx[PM_RT_NROLES];
+	int nq, next;
+	enum row_state state[PM_RT_NROLES];
+	int closed;	/* no row will be queued anymore */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void run_queued(struct builder *b, int i);
+
+/* Run a queued row if there is one (with b->lock held; released while it
+ * runs); 0 if there is none. */
+static int run_next(struct builder *b)
+{
+	int i;
+
+	if (b->next >= b->nq)
+		return 0;
+	i = b->next++;
+	b->state[b->queue[i]->role] = ROW_RUNNING;
+	pthread_mutex_unlock(&b->lock);
+	run_queued(b, i);
+	pthread_mutex_lock(&b->lock);
+	b->state[b->queue[i]->role] = ROW_DONE;
+	pthread_cond_broadcast(&b->cond);
+	return 1;
+}
+
+/* Row role of the set once it is built (or known not to be), running
+ * queued rows meanwhile. */
+static const struct pm_variant *built(struct builder *b,
+	enum pm_rt_role role)
+{
+	pthread_mutex_lock(&b->lock);
+	while (b->state[role] == ROW_QUEUED || b->state[role] == ROW_RUNNING)
+		if (!run_next(b))
+			pthread_cond_wait(&b->cond, &b->lock);
+	pthread_mutex_unlock(&b->lock);
+	return &b->vs->v[role];
+}
 
 /* The conditions of the _unaligned row (PM_VF_NARROW;
  * docs/decisions/0046-narrow-copies.md). */
@@ -35,9 +92,10 @@ static const char *wanted_narrow(const struct pm_variant_set *vs)
 
 /* Does row r's condition on the user's request and the rows built so far
  * hold?  NULL, or why not. */
-static const char *wanted(const struct pm_variant_set *vs,
+static const char *wanted(struct builder *b,
 	const struct pm_variant_desc *r)
 {
+	const struct pm_variant_set *vs = b->vs;
 	const struct pm_config *c = &vs->main_cfg;
 	const struct pm_target *t = vs->target;
 	const struct pm_kernel *split = vs->v[PM_RT_SPLIT].k;
@@ -78,9 +136,9 @@ static const char *wanted(const struct pm_variant_set *vs,
 	 * plan (runtime/plan.c runs its rules with split_k 1) */
 	if ((r->flags & PM_VF_SPLIT_PLAN) && !c->int_acc && !c->epi_red &&
 	    !c->batched &&
-	    (!split || vs->v[PM_RT_BASE].borrowed))
+	    (!split || built(b, PM_RT_BASE)->borrowed))
 		return "no split-K launch plan";
-	if (r->from != PM_RT_NROLES && !vs->v[r->from].k)
+	if (r->from != PM_RT_NROLES && !built(b, r->from)->k)
 		return "the row it derives from was not built";
 	if ((r->flags & PM_VF_TMA) && (c->tma >= 0 || t->tma != 2))
 		return "--tma given, or TMA not the target's default";
@@ -90,9 +148,10 @@ static const char *wanted(const struct pm_variant_set *vs,
 }
 
 /* The conditions of a persistent row (PM_VF_PERSIST). */
-static const char *wanted_persist(const struct pm_variant_set *vs,
+static const char *wanted_persist(struct builder *b,
 	const struct pm_variant_desc *r)
 {
+	const struct pm_variant_set *vs = b->vs;
 	const struct pm_config *c = &vs->main_cfg;
 	const struct pm_target *t = vs->target;
 	int split = !!(r->flags & PM_VF_PSPLIT);
@@ -113,10 +172,11 @@ static const char *wanted_persist(const struct pm_variant_set *vs,
 		return "--split-k given";
 	if ((r->flags & PM_VF_CLUSTER) && c->cluster == 1)
 		return "--cluster 1";
-	if (r->role != PM_RT_PERSIST && !vs->v[PM_RT_PERSIST].k)
+	if (r->role != PM_RT_PERSIST && !built(b, PM_RT_PERSIST)->k)
 		return "no _persist kernel";
-	if ((r->flags & PM_VF_CLUSTER) && (!vs->v[PM_RT_PERSIST_SPLIT].k ||
-	    pm_kernel_pro_regs(vs->v[PM_RT_PERSIST_SPLIT].k)))
+	if ((r->flags & PM_VF_CLUSTER) &&
+	    (!built(b, PM_RT_PERSIST_SPLIT)->k ||
+	     pm_kernel_pro_regs(vs->v[PM_RT_PERSIST_SPLIT].k)))
 		return "no split persistent kernel, or a prologue through "
 			"the MMA's registers (docs/decisions)";
 	return NULL;
@@ -376,37 +436,72 @@ static void ragged_k(struct pm_variant_set *vs)
 			vs->v[i].k->kragged = ok;
 }
 
-/* Build row r quietly into v, in an isl context of its own (diagnostics
- * dropped: the file is complete without it, and v->why_not says why it is
- * not there). */
-static void build_row(const struct pm_spec *spec,
-	struct pm_variant_set *vs, const struct pm_variant_desc *r)
+/* The base row borrows the main kernel (its unsplit build failed, or
+ * there is none). */
+static void borrow_main(struct pm_variant_set *vs)
 {
+	struct pm_variant *b = &vs->v[PM_RT_BASE];
+
+	b->k = vs->main;
+	b->borrowed = 1;
+	b->cfg = vs->main_cfg;
+}
+
+/* Queue row r, to be built quietly into its variant in an isl context of
+ * its own (run_queued), once its configuration fits (1); else say why not
+ * (there; 0). */
+static int queue_row(struct builder *b, const struct pm_variant_desc *r)
+{
+	struct pm_variant_set *vs = b->vs;
 	struct pm_variant *v = &vs->v[r->role];
 	isl_ctx *own;
 	const struct pm_config *base = r->from == PM_RT_NROLES ?
 		&vs->main_cfg : &vs->v[r->from].cfg;
 	const char *no;
 	char buf[128];
-	struct pm_diags d2;
 
 	derive(vs->target, r, base, &v->cfg);
 	if ((no = fits_acc(vs, &v->cfg, buf, sizeof(buf)))) {
 		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
-		return;
+		return 0;
 	}
 	if (!(own = isl_ctx_alloc())) {
 		snprintf(v->why_not, sizeof(v->why_not), "out of memory");
-		return;
+		return 0;
 	}
 	pm_isl_bound(own);
+	pthread_mutex_lock(&b->lock);
+	b->queue[b->nq] = r;
+	b->qctx[b->nq++] = own;
+	b->state[r->role] = ROW_QUEUED;
+	pthread_cond_broadcast(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+	return 1;
+}
+
+/* Build queued row i (diagnostics dropped: the file is complete without
+ * it, and v->why_not says why it is not there); writes its own variant
+ * only (and the set's over_budget, under the lock). */
+static void run_queued(struct builder *b, int i)
+{
+	const struct pm_variant_desc *r = b->queue[i];
+	struct pm_variant_set *vs = b->vs;
+	struct pm_variant *v = &vs->v[r->role];
+	isl_ctx *own = b->qctx[i];
+	const char *no;
+	char buf[128];
+	struct pm_diags d2;
+
 	pm_diags_init(&d2, "", NULL);
-	v->k = pm_pipeline_until(own, spec, &v->cfg, NULL, &d2);
+	v->k = pm_pipeline_until(own, b->spec, &v->cfg, NULL, &d2);
 	if (!v->k)
 		snprintf(v->why_not, sizeof(v->why_not), "build failed: %.120s",
 			d2.buf ? d2.buf : "?");
-	if (!v->k && pm_isl_quota_diag(own, &d2))
+	if (!v->k && pm_isl_quota_diag(own, &d2)) {
+		pthread_mutex_lock(&b->lock);
 		vs->over_budget = 1;
+		pthread_mutex_unlock(&b->lock);
+	}
 	pm_diags_clear(&d2);
 	no = v->k ? fits(r, v->k, buf, sizeof(buf)) : NULL;
 	if (!no && v->k && v->k->scop->spec->grouped && exact_only(r, v->k))
@@ -418,6 +513,8 @@ static void build_row(const struct pm_spec *spec,
 	}
 	if (!v->k) {
 		isl_ctx_free(own);
+		if (r->role == PM_RT_BASE)
+			borrow_main(vs);
 		return;
 	}
 	v->ctx = own;
@@ -428,13 +525,38 @@ static void build_row(const struct pm_spec *spec,
 	v->emit_fixup = !!(r->flags & PM_VF_PSPLIT);
 }
 
+/* Runs queued rows until the last is queued and none is left. */
+static void *worker(void *arg)
+{
+	struct builder *b = arg;
+
+	pthread_mutex_lock(&b->lock);
+	while (run_next(b) || !b->closed)
+		if (b->next >= b->nq && !b->closed)
+			pthread_cond_wait(&b->cond, &b->lock);
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+int pm_variant_threads(int njobs)
+{
+	const char *e = getenv("POLYMMA_THREADS");
+	long t = e && *e ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (t < 1)
+		t = 1;
+	if (t > PM_VARIANT_MAX_THREADS)
+		t = PM_VARIANT_MAX_THREADS;
+	return t < njobs ? (int) t : njobs;
+}
+
 /* The base and split rows: the main kernel splits k (and emits CUDA):
  * it is the _split row and the base row is its unsplit build (or, when
  * that fails, the main kernel without its fixup); else it is the base
  * row. */
-static void main_rows(const struct pm_spec *spec,
-	struct pm_variant_set *vs)
+static void main_rows(struct builder *bd)
 {
+	struct pm_variant_set *vs = bd->vs;
 	struct pm_variant *b = &vs->v[PM_RT_BASE], *s = &vs->v[PM_RT_SPLIT];
 
 	if (vs->main->scop->nsplit && vs->target->emits_cuda && s->desc) {
@@ -442,8 +564,11 @@ static void main_rows(const struct pm_spec *spec,
 		s->borrowed = 1;
 		s->emit_fixup = 1;
 		s->cfg = vs->main_cfg;
-		build_row(spec, vs, b->desc);
-	} else if (s->desc) {
+		if (!queue_row(bd, b->desc))
+			borrow_main(vs);
+		return;
+	}
+	if (s->desc) {
 		snprintf(s->why_not, sizeof(s->why_not), "%s",
 			vs->main->scop->nsplit ? "host rendering" :
 			vs->main_cfg.grouped ? "grouped: k is not split "
@@ -454,11 +579,48 @@ static void main_rows(const struct pm_spec *spec,
 			"blocks reduce final values (docs/decisions/0037)" :
 			"the kernel does not split k");
 	}
-	if (!b->k) {
-		b->k = vs->main;
-		b->borrowed = 1;
-		b->cfg = vs->main_cfg;
+	borrow_main(vs);
+}
+
+/* The rows other than the main kernel's, built by up to
+ * pm_variant_threads threads (the calling one among them). */
+static void build_rows(const struct pm_spec *spec, struct pm_variant_set *vs)
+{
+	const struct pm_target *t = vs->target;
+	struct builder b = { .spec = spec, .vs = vs };
+	pthread_t tid[PM_VARIANT_MAX_THREADS];
+	int nt = pm_variant_threads(t->nvariants), started = 0;
+
+	pthread_mutex_init(&b.lock, NULL);
+	pthread_cond_init(&b.cond, NULL);
+	for (int i = 0; i + 1 < nt; ++i)
+		if (!pthread_create(&tid[started], NULL, worker, &b))
+			started++;
+	main_rows(&b);
+	for (int i = 0; i < t->nvariants; ++i) {
+		const struct pm_variant_desc *r = &t->variants[i];
+		struct pm_variant *v = &vs->v[r->role];
+		const char *no;
+
+		if (r->role == PM_RT_BASE || r->role == PM_RT_SPLIT)
+			continue;
+		no = wanted(&b, r);
+		if (!no && (r->flags & PM_VF_PERSIST))
+			no = wanted_persist(&b, r);
+		if (no)
+			snprintf(v->why_not, sizeof(v->why_not), "%s", no);
+		else
+			(void) queue_row(&b, r);
 	}
+	pthread_mutex_lock(&b.lock);
+	b.closed = 1;
+	pthread_cond_broadcast(&b.cond);
+	pthread_mutex_unlock(&b.lock);
+	worker(&b);
+	for (int i = 0; i < started; ++i)
+		pthread_join(tid[i], NULL);
+	pthread_cond_destroy(&b.cond);
+	pthread_mutex_destroy(&b.lock);
 }
 
 int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
@@ -501,22 +663,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 	if (!vs->main)
 		return pm_diags_class(d) == PM_ERR_INTERNAL ? POLYMMA_ERR_INTERNAL :
 			POLYMMA_ERR_SPEC;
-	main_rows(spec, vs);
-	for (int i = 0; i < t->nvariants; ++i) {
-		const struct pm_variant_desc *r = &t->variants[i];
-		struct pm_variant *v = &vs->v[r->role];
-		const char *no;
-
-		if (r->role == PM_RT_BASE || r->role == PM_RT_SPLIT)
-			continue;
-		no = wanted(vs, r);
-		if (!no && (r->flags & PM_VF_PERSIST))
-			no = wanted_persist(vs, r);
-		if (no)
-			snprintf(v->why_not, sizeof(v->why_not), "%s", no);
-		else
-			build_row(spec, vs, r);
-	}
+	build_rows(spec, vs);
 	ragged_k(vs);
 	for (int i = 0; i < PM_RT_NROLES; ++i) {
 		vs->main->var[i] = vs->v[i].k;

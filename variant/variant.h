@@ -74,6 +74,11 @@ struct pm_variant_set {
 int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 	const struct pm_config *user, struct pm_variant_set *vs,
 	struct pm_diags *d);
+/* The threads that build (and print, emit/rows.h) the rows of a set of
+ * njobs rows: $POLYMMA_THREADS (1: the calling one alone), else the CPUs
+ * online; at most PM_VARIANT_MAX_THREADS and njobs. */
+#define PM_VARIANT_MAX_THREADS 16
+int pm_variant_threads(int njobs);
 /* Free the kernels of vs. */
 void pm_variant_set_clear(struct pm_variant_set *vs);
 /* Has a row's isl context spent its operation budget (its build or its
