@@ -43,11 +43,12 @@
  * copies, f8 and i8, in the nn, tn and tt layouts, one persistent kernel
  * in clusters, cp.async copies, fixed sizes, two contractions.
  * All compiles run in the group setup, a few at a time; each case is then
- * one test. First every file is generated; a case whose file and arch
- * are byte for byte another's is checked on that one's compile; the
- * first case of each spec and target is compiled with -c (host code
- * too), the others with -cubin (the device code: the same front end,
- * warnings of host code included, and ptxas), the largest files first.
+ * one test. First every file is generated (once per command); a case
+ * whose file and arch are byte for byte another's is checked on that
+ * one's compile; the first case of each spec and target is compiled with
+ * -c (host code too), the others with -cubin (the device code: the same
+ * front end, warnings of host code included, and ptxas), the largest
+ * files first.
  * Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
  * POLYMMA_NVCC_FILTER=TEXT compiles only the cases whose name contains
@@ -359,6 +360,18 @@ static int by_size(const void *a, const void *b)
 	return *(const int *) a - *(const int *) b;
 }
 
+/* The first selected case whose polymma gen command is case i's (the
+ * same spec, configuration and sizes), if not i: -1. */
+static int same_gen(int i)
+{
+	for (int j = 0; j < i; j++)
+		if (selected(&cases[j]) && cases[j].cfg == cases[i].cfg &&
+		    cases[j].fixed == cases[i].fixed &&
+		    !strcmp(cases[j].spec, cases[i].spec))
+			return j;
+	return -1;
+}
+
 static int group_setup(void **state)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -375,13 +388,22 @@ static int group_setup(void **state)
 		return -1;
 	}
 	for (int i = 0; i < N_CASES; i++)
-		if (selected(&cases[i]))
+		if (selected(&cases[i]) && same_gen(i) < 0)
 			order[n++] = i;
-	printf("test_nvcc: %d cases with %s, %d jobs at a time, in %s\n",
-		n, nvcc, parallel, tmpdir);
+	printf("test_nvcc: %d files to generate with %s, %d jobs at a "
+		"time, in %s\n", n, polymma_bin(), parallel, tmpdir);
 	fflush(stdout);
 	run_pool(order, n, parallel, gen_job, gen_status);
 	t1 = now();
+	/* a case generated with another's command takes its file */
+	for (int i = 0, j; i < N_CASES; i++)
+		if (selected(&cases[i]) && (j = same_gen(i)) >= 0) {
+			cases[i].gen_status = cases[j].gen_status;
+			snprintf(cases[i].cu, sizeof(cases[i].cu), "%s",
+				cases[j].cu);
+			snprintf(cases[i].gen_log, sizeof(cases[i].gen_log), "%s",
+				cases[j].gen_log);
+		}
 	plan_compiles();
 	n = 0;
 	for (int i = 0; i < N_CASES; i++) {
