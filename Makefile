@@ -182,44 +182,21 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(FLAGS_FILE) | $(DEPS_STAMP)
 	@rm -f $(BUILD)/tests/$*
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-# Builds what it can of the tests (make -k), runs every test program from
-# the repository root (a failure does not stop the others), then the example
-# on the shipped GEMM as a smoke test, then the dependency checker
-# (tests/check_deps.sh: its self-test and the tree), then make install's
-# consumers (tests/test_install.sh: pkg-config, CMake) and the Python
-# module's tests (tests/test_python.py). The last line counts programs.
-check: all $(if $(SANITIZE),,shared)
-	@$(MAKE) --no-print-directory -k $(TEST_BINS) || true
-	@pass=0; fail=0; failed=; \
-	for t in $(TEST_BINS); do \
-		if [ ! -x $$t ]; then \
-			echo "== $$t: did not build"; \
-			fail=$$((fail + 1)); failed="$$failed $$t"; continue; \
-		fi; \
-		echo "== $$t"; t0=$$(date +%s); \
-		if POLYMMA='$(CLI)' ./$$t; then pass=$$((pass + 1)); \
-		else fail=$$((fail + 1)); failed="$$failed $$t"; fi; \
-		echo "== $$t: $$(($$(date +%s) - t0)) s"; \
-	done; \
-	echo "== smoke: $(EXAMPLE) examples/gemm_nn.tc"; \
-	if ./$(EXAMPLE) examples/gemm_nn.tc; then pass=$$((pass + 1)); \
-	else fail=$$((fail + 1)); failed="$$failed $(EXAMPLE)"; fi; \
-	for a in --self-test .; do \
-		echo "== deps: sh tests/check_deps.sh $$a"; \
-		if sh tests/check_deps.sh $$a; then pass=$$((pass + 1)); \
-		else fail=$$((fail + 1)); failed="$$failed check_deps.sh[$$a]"; fi; \
-	done; \
-	echo "== install: sh tests/test_install.sh $(BUILD)"; \
-	if sh tests/test_install.sh $(BUILD); then pass=$$((pass + 1)); \
-	else fail=$$((fail + 1)); failed="$$failed test_install.sh"; fi; \
-	echo "== python: python3 tests/test_python.py"; \
-	if POLYMMA='$(CLI)' POLYMMA_LIB='$(if $(SANITIZE),off,$(SHLIB))' \
-		python3 tests/test_python.py; then \
-		pass=$$((pass + 1)); \
-	else fail=$$((fail + 1)); failed="$$failed test_python.py"; fi; \
-	[ -z "$$failed" ] || echo "failed:$$failed"; \
-	echo "$$pass passed, $$fail failed"; \
-	[ $$fail -eq 0 ]
+# Builds what it can of the tests (make -k; as many jobs as CPUs unless
+# make was given -j), then scripts/check.sh runs every test program from
+# the repository root (a failure does not stop the others; CPUs at a time,
+# each program's output grouped), the example on the shipped GEMM as a
+# smoke test, the dependency checker (tests/check_deps.sh: its self-test
+# and the tree), make install's consumers (tests/test_install.sh:
+# pkg-config, CMake) and the Python module's tests (tests/test_python.py).
+# The last line counts programs.
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,\
+	-j$(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2))
+check:
+	@$(MAKE) --no-print-directory $(CHECK_J) all $(if $(SANITIZE),,shared)
+	@$(MAKE) --no-print-directory $(CHECK_J) -k $(TEST_BINS) || true
+	@bash scripts/check.sh '$(CLI)' '$(if $(SANITIZE),off,$(SHLIB))' \
+		'$(EXAMPLE)' '$(BUILD)' $(TEST_BINS)
 
 asan:
 	$(MAKE) BUILD=build-asan \

@@ -3,15 +3,11 @@
 #ifndef PM_TEST_GROUP_RENDER_H
 #define PM_TEST_GROUP_RENDER_H
 
-struct hcfg {
-	int bm, bn, bk, wm, wn, mm, mn, mk, stages, smem, frag, tma;
-};
-
-static const struct hcfg hcfgs[] = {
-	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0 },
-	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1, 0 },
+static const struct pm_hr_cfg hcfgs[] = {
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0, 0 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1, 0, 0, 0 },
 	/* TMA copies: the host renders a box as the whole tile */
-	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 0, 1 },
+	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 0, 1, 0, 0 },
 };
 #define NHCFGS ((int) (sizeof(hcfgs) / sizeof(hcfgs[0])))
 
@@ -33,45 +29,13 @@ static const struct grun gruns[] = {
 };
 #define NGRUNS ((int) (sizeof(gruns) / sizeof(gruns[0])))
 
-/* Input element i of tensor t: small integers, exact in f16. */
-static double value(int t, int64_t i)
-{
-	return (double) ((i * 7 + 3 * t + 1) % 17 - 8) / 4;
-}
-
-static int64_t elems(const struct pm_spec *s, int t, const int64_t *sizes)
-{
-	int64_t n = 1;
-
-	for (int d = 0; d < s->tensors[t].rank; ++d)
-		n *= s->tensors[t].dims[d].sym >= 0 ?
-			sizes[s->tensors[t].dims[d].sym] :
-			s->tensors[t].dims[d].value;
-	return n;
-}
-
-/* "(1L * T * K)": tensor t's elements as C text over the driver's
- * sizes. */
-static void elems_text(const struct pm_spec *s, int t, struct pm_strbuf *b)
-{
-	pm_strbuf_add(b, "(1L");
-	for (int d = 0; d < s->tensors[t].rank; ++d)
-		pm_strbuf_printf(b, " * %s",
-			s->syms[s->tensors[t].dims[d].sym].name);
-	pm_strbuf_add(b, ")");
-}
-
 /* The driver: the sizes, the inputs and the reference's outputs from the
  * data file (argv[1]), the outputs poisoned with NaN, CALL (every
  * group), every output element compared: NaN where the reference keeps
  * the poison (a row of no group), else within f16's rounding. */
 static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 {
-	pm_strbuf_add(b, "\n#include <math.h>\n#include <stdio.h>\n"
-		"#include <stdlib.h>\nstatic float *rd(FILE *f, long n)\n{\n"
-		"\tfloat *p = malloc(sizeof(float) * n);\n"
-		"\tif (fread(p, sizeof(float), n, f) != (size_t) n)\n"
-		"\t\texit(3);\n\treturn p;\n}\n"
+	pm_strbuf_add(b, PM_HR_DRIVER_RD
 		"int main(int argc, char **argv)\n{\n"
 		"\tFILE *f = fopen(argv[1], \"rb\");\n\tlong bad = 0, sz[8];\n"
 		"\tif (!f || fread(sz, sizeof(long), 8, f) != 8)\n\t\treturn 3;\n");
@@ -86,15 +50,15 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 				continue;
 			pm_strbuf_printf(b, "\tfloat *%s%s = rd(f, ", x,
 				r ? "_want" : "");
-			elems_text(s, t, b);
+			pm_hr_elems_text(s, t, b);
 			pm_strbuf_add(b, ");\n");
 			if (!r)
 				continue;
 			pm_strbuf_printf(b, "\tfloat *%s = malloc(sizeof(float) * ",
 				x);
-			elems_text(s, t, b);
+			pm_hr_elems_text(s, t, b);
 			pm_strbuf_add(b, ");\n\tfor (long i = 0; i < ");
-			elems_text(s, t, b);
+			pm_hr_elems_text(s, t, b);
 			pm_strbuf_printf(b, "; ++i)\n\t\t%s[i] = NAN;\n", x);
 		}
 	pm_strbuf_add(b, "\tCALL;\n");
@@ -104,7 +68,7 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 		if (s->tensors[t].role != PM_OUTPUT)
 			continue;
 		pm_strbuf_add(b, "\tfor (long i = 0; i < ");
-		elems_text(s, t, b);
+		pm_hr_elems_text(s, t, b);
 		pm_strbuf_printf(b, "; ++i)\n"
 			"\t\tif ((isnan(%s_want[i]) ? !isnan(%s[i]) : "
 			"!(fabsf(%s[i] - %s_want[i]) <= 2e-3f * (1 + "
@@ -116,18 +80,34 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 		"\treturn bad != 0;\n}\n");
 }
 
+/* Element i of tensor t at run g: outputs NaN, offs the cumulative
+ * ends of the groups, other inputs small integers / 4 (exact in f16). */
+static double value(const struct pm_spec *s, int t, int64_t i,
+	const void *arg)
+{
+	const struct grun *g = arg;
+	int64_t end = 0;
+
+	if (s->tensors[t].role == PM_OUTPUT)
+		return NAN;
+	if (t != s->group_offs)
+		return pm_hr_value(t, i) / 4;
+	for (int64_t e = 0; e <= i; ++e)
+		end += g->g[e];
+	return (double) end;
+}
+
 /* The sizes (8 longs), the inputs (offs: the run's cumulative ends) and
  * the reference's outputs (from NaN) of s at run g into path. */
 static void data_file(const struct pm_spec *s, const struct grun *g,
 	const char *path)
 {
-	void *bufs[16] = { 0 };
 	long sz[8] = { 0 };
 	int64_t sizes[8] = { 0 }, rows = g->extra;
 	FILE *f = fopen(path, "wb");
 
 	assert_non_null(f);
-	assert_true(s->ntensors <= 16 && s->nsyms <= 8);
+	assert_true(s->nsyms <= 8);
 	for (int e = 0; e < g->E; ++e)
 		rows += g->g[e];
 	for (int i = 0; i < s->nsyms; ++i) {
@@ -138,36 +118,7 @@ static void data_file(const struct pm_spec *s, const struct grun *g,
 		sz[i] = (long) sizes[i];
 	}
 	assert_int_equal(fwrite(sz, sizeof(long), 8, f), 8);
-	for (int t = 0; t < s->ntensors; ++t) {
-		const struct pm_tensor *x = &s->tensors[t];
-		int64_t n = elems(s, t, sizes), end = 0;
-
-		if (x->role == PM_TEMP)
-			continue;
-		bufs[t] = calloc((size_t) n, 4);
-		assert_non_null(bufs[t]);
-		for (int64_t i = 0; i < n; ++i) {
-			end += t == s->group_offs ? g->g[i] : 0;
-			pm_eval_store(x->type, bufs[t], i, x->role == PM_OUTPUT ?
-				NAN : t == s->group_offs ? (double) end :
-				value(t, i));
-		}
-	}
-	assert_int_equal(pm_spec_eval(s, sizes, bufs), PM_EVAL_OK);
-	for (int r = 0; r < 2; ++r)
-		for (int t = 0; t < s->ntensors; ++t) {
-			const struct pm_tensor *x = &s->tensors[t];
-
-			if (x->role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			for (int64_t i = 0; i < elems(s, t, sizes); ++i) {
-				float v = (float) pm_eval_load(x->type, bufs[t], i);
-
-				assert_int_equal(fwrite(&v, sizeof(v), 1, f), 1);
-			}
-		}
-	for (int t = 0; t < s->ntensors; ++t)
-		free(bufs[t]);
+	pm_hr_write_data(f, s, sizes, value, g);
 	fclose(f);
 }
 
@@ -176,12 +127,8 @@ static void data_files(const struct pm_spec *s, char files[][32],
 	const char **argv)
 {
 	for (int r = 0; r < NGRUNS; ++r) {
-		int fd;
-
 		snprintf(files[r], sizeof(files[r]), "/tmp/pm_groupXXXXXX");
-		fd = mkstemp(files[r]);
-		assert_true(fd >= 0);
-		close(fd);
+		pm_hr_tmpfile(files[r]);
 		data_file(s, &gruns[r], files[r]);
 		argv[r] = files[r];
 	}
@@ -190,49 +137,35 @@ static void data_files(const struct pm_spec *s, char files[][32],
 /* Render spec file path on the host with c, run it at every run of
  * gruns[] (args: the kernel's arguments but pm_bz) against the
  * reference; the rendering is called once per group pm_z. */
-static int render(const char *path, const struct hcfg *c, const char *args)
+static int render(const char *path, const struct pm_hr_cfg *c,
+	const char *args)
 {
 	struct pm_spec *s = parse_file(path);
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
 	struct pm_strbuf head, tail;
-	struct pm_diags d;
-	char files[NGRUNS][32];
+	char files[NGRUNS][32], *src;
 	const char *argv[NGRUNS];
 	int rc;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.target = pm_target_host();
-	cfg.split_k = 1;
-	cfg.stages = c->stages;
-	cfg.smem = c->smem;
-	cfg.frag_pipe = c->frag ? -1 : 0;
-	cfg.tma = c->tma;
-	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
-	cfg.wm = c->wm, cfg.wn = c->wn;
-	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
-	pm_diags_init(&d, "t", NULL);
-	rc = pm_pipeline_generate(s, &cfg, &out, &d);
-	if (rc)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	assert_int_equal(rc, 0);
-	pm_diags_clear(&d);
-	assert_non_null(strstr(out.source, "long pm_rows, "));
-	assert_non_null(strstr(out.source, "long pm_bz)"));
-	assert_int_equal(!!strstr(out.source, "pm_host_tma(&"), cfg.tma);
+	pm_hr_config(&cfg, c);
+	src = pm_hr_generate(s, &cfg);
+	assert_non_null(src);
+	assert_non_null(strstr(src, "long pm_rows, "));
+	assert_non_null(strstr(src, "long pm_bz)"));
+	assert_int_equal(!!strstr(src, "pm_host_tma(&"), cfg.tma);
 	data_files(s, files, argv);
 	pm_strbuf_init(&head);
 	pm_strbuf_init(&tail);
 	pm_strbuf_printf(&head, "#define CALL for (long pm_z = 0; pm_z < E; "
 		"++pm_z) %s(%s, pm_z)\n", s->name, args);
 	driver(&tail, s);
-	rc = pm_hr_build_and_run_n(head.s, out.source, tail.s, argv, NGRUNS,
-		0, 1, path);
+	rc = pm_hr_build_and_run_n(head.s, src, tail.s, argv, NGRUNS, 0, 1,
+		path);
 	for (int r = 0; r < NGRUNS; ++r)
 		unlink(files[r]);
 	pm_strbuf_free(&head);
 	pm_strbuf_free(&tail);
-	pm_output_clear(&out);
+	free(src);
 	pm_spec_free(s);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #ifndef PM_TEST_NVCC_CASES_H
 #define PM_TEST_NVCC_CASES_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,9 +85,15 @@ struct ncase {
 	const char *arch;
 	int fixed;		/* 1: -D M=256 -D N=384 -D K=512, 2: -D K=1000 */
 	char cu[512], gen_log[512], nvcc_log[512];
-	int status;		/* job exit status; -1: not run */
-	int timed_out;
-	double seconds;
+	int gen_status;		/* polymma gen's exit status; -1: not run */
+	int status;		/* nvcc's exit status; -1: not run */
+	int timed_out;		/* gen or nvcc killed after JOB_TIMEOUT_S */
+	double seconds;		/* gen and nvcc */
+	long size;		/* the generated file's bytes */
+	uint64_t hash;		/* of the file and the arch */
+	int same_as;		/* the case compiling the same file for the
+				 * same arch in its place; -1: none */
+	int full;		/* nvcc -c (host code too); else -cubin */
 };
 
 static struct ncase cases[N_CASES];
@@ -575,7 +582,8 @@ static void init_cases(void)
 			tmpdir, name);
 		snprintf(k->nvcc_log, sizeof(k->nvcc_log), "%s/%s.nvcc.log",
 			tmpdir, name);
-		k->status = -1;
+		k->gen_status = k->status = -1;
+		k->same_as = -1;
 	}
 }
 

@@ -38,36 +38,11 @@
 #include "tests/util.h"
 #include "variant/batch.h"
 
-static struct pm_spec *parse(const char *text)
-{
-	struct pm_diags d;
-	struct pm_spec *s;
-
-	pm_diags_init(&d, "t.tc", text);
-	s = pm_spec_parse(text, "t.tc", &d);
-	if (!s)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	assert_non_null(s);
-	return s;
-}
-
-static struct pm_spec *parse_file(const char *path)
-{
-	char *text = pm_test_read(path);
-	struct pm_spec *s;
-
-	assert_non_null(text);
-	s = parse(text);
-	free(text);
-	return s;
-}
-
 /* ---- The spec the kernels see ---- */
 
 static void test_batch_view(void **state)
 {
-	struct pm_spec *s = parse_file("tests/specs/bmm_bias.tc"), *k;
+	struct pm_spec *s = pm_hr_parse_file("tests/specs/bmm_bias.tc"), *k;
 	struct pm_diags d;
 	const struct pm_expr *e;
 
@@ -153,7 +128,7 @@ static void test_refusals(void **state)
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-		struct pm_spec *s = parse(cases[i].text);
+		struct pm_spec *s = pm_hr_parse(cases[i].text);
 		struct pm_config cfg;
 		struct pm_output out = { 0 };
 		struct pm_diags d;
@@ -191,7 +166,7 @@ static void test_legal(void **state)
 
 	(void) state;
 	for (size_t f = 0; f < sizeof(specs) / sizeof(specs[0]); ++f) {
-		struct pm_spec *s = parse_file(specs[f]);
+		struct pm_spec *s = pm_hr_parse_file(specs[f]);
 		isl_ctx *ctx = isl_ctx_alloc();
 		struct pm_config cfg;
 		struct pm_diags d;
@@ -247,65 +222,20 @@ static void test_legal(void **state)
 
 /* ---- Host renderings against the reference ---- */
 
-struct hcfg {
-	int bm, bn, bk, wm, wn, mm, mn, mk, stages, smem, frag, tma;
-};
-
-static const struct hcfg hcfgs[] = {
-	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0 },
-	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1, 0 },
+static const struct pm_hr_cfg hcfgs[] = {
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0, 0 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1, 0, 0, 0 },
 	/* TMA copies: the host renders a box as the whole tile */
-	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 0, 1 },
+	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 0, 1, 0, 0 },
 };
 #define NHCFGS ((int) (sizeof(hcfgs) / sizeof(hcfgs[0])))
-
-/* Input element i of tensor t: small integers, exact in f16. */
-static double value(int t, int64_t i)
-{
-	return (double) ((i * 7 + 3 * t + 1) % 17 - 8);
-}
-
-static int64_t elems(const struct pm_spec *s, int t, const int64_t *sizes)
-{
-	int64_t n = 1;
-
-	for (int d = 0; d < s->tensors[t].rank; ++d)
-		n *= s->tensors[t].dims[d].sym >= 0 ?
-			sizes[s->tensors[t].dims[d].sym] :
-			s->tensors[t].dims[d].value;
-	return n;
-}
-
-static size_t type_bytes(enum pm_type t)
-{
-	return t == PM_F16 || t == PM_BF16 ? 2 : 4;
-}
-
-/* "Bt * M * K": tensor t's elements as C text over the driver's
- * sizes. */
-static void elems_text(const struct pm_spec *s, int t, struct pm_strbuf *b)
-{
-	pm_strbuf_add(b, "(1L");
-	for (int d = 0; d < s->tensors[t].rank; ++d)
-		if (s->tensors[t].dims[d].sym >= 0)
-			pm_strbuf_printf(b, " * %s",
-				s->syms[s->tensors[t].dims[d].sym].name);
-		else
-			pm_strbuf_printf(b, " * %ldL",
-				s->tensors[t].dims[d].value);
-	pm_strbuf_add(b, ")");
-}
 
 /* The driver: the sizes (spec order), every input and the reference's
  * outputs read from the data file (argv[1]), CALL (every batch), every
  * output element compared within f16's rounding of the reference. */
 static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 {
-	pm_strbuf_add(b, "\n#include <math.h>\n#include <stdio.h>\n"
-		"#include <stdlib.h>\nstatic float *rd(FILE *f, long n)\n{\n"
-		"\tfloat *p = malloc(sizeof(float) * n);\n"
-		"\tif (fread(p, sizeof(float), n, f) != (size_t) n)\n"
-		"\t\texit(3);\n\treturn p;\n}\n"
+	pm_strbuf_add(b, PM_HR_DRIVER_RD
 		"int main(int argc, char **argv)\n{\n"
 		"\tFILE *f = fopen(argv[1], \"rb\");\n\tlong bad = 0, sz[8];\n"
 		"\tif (!f || fread(sz, sizeof(long), 8, f) != 8)\n\t\treturn 3;\n");
@@ -320,17 +250,17 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 				continue;
 			if (!r) {
 				pm_strbuf_printf(b, "\tfloat *%s = rd(f, ", x->name);
-				elems_text(s, t, b);
+				pm_hr_elems_text(s, t, b);
 				pm_strbuf_add(b, ");\n");
 				continue;
 			}
 			pm_strbuf_printf(b, "\tfloat *%s_want = rd(f, ", x->name);
-			elems_text(s, t, b);
+			pm_hr_elems_text(s, t, b);
 			pm_strbuf_printf(b, "), *%s = malloc(sizeof(float) * ",
 				x->name);
-			elems_text(s, t, b);
+			pm_hr_elems_text(s, t, b);
 			pm_strbuf_printf(b, ");\n\tfor (long i = 0; i < ");
-			elems_text(s, t, b);
+			pm_hr_elems_text(s, t, b);
 			pm_strbuf_printf(b, "; ++i)\n\t\t%s[i] = NAN;\n", x->name);
 		}
 	pm_strbuf_add(b, "\tCALL;\n");
@@ -340,7 +270,7 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 		if (s->tensors[t].role != PM_OUTPUT)
 			continue;
 		pm_strbuf_add(b, "\tfor (long i = 0; i < ");
-		elems_text(s, t, b);
+		pm_hr_elems_text(s, t, b);
 		pm_strbuf_printf(b, "; ++i)\n"
 			"\t\tif (!(fabsf(%s[i] - %s_want[i]) <= 1e-3f * (1 + "
 			"fabsf(%s_want[i]))) && bad++ < 5)\n"
@@ -351,46 +281,28 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 		"\treturn bad != 0;\n}\n");
 }
 
+/* Input element i of tensor t (pm_hr_value); outputs 0. */
+static double value(const struct pm_spec *s, int t, int64_t i,
+	const void *arg)
+{
+	(void) arg;
+	return s->tensors[t].role == PM_INPUT ? pm_hr_value(t, i) : 0;
+}
+
 /* The sizes (8 longs), the inputs and the reference's outputs of s at
  * sizes into path. */
 static void data_file(const struct pm_spec *s, const int64_t *sizes,
 	const char *path)
 {
-	void *bufs[16] = { 0 };
 	long sz[8] = { 0 };
 	FILE *f = fopen(path, "wb");
 
 	assert_non_null(f);
-	assert_true(s->ntensors <= 16 && s->nsyms <= 8);
+	assert_true(s->nsyms <= 8);
 	for (int i = 0; i < s->nsyms; ++i)
 		sz[i] = (long) sizes[i];
 	assert_int_equal(fwrite(sz, sizeof(long), 8, f), 8);
-	for (int t = 0; t < s->ntensors; ++t) {
-		const struct pm_tensor *x = &s->tensors[t];
-		int64_t n = elems(s, t, sizes);
-
-		if (x->role == PM_TEMP)
-			continue;
-		bufs[t] = calloc((size_t) n, type_bytes(x->type));
-		assert_non_null(bufs[t]);
-		for (int64_t i = 0; x->role == PM_INPUT && i < n; ++i)
-			pm_eval_store(x->type, bufs[t], i, value(t, i));
-	}
-	assert_int_equal(pm_spec_eval(s, sizes, bufs), PM_EVAL_OK);
-	for (int r = 0; r < 2; ++r)
-		for (int t = 0; t < s->ntensors; ++t) {
-			const struct pm_tensor *x = &s->tensors[t];
-
-			if (x->role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			for (int64_t i = 0; i < elems(s, t, sizes); ++i) {
-				float v = (float) pm_eval_load(x->type, bufs[t], i);
-
-				assert_int_equal(fwrite(&v, sizeof(v), 1, f), 1);
-			}
-		}
-	for (int t = 0; t < s->ntensors; ++t)
-		free(bufs[t]);
+	pm_hr_write_data(f, s, sizes, value, NULL);
 	fclose(f);
 }
 
@@ -406,40 +318,25 @@ static const int64_t runs[][4] = {
 /* Render spec file path on the host with c, run it at every size of
  * runs[] (args: the kernel's arguments but pm_bz) against the
  * reference; the rendering is called once per batch pm_z. */
-static int render(const char *path, const struct hcfg *c, const char *args,
-	const char *units, int smem_pro)
+static int render(const char *path, const struct pm_hr_cfg *c,
+	const char *args, const char *units, int smem_pro)
 {
-	struct pm_spec *s = parse_file(path);
+	struct pm_spec *s = pm_hr_parse_file(path);
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
 	struct pm_strbuf head, tail;
-	struct pm_diags d;
-	char files[NRUNS][32];
+	char files[NRUNS][32], *src;
 	const char *argv[NRUNS];
 	int rc;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.target = pm_target_host();
-	cfg.split_k = 1;
-	cfg.stages = c->stages;
-	cfg.smem = c->smem;
-	cfg.frag_pipe = c->frag ? -1 : 0;
+	pm_hr_config(&cfg, c);
 	/* TMA copies where no prologue is applied in shared memory */
 	cfg.tma = c->tma && !smem_pro;
-	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
-	cfg.wm = c->wm, cfg.wn = c->wn;
-	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
-	pm_diags_init(&d, "t", NULL);
-	rc = pm_pipeline_generate(s, &cfg, &out, &d);
-	if (rc)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	assert_int_equal(rc, 0);
-	pm_diags_clear(&d);
-	assert_non_null(strstr(out.source, "long pm_bz)"));
-	assert_int_equal(!!strstr(out.source, "pm_host_tma(&"), cfg.tma);
+	src = pm_hr_generate(s, &cfg);
+	assert_non_null(src);
+	assert_non_null(strstr(src, "long pm_bz)"));
+	assert_int_equal(!!strstr(src, "pm_host_tma(&"), cfg.tma);
 	for (int r = 0; r < NRUNS; ++r) {
 		int64_t sizes[4];
-		int fd;
 
 		/* the spec's symbols: Bt, M, K, N in declaration order */
 		for (int i = 0; i < s->nsyms; ++i) {
@@ -450,9 +347,7 @@ static int render(const char *path, const struct hcfg *c, const char *args,
 				sizes[i] = (sizes[i] + 7) / 8 * 8;
 		}
 		snprintf(files[r], sizeof(files[r]), "/tmp/pm_batchXXXXXX");
-		fd = mkstemp(files[r]);
-		assert_true(fd >= 0);
-		close(fd);
+		pm_hr_tmpfile(files[r]);
 		data_file(s, sizes, files[r]);
 		argv[r] = files[r];
 	}
@@ -461,13 +356,13 @@ static int render(const char *path, const struct hcfg *c, const char *args,
 	pm_strbuf_printf(&head, "#define CALL for (long pm_z = 0; pm_z < Bt; "
 		"++pm_z) %s(%s, pm_z)\n", s->name, args);
 	driver(&tail, s);
-	rc = pm_hr_build_and_run_n(head.s, out.source, tail.s, argv, NRUNS, 0,
-		1, path);
+	rc = pm_hr_build_and_run_n(head.s, src, tail.s, argv, NRUNS, 0, 1,
+		path);
 	for (int r = 0; r < NRUNS; ++r)
 		unlink(files[r]);
 	pm_strbuf_free(&head);
 	pm_strbuf_free(&tail);
-	pm_output_clear(&out);
+	free(src);
 	pm_spec_free(s);
 	return rc;
 }
@@ -507,21 +402,18 @@ static void test_host(void **state)
  * back (every batch writes batch 0). */
 static void test_host_can_fail(void **state)
 {
-	struct pm_spec *s = parse_file("tests/specs/bmm_nn.tc");
+	struct pm_spec *s = pm_hr_parse_file("tests/specs/bmm_nn.tc");
 	int64_t sizes[4] = { 3, 7, 7, 7 };
 	struct pm_strbuf tail;
 	char path[] = "/tmp/pm_batchXXXXXX";
 	const char *argv[1] = { path };
-	int fd;
 
 	(void) state;
 	if (system("cc --version >/dev/null 2>&1")) {
 		pm_spec_free(s);
 		return;
 	}
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	pm_hr_tmpfile(path);
 	data_file(s, sizes, path);
 	pm_strbuf_init(&tail);
 	driver(&tail, s);
@@ -554,7 +446,7 @@ static int count(const char *s, const char *needle)
 
 static void test_sm90a_file(void **state)
 {
-	struct pm_spec *s = parse_file("tests/specs/bmm_bcast_b.tc");
+	struct pm_spec *s = pm_hr_parse_file("tests/specs/bmm_bcast_b.tc");
 	struct pm_config cfg;
 	struct pm_output out = { 0 };
 	struct pm_diags d;

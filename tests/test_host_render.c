@@ -77,20 +77,17 @@ static int render_text(const char *text, const char *layout,
 {
 	struct pm_spec *spec;
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
-	struct pm_diags d;
+	char *owned = NULL, *src;
 	int rc;
 
-	if (text) {
-		pm_diags_init(&d, "t.tc", text);
-		spec = pm_spec_parse(text, "t.tc", &d);
-		if (!spec)
-			fprintf(stderr, "%s", pm_diags_text(&d));
-		pm_diags_clear(&d);
-	} else {
-		spec = pm_test_spec(layout);
+	if (!text) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "examples/gemm_%s.tc", layout);
+		text = owned = pm_test_read(path);
+		assert_non_null(text);
 	}
-	assert_non_null(spec);
+	spec = pm_hr_parse(text);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.target = pm_target_host();
 	cfg.split_k = g_split ? 0 : 1;
@@ -120,12 +117,9 @@ static int render_text(const char *text, const char *layout,
 		}
 		cfg.ndefines = 3;
 	}
-	pm_diags_init(&d, "t", NULL);
-	rc = pm_pipeline_generate(spec, &cfg, &out, &d);
-	if (rc)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	assert_int_equal(rc, 0);
-	pm_diags_clear(&d);
+	/* once per spec and configuration (the sizes, the checks differ) */
+	src = pm_hr_generate_text(text, &cfg);
+	assert_non_null(src);
 	{
 		struct pm_strbuf head, tail;
 		char args[96], what[96];
@@ -146,12 +140,13 @@ static int render_text(const char *text, const char *layout,
 		snprintf(args, sizeof(args), "%ld %ld %ld", m, n, k);
 		snprintf(what, sizeof(what), "%s %s %ldx%ldx%ld", layout,
 			fixed ? "fixed" : "runtime", m, n, k);
-		rc = build_and_run(head.s, out.source, tail.s, args,
+		rc = build_and_run(head.s, src, tail.s, args,
 			strcmp(layout, check_as) != 0, what);
 		pm_strbuf_free(&head);
 		pm_strbuf_free(&tail);
 	}
-	pm_output_clear(&out);
+	free(src);
+	free(owned);
 	pm_spec_free(spec);
 	return rc;
 }
@@ -339,17 +334,10 @@ static void test_pro_regs(void **state)
 static int epi_run(const char *text, const char *name, const char *args,
 	const char *epi, long m, long n, long k)
 {
-	struct pm_diags d;
-	struct pm_spec *spec;
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
+	char *src;
 	int rc;
 
-	pm_diags_init(&d, "epi.tc", text);
-	spec = pm_spec_parse(text, "epi.tc", &d);
-	if (!spec)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	assert_non_null(spec);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.target = pm_target_host();
 	cfg.split_k = g_split ? 0 : 1;
@@ -359,11 +347,8 @@ static int epi_run(const char *text, const char *name, const char *args,
 	cfg.staged_store = 1;
 	cfg.bm = 64, cfg.bn = 64, cfg.bk = 32, cfg.wm = 32, cfg.wn = 32;
 	cfg.mm = 16, cfg.mn = 16, cfg.mk = 8;
-	rc = pm_pipeline_generate(spec, &cfg, &out, &d);
-	if (rc)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	assert_int_equal(rc, 0);
-	pm_diags_clear(&d);
+	src = pm_hr_generate_text(text, &cfg);
+	assert_non_null(src);
 	{
 		struct pm_strbuf head;
 		char argv[96];
@@ -373,11 +358,10 @@ static int epi_run(const char *text, const char *name, const char *args,
 			1);
 		pm_strbuf_printf(&head, "#define EPI (%s)\n", epi);
 		snprintf(argv, sizeof(argv), "%ld %ld %ld", m, n, k);
-		rc = build_and_run(head.s, out.source, epi_driver, argv, 0, epi);
+		rc = build_and_run(head.s, src, epi_driver, argv, 0, epi);
 		pm_strbuf_free(&head);
 	}
-	pm_output_clear(&out);
-	pm_spec_free(spec);
+	free(src);
 	return rc;
 }
 
@@ -439,10 +423,7 @@ static void test_two_contractions(void **state)
 		"  X(i, j) = D(i, j) + C(i, j)\n"
 		"  O(i, j) = relu(X(i, j) / 2)\n}\n",
 	};
-	struct pm_diags d;
-	struct pm_spec *spec;
-	struct pm_output out = { 0 };
-	char args[96];
+	char args[96], *src;
 
 	(void) state;
 	for (int i = 0; i < 2 * NSOME; ++i) {
@@ -453,9 +434,6 @@ static void test_two_contractions(void **state)
 		if (g_tma && cfgs[c].stages < 2)
 			continue;	/* TMA needs 2 stages */
 
-		pm_diags_init(&d, "add.tc", text);
-		spec = pm_spec_parse(text, "add.tc", &d);
-		assert_non_null(spec);
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.target = pm_target_host();
 		cfg.split_k = g_split ? 0 : 1;
@@ -470,16 +448,14 @@ static void test_two_contractions(void **state)
 		cfg.bm = cfgs[c].bm, cfg.bn = cfgs[c].bn, cfg.bk = cfgs[c].bk;
 		cfg.wm = cfgs[c].wm, cfg.wn = cfgs[c].wn;
 		cfg.mm = cfgs[c].mm, cfg.mn = cfgs[c].mn, cfg.mk = cfgs[c].mk;
-		if (pm_pipeline_generate(spec, &cfg, &out, &d))
-			fprintf(stderr, "%s", pm_diags_text(&d));
-		assert_non_null(out.source);
-		pm_diags_clear(&d);
+		src = pm_hr_generate_text(text, &cfg);
+		assert_non_null(src);
 		/* test_ragged: M, N past whole tiles */
 		snprintf(args, sizeof(args), "%d %d %d %d", 2 * cfgs[c].bm +
 			(g_asan ? 8 : 0), cfgs[c].bn + (g_asan ? 8 : 0),
 			3 * cfgs[c].bk, 2 * cfgs[c].bk);
 		/* one register tile: no second accumulator */
-		assert_int_equal(strstr(out.source, "pm_acc1") == NULL, shared);
+		assert_int_equal(strstr(src, "pm_acc1") == NULL, shared);
 		{
 			struct pm_strbuf head;
 
@@ -487,15 +463,14 @@ static void test_two_contractions(void **state)
 			pm_strbuf_printf(&head, "#define SHARED %d\n", shared);
 			split_call(&head, "add2", "A, B, E, F, O, M, N, K, L",
 				"K", "L", cfg.bm, cfg.bn, cfg.bk, shared ? 1 : 2);
-			if (build_and_run(head.s, out.source, add_driver, args,
-					0, "two contractions"))
+			if (build_and_run(head.s, src, add_driver, args, 0,
+					"two contractions"))
 				fail_msg("two contractions%s, config %d, split %ld",
 					shared ? " (shared accumulator)" : "", c,
 					g_split);
 			pm_strbuf_free(&head);
 		}
-		pm_output_clear(&out);
-		pm_spec_free(spec);
+		free(src);
 	}
 }
 
@@ -512,10 +487,7 @@ static void test_shared_operand(void **state)
 		"  U(i, j) +=! X(i, k) * relu(V(k, j))\n"
 		"  O(i, j) = silu(G(i, j)) * U(i, j)\n}\n",
 	};
-	struct pm_diags d;
-	struct pm_spec *spec;
-	struct pm_output out = { 0 };
-	char args[96];
+	char args[96], *src;
 
 	(void) state;
 	for (int i = 0; i < 3 * NSOME; ++i) {
@@ -526,9 +498,6 @@ static void test_shared_operand(void **state)
 		/* TMA needs 2 stages and no prologue in shared memory */
 		if (g_tma && (cfgs[c].stages < 2 || v == 2))
 			continue;
-		pm_diags_init(&d, "sw.tc", texts[v]);
-		spec = pm_spec_parse(texts[v], "sw.tc", &d);
-		assert_non_null(spec);
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.target = pm_target_host();
 		cfg.split_k = g_split ? 0 : 1;
@@ -543,13 +512,11 @@ static void test_shared_operand(void **state)
 		cfg.bm = cfgs[c].bm, cfg.bn = cfgs[c].bn, cfg.bk = cfgs[c].bk;
 		cfg.wm = cfgs[c].wm, cfg.wn = cfgs[c].wn;
 		cfg.mm = cfgs[c].mm, cfg.mn = cfgs[c].mn, cfg.mk = cfgs[c].mk;
-		if (pm_pipeline_generate(spec, &cfg, &out, &d))
-			fprintf(stderr, "%s", pm_diags_text(&d));
-		assert_non_null(out.source);
-		pm_diags_clear(&d);
+		src = pm_hr_generate_text(texts[v], &cfg);
+		assert_non_null(src);
 		/* both accumulators, one copy of the shared tile */
-		assert_non_null(strstr(out.source, "pm_acc1"));
-		assert_null(strstr(strstr(out.source, sb ? "W_shared" :
+		assert_non_null(strstr(src, "pm_acc1"));
+		assert_null(strstr(strstr(src, sb ? "W_shared" :
 			"X_shared") + 1, sb ? "*W_shared" : "*X_shared"));
 		snprintf(args, sizeof(args), "%d %d %d", 2 * cfgs[c].bm +
 			(g_asan ? 8 : 0), cfgs[c].bn + (g_asan ? 8 : 0),
@@ -559,14 +526,13 @@ static void test_shared_operand(void **state)
 			"%s\n", sb, v == 2 ? "((x) > 0 ? (x) : 0)" : "(x)");
 		split_call(&head, "sw", "P, Q, R, O, M, N, K", "K", "K", cfg.bm,
 			cfg.bn, cfg.bk, 2);
-		if (build_and_run(head.s, out.source, shared_driver, args, 0,
+		if (build_and_run(head.s, src, shared_driver, args, 0,
 				"shared operand"))
 			fail_msg("shared %s, config %d, split %ld, tma %d",
 				v == 1 ? "W" : v ? "X, prologue" : "X", c,
 				g_split, g_tma);
 		pm_strbuf_free(&head);
-		pm_output_clear(&out);
-		pm_spec_free(spec);
+		free(src);
 	}
 }
 

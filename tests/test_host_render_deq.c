@@ -34,150 +34,110 @@
 #include "target/target.h"
 #include "tests/host_render_util.h"
 
-struct hcfg {
-	int bm, bn, bk, wm, wn, mm, mn, mk, stages, smem, frag, tma;
-};
-
-static const struct hcfg hcfgs[] = {
-	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0 },
+static const struct pm_hr_cfg hcfgs[] = {
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0, 0 },
 	/* register staging (where no prologue is in shared memory) */
-	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0 },
+	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0, 0, 0 },
 	/* cp.async stages, the fragment pipeline */
-	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1, 0 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1, 0, 0, 0 },
 	/* TMA boxes (where no prologue is in shared memory) */
-	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 0, 1 },
+	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 0, 1, 0, 0 },
 };
 #define NHCFGS ((int) (sizeof(hcfgs) / sizeof(hcfgs[0])))
-
-static struct pm_spec *parse(const char *text)
-{
-	struct pm_diags d;
-	struct pm_spec *s;
-
-	pm_diags_init(&d, "t.tc", text);
-	s = pm_spec_parse(text, "t.tc", &d);
-	if (!s)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	assert_non_null(s);
-	return s;
-}
 
 /* Input element i of tensor t: small integers for matrices, powers of two
  * (1/4 .. 2) for vectors and scalars, so that every product and sum is
  * exact in f32. */
-static double value(const struct pm_spec *s, int t, int64_t i)
+static double value(const struct pm_spec *s, int t, int64_t i,
+	const void *arg)
 {
+	(void) arg;
+	if (s->tensors[t].role != PM_INPUT)
+		return 0;
 	if (s->tensors[t].rank < 2)
 		return (double) (1 << ((i * 3 + t) % 4)) / 4;
-	return (double) ((i * 7 + 3 * t + 1) % 17 - 8);
+	return pm_hr_value(t, i);
 }
 
-static int64_t elems(const struct pm_spec *s, int t, const int64_t *sizes)
+/* The driver: the sizes, every input (malloc'ed at its size) and the
+ * expected outputs read from the data file (8 longs, then floats: inputs
+ * then outputs, spec order), CALL, every output element compared
+ * exactly; one program for every size of a rendering. */
+static void driver(struct pm_strbuf *b, const struct pm_spec *s)
 {
-	int64_t n = 1;
-
-	for (int d = 0; d < s->tensors[t].rank; ++d)
-		n *= s->tensors[t].dims[d].sym >= 0 ?
-			sizes[s->tensors[t].dims[d].sym] :
-			s->tensors[t].dims[d].value;
-	return n;
-}
-
-/* The driver: every input (malloc'ed at its size) and the expected
- * outputs read from the data file (floats, inputs then outputs, spec
- * order), CALL, every output element compared exactly. */
-static void driver(struct pm_strbuf *b, const struct pm_spec *s,
-	const int64_t *sizes)
-{
-	pm_strbuf_add(b, "\n#include <math.h>\n#include <stdio.h>\n"
-		"#include <stdlib.h>\nstatic float *rd(FILE *f, long n)\n{\n"
-		"\tfloat *p = malloc(sizeof(float) * n);\n"
-		"\tif (fread(p, sizeof(float), n, f) != (size_t) n)\n"
-		"\t\texit(3);\n\treturn p;\n}\n"
+	pm_strbuf_add(b, PM_HR_DRIVER_RD
 		/* the host holds f16 outputs as floats: f16's one rounding
 		 * (11 significant bits, to nearest even; normal values) */
 		"static float r16(float x)\n{\n\tint e;\n\tif (x == 0 || "
 		"!isfinite(x))\n\t\treturn x;\n\tfrexp(x, &e);\n\treturn "
 		"(float) ldexp(nearbyint(ldexp(x, 11 - e)), e - 11);\n}\n"
 		"int main(int argc, char **argv)\n{\n"
-		"\tFILE *f = fopen(argv[1], \"rb\");\n\tlong bad = 0;\n");
+		"\tFILE *f = fopen(argv[1], \"rb\");\n\tlong bad = 0, sz[8];\n"
+		"\tif (!f || fread(sz, sizeof(long), 8, f) != 8)\n\t\treturn 3;\n");
 	for (int i = 0; i < s->nsyms; ++i)
-		pm_strbuf_printf(b, "\tconst long %s = %ld;\n", s->syms[i].name,
-			(long) sizes[i]);
+		pm_strbuf_printf(b, "\tconst long %s = sz[%d];\n",
+			s->syms[i].name, i);
 	for (int t = 0; t < s->ntensors; ++t) {
-		const struct pm_tensor *x = &s->tensors[t];
-		long n = (long) elems(s, t, sizes);
+		const char *x = s->tensors[t].name;
 
-		if (x->role == PM_INPUT)
-			pm_strbuf_printf(b, "\tfloat *%s = rd(f, %ld);\n", x->name,
-				n);
-		else if (x->role == PM_OUTPUT)
-			pm_strbuf_printf(b, "\tfloat *%s = malloc(sizeof(float) * "
-				"%ld), *%s_want = NULL;\n\tfor (long i = 0; i < %ld; "
-				"++i)\n\t\t%s[i] = NAN;\n", x->name, n, x->name, n,
-				x->name);
+		if (s->tensors[t].role == PM_INPUT) {
+			pm_strbuf_printf(b, "\tfloat *%s = rd(f, ", x);
+			pm_hr_elems_text(s, t, b);
+			pm_strbuf_add(b, ");\n");
+		} else if (s->tensors[t].role == PM_OUTPUT) {
+			pm_strbuf_printf(b, "\tfloat *%s = malloc(sizeof(float) * ",
+				x);
+			pm_hr_elems_text(s, t, b);
+			pm_strbuf_printf(b, "), *%s_want = NULL;\n\tfor (long i = 0; "
+				"i < ", x);
+			pm_hr_elems_text(s, t, b);
+			pm_strbuf_printf(b, "; ++i)\n\t\t%s[i] = NAN;\n", x);
+		}
 	}
 	for (int t = 0; t < s->ntensors; ++t)
-		if (s->tensors[t].role == PM_OUTPUT)
-			pm_strbuf_printf(b, "\t%s_want = rd(f, %ld);\n",
-				s->tensors[t].name, (long) elems(s, t, sizes));
+		if (s->tensors[t].role == PM_OUTPUT) {
+			pm_strbuf_printf(b, "\t%s_want = rd(f, ",
+				s->tensors[t].name);
+			pm_hr_elems_text(s, t, b);
+			pm_strbuf_add(b, ");\n");
+		}
 	pm_strbuf_add(b, "\tCALL;\n");
 	for (int t = 0; t < s->ntensors; ++t) {
 		const char *x = s->tensors[t].name;
 
 		if (s->tensors[t].role != PM_OUTPUT)
 			continue;
-		if (s->tensors[t].type == PM_F16)
-			pm_strbuf_printf(b, "\tfor (long i = 0; i < %ld; ++i)\n"
-				"\t\t%s[i] = r16(%s[i]);\n",
-				(long) elems(s, t, sizes), x, x);
-		pm_strbuf_printf(b, "\tfor (long i = 0; i < %ld; ++i)\n"
+		if (s->tensors[t].type == PM_F16) {
+			pm_strbuf_add(b, "\tfor (long i = 0; i < ");
+			pm_hr_elems_text(s, t, b);
+			pm_strbuf_printf(b, "; ++i)\n\t\t%s[i] = r16(%s[i]);\n", x,
+				x);
+		}
+		pm_strbuf_add(b, "\tfor (long i = 0; i < ");
+		pm_hr_elems_text(s, t, b);
+		pm_strbuf_printf(b, "; ++i)\n"
 			"\t\tif (!(%s[i] == %s_want[i]) && bad++ < 5)\n"
 			"\t\t\tfprintf(stderr, \"%s[%%ld] = %%g, expected %%g\\n\", "
-			"i, %s[i], %s_want[i]);\n", (long) elems(s, t, sizes), x, x,
-			x, x, x);
+			"i, %s[i], %s_want[i]);\n", x, x, x, x, x);
 	}
 	pm_strbuf_add(b, "\tprintf(\"%ld wrong\\n\", bad);\n"
 		"\treturn bad != 0;\n}\n");
 }
 
-/* The inputs and the reference's outputs (rounded to their types, as
- * floats) of s at sizes into path. */
+/* The sizes (8 longs), the inputs and the reference's outputs (rounded
+ * to their types, as floats) of s at sizes into path. */
 static void data_file(const struct pm_spec *s, const int64_t *sizes,
 	const char *path)
 {
-	void *bufs[24] = { 0 };
+	long sz[8] = { 0 };
 	FILE *f = fopen(path, "wb");
 
 	assert_non_null(f);
-	assert_true(s->ntensors <= 24);
-	for (int t = 0; t < s->ntensors; ++t) {
-		const struct pm_tensor *x = &s->tensors[t];
-		int64_t n = elems(s, t, sizes);
-
-		if (x->role == PM_TEMP)
-			continue;
-		bufs[t] = calloc((size_t) n, 8);
-		assert_non_null(bufs[t]);
-		for (int64_t i = 0; x->role == PM_INPUT && i < n; ++i)
-			pm_eval_store(x->type, bufs[t], i, value(s, t, i));
-	}
-	assert_int_equal(pm_spec_eval(s, sizes, bufs), PM_EVAL_OK);
-	for (int r = 0; r < 2; ++r)
-		for (int t = 0; t < s->ntensors; ++t) {
-			const struct pm_tensor *x = &s->tensors[t];
-
-			if (x->role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			for (int64_t i = 0; i < elems(s, t, sizes); ++i) {
-				float v = (float) pm_eval_load(x->type, bufs[t], i);
-
-				assert_int_equal(fwrite(&v, sizeof(v), 1, f), 1);
-			}
-		}
-	for (int t = 0; t < s->ntensors; ++t)
-		free(bufs[t]);
+	assert_true(s->nsyms <= 8);
+	for (int i = 0; i < s->nsyms; ++i)
+		sz[i] = (long) sizes[i];
+	assert_int_equal(fwrite(sz, sizeof(long), 8, f), 8);
+	pm_hr_write_data(f, s, sizes, value, NULL);
 	fclose(f);
 }
 
@@ -185,8 +145,8 @@ static void data_file(const struct pm_spec *s, const int64_t *sizes,
  * chunks (0: unsplit) of each of the n reductions ext[] (the blocks of
  * the GPU: chunks of whole k tiles; the counters back to zero). */
 static void split_call(struct pm_strbuf *b, long S, const char *name,
-	const char *args, const char *const *ext, int n, const struct hcfg *c,
-	int nacc)
+	const char *args, const char *const *ext, int n,
+	const struct pm_hr_cfg *c, int nacc)
 {
 	if (!S) {
 		pm_strbuf_printf(b, "#define CALL %s(%s)\n", name, args);
@@ -215,43 +175,24 @@ static void split_call(struct pm_strbuf *b, long S, const char *name,
 /* A host rendering of text with c (split in S chunks), its source edited
  * by edit (NULL: none; replaces the first "from" by "to"); NULL with the
  * diagnostics printed. */
-static char *render(const struct pm_spec *s, const struct hcfg *c, long S)
+static char *render(const char *text, const struct pm_hr_cfg *c, long S)
 {
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
-	struct pm_diags d;
-	char *src = NULL;
+	char *src;
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.target = pm_target_host();
+	pm_hr_config(&cfg, c);
 	cfg.split_k = S ? 0 : 1;
-	cfg.stages = c->stages;
-	cfg.smem = c->smem;
-	cfg.frag_pipe = c->frag ? -1 : 0;
-	cfg.reg_stage = c->stages == 2 && !c->frag && !c->tma ? -1 : 0;
+	cfg.reg_stage = pm_hr_reg_stage(c);
 	/* TMA on (the host target's TMA is not a default); where a
 	 * contraction's prologue is applied in shared memory, --tma on is
 	 * refused and the rendering is made without */
-	cfg.tma = c->tma;
 	cfg.pro_regs = -1;
 	cfg.pro_overlap = -1;
-	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
-	cfg.wm = c->wm, cfg.wn = c->wn;
-	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
-	pm_diags_init(&d, "t", NULL);
-	if (pm_pipeline_generate(s, &cfg, &out, &d) && cfg.tma) {
-		pm_diags_clear(&d);
-		pm_output_clear(&out);
-		pm_diags_init(&d, "t", NULL);
+	src = pm_hr_generate_text_q(text, &cfg, cfg.tma);
+	if (!src && cfg.tma) {
 		cfg.tma = 0;
-		pm_pipeline_generate(s, &cfg, &out, &d);
+		src = pm_hr_generate_text(text, &cfg);
 	}
-	if (out.source)
-		src = strdup(out.source);
-	else
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	pm_output_clear(&out);
 	return src;
 }
 
@@ -259,16 +200,16 @@ static char *render(const struct pm_spec *s, const struct hcfg *c, long S)
  * of M, N, K, L and P) against the reference; the kernel's
  * arguments args, its reductions ext[0..n), nacc accumulator tiles;
  * from/to: an edit of the source (the negative control). */
-static int run(const char *text, const struct hcfg *c, long S,
+static int run(const char *text, const struct pm_hr_cfg *c, long S,
 	const int64_t *mnklp, const char *args, const char *const *ext, int n,
 	int nacc, const char *from, const char *to)
 {
-	struct pm_spec *s = parse(text);
+	struct pm_spec *s = pm_hr_parse(text);
 	struct pm_strbuf head, tail;
 	char path[] = "/tmp/pm_deqXXXXXX", what[160];
-	char *src = render(s, c, S), *p;
+	char *src = render(text, c, S), *p;
 	int64_t sz[8];
-	int fd, rc;
+	int rc;
 
 	/* the spec's symbols in its order */
 	assert_true(s->nsyms <= 5);
@@ -281,14 +222,12 @@ static int run(const char *text, const struct hcfg *c, long S,
 		assert_int_equal(strlen(from), strlen(to));
 		memcpy(p, to, strlen(to));
 	}
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	pm_hr_tmpfile(path);
 	data_file(s, sz, path);
 	pm_strbuf_init(&head);
 	pm_strbuf_init(&tail);
 	split_call(&head, S, s->name, args, ext, n, c, nacc);
-	driver(&tail, s, sz);
+	driver(&tail, s);
 	snprintf(what, sizeof(what), "%s split %ld, block %dx%dx%d, stages "
 		"%d, tma %d, M %ld N %ld K %ld", s->name, S, c->bm, c->bn, c->bk,
 		c->stages, c->tma, (long) mnklp[0], (long) mnklp[1],
@@ -434,14 +373,12 @@ static void test_checker(void **state)
 	/* the TMA configuration copies with TMA where no prologue is in
 	 * shared memory (gemm3), and without where one is (dequant[5]) */
 	for (int x = 0; x < 2; ++x) {
-		struct pm_spec *sp = parse(x ? dequant[5] : gemm3);
-		char *src = render(sp, &hcfgs[NHCFGS - 1], 0);
+		char *src = render(x ? dequant[5] : gemm3, &hcfgs[NHCFGS - 1], 0);
 
 		assert_true(hcfgs[NHCFGS - 1].tma);
 		assert_non_null(src);
 		assert_int_equal(!!strstr(src, "pm_host_tma(&"), !x);
 		free(src);
-		pm_spec_free(sp);
 	}
 	/* unedited, the same runs pass */
 	assert_int_equal(run(dequant[5], &hcfgs[0], 0, sz,
@@ -526,15 +463,13 @@ static void test_mixed_checker(void **state)
 			k, 1, 1, NULL, NULL), 0);
 	}
 	for (int x = 0; x < NMIXED; ++x) {
-		struct pm_spec *sp = parse(mixed[x]);
-		char *src = render(sp, &hcfgs[2], 0);
+		char *src = render(mixed[x], &hcfgs[2], 0);
 
 		assert_non_null(src);
 		assert_non_null(strstr(src, x == 3 ? "pm_host_copy_z(8, &Aq_raw[" :
 			"pm_host_copy_z(8, &Bq_raw["));
 		assert_non_null(strstr(src, "const float *pm_s = &"));
 		free(src);
-		pm_spec_free(sp);
 	}
 }
 

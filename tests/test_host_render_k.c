@@ -26,12 +26,7 @@
  * layout (0 plain, 1 pad, 2 swizzle), the fragment pipeline, TMA copies,
  * A's prologue through the MMA (pro_regs), prologues overlapped with the
  * MMAs. Two stages without the fragment pipeline: register staging. */
-struct hcfg {
-	int bm, bn, bk, wm, wn, mm, mn, mk;
-	int stages, smem, frag, tma, pro_regs, pro_overlap;
-};
-
-static const struct hcfg cfgs[] = {
+static const struct pm_hr_cfg cfgs[] = {
 	/* one stage, k tile 16 */
 	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0, 0 },
 	/* register staging, k tile 8 */
@@ -49,56 +44,27 @@ static const struct hcfg cfgs[] = {
 /* Generate spec text for the host with configuration c, split-K (split:
  * chunks, 0 none) and K fixed to fixed_k (0: a runtime size); the source
  * (caller frees) or NULL with the diagnostics printed. */
-static char *render(const char *text, const struct hcfg *c, long split,
-	long fixed_k)
+static char *render(const char *text, const struct pm_hr_cfg *c,
+	long split, long fixed_k)
 {
-	struct pm_diags d;
-	struct pm_spec *spec;
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
-	char *src = NULL;
 
-	pm_diags_init(&d, "k.tc", text);
-	spec = pm_spec_parse(text, "k.tc", &d);
-	if (!spec)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	assert_non_null(spec);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.target = pm_target_host();
+	pm_hr_config(&cfg, c);
 	cfg.split_k = split ? 0 : 1;
-	cfg.stages = c->stages;
-	cfg.smem = c->smem;
-	cfg.frag_pipe = c->frag ? -1 : 0;	/* where possible */
 	cfg.staged_store = c->frag;
-	cfg.reg_stage = c->stages == 2 && !c->frag && !c->tma &&
-		!c->pro_overlap ? -1 : 0;
-	cfg.tma = c->tma;
-	cfg.pro_regs = c->pro_regs;
-	cfg.pro_overlap = c->pro_overlap;
-	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
-	cfg.wm = c->wm, cfg.wn = c->wn;
-	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
+	cfg.reg_stage = pm_hr_reg_stage(c);
 	if (fixed_k) {
 		strcpy(cfg.defines[0].name, "K");
 		cfg.defines[0].value = fixed_k;
 		cfg.ndefines = 1;
 	}
-	pm_diags_init(&d, "k", NULL);
-	if (pm_pipeline_generate(spec, &cfg, &out, &d) == 0)
-		src = strdup(out.source);
-	else
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	pm_output_clear(&out);
-	pm_spec_free(spec);
-	return src;
+	return pm_hr_generate_text(text, &cfg);
 }
 
 /* One contraction C = PRO_A(A) * PRO_B(B) in layout l ("nn" .. "tt")
  * checked on "M N K" for each of sizes[0..n). */
 static int run_gemm(const char *l, const char *pro_a, const char *pro_b,
-	const struct hcfg *c, long split, long fixed_k,
+	const struct pm_hr_cfg *c, long split, long fixed_k,
 	const char *const *sizes, int n, int quiet, const char *edit)
 {
 	char text[512], what[128];
@@ -211,7 +177,7 @@ static void test_prologues(void **state)
 	for (int l = 0; l < 4; ++l)
 		for (int i = 0; i < 4; ++i)
 			for (int v = 0; v < 3; ++v) {
-				struct hcfg c = cfgs[pc[i]];
+				struct pm_hr_cfg c = cfgs[pc[i]];
 				const char *L = pm_test_layouts[l];
 				int n;
 				const char *const *sz = sizes_of(L, &n);
@@ -273,7 +239,7 @@ static void test_fused(void **state)
 	(void) state;
 	for (int i = 0; i < 3; ++i)
 		for (long split = 0; split <= 2; split += 2) {
-			const struct hcfg *c = &cfgs[fc[i]];
+			const struct pm_hr_cfg *c = &cfgs[fc[i]];
 			struct pm_strbuf head;
 			char *src;
 
@@ -329,7 +295,7 @@ static void test_shared_operand(void **state)
 	for (int v = 0; v < 2; ++v)
 		for (int i = 0; i < 4; ++i)
 			for (long split = 0; split <= 3; split += 3) {
-				const struct hcfg *c = &cfgs[sc[i]];
+				const struct pm_hr_cfg *c = &cfgs[sc[i]];
 				struct pm_strbuf head;
 				char *src = render(texts[v], c, split, 0);
 

@@ -21,55 +21,26 @@
 #include "tests/util.h"
 #include "tests/host_render_util.h"
 
-struct hcfg {
-	int bm, bn, bk, wm, wn, mm, mn, mk;
-	int stages, smem, frag, tma;
-};
-
-static const struct hcfg cfgs[] = {
-	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0 },
-	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0 },
-	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 0, 1 },
+static const struct pm_hr_cfg cfgs[] = {
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0, 0 },
+	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0, 0, 0 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 0, 1, 0, 0 },
 	/* the fragment pipeline and the staged store (the sm_80 default) */
-	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 1, 0 },
+	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 1, 0, 0, 0 },
 };
 #define NCFGS ((int) (sizeof(cfgs) / sizeof(cfgs[0])))
 
-static char *render(const char *text, const struct hcfg *c)
+/* Spec text rendered for the host with configuration c (the staged
+ * store with the fragment pipeline): the source (caller frees) or NULL
+ * with the diagnostics printed. */
+static char *render(const char *text, const struct pm_hr_cfg *c)
 {
-	struct pm_diags d;
-	struct pm_spec *spec;
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
-	char *src = NULL;
 
-	pm_diags_init(&d, "r.tc", text);
-	spec = pm_spec_parse(text, "r.tc", &d);
-	if (!spec)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	assert_non_null(spec);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.target = pm_target_host();
-	cfg.split_k = 1;
-	cfg.stages = c->stages;
-	cfg.smem = c->smem;
-	cfg.frag_pipe = c->frag ? -1 : 0;
+	pm_hr_config(&cfg, c);
 	cfg.staged_store = c->frag;
-	cfg.reg_stage = c->stages == 2 && !c->frag && !c->tma ? -1 : 0;
-	cfg.tma = c->tma;
-	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
-	cfg.wm = c->wm, cfg.wn = c->wn;
-	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
-	pm_diags_init(&d, "r", NULL);
-	if (pm_pipeline_generate(spec, &cfg, &out, &d) == 0)
-		src = strdup(out.source);
-	else
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	pm_output_clear(&out);
-	pm_spec_free(spec);
-	return src;
+	cfg.reg_stage = pm_hr_reg_stage(c);
+	return pm_hr_generate_text(text, &cfg);
 }
 
 /* The driver: KIND 0 S(i) = sum_j D(i, j)^2 with D = C + bias(j); 1 R(i)
@@ -137,7 +108,7 @@ static const char *const sizes_t[] = {
 /* kind 0: the row sum of squares in layout l; 1: the row max; 2: the
  * column sum; with edit, the check's negative control (the generated
  * reduction's combine turned into something else). */
-static int run_red(int kind, const char *l, const struct hcfg *c,
+static int run_red(int kind, const char *l, const struct pm_hr_cfg *c,
 	const char *edit, int quiet)
 {
 	char text[640], what[96];

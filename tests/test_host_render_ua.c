@@ -25,24 +25,15 @@
 #include "tests/util.h"
 #include "tests/host_render_util.h"
 
-/* A host configuration: block, warp and macro tiles, stages, shared
- * layout (0 plain, 1 pad, 2 swizzle), the fragment pipeline (and the
- * staged store). Two stages without the fragment pipeline: register
- * staging. */
-struct hcfg {
-	int bm, bn, bk, wm, wn, mm, mn, mk;
-	int stages, smem, frag, pro_regs, pro_overlap;
-};
-
-static const struct hcfg cfgs[] = {
+static const struct pm_hr_cfg cfgs[] = {
 	/* one stage, k tile 16 */
-	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0 },
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0, 0 },
 	/* register staging, k tile 8 */
-	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0, 0 },
+	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0, 0, 0 },
 	/* cp.async in 3 stages, swizzled */
-	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 0, 0, 0 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 0, 0, 0, 0 },
 	/* the fragment pipeline and the staged store (the sm_80 default) */
-	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 1, 0, 0 },
+	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 1, 0, 0, 0 },
 };
 #define NCFGS ((int) (sizeof(cfgs) / sizeof(cfgs[0])))
 
@@ -125,45 +116,15 @@ static const char broken[] =
 /* Spec text rendered for the host with configuration c, as the
  * _unaligned row (narrow copies); the source (caller frees) or NULL with
  * the diagnostics printed. */
-static char *render(const char *text, const struct hcfg *c)
+static char *render(const char *text, const struct pm_hr_cfg *c)
 {
-	struct pm_diags d;
-	struct pm_spec *spec;
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
-	char *src = NULL;
 
-	pm_diags_init(&d, "u.tc", text);
-	spec = pm_spec_parse(text, "u.tc", &d);
-	if (!spec)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	assert_non_null(spec);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.target = pm_target_host();
-	cfg.split_k = 1;
-	cfg.stages = c->stages;
-	cfg.smem = c->smem;
-	cfg.frag_pipe = c->frag ? -1 : 0;
+	pm_hr_config(&cfg, c);
 	cfg.staged_store = c->frag;
-	cfg.reg_stage = c->stages == 2 && !c->frag && !c->pro_overlap ? -1 :
-		0;
-	cfg.pro_regs = c->pro_regs;
-	cfg.pro_overlap = c->pro_overlap;
-	cfg.tma = 0;
+	cfg.reg_stage = pm_hr_reg_stage(c);
 	cfg.narrow_copies = 1;
-	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
-	cfg.wm = c->wm, cfg.wn = c->wn;
-	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
-	pm_diags_init(&d, "u", NULL);
-	if (pm_pipeline_generate(spec, &cfg, &out, &d) == 0)
-		src = strdup(out.source);
-	else
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	pm_output_clear(&out);
-	pm_spec_free(spec);
-	return src;
+	return pm_hr_generate_text(text, &cfg);
 }
 
 /* Replace every call "from" in src by "to" (of the same length; not
@@ -183,7 +144,7 @@ enum pro { PRO_NONE, PRO_PLUS1, PRO_SCALE };
 /* C = A * B in layout l ("nn" .. "tt"), prologues p, with configuration
  * c on each of sizes[0..n) ("M N K OFF"); broken: the negative controls'
  * helpers in place of the copies (1) or of the staged stores (2). */
-static int run_pro(const char *l, enum pro p, const struct hcfg *c,
+static int run_pro(const char *l, enum pro p, const struct pm_hr_cfg *c,
 	const char *const *sizes, int n, int quiet, int broken_calls)
 {
 	char text[512], what[128], ea[64], eb[64];
@@ -229,7 +190,7 @@ static int run_pro(const char *l, enum pro p, const struct hcfg *c,
 	return rc;
 }
 
-static int run_gemm(const char *l, const struct hcfg *c,
+static int run_gemm(const char *l, const struct pm_hr_cfg *c,
 	const char *const *sizes, int n, int quiet, int broken_calls)
 {
 	return run_pro(l, PRO_NONE, c, sizes, n, quiet, broken_calls);
@@ -272,7 +233,7 @@ static void test_prologues(void **state)
 	for (int l = 0; l < 4; ++l)
 		for (int i = 0; i < 3; i += 2)
 			for (int v = 0; v < 3; ++v) {
-				struct hcfg c = cfgs[i];
+				struct pm_hr_cfg c = cfgs[i];
 
 				c.frag = 0;
 				c.pro_overlap = v == 1 && c.stages >= 2;
@@ -327,7 +288,7 @@ static void test_epilogue(void **state)
 
 	(void) state;
 	for (int i = 0; i < NCFGS; ++i) {
-		const struct hcfg *c = &cfgs[i];
+		const struct pm_hr_cfg *c = &cfgs[i];
 		struct pm_strbuf head;
 		char *src = render("def f(f16(M, K) A, f16(K, N) B, f16(N) bias, "
 			"f16(M, N) R) -> (f16(M, N) C) {\n"

@@ -34,20 +34,6 @@
 #include "tests/host_render_util.h"
 #include "variant/kcopy.h"
 
-static struct pm_spec *parse(const char *text)
-{
-	struct pm_diags d;
-	struct pm_spec *s;
-
-	pm_diags_init(&d, "t.tc", text);
-	s = pm_spec_parse(text, "t.tc", &d);
-	if (!s)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	assert_non_null(s);
-	return s;
-}
-
 /* "def g(TY(..) A, TY(..) B) -> (OUT(M, N) C)" in layout l ("nn" ...:
  * A (M, K) or t (K, M); B (K, N) or t (N, K)). */
 static void gemm_text(char *buf, size_t n, const char *l, const char *ty,
@@ -75,7 +61,7 @@ static void test_kcopy_spec(void **state)
 		int ca = layouts[l][0] == 't', cb = layouts[l][1] == 'n';
 
 		gemm_text(text, sizeof(text), layouts[l], "f8e4m3", "f16");
-		s = parse(text);
+		s = pm_hr_parse(text);
 		assert_int_equal(pm_kcopy_spec(s, tg, &k), 0);
 		assert_int_equal(k != NULL, ca || cb);
 		if (k) {
@@ -103,7 +89,7 @@ static void test_kcopy_spec(void **state)
 	/* 16-bit operands and targets without the K-major rule: none */
 	gemm_text(text, sizeof(text), "tn", "f16", "f16");
 	{
-		struct pm_spec *s = parse(text), *k = (struct pm_spec *) 1;
+		struct pm_spec *s = pm_hr_parse(text), *k = (struct pm_spec *) 1;
 
 		assert_int_equal(pm_kcopy_spec(s, tg, &k), 0);
 		assert_null(k);
@@ -111,7 +97,7 @@ static void test_kcopy_spec(void **state)
 	}
 	gemm_text(text, sizeof(text), "tn", "i8", "i32");
 	{
-		struct pm_spec *s = parse(text), *k = (struct pm_spec *) 1;
+		struct pm_spec *s = pm_hr_parse(text), *k = (struct pm_spec *) 1;
 
 		assert_int_equal(pm_kcopy_spec(s, pm_target_find("sm_70"), &k),
 			0);
@@ -120,7 +106,7 @@ static void test_kcopy_spec(void **state)
 	}
 	/* read MN-major and K-major: no copy (kernel.c refuses it) */
 	{
-		struct pm_spec *s = parse("def g(f8e4m3(K, K) A, f8e4m3(N, K) B, "
+		struct pm_spec *s = pm_hr_parse("def g(f8e4m3(K, K) A, f8e4m3(N, K) B, "
 			"f8e4m3(N, K) E) -> (f32(K, N) C) {\n"
 			"  X(i, j) +=! A(k, i) * B(j, k)\n"
 			"  Y(i, j) +=! A(i, k) * E(j, k)\n"
@@ -134,43 +120,15 @@ static void test_kcopy_spec(void **state)
 
 /* ---- Host renderings against the reference ---- */
 
-struct hcfg {
-	int bm, bn, bk, wm, wn, mm, mn, mk, stages, smem, frag, tma;
-};
-
-static const struct hcfg hcfgs[] = {
-	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0 },
+static const struct pm_hr_cfg hcfgs[] = {
+	{ 64, 64, 16, 32, 32, 8, 8, 4, 1, 0, 0, 0, 0, 0 },
 	/* k tiles of 8: the copies' rows padded past K (K = 40: 48) */
-	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0 },
-	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1, 0 },
+	{ 32, 64, 8, 16, 32, 16, 16, 8, 2, 1, 0, 0, 0, 0 },
+	{ 64, 32, 32, 32, 16, 16, 8, 16, 3, 2, 1, 0, 0, 0 },
 	/* TMA copies: the box's row pitch the copy's */
-	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 0, 1 },
+	{ 64, 64, 32, 32, 32, 16, 16, 8, 2, 2, 0, 1, 0, 0 },
 };
 #define NHCFGS ((int) (sizeof(hcfgs) / sizeof(hcfgs[0])))
-
-/* Input element i of tensor t: small integers, exact in every 8-bit
- * type (|x| <= 8) and their sums exact in f32. */
-static double value(int t, int64_t i)
-{
-	return (double) ((i * 7 + 3 * t + 1) % 17 - 8);
-}
-
-static int64_t elems(const struct pm_spec *s, int t, const int64_t *sizes)
-{
-	int64_t n = 1;
-
-	for (int d = 0; d < s->tensors[t].rank; ++d)
-		n *= s->tensors[t].dims[d].sym >= 0 ?
-			sizes[s->tensors[t].dims[d].sym] :
-			s->tensors[t].dims[d].value;
-	return n;
-}
-
-static size_t type_bytes(enum pm_type t)
-{
-	return t == PM_I8 || t == PM_F8E4M3 || t == PM_F8E5M2 ? 1 :
-		t == PM_F16 || t == PM_BF16 ? 2 : 4;
-}
 
 /* The driver: every input and the expected outputs read from the data
  * file (floats, inputs then outputs, spec order), the copies (kspec's
@@ -179,11 +137,7 @@ static size_t type_bytes(enum pm_type t)
 static void driver(struct pm_strbuf *b, const struct pm_spec *s,
 	const struct pm_spec *k, const int64_t *sizes)
 {
-	pm_strbuf_add(b, "\n#include <math.h>\n#include <stdio.h>\n"
-		"#include <stdlib.h>\nstatic float *rd(FILE *f, long n)\n{\n"
-		"\tfloat *p = malloc(sizeof(float) * n);\n"
-		"\tif (fread(p, sizeof(float), n, f) != (size_t) n)\n"
-		"\t\texit(3);\n\treturn p;\n}\n"
+	pm_strbuf_add(b, PM_HR_DRIVER_RD
 		"int main(int argc, char **argv)\n{\n"
 		"\tFILE *f = fopen(argv[1], \"rb\");\n\tlong bad = 0;\n");
 	for (int i = 0; i < s->nsyms; ++i)
@@ -191,7 +145,7 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s,
 			(long) sizes[i]);
 	for (int t = 0; t < s->ntensors; ++t) {
 		const struct pm_tensor *x = &s->tensors[t];
-		long n = (long) elems(s, t, sizes);
+		long n = (long) pm_hr_elems(s, t, sizes);
 
 		if (x->role == PM_INPUT) {
 			pm_strbuf_printf(b, "\tfloat *%s = rd(f, %ld);\n", x->name,
@@ -216,7 +170,7 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s,
 	for (int t = 0; t < s->ntensors; ++t)
 		if (s->tensors[t].role == PM_OUTPUT)
 			pm_strbuf_printf(b, "\t%s_want = rd(f, %ld);\n",
-				s->tensors[t].name, (long) elems(s, t, sizes));
+				s->tensors[t].name, (long) pm_hr_elems(s, t, sizes));
 	pm_strbuf_add(b, "\tCALL;\n");
 	for (int t = 0; t < s->ntensors; ++t) {
 		const char *x = s->tensors[t].name;
@@ -226,91 +180,56 @@ static void driver(struct pm_strbuf *b, const struct pm_spec *s,
 		pm_strbuf_printf(b, "\tfor (long i = 0; i < %ld; ++i)\n"
 			"\t\tif (!(%s[i] == %s_want[i]) && bad++ < 5)\n"
 			"\t\t\tfprintf(stderr, \"%s[%%ld] = %%g, expected %%g\\n\", "
-			"i, %s[i], %s_want[i]);\n", (long) elems(s, t, sizes), x, x,
+			"i, %s[i], %s_want[i]);\n", (long) pm_hr_elems(s, t, sizes), x, x,
 			x, x, x);
 	}
 	pm_strbuf_add(b, "\tprintf(\"%ld wrong\\n\", bad);\n"
 		"\treturn bad != 0;\n}\n");
 }
 
+/* Input element i of tensor t (pm_hr_value); outputs 0. */
+static double value(const struct pm_spec *s, int t, int64_t i,
+	const void *arg)
+{
+	(void) arg;
+	return s->tensors[t].role == PM_INPUT ? pm_hr_value(t, i) : 0;
+}
+
 /* The inputs and the reference's outputs of s at sizes into path. */
 static void data_file(const struct pm_spec *s, const int64_t *sizes,
 	const char *path)
 {
-	void *bufs[16] = { 0 };
 	FILE *f = fopen(path, "wb");
 
 	assert_non_null(f);
-	assert_true(s->ntensors <= 16);
-	for (int t = 0; t < s->ntensors; ++t) {
-		const struct pm_tensor *x = &s->tensors[t];
-		int64_t n = elems(s, t, sizes);
-
-		if (x->role == PM_TEMP)
-			continue;
-		bufs[t] = calloc((size_t) n, type_bytes(x->type));
-		assert_non_null(bufs[t]);
-		for (int64_t i = 0; x->role == PM_INPUT && i < n; ++i)
-			pm_eval_store(x->type, bufs[t], i, value(t, i));
-	}
-	assert_int_equal(pm_spec_eval(s, sizes, bufs), PM_EVAL_OK);
-	for (int r = 0; r < 2; ++r)
-		for (int t = 0; t < s->ntensors; ++t) {
-			const struct pm_tensor *x = &s->tensors[t];
-
-			if (x->role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			for (int64_t i = 0; i < elems(s, t, sizes); ++i) {
-				float v = (float) pm_eval_load(x->type, bufs[t], i);
-
-				assert_int_equal(fwrite(&v, sizeof(v), 1, f), 1);
-			}
-		}
-	for (int t = 0; t < s->ntensors; ++t)
-		free(bufs[t]);
+	pm_hr_write_data(f, s, sizes, value, NULL);
 	fclose(f);
 }
 
 /* Render text on the host with c (split in S chunks of K / ext1, nacc
  * accumulators), run it at mnkl (the values of M, N, K and L) with the
  * copies, against the reference; args: the kernel call's arguments. */
-static int render(const char *text, const struct hcfg *c, long S,
+static int render(const char *text, const struct pm_hr_cfg *c, long S,
 	const char *args, const char *ext1, int nacc, const int64_t *mnkl)
 {
-	struct pm_spec *s = parse(text), *k = NULL;
+	struct pm_spec *s = pm_hr_parse(text), *k = NULL;
 	int64_t sizes[8];
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
 	struct pm_strbuf head, tail;
-	struct pm_diags d;
-	char path[] = "/tmp/pm_kmajorXXXXXX", what[128];
-	int fd, rc;
+	char path[] = "/tmp/pm_kmajorXXXXXX", what[128], *src;
+	int rc;
 
 	/* the spec's symbols in its order */
 	assert_true(s->nsyms <= 4);
 	for (int i = 0; i < s->nsyms; ++i)
 		sizes[i] = mnkl[strchr("MNKL", s->syms[i].name[0]) - "MNKL"];
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.target = pm_target_host();
+	pm_hr_config(&cfg, c);
 	cfg.split_k = S ? 0 : 1;
-	cfg.stages = c->stages;
-	cfg.smem = c->smem;
-	cfg.frag_pipe = c->frag ? -1 : 0;
-	cfg.tma = c->tma;
-	cfg.bm = c->bm, cfg.bn = c->bn, cfg.bk = c->bk;
-	cfg.wm = c->wm, cfg.wn = c->wn;
-	cfg.mm = c->mm, cfg.mn = c->mn, cfg.mk = c->mk;
-	pm_diags_init(&d, "t", NULL);
-	rc = pm_pipeline_generate(s, &cfg, &out, &d);
-	if (rc)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	assert_int_equal(rc, 0);
-	pm_diags_clear(&d);
+	src = pm_hr_generate(s, &cfg);
+	assert_non_null(src);
 	assert_int_equal(pm_kcopy_spec(s, cfg.target, &k), 0);
 	assert_non_null(k);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	pm_hr_tmpfile(path);
 	data_file(s, sizes, path);
 	pm_strbuf_init(&head);
 	pm_strbuf_init(&tail);
@@ -319,12 +238,11 @@ static int render(const char *text, const struct hcfg *c, long S,
 	driver(&tail, s, k, sizes);
 	snprintf(what, sizeof(what), "%s split %ld, block %dx%dx%d, tma %d",
 		s->name, S, c->bm, c->bn, c->bk, c->tma);
-	rc = pm_hr_build_and_run(head.s, out.source, tail.s, path, 0, 1,
-		what);
+	rc = pm_hr_build_and_run(head.s, src, tail.s, path, 0, 1, what);
 	unlink(path);
 	pm_strbuf_free(&head);
 	pm_strbuf_free(&tail);
-	pm_output_clear(&out);
+	free(src);
 	pm_spec_free(k);
 	pm_spec_free(s);
 	return rc;
@@ -345,7 +263,7 @@ static void test_host_layouts(void **state)
 	for (int ty = 0; ty < 3; ++ty)
 		for (int l = 0; l < 3; ++l)
 			for (int c = 0; c < NHCFGS; ++c) {
-				const struct hcfg *g = &hcfgs[c];
+				const struct pm_hr_cfg *g = &hcfgs[c];
 				/* M, N, K: a partial tile row and column */
 				int64_t sz[3] = { 2 * g->bm + 3, g->bn + 8,
 					5 * g->bk };
@@ -388,27 +306,16 @@ static void test_host_checker(void **state)
 	int64_t sz[3] = { 64, 64, 32 };
 	struct pm_spec *s;
 	struct pm_config cfg;
-	struct pm_output out = { 0 };
 	struct pm_strbuf head, tail;
-	struct pm_diags d;
-	char path[] = "/tmp/pm_kmajorXXXXXX";
-	int fd;
+	char path[] = "/tmp/pm_kmajorXXXXXX", *src;
 
 	(void) state;
 	gemm_text(text, sizeof(text), "nn", "f8e4m3", "f32");
-	s = parse(text);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.target = pm_target_host();
-	cfg.split_k = 1;
-	cfg.stages = 1;
-	cfg.bm = 64, cfg.bn = 64, cfg.bk = 16, cfg.wm = 32, cfg.wn = 32;
-	cfg.mm = 8, cfg.mn = 8, cfg.mk = 4;
-	pm_diags_init(&d, "t", NULL);
-	assert_int_equal(pm_pipeline_generate(s, &cfg, &out, &d), 0);
-	pm_diags_clear(&d);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
+	s = pm_hr_parse(text);
+	pm_hr_config(&cfg, &hcfgs[0]);
+	src = pm_hr_generate(s, &cfg);
+	assert_non_null(src);
+	pm_hr_tmpfile(path);
 	data_file(s, sz, path);
 	for (int bad = 0; bad < 2; ++bad) {
 		pm_strbuf_init(&head);
@@ -427,13 +334,13 @@ static void test_host_checker(void **state)
 			/* no copy: the kernel reads B (K, N) as (N, K) */
 			driver(&tail, s, NULL, sz);
 		}
-		assert_int_not_equal(pm_hr_build_and_run(head.s, out.source,
-			tail.s, path, 1, 0, "checker"), 0);
+		assert_int_not_equal(pm_hr_build_and_run(head.s, src, tail.s,
+			path, 1, 0, "checker"), 0);
 		pm_strbuf_free(&head);
 		pm_strbuf_free(&tail);
 	}
 	unlink(path);
-	pm_output_clear(&out);
+	free(src);
 	pm_spec_free(s);
 }
 

@@ -4,7 +4,7 @@
  * For each layout (nn nt tn tt) x target configuration (sm_80 with its
  * default MMA; sm_70 with 16x16x8 and 32x32x8 macro-MMAs; sm_90a) x sizes
  * (runtime, or -D M=256 -D N=384 -D K=512): polymma gen, then
- *   nvcc -c -arch=sm_80|sm_75 (-gencode=arch=compute_90a,code=sm_90a)
+ *   nvcc -c|-cubin -arch=sm_80|sm_75 (-gencode=arch=compute_90a,code=sm_90a)
  *        -Xptxas -v -o /dev/null
  * (sm_70 code is compiled for sm_75: CUDA 13 has no sm_70), and the ptxas
  * report must say "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill
@@ -43,7 +43,13 @@
  * copies, f8 and i8, in the nn, tn and tt layouts, one persistent kernel
  * in clusters, cp.async copies, fixed sizes, two contractions.
  * All compiles run in the group setup, a few at a time; each case is then
- * one test. Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
+ * one test. First every file is generated (once per command); a case
+ * whose file and arch are byte for byte another's is checked on that
+ * one's compile; the first case of each spec and target is compiled with
+ * -c (host code too), the others with -cubin (the device code: the same
+ * front end, warnings of host code included, and ptxas), the largest
+ * files first.
+ * Skipped when nvcc is not found (PATH, /usr/local/cuda/bin).
  * POLYMMA_KEEP_TMP=1 keeps the generated files and logs;
  * POLYMMA_NVCC_FILTER=TEXT compiles only the cases whose name contains
  * TEXT (the others are skipped).
@@ -68,8 +74,7 @@
 
 #include "tests/nvcc_util.h"
 
-#define GEN_FAILED 200		/* exit status of a job whose gen failed */
-#define JOB_TIMEOUT_S 240	/* for one gen + nvcc */
+#define JOB_TIMEOUT_S 240	/* for one gen, for one nvcc */
 
 #include "tests/nvcc_cases.h"
 
@@ -96,13 +101,11 @@ static void redirect(const char *path)
 	close(fd);
 }
 
-/* In a child: polymma gen, then exec nvcc. */
-static void job(const struct ncase *k)
+/* In a child: exec polymma gen. */
+static void gen_job(const struct ncase *k)
 {
-	const char *gen[32], *cc[16];
-	char arch[64];
-	int n = 0, st;
-	pid_t pid;
+	const char *gen[32];
+	int n = 0;
 
 	gen[n++] = polymma_bin();
 	gen[n++] = "gen";
@@ -135,24 +138,24 @@ static void job(const struct ncase *k)
 		gen[n++] = "K=512";
 	}
 	gen[n] = NULL;
-	pid = fork();
-	if (pid < 0)
-		_exit(GEN_FAILED);
-	if (pid == 0) {
-		redirect(k->gen_log);
-		execv(gen[0], (char *const *)gen);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
-		_exit(GEN_FAILED);
+	redirect(k->gen_log);
+	execv(gen[0], (char *const *)gen);
+	_exit(127);
+}
+
+/* In a child: exec nvcc -c (k->full) or -cubin. */
+static void nvcc_job(const struct ncase *k)
+{
+	const char *cc[16];
+	char arch[64];
+	int n = 0;
 
 	if (k->arch[0] == '-')
 		snprintf(arch, sizeof(arch), "%s", k->arch);
 	else
 		snprintf(arch, sizeof(arch), "-arch=%s", k->arch);
-	n = 0;
 	cc[n++] = nvcc;
-	cc[n++] = "-c";
+	cc[n++] = k->full ? "-c" : "-cubin";
 	cc[n++] = arch;
 	cc[n++] = "-Xptxas";
 	cc[n++] = "-v";
@@ -195,9 +198,11 @@ static int selected(const struct ncase *k)
 	return !f || !*f || strstr(k->name, f);
 }
 
-/* Run every case, at most `parallel` at a time; a job (gen and nvcc, its
- * own process group) that runs longer than JOB_TIMEOUT_S is killed. */
-static void run_all(int parallel)
+/* Run job on the cases order[0..n), at most `parallel` at a time, each
+ * in its own process group, killed after JOB_TIMEOUT_S; the exit
+ * statuses into *status_of(case), the seconds added to its seconds. */
+static void run_pool(const int *order, int n, int parallel,
+	void (*job)(const struct ncase *), int *(*status_of)(struct ncase *))
 {
 	double start[N_CASES];
 	int next = 0, running = 0, i, st;
@@ -207,23 +212,21 @@ static void run_all(int parallel)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
-	while (next < N_CASES || running > 0) {
-		if (next < N_CASES && !selected(&cases[next])) {
-			next++;
-			continue;
-		}
-		if (next < N_CASES && running < parallel) {
-			start[next] = now();
+	while (next < n || running > 0) {
+		if (next < n && running < parallel) {
+			struct ncase *k = &cases[order[next]];
+
+			start[order[next]] = now();
 			pid = fork();
 			if (pid == 0) {
 				setpgid(0, 0);
-				job(&cases[next]);
+				job(k);
 			}
 			if (pid > 0)
 				setpgid(pid, pid);	/* no race with kill */
-			pids[next] = pid;
+			pids[order[next]] = pid;
 			if (pid < 0)
-				cases[next].status = 126;
+				*status_of(k) = 126;
 			else
 				running++;
 			next++;
@@ -233,7 +236,7 @@ static void run_all(int parallel)
 		if (pid < 0)
 			break;
 		if (pid == 0) {
-			for (i = 0; i < next; i++)
+			for (i = 0; i < N_CASES; i++)
 				if (pids[i] > 0 &&
 				    now() - start[i] > JOB_TIMEOUT_S) {
 					kill(-pids[i], SIGKILL);
@@ -243,11 +246,11 @@ static void run_all(int parallel)
 			nanosleep(&tick, NULL);
 			continue;
 		}
-		for (i = 0; i < next; i++)
+		for (i = 0; i < N_CASES; i++)
 			if (pids[i] == pid) {
-				cases[i].status = WIFEXITED(st) ?
+				*status_of(&cases[i]) = WIFEXITED(st) ?
 					WEXITSTATUS(st) : 128 + WTERMSIG(st);
-				cases[i].seconds = now() - start[i];
+				cases[i].seconds += now() - start[i];
 				pids[i] = 0;
 				running--;
 			}
@@ -257,11 +260,124 @@ static void run_all(int parallel)
 	signal(SIGHUP, SIG_DFL);
 }
 
+static int *gen_status(struct ncase *k)
+{
+	return &k->gen_status;
+}
+
+static int *nvcc_status(struct ncase *k)
+{
+	return &k->status;
+}
+
+/* FNV-1a of n bytes, from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; ++i)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The contents of path (NUL-terminated; *n its bytes), NULL if
+ * unreadable. */
+static char *read_file(const char *path, long *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+
+	*n = -1;
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (*n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0)
+		buf = malloc(*n + 1);
+	if (buf && fread(buf, 1, *n, f) != (size_t) *n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[*n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Do the generated files of cases a and b hold the same bytes? */
+static int same_file(const struct ncase *a, const struct ncase *b)
+{
+	long na, nb;
+	char *x = read_file(a->cu, &na), *y = read_file(b->cu, &nb);
+	int same = x && y && na == nb && !memcmp(x, y, na);
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/* After gen: each generated file's size and hash; same_as for a case
+ * whose file and arch an earlier case has; full for the first case of
+ * each spec and target that is compiled. */
+static void plan_compiles(void)
+{
+	for (int i = 0; i < N_CASES; i++) {
+		struct ncase *k = &cases[i];
+		char *text;
+
+		if (k->gen_status != 0)
+			continue;
+		text = read_file(k->cu, &k->size);
+		k->hash = fnv(fnv(1469598103934665603ULL, k->arch,
+			strlen(k->arch) + 1), text ? text : "", text ? k->size : 0);
+		free(text);
+		for (int j = 0; j < i && k->same_as < 0; j++)
+			if (cases[j].gen_status == 0 && cases[j].same_as < 0 &&
+			    cases[j].hash == k->hash &&
+			    cases[j].size == k->size &&
+			    !strcmp(cases[j].arch, k->arch) &&
+			    same_file(&cases[j], k))
+				k->same_as = j;
+		if (k->same_as >= 0)
+			continue;
+		k->full = 1;
+		for (int j = 0; j < i && k->full; j++)
+			if (cases[j].gen_status == 0 && cases[j].same_as < 0 &&
+			    !strcmp(cases[j].spec, k->spec) &&
+			    !strcmp(cases[j].cfg->target, k->cfg->target))
+				k->full = 0;
+	}
+}
+
+/* The compiles' order: the largest files first (the longest compiles,
+ * so that the last ones end together). */
+static int by_size(const void *a, const void *b)
+{
+	const struct ncase *x = &cases[*(const int *) a];
+	const struct ncase *y = &cases[*(const int *) b];
+
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return *(const int *) a - *(const int *) b;
+}
+
+/* The first selected case whose polymma gen command is case i's (the
+ * same spec, configuration and sizes), if not i: -1. */
+static int same_gen(int i)
+{
+	for (int j = 0; j < i; j++)
+		if (selected(&cases[j]) && cases[j].cfg == cases[i].cfg &&
+		    cases[j].fixed == cases[i].fixed &&
+		    !strcmp(cases[j].spec, cases[i].spec))
+			return j;
+	return -1;
+}
+
 static int group_setup(void **state)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int parallel = ncpu < 2 ? 2 : ncpu > 8 ? 8 : (int)ncpu;
-	double t0 = now();
+	int order[N_CASES], n = 0, nfull = 0, nsame = 0;
+	double t0 = now(), t1;
 
 	(void)state;
 	if (!nvcc[0])
@@ -271,11 +387,42 @@ static int group_setup(void **state)
 			"repository root after make)\n", polymma_bin());
 		return -1;
 	}
-	printf("test_nvcc: %d compiles with %s, %d at a time, in %s\n",
-		N_CASES, nvcc, parallel, tmpdir);
+	for (int i = 0; i < N_CASES; i++)
+		if (selected(&cases[i]) && same_gen(i) < 0)
+			order[n++] = i;
+	printf("test_nvcc: %d files to generate with %s, %d jobs at a "
+		"time, in %s\n", n, polymma_bin(), parallel, tmpdir);
 	fflush(stdout);
-	run_all(parallel);
-	printf("test_nvcc: all compiles done in %.0f s\n", now() - t0);
+	run_pool(order, n, parallel, gen_job, gen_status);
+	t1 = now();
+	/* a case generated with another's command takes its file */
+	for (int i = 0, j; i < N_CASES; i++)
+		if (selected(&cases[i]) && (j = same_gen(i)) >= 0) {
+			cases[i].gen_status = cases[j].gen_status;
+			snprintf(cases[i].cu, sizeof(cases[i].cu), "%s",
+				cases[j].cu);
+			snprintf(cases[i].gen_log, sizeof(cases[i].gen_log), "%s",
+				cases[j].gen_log);
+		}
+	plan_compiles();
+	n = 0;
+	for (int i = 0; i < N_CASES; i++) {
+		if (cases[i].gen_status != 0 || cases[i].timed_out)
+			continue;
+		if (cases[i].same_as >= 0) {
+			nsame++;
+			continue;
+		}
+		nfull += cases[i].full;
+		order[n++] = i;
+	}
+	qsort(order, n, sizeof(order[0]), by_size);
+	printf("test_nvcc: generated in %.0f s; %d compiles (%d with -c, %d "
+		"-cubin), %d cases the same file and arch as another\n",
+		t1 - t0, n, nfull, n - nfull, nsame);
+	fflush(stdout);
+	run_pool(order, n, parallel, nvcc_job, nvcc_status);
+	printf("test_nvcc: all compiles done in %.0f s\n", now() - t1);
 	fflush(stdout);
 	return 0;
 }
@@ -308,22 +455,13 @@ static int group_teardown(void **state)
 	return 0;
 }
 
+/* The contents of path, "" if unreadable (the caller frees). */
 static char *read_text(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
 	long n;
+	char *text = read_file(path, &n);
 
-	if (!f)
-		return strdup("");
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc(1, n > 0 ? n + 1 : 1);
-	if (buf && n > 0 && fread(buf, 1, n, f) != (size_t)n)
-		buf[0] = '\0';
-	fclose(f);
-	return buf;
+	return text ? text : strdup("");
 }
 
 /* Checks the ptxas report: every function has no stack frame and no
@@ -391,9 +529,9 @@ static void test_case(void **state)
 		skip();
 	}
 	if (k->timed_out)
-		fail_msg("%s: gen + nvcc still ran after %d s: killed", k->name,
+		fail_msg("%s: gen or nvcc still ran after %d s: killed", k->name,
 			JOB_TIMEOUT_S);
-	if (k->status == GEN_FAILED) {
+	if (k->gen_status != 0) {
 		log = read_text(k->gen_log);
 		print_message("polymma gen %s (--target %s%s%s%s) failed:\n%s\n",
 			k->spec, k->cfg->target, k->cfg->mma ? " --mma " : "",
@@ -402,10 +540,19 @@ static void test_case(void **state)
 		free(log);
 		fail_msg("%s: gen failed", k->name);
 	}
+	if (k->same_as >= 0) {
+		print_message("%s: the same file and arch as %s: its compile\n",
+			k->name, cases[k->same_as].name);
+		k = &cases[k->same_as];
+		if (k->timed_out)
+			fail_msg("%s: nvcc still ran after %d s: killed",
+				k->name, JOB_TIMEOUT_S);
+	}
 	log = read_text(k->nvcc_log);
 	if (k->status != 0) {
-		print_message("nvcc -arch=%s %s failed (status %d):\n%.8000s\n",
-			k->arch, k->cu, k->status, log);
+		print_message("nvcc %s -arch=%s %s failed (status %d):\n"
+			"%.8000s\n", k->full ? "-c" : "-cubin", k->arch, k->cu,
+			k->status, log);
 		free(log);
 		fail_msg("%s: nvcc failed", k->name);
 	}
