@@ -60,9 +60,12 @@
 /* chunks from which a split persistent kernel keeps its split however few
  * its units (docs/decisions/0041-long-k-split.md) */
 #define PM_RT_LONG_SPLIT 4
-/* the skinny row on small grids: k tiles of work from which it applies,
- * and the fewest per chunk (docs/decisions/0050-skinny-small-grids.md) */
-#define PM_RT_SKINNY_KT 32
+/* the skinny row on small grids: k tiles of work from which and up to
+ * which it applies (measured at 34-54; longer k keeps 0041's split, 32
+ * k tiles at 32 tiles the small row), and
+ * the fewest per chunk (docs/decisions/0050-skinny-small-grids.md) */
+#define PM_RT_SKINNY_KT 34
+#define PM_RT_SKINNY_KT_MAX 64
 #define PM_RT_MIN_SKT 8
 /* the largest cluster */
 #define PM_RT_MAX_CL 8
@@ -555,8 +558,8 @@ static void pm_rt_rule_narrow(struct pm_rt_st *st)
 		st->persist = PM_RT_PERSIST_NARROW;
 }
 
-/* Grids of a quarter tile per SM or less, 128x128 tiles, with
- * PM_RT_SKINNY_KT k tiles or more (one contraction, no register prologue,
+/* Grids of under a quarter tile per SM, 128x128 tiles, with
+ * PM_RT_SKINNY_KT to PM_RT_SKINNY_KT_MAX k tiles (one contraction, no register prologue,
  * not in clusters, M's 64-row tiles at most 5/4 of M: 65 rows stay with
  * the 128-row tiles): the skinny row's 64x128 units split in chunks of
  * PM_RT_MIN_SKT k tiles or more, at most its consumer warps (measured
@@ -568,7 +571,8 @@ static void pm_rt_rule_skinny_small(struct pm_rt_st *st, int i, int64_t pb)
 	const int64_t t = pm_rt_tiles(st, i);
 	int64_t s;
 
-	if (st->t * 4 > (int64_t) st->sms || st->ktsum < PM_RT_SKINNY_KT ||
+	if (st->t * 4 >= (int64_t) st->sms || st->ktsum < PM_RT_SKINNY_KT ||
+	    st->ktsum > PM_RT_SKINNY_KT_MAX ||
 	    st->ra || st->f->ncon != 1 || st->tdp || t > pb ||
 	    pm_rt_cdiv(st->p->m, st->v[i].bm) * st->v[i].bm * 4 > st->p->m * 5 ||
 	    (st->persist == PM_RT_PERSIST_SPLIT && st->s > 1 && st->s == st->cl))
