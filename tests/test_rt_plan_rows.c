@@ -1,0 +1,162 @@
+/* runtime/plan.c over the rows the library builds (tests/plan_util.h's
+ * pm_test_rows) on the H100 model: the unaligned rule
+ * (docs/decisions/0046) on every target and example, and a grouped file's
+ * rules (docs/decisions/0051). The hand-written tables' plans are
+ * test_rt_plan.c's.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/plan.h"
+#include "tests/plan_util.h"
+
+/* The unaligned rule (docs/decisions/0046-narrow-copies.md): a problem
+ * that needs narrow copies runs the _unaligned row, unsplit, whatever its
+ * size, and nothing else (a forced other row, or a split of it, cannot);
+ * an aligned one never runs it unless forced, on the library's rows of
+ * every target; a file without the row cannot run such a problem. */
+static void test_unaligned(void **state)
+{
+	static const char *const targets[] = { "sm_70", "sm_80", "sm_90a" };
+	static const int64_t sz[] = { 1, 7, 8, 127, 129, 777, 1000, 4095,
+		4096, 4097, 16384 };
+	const int ns = (int) (sizeof(sz) / sizeof(sz[0]));
+
+	(void) state;
+	for (int t = 0; t < 3; ++t)
+		for (int e = 0; e < 4; ++e) {
+			static const char *const ex[] = { "gemm_nn",
+				"gemm_bias_relu", "add_gemm", "relu_gemm" };
+			struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+			struct pm_rt_spec f;
+			int nv = pm_test_rows(ex[e], targets[t], NULL, v, &f);
+			struct pm_rt_device d = pm_test_h100(v, nv);
+			int ua = pm_test_row(v, nv, "_unaligned");
+			struct pm_rt_force force = { -1, 0 };
+
+			assert_true(nv > 1);
+			assert_true(ua >= 0);
+			assert_int_equal(v[ua].role, PM_RT_UNALIGNED);
+			for (int i = 0; i < ns; ++i)
+				for (int j = 0; j < ns; j += 2) {
+					struct pm_rt_problem p;
+					struct pm_rt_choice c;
+
+					memset(&p, 0, sizeof(p));
+					p.m = sz[i], p.n = sz[j];
+					for (int r = 0; r < PM_RT_MAX_K; ++r)
+						p.k[r] = sz[(i + j) % ns];
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						NULL, &c), PM_RT_OK);
+					assert_int_not_equal(c.v, ua);
+					p.unaligned = 1;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						NULL, &c), PM_RT_OK);
+					assert_int_equal(c.v, ua);
+					assert_int_equal(c.s, 1);
+					assert_int_equal(c.ws_bytes, 0);
+					assert_int_equal(c.v_nows, ua);
+					assert_int_equal(c.grid, ((sz[i] + v[ua].bm -
+						1) / v[ua].bm) * ((sz[j] + v[ua].bn - 1) /
+						v[ua].bn));
+					assert_int_equal(c.exact, sz[i] % v[ua].bm ==
+						0 && sz[j] % v[ua].bn == 0);
+					/* forced: itself, not another row, not split */
+					force.v = ua, force.s = 0;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						&force, &c), PM_RT_OK);
+					assert_int_equal(c.v, ua);
+					force.s = 2;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						&force, &c), PM_RT_EILLEGAL);
+					force.v = pm_test_row(v, nv, ""), force.s = 0;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						&force, &c), PM_RT_EILLEGAL);
+					/* aligned, forced: the row runs it */
+					p.unaligned = 0;
+					force.v = ua;
+					assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+						&force, &c), PM_RT_OK);
+					assert_int_equal(c.v, ua);
+					assert_int_equal(c.s, 1);
+					force.v = -1;
+				}
+			/* without the row: refused */
+			{
+				struct pm_rt_problem p;
+				struct pm_rt_choice c;
+
+				memset(&p, 0, sizeof(p));
+				p.m = p.n = 777, p.k[0] = p.k[1] = 777;
+				p.unaligned = 1;
+				v[ua] = v[nv - 1];
+				assert_int_equal(pm_rt_plan(&f, v, nv - 1, &d, &p,
+					NULL, &c), PM_RT_EILLEGAL);
+			}
+		}
+}
+
+/* A grouped file (docs/decisions/0051): its rules never pick a persistent
+ * row (the same problem not grouped does), each of which runs forced. */
+static void test_grouped(void **state)
+{
+	static const int64_t rows[] = { 1, 128, 1000, 6208, 8192, 65536 };
+	static const int64_t cols[] = { 128, 4096, 14336 };
+	struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	int nv = pm_test_rows("../tests/specs/moe_up", "sm_90a", NULL, v, &f);
+	struct pm_rt_device d = pm_test_h100(v, nv);
+	struct pm_rt_force none = { -1, 0 };
+	int np = 0, ungrouped = 0;
+
+	(void) state;
+	assert_true(nv > 1);
+	for (int i = 0; i < nv; ++i)
+		np += v[i].role >= PM_RT_PERSIST &&
+			v[i].role <= PM_RT_PERSIST_SKINNY;
+	assert_int_equal(np, 3);	/* _persist, _mid, _narrow */
+	for (int i = 0; i < 6; ++i)
+		for (int j = 0; j < 3; ++j) {
+			struct pm_rt_problem p;
+			struct pm_rt_choice c;
+
+			memset(&p, 0, sizeof(p));
+			p.m = rows[i], p.n = cols[j], p.k[0] = 64;
+			assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p, &none, &c),
+				PM_RT_OK);
+			ungrouped += v[c.v].role >= PM_RT_PERSIST;
+			p.grouped = 1;
+			assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p, &none, &c),
+				PM_RT_OK);
+			assert_true(v[c.v].role < PM_RT_PERSIST ||
+				v[c.v].role == PM_RT_SMALL_TMA);
+			for (int r = 0; r < nv; ++r) {
+				struct pm_rt_force fr = { r, 0 };
+
+				if (v[r].role < PM_RT_PERSIST ||
+				    v[r].role > PM_RT_PERSIST_SKINNY)
+					continue;
+				assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p,
+					&fr, &c), PM_RT_OK);
+				assert_int_equal(c.v, r);
+			}
+		}
+	assert_true(ungrouped > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unaligned),
+		cmocka_unit_test(test_grouped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
