@@ -55,7 +55,8 @@ STATIC_LIBS := $(ISL_LIBS) -lm -ldl -lpthread
 
 LIB_DIRS := frontend poly target schedule_tree promote variant emit runtime api
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/embedded.o \
+	$(BUILD)/obj/gen/build_id.o
 LIB := $(BUILD)/libpolymma.a
 # The shared library (docs/decisions/0043-python-jit.md): the same sources
 # compiled with -fPIC; only the polymma_* functions are exported
@@ -121,7 +122,17 @@ $(GEN)/embedded.c: $(EMBED) $(TARGET_FILES) $(wildcard runtime/device)
 	@mkdir -p $(@D)
 	$(EMBED) $@ $(TARGET_FILES)
 
-$(BUILD)/obj/gen/embedded.o: $(GEN)/embedded.c $(FLAGS_FILE)
+# The generator's identity (api/build_id.h): a hash of every library
+# source and header, so that the JIT's cache never serves a cubin that an
+# earlier generator wrote under the same POLYMMA_VERSION.
+ID_SRCS := $(sort $(wildcard $(addsuffix /*.[ch],$(LIB_DIRS)))) include/polymma.h
+$(GEN)/build_id.c: $(ID_SRCS) $(LIB_DIRS)
+	@mkdir -p $(@D)
+	@printf 'const char pm_build_id[] = "%s";\n' \
+		"$$(cat $(ID_SRCS) | sha256sum | cut -c1-16)" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(BUILD)/obj/gen/%.o: $(GEN)/%.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -133,7 +144,7 @@ $(BUILD)/obj-pic/%.o: %.c $(FLAGS_FILE) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
-$(BUILD)/obj-pic/gen/embedded.o: $(GEN)/embedded.c $(FLAGS_FILE)
+$(BUILD)/obj-pic/gen/%.o: $(GEN)/%.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 

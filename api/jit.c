@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/build_id.h"
 #include "api/ctx.h"
 #include "api/jit.h"
 #include "api/options.h"
@@ -102,7 +103,8 @@ static const char *target_of(char *arch, size_t n)
 
 /* The cache key: every input of the entry (docs/decisions/0038-jit.md). */
 void pm_jit_key(const char *text, const char *log, const char *target,
-	const char *arch, const struct pm_nvrtc *nv, unsigned char key[32])
+	const char *arch, const char *build, const struct pm_nvrtc *nv,
+	unsigned char key[32])
 {
 	const char *const helpers[] = {
 		pm_embed_common_cuh, pm_embed_sm70_cuh, pm_embed_sm80_cuh,
@@ -117,6 +119,7 @@ void pm_jit_key(const char *text, const char *log, const char *target,
 	pm_sha256_init(&s);
 	pm_sha256_part(&s, PM_JIT_FORMAT, strlen(PM_JIT_FORMAT));
 	pm_sha256_part(&s, POLYMMA_VERSION, strlen(POLYMMA_VERSION));
+	pm_sha256_part(&s, build, strlen(build));
 	pm_sha256_part(&s, text, strlen(text));
 	pm_sha256_part(&s, log, strlen(log));
 	pm_sha256_part(&s, target, strlen(target));
@@ -311,7 +314,7 @@ int polymma_jit_compile(polymma_ctx *ctx, const char *spec_text,
 	}
 	have_dir = log && pm_cache_dir(dir, sizeof(dir)) == 0;
 	if (have_dir) {
-		pm_jit_key(spec_text, log, target, a, nv, key);
+		pm_jit_key(spec_text, log, target, a, pm_build_id, nv, key);
 		if (pm_cache_load(dir, key, &payload, &n) == 0) {
 			*kernel = from_payload(payload, n);
 			cached = !!*kernel;

@@ -8,10 +8,12 @@
 #include "runtime/cudadl.h"
 
 /* The cache key of an entry: the spec text, the options' log
- * (pm_options_log), the target, the arch, NVRTC's version and include
- * directory, polymma's version and the helper headers. */
+ * (pm_options_log), the target, the arch, the generator's build id
+ * (pm_build_id, api/build_id.h), NVRTC's version and include directory,
+ * polymma's version and the helper headers. */
 void pm_jit_key(const char *text, const char *log, const char *target,
-	const char *arch, const struct pm_nvrtc *nv, unsigned char key[32]);
+	const char *arch, const char *build, const struct pm_nvrtc *nv,
+	unsigned char key[32]);
 /* NVRTC: the generated file src -> a cubin for arch (*cubin malloc'ed,
  * *n bytes), with one more NVRTC option extra (NULL: none); NVRTC's log
  * into *log (malloc'ed) where log is not NULL. A polymma_status; the log

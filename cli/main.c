@@ -17,6 +17,7 @@
 #include <isl/version.h>
 
 #include "polymma.h"
+#include "api/build_id.h"
 #include "api/options.h"
 #include "cli/io.h"
 
@@ -293,8 +294,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version")) {
 		const char *isl = isl_version();	/* ends with '\n' */
 
-		printf("polymma %s (%.*s)\n", POLYMMA_VERSION,
-			(int)strcspn(isl, "\n"), isl);
+		printf("polymma %s (build %s, %.*s)\n", POLYMMA_VERSION,
+			pm_build_id, (int)strcspn(isl, "\n"), isl);
 		return 0;
 	}
 	if (!strcmp(argv[1], "cache"))

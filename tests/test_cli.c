@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "api/build_id.h"
 #include "tests/cli_util.h"
 
 /* ---- the tests ---- */
@@ -43,7 +44,11 @@ static void test_version(void **state)
 
 	(void)state;
 	EXPECT_STATUS(r, 0);
-	assert_non_null(strstr(r.out, "polymma " POLYMMA_VERSION));
+	assert_non_null(strstr(r.out, "polymma " POLYMMA_VERSION " (build "));
+	/* the generator's identity: 16 hex digits, the JIT key's */
+	assert_non_null(strstr(r.out, pm_build_id));
+	assert_int_equal(strlen(pm_build_id), 16);
+	assert_int_equal(strspn(pm_build_id, "0123456789abcdef"), 16);
 	run_free(&r);
 }
 

@@ -384,7 +384,7 @@ static int count_files(const char *dir, const char *prefix)
 static void key_inputs(void **state)
 {
 	struct pm_nvrtc nv, nv2;
-	unsigned char k[8][32];
+	unsigned char k[9][32];
 
 	(void) state;
 	memset(&nv, 0, sizeof(nv));
@@ -392,19 +392,21 @@ static void key_inputs(void **state)
 	strcpy(nv.include, "/usr/local/cuda/include");
 	nv2 = nv;
 	nv2.minor = 1;
-	pm_jit_key("def f", "", "sm_80", "sm_80", &nv, k[0]);
-	pm_jit_key("def g", "", "sm_80", "sm_80", &nv, k[1]);
-	pm_jit_key("def f", "split-k=1\n", "sm_80", "sm_80", &nv, k[2]);
-	pm_jit_key("def f", "", "sm_70", "sm_80", &nv, k[3]);
-	pm_jit_key("def f", "", "sm_80", "sm_86", &nv, k[4]);
-	pm_jit_key("def f", "", "sm_80", "sm_80", &nv2, k[5]);
+	pm_jit_key("def f", "", "sm_80", "sm_80", "b0", &nv, k[0]);
+	pm_jit_key("def g", "", "sm_80", "sm_80", "b0", &nv, k[1]);
+	pm_jit_key("def f", "split-k=1\n", "sm_80", "sm_80", "b0", &nv, k[2]);
+	pm_jit_key("def f", "", "sm_70", "sm_80", "b0", &nv, k[3]);
+	pm_jit_key("def f", "", "sm_80", "sm_86", "b0", &nv, k[4]);
+	pm_jit_key("def f", "", "sm_80", "sm_80", "b0", &nv2, k[5]);
 	/* parts cannot run into each other */
-	pm_jit_key("def f", "", "sm_8", "0sm_80", &nv, k[6]);
-	pm_jit_key("def f", "", "sm_80", "sm_80", &nv, k[7]);
-	for (int a = 0; a < 7; ++a)
-		for (int b = a + 1; b < 7; ++b)
+	pm_jit_key("def f", "", "sm_8", "0sm_80", "b0", &nv, k[6]);
+	/* another generator under the same version */
+	pm_jit_key("def f", "", "sm_80", "sm_80", "b1", &nv, k[7]);
+	pm_jit_key("def f", "", "sm_80", "sm_80", "b0", &nv, k[8]);
+	for (int a = 0; a < 8; ++a)
+		for (int b = a + 1; b < 8; ++b)
 			assert_memory_not_equal(k[a], k[b], 32);
-	assert_memory_equal(k[0], k[7], 32);
+	assert_memory_equal(k[0], k[8], 32);
 }
 
 /* SHA-256 of "abc" (FIPS 180-4's example). */
