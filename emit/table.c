@@ -211,6 +211,25 @@ static void device_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		cl ? "pm_clusters_" : "0", cl ? name : "");
 }
 
+/* problem.mis (docs/decisions/0053-misaligned-pitch.md): the first
+ * contraction's A and B rows, their last dimension's extent of elements,
+ * not whole 32-byte sectors. */
+static void mis_lines(const struct pm_kernel *k, struct pm_strbuf *b)
+{
+	for (int o = 0; o < 2; ++o) {
+		const int t = o ? k->con[0].b : k->con[0].a;
+		const struct pm_tensor *x = &k->scop->spec->tensors[t];
+		const struct pm_elem *e = pm_elem_of(x->type);
+		char d[64];
+
+		if (!e)
+			continue;
+		pm_scop_dim_str(k->scop, t, x->rank - 1, d, sizeof(d));
+		pm_strbuf_printf(b, "\tp.mis |= pm_rt_pitch_mis((int64_t) (%s), "
+			"%d) << %d;\n", d, e->bytes, o);
+	}
+}
+
 /* static cudaError_t pm_plan_NAME(sizes, struct pm_rt_choice *c, int
  * nows[, int unaligned]): the plan at these sizes (nows: without a
  * workspace; unaligned: the problem needs the _unaligned row), the row
@@ -241,6 +260,7 @@ static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 	/* docs/decisions/0046-narrow-copies.md: the launcher's checks */
 	if (ua)
 		pm_strbuf_add(b, "\tp.unaligned = unaligned;\n");
+	mis_lines(k, b);
 	for (int r = 0; r < k->scop->nsplit; ++r)
 		pm_strbuf_printf(b, "\tp.k[%d] = %s;\n", r, k->scop->split_ext[r]);
 	if (!k->scop->nsplit)

@@ -145,6 +145,10 @@ static void all(struct pm_rt_io *io, struct pm_rt_jit *j, int out)
 	dim(io, &j->n, out);
 	for (int r = 0; r < PM_RT_MAX_K; ++r)
 		dim(io, &j->k[r], out);
+	for (int o = 0; o < 2; ++o) {
+		dim(io, &j->pitch[o], out);
+		F(j->pitch_bytes[o], 0, 16);
+	}
 	F(j->planned, 0, 1);
 	F(j->spec.nk, 1, PM_RT_MAX_K);
 	F(j->spec.ncon, 1, PM_RT_MAX_K);

@@ -90,6 +90,10 @@ struct pm_rt_jit {
 	int ua_talign[PM_RT_JIT_TENSORS];
 	struct pm_rt_dim m, n;	/* the output's extents */
 	struct pm_rt_dim k[PM_RT_MAX_K];	/* the plan's k extents */
+	/* the first contraction's A and B: row pitch (their last
+	 * dimension's extent) and element bytes (problem.mis) */
+	struct pm_rt_dim pitch[2];
+	int pitch_bytes[2];
 	int planned;		/* several kernels: pm_rt_plan picks */
 	struct pm_rt_spec spec;
 	int nrows;

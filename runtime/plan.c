@@ -169,6 +169,11 @@ static int pm_rt_name_eq(const char *a, const char *b, size_t n)
 	return i == n && !a[i];
 }
 
+PM_RT_API int pm_rt_pitch_mis(int64_t pitch, int bytes)
+{
+	return pitch > 0 && bytes > 0 && pitch * bytes % 32 != 0;
+}
+
 PM_RT_API int pm_rt_parse_force(const char *str,
 	const struct pm_rt_variant *v, int nv, struct pm_rt_force *out)
 {

@@ -120,6 +120,10 @@ struct pm_rt_problem {
 	 * aligned: only the _unaligned row runs it
 	 * (docs/decisions/0046-narrow-copies.md) */
 	int unaligned;
+	/* the first contraction's operands whose rows are not whole 32-byte
+	 * sectors (row pitch x element bytes): bit 0 A, bit 1 B
+	 * (docs/decisions/0053-misaligned-pitch.md) */
+	int mis;
 	/* a grouped file's (docs/decisions/0051-grouped-persistent-units.md):
 	 * the rules leave its persistent rows to POLYMMA_VARIANT */
 	int grouped;
@@ -181,6 +185,10 @@ PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,
 PM_RT_API int pm_rt_no_workspace(const struct pm_rt_variant *v, int nv,
 	const struct pm_rt_device *d, const struct pm_rt_problem *p,
 	const struct pm_rt_spec *f, struct pm_rt_choice *c);
+
+/* 1 where rows of pitch elements of bytes each are not whole 32-byte
+ * sectors (problem.mis; docs/decisions/0053-misaligned-pitch.md). */
+PM_RT_API int pm_rt_pitch_mis(int64_t pitch, int bytes);
 
 /* The workspace's counters: a fixed area in front of the slots, so that
  * one workspace serves launches of any size; a plan splits at most

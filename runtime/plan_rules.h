@@ -25,6 +25,9 @@
  *     modelled time instead of fill, tail and mid.
  *   sq (T > SMs): _persist_sq where the best other row's rounds cost
  *     gain / 1000 of its own.
+ *   pitch (T > SMs, rows of A or B not whole 32-byte sectors): where B's
+ *     are, or in place of the 128x128 rows where A's are, the persistent
+ *     row of least rounds x area / flops per byte copied.
  *   narrow: _persist on one wave whose 64x192 grid is one wave too.
  *   skinny: decode shapes (M <= 64), and small grids with long k
  *     (docs/decisions/0040, 0050): _persist_skinny split.
@@ -540,6 +543,53 @@ static void pm_rt_rule_sq(struct pm_rt_st *st)
 		pm_rt_take(st, PM_RT_PERSIST_SQ);
 }
 
+/* Role r's rate per mille of the 128x128 tile's where operand rows are
+ * misaligned (pm_rt_rule_pitch): its tile's flops per byte copied,
+ * bm bn / (bm + bn), over the 128x128 tile's (64). */
+static int pm_rt_mis_rate(const struct pm_rt_st *st, int r)
+{
+	const struct pm_rt_variant *v = &st->v[pm_rt_row(st, r)];
+
+	return (int) (1000 * 2 * (int64_t) v->bm * v->bn / (v->bm + v->bn) /
+		128);
+}
+
+/* Grids of more than one wave whose operand rows are not whole 32-byte
+ * sectors (problem.mis; one contraction, no register prologue): every
+ * TMA box row straddles one sector more, and the kernels run at a rate
+ * proportional to their tile's flops per byte copied (measured at
+ * 3000^3: 128x128 0.50x cuBLAS, 128x192 0.63x, 192x192 0.75x). Where B's
+ * rows are misaligned, and in place of the 128x128 rows (base, _persist)
+ * where A's alone are (the wide and mid rows keep theirs, 0.92-1.03x
+ * there): the persistent row of least rounds x area / that rate
+ * (pm_rt_rounds; measured 1.06-1.37x faster at the 10 grids of 16 where
+ * it changes the row, the fastest forced row at each of the 16;
+ * docs/decisions/0053-misaligned-pitch.md). */
+static void pm_rt_rule_pitch(struct pm_rt_st *st)
+{
+	static const int roles[] = { PM_RT_PERSIST, PM_RT_PERSIST_MID,
+		PM_RT_PERSIST_SQ, PM_RT_PERSIST_WIDE, PM_RT_PERSIST_TALL };
+	double best = 0, c;
+	int r = -1;
+
+	if (!st->p->mis || !st->nofix || st->ra || st->f->ncon != 1 ||
+	    st->t <= st->sms || (!(st->p->mis & 2) && st->persist >= 0 &&
+	    st->persist != PM_RT_PERSIST))
+		return;
+	for (size_t j = 0; j < sizeof(roles) / sizeof(*roles); ++j) {
+		const int i = pm_rt_row(st, roles[j]);
+
+		if (i < 0 || pm_rt_occ(st, roles[j]) <= 0 ||
+		    !pm_rt_exact_ok(st, i))
+			continue;
+		c = pm_rt_rounds(st, roles[j], pm_rt_mis_rate(st, roles[j]));
+		if (r < 0 || c < best)
+			best = c, r = roles[j];
+	}
+	if (r >= 0 && r != st->persist)
+		pm_rt_take(st, r);
+}
+
 /* One wave of the 128x128 persistent kernel, unsplit (pfew), whose grid
  * of narrow blocks (64x192, one per SM, one consumer warpgroup with one k
  * tile of MMAs in flight) is one wave too: the narrow variant (3/4 the
@@ -634,6 +684,7 @@ static void pm_rt_rules(struct pm_rt_st *st)
 	if (ra_model)
 		pm_rt_rule_ra(st);
 	pm_rt_rule_sq(st);
+	pm_rt_rule_pitch(st);
 	pm_rt_rule_narrow(st);
 	pm_rt_rule_skinny(st);
 	if (!(st->persist == PM_RT_PERSIST_SPLIT && !st->tdp && st->s > 1 &&

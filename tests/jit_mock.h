@@ -261,7 +261,7 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 	struct pm_rt_choice *c)
 {
 	struct pm_rt_device d = { 132, { 0 }, mk_clusters, NULL };
-	struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0, 0 };
+	struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0, 0, 0 };
 	struct pm_rt_force f;
 
 	for (int i = 0; i < mk_j->nrows; ++i)
@@ -269,6 +269,9 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 	p.m = pm_rt_dim_value(&mk_j->m, s);
 	p.n = pm_rt_dim_value(&mk_j->n, s);
 	p.k[0] = pm_rt_dim_value(&mk_j->k[0], s);
+	for (int o = 0; o < 2; ++o)	/* test_jit's check_desc checks them */
+		p.mis |= pm_rt_pitch_mis(pm_rt_dim_value(&mk_j->pitch[o], s),
+			mk_j->pitch_bytes[o]) << o;
 	assert_int_equal(pm_rt_parse_force(force, mk_j->rows, mk_j->nrows,
 		&f), 0);
 	assert_int_equal(pm_rt_plan(&mk_j->spec, mk_j->rows, mk_j->nrows, &d,
@@ -405,7 +408,7 @@ static void launch_checks(void **state)
 	for (int i = 0; i < 3; ++i) {
 		struct pm_rt_choice c;
 		struct pm_rt_device d = { 132, { 0 }, mk_clusters, NULL };
-		struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0, 0 };
+		struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0, 0, 0 };
 
 		assert_int_equal(mk_run(k, ua_sz[i], ua[i], NULL, 0, 1), 0);
 		assert_int_equal(mk.launches, 1);

@@ -110,6 +110,9 @@ static inline struct pm_rt_choice pm_test_plan(const struct pm_rt_spec *f,
 	p.m = m, p.n = n;
 	for (int r = 0; r < PM_RT_MAX_K; ++r)
 		p.k[r] = k;
+	/* the examples' operands: row-major f16 A(M, K) and B(K, N), as
+	 * their launchers set it (emit/table.c mis_lines) */
+	p.mis = pm_rt_pitch_mis(k, 2) | pm_rt_pitch_mis(n, 2) << 1;
 	*rc = pm_rt_parse_force(force, v, nv, &fo);
 	if (*rc == PM_RT_OK)
 		*rc = pm_rt_plan(f, v, nv, &d, &p, &fo, &c);

@@ -237,6 +237,21 @@ static void check_desc(const char *src, const struct pm_rt_jit *j)
 			fail_msg("%s: an alignment check of %s", j->name,
 				j->tname[t]);
 	}
+	/* the plan's operand pitches as table.c prints them (problem.mis,
+	 * docs/decisions/0053-misaligned-pitch.md) */
+	for (int o = 0; o < 2; ++o) {
+		char c[160], v[40];
+
+		if (j->pitch[o].sym >= 0)
+			snprintf(v, sizeof(v), "%s", j->sym_name[j->pitch[o].sym]);
+		else
+			snprintf(v, sizeof(v), "%lld",
+				(long long) j->pitch[o].value);
+		snprintf(c, sizeof(c), "p.mis |= pm_rt_pitch_mis((int64_t) "
+			"(%s), %d) << %d;", v, j->pitch_bytes[o], o);
+		if (!strstr(src, c))
+			fail_msg("%s: no %s", j->name, c);
+	}
 	pm_rt_jit_pack(j, NULL, &n);
 	b = malloc(n);
 	pm_rt_jit_pack(j, b, &m);

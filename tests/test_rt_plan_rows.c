@@ -1,8 +1,8 @@
 /* runtime/plan.c over the rows the library builds (tests/plan_util.h's
  * pm_test_rows) on the H100 model: the unaligned rule
  * (docs/decisions/0046) on every target and example, and a grouped file's
- * rules (docs/decisions/0051). The hand-written tables' plans are
- * test_rt_plan.c's.
+ * rules (docs/decisions/0051), the pitch rule (docs/decisions/0053). The
+ * hand-written tables' plans are test_rt_plan.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -151,11 +151,64 @@ static void test_grouped(void **state)
 	assert_true(ungrouped > 0);
 }
 
+/* The row gemm_nn (sm_90a) runs at MxNxK with problem.mis = mis. */
+static const char *pitch_row(int64_t m, int64_t n, int64_t k, int mis)
+{
+	static struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+	static struct pm_rt_spec f;
+	static int nv;
+	struct pm_rt_device d;
+	struct pm_rt_problem p;
+	struct pm_rt_choice c;
+
+	if (!nv)
+		nv = pm_test_rows("gemm_nn", "sm_90a", NULL, v, &f);
+	assert_true(nv > 1);
+	d = pm_test_h100(v, nv);
+	memset(&p, 0, sizeof(p));
+	p.m = m, p.n = n, p.k[0] = k, p.mis = mis;
+	assert_int_equal(pm_rt_plan(&f, v, nv, &d, &p, NULL, &c), PM_RT_OK);
+	return v[c.v].suffix;
+}
+
+/* The pitch rule (docs/decisions/0053-misaligned-pitch.md), at grids
+ * measured on an H200: rows not whole 32-byte sectors in B (or A and B)
+ * run the persistent row of least rounds x area / flops per byte; in A
+ * alone, only in place of the 128x128 rows. */
+static void test_pitch(void **state)
+{
+	(void) state;
+	/* the flags: 1000 and 4104 halves (2000, 8208 bytes) straddle */
+	assert_int_equal(pm_rt_pitch_mis(1000, 2), 1);
+	assert_int_equal(pm_rt_pitch_mis(4104, 2), 1);
+	assert_int_equal(pm_rt_pitch_mis(1008, 2), 0);
+	assert_int_equal(pm_rt_pitch_mis(1004, 4), 1);
+	assert_int_equal(pm_rt_pitch_mis(1000, 1), 1);
+	assert_int_equal(pm_rt_pitch_mis(0, 2), 0);
+	/* 3000^3: 128x192 0.65x cuBLAS, 192x192 0.78x */
+	assert_string_equal(pitch_row(3000, 3000, 3000, 0), "_persist_mid");
+	assert_string_equal(pitch_row(3000, 3000, 3000, 3), "_persist_sq");
+	/* 4096x1000x4096 (B): the base row 0.64x, 192x192 0.88x */
+	assert_string_equal(pitch_row(4096, 1000, 4096, 0), "");
+	assert_string_equal(pitch_row(4096, 1000, 4096, 2), "_persist_sq");
+	/* 1000x3000x1920 (B): 128 tiles of 128x192 fill one wave (0.86x),
+	 * 96 of 192x192 three quarters (0.76x) */
+	assert_string_equal(pitch_row(1000, 3000, 1920, 2), "_persist_mid");
+	/* 2048x2048x2056 (A alone): the base row 0.78x, 192x192 0.89x; the
+	 * wide row keeps 4096x4096x4104 (0.96x, 192x192 0.85x) */
+	assert_string_equal(pitch_row(2048, 2048, 2056, 1), "_persist_sq");
+	assert_string_equal(pitch_row(4096, 4096, 4104, 1), "_persist_wide");
+	/* one wave or less: not this rule's */
+	assert_string_equal(pitch_row(1000, 1000, 1000, 3),
+		pitch_row(1000, 1000, 1000, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unaligned),
 		cmocka_unit_test(test_grouped),
+		cmocka_unit_test(test_pitch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
