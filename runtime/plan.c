@@ -71,13 +71,16 @@ static int pm_rt_init(struct pm_rt_st *st, const struct pm_rt_spec *f,
 }
 
 /* The small row to launch: _small_tma where its grid has 3/2 blocks per
- * SM or more (or there is no _small), else _small. */
+ * SM or more, where operand rows are not whole 32-byte sectors (its TMA
+ * boxes measured 1.0-1.5x as fast as _small's copies there;
+ * docs/decisions/0053-misaligned-pitch.md) or where there is no _small;
+ * else _small. */
 static int pm_rt_small_row(const struct pm_rt_st *st)
 {
 	const int i = pm_rt_row(st, PM_RT_SMALL);
 	const int j = pm_rt_row(st, PM_RT_SMALL_TMA);
 
-	if (j >= 0 && (i < 0 ||
+	if (j >= 0 && (i < 0 || st->p->mis ||
 	    2 * pm_rt_tiles(st, j) >= 3 * (int64_t) st->sms))
 		return j;
 	return i;

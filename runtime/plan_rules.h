@@ -25,10 +25,11 @@
  *     modelled time instead of fill, tail and mid.
  *   sq (T > SMs): _persist_sq where the best other row's rounds cost
  *     gain / 1000 of its own.
- *   pitch (T > SMs, rows of A or B not whole 32-byte sectors): where B's
- *     are, or in place of the 128x128 rows where A's are, the persistent
- *     row of least rounds x area / flops per byte copied.
  *   narrow: _persist on one wave whose 64x192 grid is one wave too.
+ *   pitch (rows of A or B not whole 32-byte sectors): T > SMs, where B's
+ *     are, or in place of the 128x128 rows where A's are, the persistent
+ *     row of least rounds x area / flops per byte copied; T <= SMs,
+ *     _persist in place of more small tiles than SMs.
  *   skinny: decode shapes (M <= 64), and small grids with long k
  *     (docs/decisions/0040, 0050): _persist_skinny split.
  * A grouped problem (problem.grouped) runs them without the persistent
@@ -554,6 +555,29 @@ static int pm_rt_mis_rate(const struct pm_rt_st *st, int r)
 		128);
 }
 
+/* The pitch rule's problems (docs/decisions/0053-misaligned-pitch.md):
+ * operand rows not whole 32-byte sectors, an automatic plan of one
+ * contraction without a prologue through the registers (measured so). */
+static int pm_rt_mis(const struct pm_rt_st *st)
+{
+	return st->p->mis && st->nofix && !st->ra && st->f->ncon == 1;
+}
+
+/* pm_rt_rule_pitch on grids of one wave or less: where the small row's
+ * 64x64 tiles are more than the SMs, _persist's 128x128 ones copy half
+ * the bytes per flop (measured 1.01-1.27x faster than _small_tma at the
+ * 5 grids it takes; with one small tile per SM or less the small row
+ * stays, 1.16-1.20x faster than _persist at 3 grids). */
+static void pm_rt_pitch_small(struct pm_rt_st *st)
+{
+	const int s = pm_rt_row(st, PM_RT_SMALL_TMA);
+	const int p = pm_rt_row(st, PM_RT_PERSIST);
+
+	if (st->small && s >= 0 && p >= 0 && pm_rt_occ(st, PM_RT_PERSIST) > 0 &&
+	    pm_rt_tiles(st, s) > st->sms && pm_rt_exact_ok(st, p))
+		pm_rt_take(st, PM_RT_PERSIST);
+}
+
 /* Grids of more than one wave whose operand rows are not whole 32-byte
  * sectors (problem.mis; one contraction, no register prologue): every
  * TMA box row straddles one sector more, and the kernels run at a rate
@@ -572,9 +596,14 @@ static void pm_rt_rule_pitch(struct pm_rt_st *st)
 	double best = 0, c;
 	int r = -1;
 
-	if (!st->p->mis || !st->nofix || st->ra || st->f->ncon != 1 ||
-	    st->t <= st->sms || (!(st->p->mis & 2) && st->persist >= 0 &&
-	    st->persist != PM_RT_PERSIST))
+	if (!pm_rt_mis(st))
+		return;
+	if (st->t <= st->sms) {
+		pm_rt_pitch_small(st);
+		return;
+	}
+	if (!(st->p->mis & 2) && st->persist >= 0 &&
+	    st->persist != PM_RT_PERSIST)
 		return;
 	for (size_t j = 0; j < sizeof(roles) / sizeof(*roles); ++j) {
 		const int i = pm_rt_row(st, roles[j]);
@@ -595,13 +624,17 @@ static void pm_rt_rule_pitch(struct pm_rt_st *st)
  * tile of MMAs in flight) is one wave too: the narrow variant (3/4 the
  * area at ~0.83 of the per-SM rate; measured 5-7 % faster at the 7 paper
  * grids it takes, GEMM, where the split or the small variant run it lost
- * 2-23 %; docs/decisions/0011-persistent-narrow-mma-inflight.md). */
+ * 2-23 %; docs/decisions/0011-persistent-narrow-mma-inflight.md). Not
+ * where the pitch rule weighs misaligned rows (pm_rt_mis): 64x192 copies
+ * more bytes per flop than 128x128, measured 1.04-1.35x slower at the 5
+ * such grids it took (docs/decisions/0053-misaligned-pitch.md). */
 static void pm_rt_rule_narrow(struct pm_rt_st *st)
 {
 	const int i = pm_rt_row(st, PM_RT_PERSIST_NARROW);
 	const int o = pm_rt_occ(st, PM_RT_PERSIST_NARROW);
 
 	if (i < 0 || !st->nofix || o <= 0 || st->persist != PM_RT_PERSIST ||
+	    pm_rt_mis(st) ||
 	    st->s != 1 || st->tdp || st->t > st->sms || !pm_rt_exact_ok(st, i))
 		return;
 	if (pm_rt_tiles(st, i) <= (int64_t) st->sms * o)
@@ -684,8 +717,8 @@ static void pm_rt_rules(struct pm_rt_st *st)
 	if (ra_model)
 		pm_rt_rule_ra(st);
 	pm_rt_rule_sq(st);
-	pm_rt_rule_pitch(st);
 	pm_rt_rule_narrow(st);
+	pm_rt_rule_pitch(st);
 	pm_rt_rule_skinny(st);
 	if (!(st->persist == PM_RT_PERSIST_SPLIT && !st->tdp && st->s > 1 &&
 	    st->s == st->cl))

@@ -130,6 +130,8 @@ static inline const char *pm_test_plan_suffix(const char *name,
 	struct pm_rt_choice c;
 	int nv = pm_test_rows(name, target, opts, rows, &f), rc;
 
+	if (out)
+		memset(out, 0, sizeof(*out));
 	if (nv < 1)
 		return "?";
 	c = pm_test_plan(&f, rows, nv, m, n, k, NULL, &rc);

@@ -423,11 +423,14 @@ static void test_ragged_k(void **state)
 			assert_int_equal(c.kc[0] % 64, 0);
 			assert_true(c.kc[0] * c.s >= t);
 			assert_true(c.kc[0] * (c.s - 1) < ks[i]);
-			/* the padded extent plans as the ragged one */
+			/* the padded extent plans as the ragged one (the
+			 * same row where A's rows are whole 32-byte sectors
+			 * both times: docs/decisions/0053) */
 			c2 = r ? plan(&add_spec, add_rows, NROWS(add_rows), 640,
 				256, t, NULL, &rc) : plan(&gemm_spec, gemm_rows,
 				NROWS(gemm_rows), 256, 384, t, NULL, &rc);
-			assert_int_equal(c2.v, c.v);
+			if (!pm_rt_pitch_mis(ks[i], 2))
+				assert_int_equal(c2.v, c.v);
 			assert_int_equal(c2.s, c.s);
 			assert_int_equal(c2.kc[0], c.kc[0]);
 		}

@@ -198,9 +198,16 @@ static void test_pitch(void **state)
 	 * wide row keeps 4096x4096x4104 (0.96x, 192x192 0.85x) */
 	assert_string_equal(pitch_row(2048, 2048, 2056, 1), "_persist_sq");
 	assert_string_equal(pitch_row(4096, 4096, 4104, 1), "_persist_wide");
-	/* one wave or less: not this rule's */
-	assert_string_equal(pitch_row(1000, 1000, 1000, 3),
-		pitch_row(1000, 1000, 1000, 0));
+	/* one wave or less: more 64x64 tiles than SMs, _persist (1000^3:
+	 * _small_tma 0.62x, _persist 0.79x); fewer, _small_tma (1000x512x1000:
+	 * 0.83x, _small 0.67x, _persist 0.72x) */
+	assert_string_equal(pitch_row(1000, 1000, 1000, 0), "_small_tma");
+	assert_string_equal(pitch_row(1000, 1000, 1000, 3), "_persist");
+	assert_string_equal(pitch_row(1000, 512, 1000, 0), "_small");
+	assert_string_equal(pitch_row(1000, 512, 1000, 3), "_small_tma");
+	/* no narrow row (1256x1000x2000: 0.61x, _persist 0.83x) */
+	assert_string_equal(pitch_row(1256, 1000, 2000, 0), "_persist_narrow");
+	assert_string_equal(pitch_row(1256, 1000, 2000, 3), "_persist");
 }
 
 int main(void)
