@@ -171,12 +171,42 @@ static const char *pitch_row(int64_t m, int64_t n, int64_t k, int mis)
 	return v[c.v].suffix;
 }
 
-/* The pitch rule (docs/decisions/0053-misaligned-pitch.md), at grids
- * measured on an H200: rows not whole 32-byte sectors in B (or A and B)
- * run the persistent row of least rounds x area / flops per byte; in A
- * alone, only in place of the 128x128 rows. */
+/* The pitch rule (docs/decisions/0053-misaligned-pitch.md) at grids
+ * measured on an H200 (cuBLAS time / ours of the rows named): rows not
+ * whole 32-byte sectors in B (mis 2) or both (3) run the persistent row
+ * of least rounds x area / flops per byte; in A alone (1) only in place
+ * of the 128x128 rows; on one wave or less _persist for more 64x64 tiles
+ * than SMs, _small_tma as the small row, no narrow row. */
 static void test_pitch(void **state)
 {
+	static const struct {
+		int64_t m, n, k;
+		int mis;
+		const char *row;
+	} cases[] = {
+		/* 3000^3: 128x192 0.65x cuBLAS, 192x192 0.78x */
+		{ 3000, 3000, 3000, 0, "_persist_mid" },
+		{ 3000, 3000, 3000, 3, "_persist_sq" },
+		/* the base row 0.64x, 192x192 0.88x */
+		{ 4096, 1000, 4096, 0, "" },
+		{ 4096, 1000, 4096, 2, "_persist_sq" },
+		/* 128 tiles of 128x192 fill a wave (0.86x; 192x192 0.76x) */
+		{ 1000, 3000, 1920, 2, "_persist_mid" },
+		/* A alone: the base row 0.78x, 192x192 0.89x; the wide row
+		 * keeps 4096x4096x4104 (0.96x, 192x192 0.85x) */
+		{ 2048, 2048, 2056, 1, "_persist_sq" },
+		{ 4096, 4096, 4104, 1, "_persist_wide" },
+		/* one wave or less: _small_tma 0.62x, _persist 0.79x */
+		{ 1000, 1000, 1000, 0, "_small_tma" },
+		{ 1000, 1000, 1000, 3, "_persist" },
+		/* one small tile per SM: _small 0.67x, _small_tma 0.83x */
+		{ 1000, 512, 1000, 0, "_small" },
+		{ 1000, 512, 1000, 3, "_small_tma" },
+		/* the narrow row 0.61x, _persist 0.83x */
+		{ 1256, 1000, 2000, 0, "_persist_narrow" },
+		{ 1256, 1000, 2000, 3, "_persist" },
+	};
+
 	(void) state;
 	/* the flags: 1000 and 4104 halves (2000, 8208 bytes) straddle */
 	assert_int_equal(pm_rt_pitch_mis(1000, 2), 1);
@@ -185,29 +215,9 @@ static void test_pitch(void **state)
 	assert_int_equal(pm_rt_pitch_mis(1004, 4), 1);
 	assert_int_equal(pm_rt_pitch_mis(1000, 1), 1);
 	assert_int_equal(pm_rt_pitch_mis(0, 2), 0);
-	/* 3000^3: 128x192 0.65x cuBLAS, 192x192 0.78x */
-	assert_string_equal(pitch_row(3000, 3000, 3000, 0), "_persist_mid");
-	assert_string_equal(pitch_row(3000, 3000, 3000, 3), "_persist_sq");
-	/* 4096x1000x4096 (B): the base row 0.64x, 192x192 0.88x */
-	assert_string_equal(pitch_row(4096, 1000, 4096, 0), "");
-	assert_string_equal(pitch_row(4096, 1000, 4096, 2), "_persist_sq");
-	/* 1000x3000x1920 (B): 128 tiles of 128x192 fill one wave (0.86x),
-	 * 96 of 192x192 three quarters (0.76x) */
-	assert_string_equal(pitch_row(1000, 3000, 1920, 2), "_persist_mid");
-	/* 2048x2048x2056 (A alone): the base row 0.78x, 192x192 0.89x; the
-	 * wide row keeps 4096x4096x4104 (0.96x, 192x192 0.85x) */
-	assert_string_equal(pitch_row(2048, 2048, 2056, 1), "_persist_sq");
-	assert_string_equal(pitch_row(4096, 4096, 4104, 1), "_persist_wide");
-	/* one wave or less: more 64x64 tiles than SMs, _persist (1000^3:
-	 * _small_tma 0.62x, _persist 0.79x); fewer, _small_tma (1000x512x1000:
-	 * 0.83x, _small 0.67x, _persist 0.72x) */
-	assert_string_equal(pitch_row(1000, 1000, 1000, 0), "_small_tma");
-	assert_string_equal(pitch_row(1000, 1000, 1000, 3), "_persist");
-	assert_string_equal(pitch_row(1000, 512, 1000, 0), "_small");
-	assert_string_equal(pitch_row(1000, 512, 1000, 3), "_small_tma");
-	/* no narrow row (1256x1000x2000: 0.61x, _persist 0.83x) */
-	assert_string_equal(pitch_row(1256, 1000, 2000, 0), "_persist_narrow");
-	assert_string_equal(pitch_row(1256, 1000, 2000, 3), "_persist");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i)
+		assert_string_equal(pitch_row(cases[i].m, cases[i].n,
+			cases[i].k, cases[i].mis), cases[i].row);
 }
 
 int main(void)
