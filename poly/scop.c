@@ -268,10 +268,9 @@ static isl_stat build_statements(struct pm_scop *scop)
 	return isl_stat_ok;
 }
 
-/* S[d0, ..., d(n-1)] -> [d(first), ..., d(first+cnt-1)] */
-
-static __isl_give isl_multi_union_pw_aff *dims_schedule(
-	struct pm_scop *scop, int k, int first, int cnt)
+/* S[d0, ..., d(n-1)] -> [d(dim[0]), ...] (a member -1: 0) */
+static __isl_give isl_multi_union_pw_aff *perm_schedule(
+	struct pm_scop *scop, int k, int cnt, const int *dim)
 {
 	isl_space *space;
 	isl_multi_aff *ma;
@@ -282,15 +281,25 @@ static __isl_give isl_multi_union_pw_aff *dims_schedule(
 	space = isl_space_map_from_domain_and_range(space,
 		isl_space_set_alloc(scop->ctx, 0, cnt));
 	ma = isl_multi_aff_zero(isl_space_copy(space));
-	for (int i = 0; i < cnt; ++i) {
-		isl_aff *aff = isl_aff_var_on_domain(
-			isl_local_space_from_space(isl_space_domain(
-				isl_space_copy(space))), isl_dim_set, first + i);
-		ma = isl_multi_aff_set_aff(ma, i, aff);
-	}
+	for (int i = 0; i < cnt; ++i)
+		if (dim[i] >= 0)
+			ma = isl_multi_aff_set_aff(ma, i, isl_aff_var_on_domain(
+				isl_local_space_from_space(isl_space_domain(
+				isl_space_copy(space))), isl_dim_set, dim[i]));
 	isl_space_free(space);
 	return isl_multi_union_pw_aff_from_union_pw_multi_aff(
 		isl_union_pw_multi_aff_from_multi_aff(ma));
+}
+
+/* S[d0, ..., d(n-1)] -> [d(first), ..., d(first+cnt-1)] */
+static __isl_give isl_multi_union_pw_aff *dims_schedule(
+	struct pm_scop *scop, int k, int first, int cnt)
+{
+	int dim[PM_MAX_VARS];
+
+	for (int i = 0; i < cnt; ++i)
+		dim[i] = first + i;
+	return perm_schedule(scop, k, cnt, dim);
 }
 
 /* Epilogue reductions (docs/LANGUAGE.md, "Epilogue reductions"): the
@@ -313,29 +322,6 @@ static int epi_red_dims(const struct pm_spec *spec, const struct pm_expr *e,
 		if (epi_red_dims(spec, e->args[i], rank, dim))
 			return 1;
 	return 0;
-}
-
-/* S[d0, ..., d(n-1)] -> [d(dim[0]), ...] (a member -1: 0) */
-static __isl_give isl_multi_union_pw_aff *perm_schedule(
-	struct pm_scop *scop, int k, int cnt, const int *dim)
-{
-	isl_space *space;
-	isl_multi_aff *ma;
-
-	space = isl_space_set_alloc(scop->ctx, 0, scop->stmts[k].ndims);
-	space = isl_space_set_tuple_id(space, isl_dim_set,
-		isl_id_copy(scop->stmt_ids[k]));
-	space = isl_space_map_from_domain_and_range(space,
-		isl_space_set_alloc(scop->ctx, 0, cnt));
-	ma = isl_multi_aff_zero(isl_space_copy(space));
-	for (int i = 0; i < cnt; ++i)
-		if (dim[i] >= 0)
-			ma = isl_multi_aff_set_aff(ma, i, isl_aff_var_on_domain(
-				isl_local_space_from_space(isl_space_domain(
-				isl_space_copy(space))), isl_dim_set, dim[i]));
-	isl_space_free(space);
-	return isl_multi_union_pw_aff_from_union_pw_multi_aff(
-		isl_union_pw_multi_aff_from_multi_aff(ma));
 }
 
 /* The output band of scop statement k (rank members), or NULL after a
