@@ -66,16 +66,52 @@ static void mc_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_add(b, "}\n");
 }
 
+/* The stage of a copy: the expression `stage`, or (NULL) pm_s, a
+ * warp-specialized kernel's ring position. */
+static void print_stage(struct pm_strbuf *b, __isl_keep isl_ast_expr *stage)
+{
+	if (stage)
+		pm_print_expr(b, stage);
+	else
+		pm_strbuf_add(b, "pm_s");
+}
+
+/* The boxes of copy a (slots 0, 1 its origin) into stage `stage`
+ * (print_stage), one per 64-column block, each completing its bytes on
+ * full barrier f + stage. */
+static void print_boxes(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, __isl_keep isl_ast_expr *stage, int f)
+{
+	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
+	const char *name = k->scop->spec->tensors[buf->tensor].name;
+	int batch = k->scop->spec->tensors[buf->tensor].batch;
+	long w = pm_buffer_box_cols(buf);
+
+	for (long j = 0; j < pm_buffer_boxes(buf); ++j) {
+		pm_strbuf_printf(b, "pm_tma_load_%s(&%s_shared[", batch ? "3d" :
+			"2d", name);
+		print_stage(b, stage);
+		pm_strbuf_printf(b, " * %ld + %ld], &pm_tm%d, &pm_bar[%d + ",
+			buf->stage_elems, j * buf->size[0] * w, a->op->buffer, f);
+		print_stage(b, stage);
+		pm_strbuf_add(b, "], ");
+		pm_print_expr(b, a->e[1]);
+		pm_strbuf_printf(b, " + %ld, ", j * w);
+		pm_print_expr(b, a->e[0]);
+		/* a grouped spec's rows: the group's first row (emit/group.h) */
+		pm_strbuf_add(b, pm_emit_group_row0(k, buf->tensor));
+		/* a batched operand's map: z the unit's batch (emit/batch.h) */
+		pm_strbuf_add(b, batch ? ", (int) pm_bz); " : "); ");
+	}
+}
+
 /* pm_print_tma_copy of a warp-specialized kernel: on the producer's
  * thread (emit/print.c guards the subtree), at ring position pm_qc + q. */
 static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, const char *pred, int lead)
 {
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
-	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int S = k->cfg->stages, f = bar_full(k, buf->con);
-	int batch = k->scop->spec->tensors[buf->tensor].batch;
-	long w = pm_buffer_box_cols(buf);
 
 	pm_strbuf_printf(b, "%s%s%s{ const unsigned pm_q = pm_qc + ",
 		pred ? "if (" : "", pred ? pred : "", pred ? ") " : "");
@@ -92,18 +128,7 @@ static void ws_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		mc_copy(k, b, a, f);
 		return;
 	}
-	for (long j = 0; j < pm_buffer_boxes(buf); ++j) {
-		pm_strbuf_printf(b, "pm_tma_load_%s(&%s_shared[pm_s * %ld + "
-			"%ld], &pm_tm%d, &pm_bar[%d + pm_s], ", batch ? "3d" :
-			"2d", name, buf->stage_elems, j * buf->size[0] * w,
-			a->op->buffer, f);
-		pm_print_expr(b, a->e[1]);
-		pm_strbuf_printf(b, " + %ld, ", j * w);
-		pm_print_expr(b, a->e[0]);
-		pm_strbuf_add(b, pm_emit_group_row0(k, buf->tensor));
-		/* a batched operand's map: z the unit's batch (emit/batch.h) */
-		pm_strbuf_add(b, batch ? ", (int) pm_bz); " : "); ");
-	}
+	print_boxes(k, b, a, NULL, f);
 	pm_strbuf_add(b, "}\n");
 }
 
@@ -119,8 +144,6 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_buffer *buf = &k->bufs[a->op->buffer];
 	const char *name = k->scop->spec->tensors[buf->tensor].name;
 	int S = k->cfg->stages, f = bar_full(k, buf->con), lead = 1;
-	int batch = k->scop->spec->tensors[buf->tensor].batch;
-	long w = pm_buffer_box_cols(buf);
 
 	for (int i = 0; i < a->op->buffer; ++i)
 		lead &= k->bufs[i].con != buf->con;
@@ -173,22 +196,7 @@ void pm_print_tma_copy(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_print_expr(b, a->e[4]);
 		pm_strbuf_printf(b, "], %ld); ", tma_tile_bytes(k, buf->con));
 	}
-	for (long j = 0; j < pm_buffer_boxes(buf); ++j) {
-		pm_strbuf_printf(b, "pm_tma_load_%s(&%s_shared[", batch ? "3d" :
-			"2d", name);
-		pm_print_expr(b, a->e[4]);
-		pm_strbuf_printf(b, " * %ld + %ld], &pm_tm%d, &pm_bar[%d + ",
-			buf->stage_elems, j * buf->size[0] * w, a->op->buffer, f);
-		pm_print_expr(b, a->e[4]);
-		pm_strbuf_add(b, "], ");
-		pm_print_expr(b, a->e[1]);
-		pm_strbuf_printf(b, " + %ld, ", j * w);
-		pm_print_expr(b, a->e[0]);
-		/* a grouped spec's rows: the group's first row (emit/group.h) */
-		pm_strbuf_add(b, pm_emit_group_row0(k, buf->tensor));
-		/* a batched operand's map: z the batch (emit/batch.h) */
-		pm_strbuf_add(b, batch ? ", (int) pm_bz); " : "); ");
-	}
+	print_boxes(k, b, a, a->e[4], f);
 	pm_strbuf_add(b, "}\n");
 }
 
