@@ -27,16 +27,10 @@ void pm_entry_args(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	int order[64], n = pm_emit_size_order(k, order);
-	int first = 1;
 
-	for (int r = 0; r < 2; ++r)
-		for (int t = 0; t < spec->ntensors; ++t) {
-			if (spec->tensors[t].role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			pm_strbuf_printf(b, "%s%s", first ? "" : ", ",
-				spec->tensors[t].name);
-			first = 0;
-		}
+	for (int i = 0, t; (t = pm_emit_arg_tensor(spec, i)) >= 0; ++i)
+		pm_strbuf_printf(b, "%s%s", i ? ", " : "",
+			spec->tensors[t].name);
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, ", %s", spec->syms[order[i]].name);
 }

@@ -168,17 +168,12 @@ static void kernel_params(struct pm_kernel *k, struct pm_strbuf *b, int host)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	int order[64], n = pm_emit_size_order(k, order);
-	int first = 1;
 
-	for (int r = 0; r < 2; ++r)
-		for (int t = 0; t < spec->ntensors; ++t) {
-			if (spec->tensors[t].role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			pm_strbuf_printf(b, "%s%s%s *%s%s", first ? "" : ", ",
-				r ? "" : "const ", pm_emit_ctype(k, t, host),
-				host ? "" : "__restrict__ ", spec->tensors[t].name);
-			first = 0;
-		}
+	for (int i = 0, t; (t = pm_emit_arg_tensor(spec, i)) >= 0; ++i)
+		pm_strbuf_printf(b, "%s%s%s *%s%s", i ? ", " : "",
+			spec->tensors[t].role == PM_INPUT ? "const " : "",
+			pm_emit_ctype(k, t, host), host ? "" : "__restrict__ ",
+			spec->tensors[t].name);
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, ", %s %s", host ? "long" : "int",
 			pm_emit_param_name(k, order[i]));
@@ -684,41 +679,36 @@ static char *header(struct pm_kernel *k)
  * order), for programs that call it knowing only this file (python/). */
 static void meta_argv(const struct pm_spec *spec, struct pm_strbuf *b)
 {
-	int n = 0;
-
 	pm_strbuf_add(b, "  \"symbols\": [");
 	for (int s = 0; s < spec->nsyms; ++s)
 		pm_strbuf_printf(b, "%s\"%s\"", s ? ", " : "",
 			spec->syms[s].name);
 	pm_strbuf_add(b, "],\n  \"tensors\": [");
-	for (int r = 0; r < 2; ++r)
-		for (int t = 0; t < spec->ntensors; ++t) {
-			const struct pm_tensor *x = &spec->tensors[t];
+	for (int j = 0, t; (t = pm_emit_arg_tensor(spec, j)) >= 0; ++j) {
+		const struct pm_tensor *x = &spec->tensors[t];
 
-			if (x->role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			pm_strbuf_printf(b, "%s\n    {\"name\": \"%s\", "
-				"\"type\": \"%s\", \"output\": %s, \"dims\": [",
-				n++ ? "," : "", x->name, pm_type_name(x->type),
-				r ? "true" : "false");
-			/* a K-major copy's dims are the user's reversed; a
-			 * batched tensor's follow the batch dims (the user's
-			 * lead with them, variant/batch.h) */
-			for (int i = 0, nb = x->batch ? spec->nbatch : 0;
-			     i < nb + x->rank; ++i) {
-				const struct pm_dim *dm = i < nb ? &spec->bdims[i] :
-					&x->dims[x->kcopy ? x->rank - 1 - (i - nb) :
-					i - nb];
+		pm_strbuf_printf(b, "%s\n    {\"name\": \"%s\", \"type\": "
+			"\"%s\", \"output\": %s, \"dims\": [", j ? "," : "",
+			x->name, pm_type_name(x->type),
+			x->role == PM_OUTPUT ? "true" : "false");
+		/* a K-major copy's dims are the user's reversed; a batched
+		 * tensor's follow the batch dims (the user's lead with them,
+		 * variant/batch.h) */
+		for (int i = 0, nb = x->batch ? spec->nbatch : 0;
+		     i < nb + x->rank; ++i) {
+			const struct pm_dim *dm = i < nb ? &spec->bdims[i] :
+				&x->dims[x->kcopy ? x->rank - 1 - (i - nb) :
+				i - nb];
 
-				if (dm->sym >= 0)
-					pm_strbuf_printf(b, "%s\"%s\"", i ? ", " :
-						"", spec->syms[dm->sym].name);
-				else
-					pm_strbuf_printf(b, "%s%ld", i ? ", " : "",
-						dm->value);
-			}
-			pm_strbuf_add(b, "]}");
+			if (dm->sym >= 0)
+				pm_strbuf_printf(b, "%s\"%s\"", i ? ", " : "",
+					spec->syms[dm->sym].name);
+			else
+				pm_strbuf_printf(b, "%s%ld", i ? ", " : "",
+					dm->value);
 		}
+		pm_strbuf_add(b, "]}");
+	}
 	pm_strbuf_add(b, "\n  ]\n");
 }
 

@@ -83,6 +83,16 @@ int pm_emit_size_order(struct pm_kernel *k, int *order)
 	return n;
 }
 
+int pm_emit_arg_tensor(const struct pm_spec *spec, int i)
+{
+	for (int r = 0; r < 2; ++r)
+		for (int t = 0; t < spec->ntensors; ++t)
+			if (spec->tensors[t].role == (r ? PM_OUTPUT : PM_INPUT) &&
+			    i-- == 0)
+				return t;
+	return -1;
+}
+
 /* "int64_t M, int64_t N" (decl 1, or 2: "void" when none) / "M, N". */
 void pm_emit_size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl)
 {
@@ -121,13 +131,9 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 	else
 		pm_strbuf_printf(b, "cudaError_t %s%s(", spec->name,
 			e == PM_ENTRY_WS ? "_ws" : "");
-	for (int t = 0; t < spec->ntensors; ++t)
-		if (spec->tensors[t].role == PM_INPUT)
-			pm_strbuf_printf(b, "const void *%s, ",
-				spec->tensors[t].name);
-	for (int t = 0; t < spec->ntensors; ++t)
-		if (spec->tensors[t].role == PM_OUTPUT)
-			pm_strbuf_printf(b, "void *%s, ", spec->tensors[t].name);
+	for (int i = 0, t; (t = pm_emit_arg_tensor(spec, i)) >= 0; ++i)
+		pm_strbuf_printf(b, "%svoid *%s, ", spec->tensors[t].role ==
+			PM_INPUT ? "const " : "", spec->tensors[t].name);
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, "int64_t %s, ", spec->syms[order[i]].name);
 	if (e == PM_ENTRY_WS || e == PM_ENTRY_LAUNCH)

@@ -21,6 +21,9 @@ const char *pm_emit_ctype(struct pm_kernel *k, int t, int host);
 /* The runtime size symbols of k (not fixed by -D) in the launcher's order
  * into order[] (64 entries); returns their number. */
 int pm_emit_size_order(struct pm_kernel *k, int *order);
+/* The tensor argument i of the entry points and kernels (inputs, then
+ * outputs, each in declaration order), or -1 past the last. */
+int pm_emit_arg_tensor(const struct pm_spec *spec, int i);
 /* k's sizes in the launcher's order: "int64_t M, int64_t N" (decl 1, or
  * 2: "void" when there are none) or "M, N" (decl 0). */
 void pm_emit_size_list(struct pm_kernel *k, struct pm_strbuf *b, int decl);

@@ -48,15 +48,10 @@ static void tensor_args(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_spec *spec = k->scop->spec;
 
-	for (int r = 0, first = 1; r < 2; ++r)
-		for (int t = 0; t < spec->ntensors; ++t) {
-			if (spec->tensors[t].role != (r ? PM_OUTPUT : PM_INPUT))
-				continue;
-			pm_strbuf_printf(b, "%s(%s%s *) %s", first ? "" : ", ",
-				r ? "" : "const ", pm_emit_ctype(k, t, 0),
-				spec->tensors[t].name);
-			first = 0;
-		}
+	for (int i = 0, t; (t = pm_emit_arg_tensor(spec, i)) >= 0; ++i)
+		pm_strbuf_printf(b, "%s(%s%s *) %s", i ? ", " : "",
+			spec->tensors[t].role == PM_INPUT ? "const " : "",
+			pm_emit_ctype(k, t, 0), spec->tensors[t].name);
 }
 
 /* TMA stores (promote/store.c, docs/decisions/0048-tma-stores.md): the
@@ -544,7 +539,7 @@ static void planned_launcher(const struct pm_variant_set *vs,
 static void argv_entry(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_spec *spec = k->scop->spec;
-	int order[64], n = pm_emit_size_order(k, order), nt = 0;
+	int order[64], n = pm_emit_size_order(k, order);
 	long v;
 
 	pm_strbuf_add(b, "\nextern \"C\" ");
@@ -556,10 +551,8 @@ static void argv_entry(struct pm_kernel *k, struct pm_strbuf *b)
 			pm_strbuf_printf(b, "\tif (sizes[%d] != %ld)\n\t\treturn "
 				"cudaErrorInvalidValue;\n", s, v);
 	pm_strbuf_printf(b, "\treturn %s(", spec->name);
-	for (int r = 0; r < 2; ++r)
-		for (int t = 0; t < spec->ntensors; ++t)
-			if (spec->tensors[t].role == (r ? PM_OUTPUT : PM_INPUT))
-				pm_strbuf_printf(b, "tensors[%d], ", nt++);
+	for (int i = 0; pm_emit_arg_tensor(spec, i) >= 0; ++i)
+		pm_strbuf_printf(b, "tensors[%d], ", i);
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(b, "sizes[%d], ", order[i]);
 	pm_strbuf_add(b, "stream);\n}\n");
