@@ -108,13 +108,14 @@ static __isl_give isl_schedule_node *unroll_all(
 	return node;
 }
 
-/* Tile the warp's point bands by the macro shape; returns the schedule
+/* At each filter of sequence seq: fn on the band above the branch's leaf
+ * (has_k: the branch is a contraction's, marked by mark_red); returns the
  * node at the sequence. */
-static __isl_give isl_schedule_node *tile_macro(struct pm_kernel *k,
-	__isl_take isl_schedule_node *seq)
+static __isl_give isl_schedule_node *each_branch(struct pm_kernel *k,
+	__isl_take isl_schedule_node *seq,
+	__isl_give isl_schedule_node *(*fn)(struct pm_kernel *k,
+		__isl_take isl_schedule_node *node, int has_k))
 {
-	const struct pm_config *c = k->cfg;
-	int mn[2] = { c->mm, c->mn };
 	isl_size n = isl_schedule_node_n_children(seq);
 
 	for (int i = 0; i < n; ++i) {
@@ -124,15 +125,9 @@ static __isl_give isl_schedule_node *tile_macro(struct pm_kernel *k,
 		seq = isl_schedule_node_child(seq, 0);
 		has_k = pm_node_is_mark(seq, k->scop->mark_red);
 		seq = pm_node_leaf(seq);
-		seq = isl_schedule_node_parent(seq);	/* [iw, jw] */
-		seq = pm_node_tile(seq, mn);		/* [fi, fj] */
-		if (has_k) {
-			seq = isl_schedule_node_parent(seq);	/* [kp] */
-			seq = pm_node_tile(seq, &c->mk);	/* [fk] */
-			seq = isl_schedule_node_child(seq, 0);	/* [kk] */
-			seq = pm_node_band_sink_past(seq, 1);
-		}
-		while (isl_schedule_node_get_type(seq) !=
+		seq = isl_schedule_node_parent(seq);
+		seq = fn(k, seq, has_k);
+		while (seq && isl_schedule_node_get_type(seq) !=
 		       isl_schedule_node_filter)
 			seq = isl_schedule_node_parent(seq);
 		seq = isl_schedule_node_parent(seq);
@@ -140,38 +135,43 @@ static __isl_give isl_schedule_node *tile_macro(struct pm_kernel *k,
 	return seq;
 }
 
-/* After the pullback: drop the intra-macro bands (now constant) and
- * unroll the macro bands. */
-static __isl_give isl_schedule_node *finish_macro(struct pm_kernel *k,
-	__isl_take isl_schedule_node *seq)
+/* Tile a warp's point band [iw, jw] (and, has_k, [kp] above it) by the
+ * macro shape (each_branch). */
+static __isl_give isl_schedule_node *tile_branch(struct pm_kernel *k,
+	__isl_take isl_schedule_node *node, int has_k)
 {
-	isl_size n = isl_schedule_node_n_children(seq);
+	const struct pm_config *c = k->cfg;
+	int mn[2] = { c->mm, c->mn };
 
-	for (int i = 0; i < n; ++i) {
-		int has_k;
-
-		seq = isl_schedule_node_child(seq, i);
-		seq = isl_schedule_node_child(seq, 0);
-		has_k = pm_node_is_mark(seq, k->scop->mark_red);
-		seq = pm_node_leaf(seq);
-		seq = isl_schedule_node_parent(seq);
-		seq = isl_schedule_node_delete(seq);	/* [ii, jj] */
-		if (has_k) {
-			seq = isl_schedule_node_parent(seq);
-			seq = isl_schedule_node_delete(seq);	/* [kk] */
-		}
-		seq = isl_schedule_node_parent(seq);	/* [fi, fj] */
-		seq = unroll_all(seq);
-		if (has_k) {
-			seq = isl_schedule_node_parent(seq);	/* [fk] */
-			seq = unroll_all(seq);
-		}
-		while (isl_schedule_node_get_type(seq) !=
-		       isl_schedule_node_filter)
-			seq = isl_schedule_node_parent(seq);
-		seq = isl_schedule_node_parent(seq);
+	node = pm_node_tile(node, mn);			/* [fi, fj] */
+	if (has_k) {
+		node = isl_schedule_node_parent(node);	/* [kp] */
+		node = pm_node_tile(node, &c->mk);	/* [fk] */
+		node = isl_schedule_node_child(node, 0);	/* [kk] */
+		node = pm_node_band_sink_past(node, 1);
 	}
-	return seq;
+	return node;
+}
+
+/* After the pullback (each_branch): drop a branch's intra-macro bands
+ * [ii, jj] (and, has_k, [kk]), now constant, and unroll its macro
+ * bands. */
+static __isl_give isl_schedule_node *finish_branch(struct pm_kernel *k,
+	__isl_take isl_schedule_node *node, int has_k)
+{
+	(void) k;
+	node = isl_schedule_node_delete(node);		/* [ii, jj] */
+	if (has_k) {
+		node = isl_schedule_node_parent(node);
+		node = isl_schedule_node_delete(node);	/* [kk] */
+	}
+	node = isl_schedule_node_parent(node);		/* [fi, fj] */
+	node = unroll_all(node);
+	if (has_k) {
+		node = isl_schedule_node_parent(node);	/* [fk] */
+		node = unroll_all(node);
+	}
+	return node;
 }
 
 static __isl_give isl_schedule_node *sequence_node(struct pm_kernel *k)
@@ -190,14 +190,15 @@ int pm_contract(struct pm_kernel *k, struct pm_diags *d)
 	(void) d;
 	if (build_maps(k) < 0)
 		return -1;
-	node = tile_macro(k, sequence_node(k));
+	node = each_branch(k, sequence_node(k), &tile_branch);
 	s = isl_schedule_node_get_schedule(node);
 	isl_schedule_node_free(node);
 	s = isl_schedule_pullback_union_pw_multi_aff(s,
 		isl_union_pw_multi_aff_copy(k->base));
 	isl_schedule_free(k->schedule);
 	k->schedule = s;
-	return pm_kernel_set_schedule(k, finish_macro(k, sequence_node(k)));
+	return pm_kernel_set_schedule(k, each_branch(k, sequence_node(k),
+		&finish_branch));
 }
 
 int pm_check_legal(struct pm_kernel *k)
