@@ -55,24 +55,50 @@ void pm_emit_group_units(const struct pm_kernel *k, char *buf, size_t len)
 		n, k->cfg->bn - 1, k->cfg->bn);
 }
 
+/* "const unsigned pm_gtx": the tiles across the output's columns. */
+static void print_gtx(struct pm_kernel *k, struct pm_strbuf *b)
+{
+	char n[64];
+
+	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
+	pm_strbuf_printf(b, "\tconst unsigned pm_gtx = ((unsigned) %s + %du) / "
+		"%du;\n", n, k->cfg->bn - 1, k->cfg->bn);
+}
+
+/* The row tensors' pointers moved by (by) rows (ind: indentation). */
+static void row_shift(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *by, const char *ind)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	for (int t = 0; t < spec->ntensors; ++t) {
+		char re[256];
+
+		if (!spec->tensors[t].grows || spec->tensors[t].role == PM_TEMP)
+			continue;
+		row_elems(k, t, re, sizeof(re));
+		pm_strbuf_printf(b, "%s%s += %s * %s;\n", ind,
+			spec->tensors[t].name, by, re);
+	}
+}
+
 void pm_emit_group_unit(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const char *rows = spec->syms[spec->group_rows].name;
 	const char *offs = spec->tensors[spec->group_offs].name;
-	const int bm = k->cfg->bm, bn = k->cfg->bn;
-	char e[64], n[64];
+	const int bm = k->cfg->bm;
+	char e[64];
 
 	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
-	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
 	/* group g: rows [clamp(offs[g - 1]), max(that, clamp(offs[g]))),
 	 * ceil(rows / BM) tile rows; the block's tile row pm_gu counted
 	 * down through the groups until it falls in one */
-	pm_strbuf_printf(b, "\t/* the block's unit (group, tile): its tile row "
+	pm_strbuf_add(b, "\t/* the block's unit (group, tile): its tile row "
 		"over every group's, found in the groups' tile rows "
-		"(docs/decisions/0045) */\n"
-		"\tconst unsigned pm_gtx = ((unsigned) %s + %du) / %du;\n"
-		"\tunsigned pm_gu = blockIdx.x / pm_gtx;\n"
+		"(docs/decisions/0045) */\n");
+	print_gtx(k, b);
+	pm_strbuf_printf(b, "\tunsigned pm_gu = blockIdx.x / pm_gtx;\n"
 		"\tint64_t pm_bz = -1, pm_glo = 0, pm_ghi = 0;\n"
 		"\tfor (int64_t pm_g = 0, pm_l = 0; pm_g < (int64_t) (%s) && "
 		"pm_bz < 0; ++pm_g) {\n"
@@ -88,7 +114,7 @@ void pm_emit_group_unit(struct pm_kernel *k, struct pm_strbuf *b)
 		"\tif (pm_bz < 0)\n\t\treturn;\n"
 		"\tconst int %s = (int) (pm_ghi - pm_glo);\n"
 		"\tpm_gu = pm_gu * pm_gtx + blockIdx.x %% pm_gtx;\n",
-		n, bn - 1, bn, e, offs, bm - 1, bm, rows);
+		e, offs, bm - 1, bm, rows);
 }
 
 void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
@@ -110,15 +136,7 @@ void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
 			"pm_rows : pm_ghi;\n"
 			"\tconst long %s = (long) (pm_ghi - pm_glo);\n", offs,
 			offs, spec->syms[spec->group_rows].name);
-	for (int t = 0; t < spec->ntensors; ++t) {
-		char re[256];
-
-		if (!spec->tensors[t].grows || spec->tensors[t].role == PM_TEMP)
-			continue;
-		row_elems(k, t, re, sizeof(re));
-		pm_strbuf_printf(b, "\t%s += pm_glo * %s;\n",
-			spec->tensors[t].name, re);
-	}
+	row_shift(k, b, "pm_glo", "\t");
 }
 
 /* " X Y" of the tensors (not temporaries) with flag batch (1) or grows
@@ -160,36 +178,18 @@ void pm_emit_group_plocals(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const char *rows = spec->syms[spec->group_rows].name;
-	char e[64], n[64];
+	char e[64];
 
 	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
-	pm_scop_dim_str(k->scop, k->con[0].out, 1, n, sizeof(n));
-	pm_strbuf_printf(b, "\tconst unsigned pm_gtx = ((unsigned) %s + %du) / "
-		"%du;\n\tconst unsigned pm_nu = (unsigned) ((((int64_t) pm_rows "
-		"+ %d) / %d + (int64_t) (%s)) * pm_gtx);\n"
+	print_gtx(k, b);
+	pm_strbuf_printf(b, "\tconst unsigned pm_nu = (unsigned) ((((int64_t) "
+		"pm_rows + %d) / %d + (int64_t) (%s)) * pm_gtx);\n"
 		"\tint64_t pm_bzp = 0, pm_glop = 0, pm_sg = 0, pm_sl = 0, pm_sh "
-		"= 0;\n\tunsigned pm_sr = 0;\n\tint %s = 0;\n", n, k->cfg->bn - 1,
-		k->cfg->bn, k->cfg->bm - 1, k->cfg->bm, e, rows);
+		"= 0;\n\tunsigned pm_sr = 0;\n\tint %s = 0;\n",
+		k->cfg->bm - 1, k->cfg->bm, e, rows);
 	if (pm_kernel_sym_ragged(k, spec->group_rows))
 		pm_strbuf_printf(b, "\tint pm_t%s = 0;\n\t(void) pm_t%s;\n",
 			rows, rows);
-}
-
-/* The row tensors' pointers moved by (by) rows (ind: indentation). */
-static void row_shift(struct pm_kernel *k, struct pm_strbuf *b,
-	const char *by, const char *ind)
-{
-	const struct pm_spec *spec = k->scop->spec;
-
-	for (int t = 0; t < spec->ntensors; ++t) {
-		char re[256];
-
-		if (!spec->tensors[t].grows || spec->tensors[t].role == PM_TEMP)
-			continue;
-		row_elems(k, t, re, sizeof(re));
-		pm_strbuf_printf(b, "%s%s += %s * %s;\n", ind,
-			spec->tensors[t].name, by, re);
-	}
 }
 
 void pm_emit_group_punit(struct pm_kernel *k, struct pm_strbuf *b)
