@@ -230,14 +230,20 @@ static void kc_launch_call(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_printf(b, ", %s, %s, stream)", ws, n);
 }
 
-/* "if ((e = pm_plan_NAME(sizes, &c, NOWS)) != cudaSuccess) return e;" */
-static void kc_plan(struct pm_kernel *k, struct pm_strbuf *b, int nows,
+void pm_entry_plan_call(struct pm_kernel *k, struct pm_strbuf *b, int nows)
+{
+	pm_strbuf_printf(b, "pm_plan_%s(", k->scop->spec->name);
+	pm_emit_size_list(k, b, 0);
+	pm_strbuf_printf(b, "%s&c, %d%s)", pm_entry_nsizes(k) ? ", " : "",
+		nows, pm_entry_ua(k));
+}
+
+void pm_entry_plan(struct pm_kernel *k, struct pm_strbuf *b, int nows,
 	const char *ind)
 {
-	pm_strbuf_printf(b, "%sif ((e = pm_plan_%s(", ind, k->scop->spec->name);
-	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, %d%s)) != cudaSuccess)\n%s\treturn e;\n",
-		pm_entry_nsizes(k) ? ", " : "", nows, pm_entry_ua(k), ind);
+	pm_strbuf_printf(b, "%sif ((e = ", ind);
+	pm_entry_plan_call(k, b, nows);
+	pm_strbuf_printf(b, ") != cudaSuccess)\n%s\treturn e;\n", ind);
 }
 
 /* NAME_workspace_size of a file with K-major copies: the split's part
@@ -250,11 +256,10 @@ static void kc_ws_size(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 		"\n" : "");
 	pm_entry_checks(k, b, 0, "0");
 	if (planned) {
-		pm_strbuf_printf(b, "\tif (pm_plan_%s(", k->scop->spec->name);
-		pm_emit_size_list(k, b, 0);
-		pm_strbuf_printf(b, "%s&c, 0%s) != cudaSuccess) {\n\t\t(void) "
-			"cudaGetLastError();\n\t\treturn 0;\n\t}\n",
-			pm_entry_nsizes(k) ? ", " : "", pm_entry_ua(k));
+		pm_strbuf_add(b, "\tif (");
+		pm_entry_plan_call(k, b, 0);
+		pm_strbuf_add(b, " != cudaSuccess) {\n\t\t(void) "
+			"cudaGetLastError();\n\t\treturn 0;\n\t}\n");
 	}
 	pm_strbuf_add(b, "\treturn ");
 	kc_need(k, b, planned);
@@ -271,13 +276,13 @@ static void kc_ws(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 		"\tcudaError_t e;\n\n" : "");
 	pm_entry_checks(k, b, 1, "cudaErrorInvalidValue");
 	if (planned)
-		kc_plan(k, b, 0, "\t");
+		pm_entry_plan(k, b, 0, "\t");
 	if (planned && k->scop->nsplit) {
 		pm_strbuf_add(b, "\t/* no room for the split: the plan without "
 			"it */\n\tif (c.ws_bytes && (!workspace || workspace_bytes < ");
 		kc_need(k, b, planned);
 		pm_strbuf_add(b, ")) {\n");
-		kc_plan(k, b, 1, "\t\t");
+		pm_entry_plan(k, b, 1, "\t\t");
 		pm_strbuf_add(b, "\t}\n");
 	}
 	pm_strbuf_add(b, "\t/* the copies' room */\n\tif (!workspace || "
@@ -306,7 +311,7 @@ static void kc_plain(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 		"\tstruct pm_rt_choice c;\n" : "");
 	pm_entry_checks(k, b, 1, "cudaErrorInvalidValue");
 	if (planned)
-		kc_plan(k, b, 0, "\t");
+		pm_entry_plan(k, b, 0, "\t");
 	pm_strbuf_add(b, "\tpm_n = ");
 	kc_need(k, b, planned);
 	pm_strbuf_printf(b, ";\n\t/* the stream's kept workspace */\n"
@@ -321,7 +326,7 @@ static void kc_plain(struct pm_kernel *k, struct pm_strbuf *b, int planned)
 	if (split) {
 		pm_strbuf_add(b, "\t\tif (!c.ws_bytes)\n\t\t\treturn "
 			"cudaErrorMemoryAllocation;\n");
-		kc_plan(k, b, 1, "\t\t");
+		pm_entry_plan(k, b, 1, "\t\t");
 		pm_strbuf_add(b, "\t\tpm_n = ");
 		kc_need(k, b, planned);
 		pm_strbuf_printf(b, ";\n\t\tif ((e = pm_ws_alloc_%s(&ws, pm_n, "

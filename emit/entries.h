@@ -16,6 +16,12 @@ void pm_entry_checks(struct pm_kernel *k, struct pm_strbuf *b, int ptrs,
 /* ", pm_ua" where k's file has an _unaligned row (the checks set pm_ua,
  * the plan's last argument), else "". */
 const char *pm_entry_ua(const struct pm_kernel *k);
+/* "pm_plan_NAME(sizes, &c, NOWS, pm_ua)": the plan's call, nows 1 for
+ * the plan without a workspace. */
+void pm_entry_plan_call(struct pm_kernel *k, struct pm_strbuf *b, int nows);
+/* "IND if ((e = pm_plan_NAME(...)) != cudaSuccess) IND return e;" */
+void pm_entry_plan(struct pm_kernel *k, struct pm_strbuf *b, int nows,
+	const char *ind);
 /* pm_ws_alloc_NAME and pm_ws_get_NAME: a launch's workspace, the stream's
  * kept one. */
 void pm_entry_alloc_fn(struct pm_kernel *k, struct pm_strbuf *b);

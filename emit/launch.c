@@ -365,7 +365,6 @@ static void emit_occupancy(struct pm_kernel *k, const char *suffix,
 static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const char *name = k->scop->spec->name;
-	const char *sep = pm_entry_nsizes(k) ? ", " : "";
 
 	pm_entry_alloc_fn(k, b);
 	pm_entry_get_fn(k, b);
@@ -374,22 +373,19 @@ static void plain_entry(struct pm_kernel *k, struct pm_strbuf *b)
 	pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n\tvoid *ws = 0;\n"
 		"\tcudaError_t e, e2;\n\n");
 	pm_entry_checks(k, b, 1, "cudaErrorInvalidValue");
-	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
-	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 0%s)) != cudaSuccess)\n\t\treturn e;\n"
-		"\t/* the stream's kept workspace */\n"
+	pm_entry_plan(k, b, 0, "\t");
+	pm_strbuf_printf(b, "\t/* the stream's kept workspace */\n"
 		"\tif (c.ws_bytes && pm_ws_get_%s(&ws, c.ws_bytes, stream) == "
-		"cudaSuccess)\n\t\treturn pm_launch_%s(&c, ", sep, pm_entry_ua(k), name, name);
+		"cudaSuccess)\n\t\treturn pm_launch_%s(&c, ", name, name);
 	pm_entry_args(k, b);
 	pm_strbuf_printf(b, ", ws, c.ws_bytes, stream);\n"
 		"\t/* no split, a split in clusters (no workspace), or no memory "
 		"for its\n\t * workspace: the plan without one */\n"
 		"\tif (!c.ws_bytes || pm_ws_alloc_%s(&ws, c.ws_bytes, stream) != "
 		"cudaSuccess) {\n\t\tif (c.ws_bytes) {\n\t\t\t(void) "
-		"cudaGetLastError();\n\t\t\tif ((e = pm_plan_%s(", name, name);
-	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 1%s)) != cudaSuccess)\n\t\t\t\treturn e;\n"
-		"\t\t}\n\t\treturn pm_launch_%s(&c, ", sep, pm_entry_ua(k), name);
+		"cudaGetLastError();\n", name);
+	pm_entry_plan(k, b, 1, "\t\t\t");
+	pm_strbuf_printf(b, "\t\t}\n\t\treturn pm_launch_%s(&c, ", name);
 	pm_entry_args(k, b);
 	pm_strbuf_printf(b, ", 0, 0, stream);\n\t}\n"
 		"\te = cudaMemsetAsync(ws, 0, c.cnt_bytes, stream);\n"
@@ -484,7 +480,6 @@ static void planned_launcher(const struct pm_variant_set *vs,
 {
 	struct pm_kernel *k = vs->main;
 	const char *name = k->scop->spec->name;
-	const char *sep = pm_entry_nsizes(k) ? ", " : "";
 
 	pm_emit_plan(vs, b);
 	pm_emit_kcopy_fns(k, b);
@@ -500,10 +495,8 @@ static void planned_launcher(const struct pm_variant_set *vs,
 		pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n"
 			"\tcudaError_t e;\n\n");
 		pm_entry_checks(k, b, 1, "cudaErrorInvalidValue");
-		pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
-		pm_emit_size_list(k, b, 0);
-		pm_strbuf_printf(b, "%s&c, 0%s)) != cudaSuccess)\n\t\treturn e;\n"
-			"\treturn pm_launch_%s(&c, ", sep, pm_entry_ua(k), name);
+		pm_entry_plan(k, b, 0, "\t");
+		pm_strbuf_printf(b, "\treturn pm_launch_%s(&c, ", name);
 		pm_entry_args(k, b);
 		pm_strbuf_add(b, ", 0, 0, stream);\n}\n");
 		return;
@@ -512,24 +505,21 @@ static void planned_launcher(const struct pm_variant_set *vs,
 	pm_emit_signature(k, b, PM_ENTRY_WS_SIZE);
 	pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n\n");
 	pm_entry_checks(k, b, 0, "0");
-	pm_strbuf_printf(b, "\tif (pm_plan_%s(", name);
-	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 0%s) != cudaSuccess) {\n\t\t(void) "
-		"cudaGetLastError();\n\t\treturn 0;\n\t}\n\treturn "
-		"c.ws_bytes;\n}\n", sep, pm_entry_ua(k));
+	pm_strbuf_add(b, "\tif (");
+	pm_entry_plan_call(k, b, 0);
+	pm_strbuf_add(b, " != cudaSuccess) {\n\t\t(void) cudaGetLastError();"
+		"\n\t\treturn 0;\n\t}\n\treturn c.ws_bytes;\n}\n");
 	pm_strbuf_add(b, "\nextern \"C\" ");
 	pm_emit_signature(k, b, PM_ENTRY_WS);
 	pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n\tcudaError_t e;\n\n");
 	pm_entry_checks(k, b, 1, "cudaErrorInvalidValue");
-	pm_strbuf_printf(b, "\tif ((e = pm_plan_%s(", name);
-	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 0%s)) != cudaSuccess)\n\t\treturn e;\n"
-		"\t/* no room for the split: the plan without a workspace */\n"
-		"\tif (c.ws_bytes && (!workspace || workspace_bytes < c.ws_bytes)"
-		" &&\n\t    (e = pm_plan_%s(", sep, pm_entry_ua(k), name);
-	pm_emit_size_list(k, b, 0);
-	pm_strbuf_printf(b, "%s&c, 1%s)) != cudaSuccess)\n\t\treturn e;\n"
-		"\treturn pm_launch_%s(&c, ", sep, pm_entry_ua(k), name);
+	pm_entry_plan(k, b, 0, "\t");
+	pm_strbuf_add(b, "\t/* no room for the split: the plan without a "
+		"workspace */\n\tif (c.ws_bytes && (!workspace || "
+		"workspace_bytes < c.ws_bytes) &&\n\t    (e = ");
+	pm_entry_plan_call(k, b, 1);
+	pm_strbuf_printf(b, ") != cudaSuccess)\n\t\treturn e;\n"
+		"\treturn pm_launch_%s(&c, ", name);
 	pm_entry_args(k, b);
 	pm_strbuf_add(b, ", workspace, workspace_bytes, stream);\n}\n");
 	plain_entry(k, b);
