@@ -210,6 +210,29 @@ static __isl_give isl_schedule_node *direct_tree(struct pm_kernel *k)
 	return pm_pr_graft_root(g);
 }
 
+/* The sequence of filters below the extension umap, at the node below
+ * filter i. */
+static __isl_give isl_schedule_node *ext_sequence(
+	__isl_take isl_union_map *umap, __isl_take isl_union_set_list *filters,
+	int i)
+{
+	isl_schedule_node *g = isl_schedule_node_from_extension(umap);
+
+	g = isl_schedule_node_child(g, 0);
+	g = isl_schedule_node_insert_sequence(g, filters);
+	return isl_schedule_node_child(isl_schedule_node_child(g, i), 0);
+}
+
+/* From a node below one of a sequence's filters: the node below its
+ * filter i. */
+static __isl_give isl_schedule_node *next_branch(
+	__isl_take isl_schedule_node *g, int i)
+{
+	while (g && isl_schedule_node_get_type(g) != isl_schedule_node_sequence)
+		g = isl_schedule_node_parent(g);
+	return isl_schedule_node_child(isl_schedule_node_child(g, i), 0);
+}
+
 /* The staged store with TMA stores (the file's comment): TSTG_WAIT,
  * SYNC_ST, STS under the warp bands, SYNC_ST2, TSTG[p0, p1, s] (no thread
  * band: the printer lets one thread issue them). */
@@ -244,14 +267,9 @@ static __isl_give isl_schedule_node *tma_staged_tree(struct pm_kernel *k)
 	for (int i = 0; i < 5; ++i)
 		filters = isl_union_set_list_add(filters,
 			pm_pr_universe(k->ctx, ids[i], dims[i]));
-	g = isl_schedule_node_from_extension(umap);
-	g = isl_schedule_node_child(g, 0);
-	g = isl_schedule_node_insert_sequence(g, filters);
-	g = isl_schedule_node_child(isl_schedule_node_child(g, 2), 0);
+	g = ext_sequence(umap, filters, 2);
 	g = warp_bands(k, g, ids[2]);
-	while (g && isl_schedule_node_get_type(g) != isl_schedule_node_sequence)
-		g = isl_schedule_node_parent(g);
-	g = isl_schedule_node_child(isl_schedule_node_child(g, 4), 0);
+	g = next_branch(g, 4);
 	g = pm_pr_band_str(k, g, "[p0, p1, s]", "s", ids[4], NULL, 1);
 	isl_id_free(ids[0]);
 	return pm_pr_graft_root(g);
@@ -299,14 +317,9 @@ static __isl_give isl_schedule_node *staged_tree(struct pm_kernel *k)
 	if (red)
 		filters = isl_union_set_list_add(filters,
 			pm_pr_universe(k->ctx, k->red_id, 2));
-	g = isl_schedule_node_from_extension(umap);
-	g = isl_schedule_node_child(g, 0);
-	g = isl_schedule_node_insert_sequence(g, filters);
-	g = isl_schedule_node_child(isl_schedule_node_child(g, 1), 0);
+	g = ext_sequence(umap, filters, 1);
 	g = warp_bands(k, g, ids[1]);
-	while (g && isl_schedule_node_get_type(g) != isl_schedule_node_sequence)
-		g = isl_schedule_node_parent(g);
-	g = isl_schedule_node_child(isl_schedule_node_child(g, 3), 0);
+	g = next_branch(g, 3);
 	g = thread_bands(k, g, ids[3]);
 	return pm_pr_graft_root(g);
 }
