@@ -82,12 +82,23 @@ static void row_shift(struct pm_kernel *k, struct pm_strbuf *b,
 	}
 }
 
+/* A step of the walk over the groups' tile rows (ind: indentation): the
+ * group's end offs[g] in pm_c clamped to [0, pm_rows], its rows [l, h),
+ * h at least l, and their tile rows pm_n (ndecl: pm_n's declaration). */
+static void scan_step(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *ind, const char *l, const char *h, const char *ndecl)
+{
+	pm_strbuf_printf(b, "%spm_c = pm_c < 0 ? 0 : pm_c > pm_rows ? pm_rows : "
+		"pm_c;\n%s%s = pm_c < %s ? %s : pm_c;\n"
+		"%s%spm_n = (unsigned) ((%s - %s + %d) / %d);\n", ind, ind, h, l,
+		l, ind, ndecl, h, l, k->cfg->bm - 1, k->cfg->bm);
+}
+
 void pm_emit_group_unit(struct pm_kernel *k, struct pm_strbuf *b)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const char *rows = spec->syms[spec->group_rows].name;
 	const char *offs = spec->tensors[spec->group_offs].name;
-	const int bm = k->cfg->bm;
 	char e[64];
 
 	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
@@ -103,18 +114,15 @@ void pm_emit_group_unit(struct pm_kernel *k, struct pm_strbuf *b)
 		"\tfor (int64_t pm_g = 0, pm_l = 0; pm_g < (int64_t) (%s) && "
 		"pm_bz < 0; ++pm_g) {\n"
 		"\t\tint64_t pm_c = (int64_t) %s[pm_g], pm_h;\n"
-		"\t\tunsigned pm_n;\n"
-		"\t\tpm_c = pm_c < 0 ? 0 : pm_c > pm_rows ? pm_rows : pm_c;\n"
-		"\t\tpm_h = pm_c < pm_l ? pm_l : pm_c;\n"
-		"\t\tpm_n = (unsigned) ((pm_h - pm_l + %d) / %d);\n"
-		"\t\tif (pm_gu < pm_n)\n"
+		"\t\tunsigned pm_n;\n", e, offs);
+	scan_step(k, b, "\t\t", "pm_l", "pm_h", "");
+	pm_strbuf_printf(b, "\t\tif (pm_gu < pm_n)\n"
 		"\t\t\tpm_bz = pm_g, pm_glo = pm_l, pm_ghi = pm_h;\n"
 		"\t\telse\n\t\t\tpm_gu -= pm_n;\n"
 		"\t\tpm_l = pm_c;\n\t}\n"
 		"\tif (pm_bz < 0)\n\t\treturn;\n"
 		"\tconst int %s = (int) (pm_ghi - pm_glo);\n"
-		"\tpm_gu = pm_gu * pm_gtx + blockIdx.x %% pm_gtx;\n",
-		e, offs, bm - 1, bm, rows);
+		"\tpm_gu = pm_gu * pm_gtx + blockIdx.x %% pm_gtx;\n", rows);
 }
 
 void pm_emit_group_locals(struct pm_kernel *k, struct pm_strbuf *b,
@@ -197,7 +205,6 @@ void pm_emit_group_punit(struct pm_kernel *k, struct pm_strbuf *b)
 	const struct pm_spec *spec = k->scop->spec;
 	const char *rows = spec->syms[spec->group_rows].name;
 	const char *offs = spec->tensors[spec->group_offs].name;
-	const int bm = k->cfg->bm;
 	char e[64];
 
 	pm_scop_dim_str(k->scop, spec->group_offs, 0, e, sizeof(e));
@@ -205,16 +212,13 @@ void pm_emit_group_punit(struct pm_kernel *k, struct pm_strbuf *b)
 		"walked on from the last unit's */\n"
 		"\t\tconst unsigned pm_gr = pm_u / pm_gtx;\n"
 		"\t\twhile (pm_sg < (int64_t) (%s)) {\n"
-		"\t\t\tint64_t pm_c = (int64_t) %s[pm_sg];\n"
-		"\t\t\tpm_c = pm_c < 0 ? 0 : pm_c > pm_rows ? pm_rows : pm_c;\n"
-		"\t\t\tpm_sh = pm_c < pm_sl ? pm_sl : pm_c;\n"
-		"\t\t\tconst unsigned pm_n = (unsigned) ((pm_sh - pm_sl + %d) / "
-		"%d);\n\t\t\tif (pm_gr < pm_sr + pm_n)\n\t\t\t\tbreak;\n"
+		"\t\t\tint64_t pm_c = (int64_t) %s[pm_sg];\n", e, offs);
+	scan_step(k, b, "\t\t\t", "pm_sl", "pm_sh", "const unsigned ");
+	pm_strbuf_printf(b, "\t\t\tif (pm_gr < pm_sr + pm_n)\n\t\t\t\tbreak;\n"
 		"\t\t\tpm_sr += pm_n, pm_sl = pm_c, ++pm_sg;\n\t\t}\n"
 		"\t\tif (pm_sg >= (int64_t) (%s))\n\t\t\tbreak;\n"
 		"\t\tconst int64_t pm_bz = pm_sg, pm_glo = pm_sl;\n"
-		"\t\t%s = (int) (pm_sh - pm_sl);\n", e, offs, bm - 1, bm, e,
-		rows);
+		"\t\t%s = (int) (pm_sh - pm_sl);\n", e, rows);
 }
 
 void pm_emit_group_prows(struct pm_kernel *k, struct pm_strbuf *b)
