@@ -43,8 +43,9 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 	local apt=(-o Dir::Etc::SourceList="$tmp/src.sources"
 		-o Dir::Etc::SourceParts=/nonexistent
-		-o Dir::State::Lists="$tmp/lists" -o Acquire::Retries=2)
-	mkdir -p "$tmp/lists/partial"
+		-o Dir::State::Lists="$tmp/lists" -o Dir::Cache="$tmp/cache"
+		-o Acquire::Retries=2)
+	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
 	apt-get "${apt[@]}" update
 	(cd "$tmp" && apt-get "${apt[@]}" source --download-only "isl=$version")
 	tar -C "$tmp" -xf "$tmp"/isl_*.orig.tar.*
