@@ -2,7 +2,8 @@
 #
 #   make              library, command line and example (build/)
 #   make shared       build/libpolymma.so (-fPIC objects in build/obj-pic/;
-#                     isl and GMP as shared libraries, copied beside it)
+#                     isl inside it; with the system's isl, isl and GMP as
+#                     shared libraries, copied beside it)
 #   make check        build and run every tests/test_*.c, a smoke test and
 #                     the dependency checker (tests/check_deps.sh)
 #   make asan         the same with -fsanitize=address,undefined (build-asan/)
@@ -10,9 +11,8 @@
 #   make gpu-check    scripts/gpu-check.sh (on a GPU machine)
 #   make docs         regenerate docs/OPTIONS.md from the options table
 #   make fuzz         libFuzzer (clang) over the library, FUZZ_ARGS=...
-#   make clean
-#
-#   make distclean    also the isl build (build/isl, kept by make clean)
+#   make clean        all but the isl build (build/isl)
+#   make distclean    also the isl build
 #
 # isl (docs/decisions/0052-small-integer-isl.md): `make` first builds the
 # installed libisl-dev version from Debian's source package, configured
@@ -36,7 +36,9 @@
 #                     there, so that build/libpolymma.so with its two
 #                     neighbours runs on the GPU machine).
 #   ISL_PREFIX=DIR    the isl in DIR, built by `scripts/isl-imath.sh DIR`,
-#                     used as the cached one is.
+#                     used as the cached one is (one built before that
+#                     script made position-independent code, without
+#                     DIR/lib/polymma-pic: libpolymma.so on the system's).
 #
 # Library sources are picked up by wildcard: a new .c file in one of
 # LIB_DIRS needs no edit here.
@@ -69,19 +71,23 @@ ifneq ($(filter-out clean distclean uninstall gpu-check,$(or $(MAKECMDGOALS),all
 ISL_DIR := $(ISL_BUILT)
 endif
 endif
+# --no-as-needed: libgmp is a NEEDED of libpolymma.so itself, so that its
+# RUNPATH finds it (a RUNPATH does not serve libisl.so's own needs).
+SYSTEM_SHLIB_ISL := -Wl,--no-as-needed -lisl -lgmp
 ifneq ($(ISL_DIR),)
 PM_CFLAGS += -I$(ISL_DIR)/include
 ISL_A := $(ISL_DIR)/lib/libisl.a
 ISL_LIBS :=
-SHLIB_ISL := $(ISL_A)
+# an ISL_PREFIX from before scripts/isl-imath.sh built position-independent
+# code (no lib/polymma-pic): the shared library on the system's isl
+SHLIB_ISL := $(if $(ISL_PREFIX),$(if $(wildcard \
+	$(ISL_PREFIX)/lib/polymma-pic),$(ISL_A),$(SYSTEM_SHLIB_ISL)),$(ISL_A))
 PC_ISL :=
 CMAKE_ISL :=
 else
 ISL_A :=
 ISL_LIBS := -Wl,-Bstatic -lisl -lgmp -Wl,-Bdynamic
-# --no-as-needed: libgmp is a NEEDED of libpolymma.so itself, so that its
-# RUNPATH finds it (a RUNPATH does not serve libisl.so's own needs).
-SHLIB_ISL := -Wl,--no-as-needed -lisl -lgmp
+SHLIB_ISL := $(SYSTEM_SHLIB_ISL)
 PC_ISL := -lisl -lgmp
 CMAKE_ISL := isl;gmp;
 endif

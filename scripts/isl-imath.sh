@@ -62,6 +62,9 @@ EOF
 		make install-libLTLIBRARIES install-pkgincludeHEADERS \
 			install-nodist_pkgincludeHEADERS)
 	rm -f "$prefix"/lib/libisl.la
+	# the Makefile links an ISL_PREFIX with this mark into libpolymma.so
+	echo "built by polymma's scripts/isl-imath.sh: position-independent" \
+		> "$prefix"/lib/polymma-pic
 }
 
 # --cache DIR MK
