@@ -16,14 +16,27 @@
 #                                     MK names no isl (the system's is used)
 #
 # The source is Debian's package of the installed libisl-dev version
-# (apt-get source --download-only through a private source list: the
-# system's apt configuration is not changed; the upstream tarball is
-# built). Needs apt-get, tar with xz, a C compiler ($CC, else cc) and make.
+# (apt-get source --download-only through a private source list, from the
+# archives apt is configured with and deb.debian.org: the system's apt
+# configuration and state are not changed; the upstream tarball is built). Needs apt-get, tar with xz, a C compiler ($CC, else cc) and make.
 # Takes ~2 minutes on 2 cores.
 set -euo pipefail
 
 isl_version() {
 	dpkg-query -W -f '${source:Version}' libisl-dev
+}
+
+# The archives apt is configured with (but the security one: no source of
+# isl there), then deb.debian.org.
+archives() {
+	{
+		cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+			sed -n 's/^URIs://p'
+		grep -hs '^deb ' /etc/apt/sources.list |
+			awk '{ for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }'
+		echo http://deb.debian.org/debian
+	} | tr ' \t' '\n\n' | grep -v -e '-security' -e '^$' | awk '!seen[$0]++' |
+		tr '\n' ' '
 }
 
 # build PREFIX: download, configure, compile and install into PREFIX
@@ -36,7 +49,7 @@ build() {
 	trap "rm -rf '$tmp'" EXIT
 	cat > "$tmp/src.sources" <<EOF
 Types: deb-src
-URIs: http://deb.debian.org/debian
+URIs: $(archives)
 Suites: $codename $codename-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
@@ -46,7 +59,8 @@ EOF
 		-o Dir::State::Lists="$tmp/lists" -o Dir::Cache="$tmp/cache"
 		-o Acquire::Retries=2)
 	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
-	apt-get "${apt[@]}" update
+	# an archive that does not answer: the others may
+	apt-get "${apt[@]}" update || true
 	(cd "$tmp" && apt-get "${apt[@]}" source --download-only "isl=$version")
 	tar -C "$tmp" -xf "$tmp"/isl_*.orig.tar.*
 	src=$(echo "$tmp"/isl-*/)
