@@ -2,7 +2,8 @@
 #
 #   make              library, command line and example (build/)
 #   make shared       build/libpolymma.so (-fPIC objects in build/obj-pic/;
-#                     isl and GMP as shared libraries, copied beside it)
+#                     isl inside it; with the system's isl, isl and GMP as
+#                     shared libraries, copied beside it)
 #   make check        build and run every tests/test_*.c, a smoke test and
 #                     the dependency checker (tests/check_deps.sh)
 #   make asan         the same with -fsanitize=address,undefined (build-asan/)
@@ -10,21 +11,37 @@
 #   make gpu-check    scripts/gpu-check.sh (on a GPU machine)
 #   make docs         regenerate docs/OPTIONS.md from the options table
 #   make fuzz         libFuzzer (clang) over the library, FUZZ_ARGS=...
-#   make clean
+#   make clean        all but the isl build (build/isl)
+#   make distclean    also the isl build
 #
-# isl and GMP are linked statically into every program so that they run on
-# machines without isl (the GPU machine). The shared library cannot do so
-# (Debian's libisl.a and libgmp.a are not position-independent): it needs
-# libisl.so and libgmp.so, and finds them beside itself first (RUNPATH
-# $ORIGIN; `make shared` copies them there, so that build/libpolymma.so with
-# its two neighbours runs on the GPU machine). Library sources are picked up by
-# wildcard: a new .c file in one of LIB_DIRS needs no edit here.
+# isl (docs/decisions/0052-small-integer-isl.md): `make` first builds the
+# installed libisl-dev version from Debian's source package, configured
+# --with-int=imath-32 (small integers inline, no GMP; the same generated
+# files with ~1.7x less CPU than Debian's GMP isl, docs/PERF.md "Generation
+# time") and position-independent, once, into $(ISL_CACHE)
+# (scripts/isl-imath.sh --cache; ~1.5 min on 2 cores). It is merged into
+# libpolymma.a (so that the archive needs no isl or GMP: installed, its
+# polymma.pc and CMake target name only -lm -ldl -lpthread) and linked into
+# libpolymma.so, which then needs no library of its own. When it cannot be
+# built (no network, no source package), one warning line, and the system's
+# isl is used as below; $(BUILD)/isl.mk records the choice (make clean, or
+# delete it, to try again).
 #
-# ISL_PREFIX=DIR links the programs with DIR/lib/libisl.a and compiles with
-# DIR/include instead: an isl of the same version configured
-# --with-int=imath-32 (small integers inline, no GMP) generates the same
-# files with ~1.7x less CPU (docs/PERF.md "Generation time"). The shared
-# library keeps the system's libisl.so.
+#   ISL=system        Debian's libisl.a and libgmp.a, linked statically into
+#                     every program so that they run on machines without isl
+#                     (the GPU machine). The shared library cannot do so
+#                     (they are not position-independent): it needs
+#                     libisl.so and libgmp.so, and finds them beside itself
+#                     first (RUNPATH $ORIGIN; `make shared` copies them
+#                     there, so that build/libpolymma.so with its two
+#                     neighbours runs on the GPU machine).
+#   ISL_PREFIX=DIR    the isl in DIR, built by `scripts/isl-imath.sh DIR`,
+#                     used as the cached one is (one built before that
+#                     script made position-independent code, without
+#                     DIR/lib/polymma-pic: libpolymma.so on the system's).
+#
+# Library sources are picked up by wildcard: a new .c file in one of
+# LIB_DIRS needs no edit here.
 
 ifeq ($(origin CC),default)
 CC := gcc
@@ -42,12 +59,37 @@ MAKEFLAGS += --no-builtin-rules
 .DELETE_ON_ERROR:
 
 PM_CFLAGS := -std=c11 -Wall -Wextra -Werror -I. -Iinclude -I$(BUILD)/gen
+ISL ?= built
+ISL_CACHE ?= build/isl
 ISL_PREFIX ?=
-ifneq ($(ISL_PREFIX),)
-PM_CFLAGS += -I$(ISL_PREFIX)/include
-ISL_LIBS := $(ISL_PREFIX)/lib/libisl.a
+ISL_MK := $(BUILD)/isl.mk
+ISL_DIR := $(ISL_PREFIX)
+# the goals that need no isl do not build it
+ifeq ($(ISL_PREFIX)$(filter system,$(ISL)),)
+ifneq ($(filter-out clean distclean uninstall gpu-check,$(or $(MAKECMDGOALS),all)),)
+-include $(ISL_MK)
+ISL_DIR := $(ISL_BUILT)
+endif
+endif
+# --no-as-needed: libgmp is a NEEDED of libpolymma.so itself, so that its
+# RUNPATH finds it (a RUNPATH does not serve libisl.so's own needs).
+SYSTEM_SHLIB_ISL := -Wl,--no-as-needed -lisl -lgmp
+ifneq ($(ISL_DIR),)
+PM_CFLAGS += -I$(ISL_DIR)/include
+ISL_A := $(ISL_DIR)/lib/libisl.a
+ISL_LIBS :=
+# an ISL_PREFIX from before scripts/isl-imath.sh built position-independent
+# code (no lib/polymma-pic): the shared library on the system's isl
+SHLIB_ISL := $(if $(ISL_PREFIX),$(if $(wildcard \
+	$(ISL_PREFIX)/lib/polymma-pic),$(ISL_A),$(SYSTEM_SHLIB_ISL)),$(ISL_A))
+PC_ISL :=
+CMAKE_ISL :=
 else
+ISL_A :=
 ISL_LIBS := -Wl,-Bstatic -lisl -lgmp -Wl,-Bdynamic
+SHLIB_ISL := $(SYSTEM_SHLIB_ISL)
+PC_ISL := -lisl -lgmp
+CMAKE_ISL := isl;gmp;
 endif
 ALL_CFLAGS = $(CPPFLAGS) $(CFLAGS) $(SANITIZE) $(PM_CFLAGS)
 LINK_FLAGS = $(CFLAGS) $(SANITIZE) $(LDFLAGS)
@@ -91,7 +133,8 @@ FLAGS_FILE := $(BUILD)/flags
 ALL_OBJS := $(LIB_OBJS) $(SHLIB_OBJS) $(CLI_OBJS) $(BUILD)/obj/examples/embed.o \
 	$(TEST_SRCS:%.c=$(BUILD)/obj/%.o) $(TEST_HELPER_OBJS)
 
-.PHONY: all shared check asan fuzz fuzz-build install uninstall clean gpu-check docs FORCE
+.PHONY: all shared check asan fuzz fuzz-build install uninstall clean distclean \
+	gpu-check docs FORCE
 
 all: $(LIB) $(CLI) $(EXAMPLE)
 
@@ -101,6 +144,13 @@ $(DEPS_STAMP): scripts/deps.sh
 	@mkdir -p $(@D)
 	@CC='$(CC)' bash scripts/deps.sh
 	@touch $@
+
+# The isl build, once per $(ISL_CACHE) and isl version (again if its
+# archive went missing); an included makefile, so make reads it before
+# anything else is built.
+$(ISL_MK): scripts/isl-imath.sh $(if $(ISL_BUILT),$(if \
+		$(wildcard $(ISL_BUILT)/lib/libisl.a),,FORCE)) | $(DEPS_STAMP)
+	@CC='$(CC)' bash scripts/isl-imath.sh --cache $(ISL_CACHE) $@
 
 # Everything is rebuilt when the compiler or the flags change.
 $(FLAGS_FILE): FORCE
@@ -136,9 +186,12 @@ $(BUILD)/obj/gen/%.o: $(GEN)/%.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(LIB): $(LIB_OBJS)
+# isl's objects added to the archive (an MRI script: their names may be
+# those of ours).
+$(LIB): $(LIB_OBJS) $(ISL_A)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(LIB_OBJS)
+	$(if $(ISL_A),printf 'open %s\naddlib %s\nsave\nend\n' $@ $(ISL_A) | $(AR) -M)
 
 $(BUILD)/obj-pic/%.o: %.c $(FLAGS_FILE) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -148,17 +201,15 @@ $(BUILD)/obj-pic/gen/%.o: $(GEN)/%.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fPIC -c $< -o $@
 
-# --no-as-needed: libgmp is a NEEDED of libpolymma.so itself, so that its
-# RUNPATH finds it (a RUNPATH does not serve libisl.so's own needs).
-$(SHLIB): $(SHLIB_OBJS) libpolymma.map
+$(SHLIB): $(SHLIB_OBJS) $(ISL_A) libpolymma.map
 	$(CC) $(LINK_FLAGS) -shared -Wl,-soname,$(SHLIB_SONAME) \
 		-Wl,--version-script=libpolymma.map \
 		$(if $(SANITIZE),,-Wl,-z,defs) -Wl,-rpath,'$$ORIGIN' \
-		$(SHLIB_OBJS) -Wl,--no-as-needed -lisl -lgmp -lm -ldl \
-		-lpthread -o $@
+		$(SHLIB_OBJS) $(SHLIB_ISL) -lm -ldl -lpthread -o $@
 
-# libisl.so.N and libgmp.so.N (the names libpolymma.so asks for) copied
-# beside it: carrying the three files is enough on a machine without isl.
+# With the system's isl: libisl.so.N and libgmp.so.N (the names
+# libpolymma.so asks for) copied beside it: carrying the three files is
+# enough on a machine without isl. (None with the built isl.)
 $(SHLIB_DEPS): $(SHLIB)
 	@for f in $$(ldd $(SHLIB) | awk '$$1 ~ /^lib(isl|gmp)\.so/ && \
 		$$3 ~ /^\// { print $$3 }'); do \
@@ -256,6 +307,10 @@ BINDIR = $(DESTDIR)$(PREFIX)/bin
 LIBDIR = $(DESTDIR)$(PREFIX)/lib
 INCDIR = $(DESTDIR)$(PREFIX)/include
 VERSION = $(shell sed -n 's/.*POLYMMA_VERSION "\(.*\)".*/\1/p' include/polymma.h)
+# the installed files' placeholders (isl and GMP: none when merged into
+# libpolymma.a)
+SUBST = -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	-e 's| *@ISL_LIBS@|$(if $(PC_ISL), $(PC_ISL))|' -e 's|@CMAKE_ISL@|$(CMAKE_ISL)|'
 
 install: all shared
 	install -d '$(BINDIR)' '$(LIBDIR)/pkgconfig' '$(INCDIR)'
@@ -264,15 +319,14 @@ install: all shared
 	install -m 755 $(SHLIB) '$(LIBDIR)/$(SHLIB_SONAME)'
 	ln -sf $(SHLIB_SONAME) '$(LIBDIR)/libpolymma.so'
 	install -m 644 include/polymma.h '$(INCDIR)/polymma.h'
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-		polymma.pc.in > '$(LIBDIR)/pkgconfig/polymma.pc'
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-		polymma-shared.pc.in > '$(LIBDIR)/pkgconfig/polymma-shared.pc'
+	sed $(SUBST) polymma.pc.in > '$(LIBDIR)/pkgconfig/polymma.pc'
+	sed $(SUBST) polymma-shared.pc.in \
+		> '$(LIBDIR)/pkgconfig/polymma-shared.pc'
 	chmod 644 '$(LIBDIR)/pkgconfig/polymma.pc' \
 		'$(LIBDIR)/pkgconfig/polymma-shared.pc'
 	install -d '$(LIBDIR)/cmake/polymma'
 	for f in polymmaConfig polymmaConfigVersion; do \
-		sed -e 's|@VERSION@|$(VERSION)|g' $$f.cmake.in \
+		sed $(SUBST) $$f.cmake.in \
 			> '$(LIBDIR)/cmake/polymma/'$$f.cmake && \
 		chmod 644 '$(LIBDIR)/cmake/polymma/'$$f.cmake || exit 1; \
 	done
@@ -286,7 +340,14 @@ uninstall:
 		'$(LIBDIR)/cmake/polymma/polymmaConfigVersion.cmake'
 	-rmdir '$(LIBDIR)/cmake/polymma' 2>/dev/null
 
+# build/isl (the isl build, ISL_CACHE) stays: it depends on the isl version
+# only; make distclean removes it too.
 clean:
-	rm -rf $(sort build build-asan $(BUILD))
+	rm -rf $(filter-out build,$(sort build build-asan $(BUILD)))
+	[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -path build/isl \
+		-exec rm -rf {} +
+
+distclean: clean
+	rm -rf build $(ISL_CACHE)
 
 -include $(ALL_OBJS:.o=.d)

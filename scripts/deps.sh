@@ -2,15 +2,16 @@
 # Check that the build dependencies of polymma are present: a C compiler,
 # isl, GMP and cmocka headers (and the static isl/GMP libraries), python3,
 # pkg-config and cmake (make check tests the Python module and the
-# installed library's consumers). Quiet when
-# everything is there. When something is missing and we run as root, install
+# installed library's consumers), and xz for the isl source that make
+# builds (scripts/isl-imath.sh; without it that build falls back to the
+# system's isl with a warning). Quiet when everything is there. When something is missing and we run as root, install
 # the Debian packages; otherwise say what to install and exit 1.
 #
 #   CC=clang bash scripts/deps.sh
 set -u
 
 cc=${CC:-gcc}
-pkgs="libisl-dev libgmp-dev libcmocka-dev python3 pkg-config cmake"
+pkgs="libisl-dev libgmp-dev libcmocka-dev python3 pkg-config cmake xz-utils"
 
 # Everything polymma includes or links from its dependencies, checked with
 # the compiler itself so that multiarch include paths are honoured.
@@ -42,15 +43,19 @@ missing() {
 	for c in python3 pkg-config cmake; do
 		command -v "$c" >/dev/null 2>&1 || m="$m tool:$c"
 	done
+	# the isl source package (docs/decisions/0052-small-integer-isl.md)
+	command -v xz >/dev/null 2>&1 || m="$m isl:xz"
 	echo "$m"
 }
 
 m=$(missing)
 [ -z "$m" ] && exit 0
-# only test tools missing and no way to install them: the build goes on
-if [ -z "$(printf '%s' "$m" | tr ' ' '\n' | grep -v '^tool:' | grep .)" ] &&
+# only test tools (or xz) missing and no way to install them: the build
+# goes on (without xz, on the system's isl: scripts/isl-imath.sh warns)
+if [ -z "$(printf '%s' "$m" | tr ' ' '\n' | grep -Ev '^(tool|isl):' | grep .)" ] &&
    ! { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }; then
-	echo "polymma: make check needs:$m (apt-get install python3 pkg-config cmake)" >&2
+	t=$(printf '%s' "$m" | tr ' ' '\n' | grep '^tool:' | tr '\n' ' ')
+	[ -z "$t" ] || echo "polymma: make check needs: $t(apt-get install python3 pkg-config cmake)" >&2
 	exit 0
 fi
 

@@ -13,8 +13,10 @@ PyTorch.
   replayed from a captured CUDA graph (also with a split plan, whose
   workspace the graph owns).
 
-Needs build/libpolymma.so with build/libisl.so.23 and build/libgmp.so.10
-beside it (`make shared` here; the GPU machine has no isl); the nvcc
+Needs build/libpolymma.so (`make shared` here; isl is linked into it,
+docs/decisions/0052-small-integer-isl.md; built with `make ISL=system`,
+with build/libisl.so.23 and build/libgmp.so.10 beside it: the GPU
+machine has no isl); the nvcc
 comparison also needs build/polymma and nvcc (skipped without). From the
 repository root:
 
@@ -259,9 +261,10 @@ def main():
         print(repr(first_calls(torch)))
         return 0
     if polymma.jit_unavailable():
-        print("FAIL: no JIT: %s\nlibpolymma.so needs libisl.so.23 and "
-              "libgmp.so.10 beside it (make shared copies them into "
-              "build/) or on LD_LIBRARY_PATH" % polymma.jit_unavailable())
+        print("FAIL: no JIT: %s\nbuilt on the system's isl, libpolymma.so "
+              "needs libisl.so.23 and libgmp.so.10 beside it (make shared "
+              "copies them into build/) or on LD_LIBRARY_PATH"
+              % polymma.jit_unavailable())
         return 1
     import torch
     torch.manual_seed(0)
