@@ -260,7 +260,7 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 	for (int o = 0; o < 2; ++o) {
 		const int t = o ? k->con[0].b : k->con[0].a;
 		const struct pm_tensor *x = &spec->tensors[t];
-		const struct pm_elem *e = pm_elem_of(x->type);
+		const struct pm_elem *e = pm_elem_storage(x->type);
 
 		j->pitch[o] = tensor_dim(k->scop, t, x->rank - 1);
 		j->pitch_bytes[o] = e ? e->bytes : 0;

@@ -212,21 +212,21 @@ static void device_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 }
 
 /* problem.mis (docs/decisions/0053-misaligned-pitch.md): the first
- * contraction's A and B rows, their last dimension's extent of elements,
- * not whole 32-byte sectors. */
+ * contraction's A and B rows not whole 32-byte sectors: their last
+ * dimension's extent of elements, a K-major copy's rounded up to 16
+ * (runtime/device/kcopy.cuh pm_kc_pitch, docs/decisions/0033). */
 static void mis_lines(const struct pm_kernel *k, struct pm_strbuf *b)
 {
 	for (int o = 0; o < 2; ++o) {
 		const int t = o ? k->con[0].b : k->con[0].a;
 		const struct pm_tensor *x = &k->scop->spec->tensors[t];
-		const struct pm_elem *e = pm_elem_of(x->type);
+		const struct pm_elem *e = pm_elem_storage(x->type);
 		char d[64];
 
-		if (!e)
-			continue;
 		pm_scop_dim_str(k->scop, t, x->rank - 1, d, sizeof(d));
-		pm_strbuf_printf(b, "\tp.mis |= pm_rt_pitch_mis((int64_t) (%s), "
-			"%d) << %d;\n", d, e->bytes, o);
+		pm_strbuf_printf(b, "\tp.mis |= pm_rt_pitch_mis(%s(int64_t) (%s)"
+			"%s, %d) << %d;\n", x->kcopy ? "(" : "", d, x->kcopy ?
+			" + 15) / 16 * 16" : "", e ? e->bytes : 0, o);
 	}
 }
 

@@ -209,6 +209,16 @@ int64_t pm_rt_dim_value(const struct pm_rt_dim *d, const int64_t *sizes)
 	return d->sym >= 0 ? sizes[d->sym] : d->value;
 }
 
+int pm_rt_jit_mis(const struct pm_rt_jit *j, const int64_t *sizes)
+{
+	int mis = 0;
+
+	for (int o = 0; o < 2; ++o)
+		mis |= pm_rt_pitch_mis(pm_rt_dim_value(&j->pitch[o], sizes),
+			j->pitch_bytes[o]) << o;
+	return mis;
+}
+
 int pm_rt_jit_args(const struct pm_rt_jit *j, int r, char *buf, size_t n)
 {
 	const struct pm_rt_jit_row *k = &j->kern[r];

@@ -91,7 +91,8 @@ struct pm_rt_jit {
 	struct pm_rt_dim m, n;	/* the output's extents */
 	struct pm_rt_dim k[PM_RT_MAX_K];	/* the plan's k extents */
 	/* the first contraction's A and B: row pitch (their last
-	 * dimension's extent) and element bytes (problem.mis) */
+	 * dimension's extent; the JIT runs no K-major copies) and element
+	 * bytes (problem.mis) */
 	struct pm_rt_dim pitch[2];
 	int pitch_bytes[2];
 	int planned;		/* several kernels: pm_rt_plan picks */
@@ -111,6 +112,10 @@ int pm_rt_jit_unpack(const unsigned char *buf, size_t len,
 	struct pm_rt_jit *j);
 /* The value of d at the sizes (spec order). */
 int64_t pm_rt_dim_value(const struct pm_rt_dim *d, const int64_t *sizes);
+/* problem.mis at the sizes: the first contraction's A (bit 0) and B (bit
+ * 1) whose rows are not whole 32-byte sectors (pitch, pitch_bytes;
+ * docs/decisions/0053-misaligned-pitch.md). */
+int pm_rt_jit_mis(const struct pm_rt_jit *j, const int64_t *sizes);
 /* Row r's argument list as emit/launch.c prints it ("(const __half *)"
  * casts left out: "A, B, C, (int) M, ..., pm_tm0"); for tests. Returns
  * the length written (snprintf's). */

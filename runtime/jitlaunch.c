@@ -250,9 +250,7 @@ static int plan(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	p.m = pm_rt_dim_value(&j->m, s);
 	p.n = pm_rt_dim_value(&j->n, s);
 	p.unaligned = ua;
-	for (int o = 0; o < 2; ++o)
-		p.mis |= pm_rt_pitch_mis(pm_rt_dim_value(&j->pitch[o], s),
-			j->pitch_bytes[o]) << o;
+	p.mis = pm_rt_jit_mis(j, s);
 	for (int r = 0; r < j->spec.nk; ++r)
 		p.k[r] = pm_rt_dim_value(&j->k[r], s);
 	if (pm_rt_parse_force(getenv("POLYMMA_VARIANT"), j->rows, j->nrows,

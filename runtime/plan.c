@@ -80,7 +80,7 @@ static int pm_rt_small_row(const struct pm_rt_st *st)
 	const int i = pm_rt_row(st, PM_RT_SMALL);
 	const int j = pm_rt_row(st, PM_RT_SMALL_TMA);
 
-	if (j >= 0 && (i < 0 || st->p->mis ||
+	if (j >= 0 && (i < 0 || pm_rt_mis(st) ||
 	    2 * pm_rt_tiles(st, j) >= 3 * (int64_t) st->sms))
 		return j;
 	return i;

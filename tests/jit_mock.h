@@ -269,9 +269,7 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 	p.m = pm_rt_dim_value(&mk_j->m, s);
 	p.n = pm_rt_dim_value(&mk_j->n, s);
 	p.k[0] = pm_rt_dim_value(&mk_j->k[0], s);
-	for (int o = 0; o < 2; ++o)	/* test_jit's check_desc checks them */
-		p.mis |= pm_rt_pitch_mis(pm_rt_dim_value(&mk_j->pitch[o], s),
-			mk_j->pitch_bytes[o]) << o;
+	p.mis = pm_rt_jit_mis(mk_j, s);	/* test_jit's check_desc checks it */
 	assert_int_equal(pm_rt_parse_force(force, mk_j->rows, mk_j->nrows,
 		&f), 0);
 	assert_int_equal(pm_rt_plan(&mk_j->spec, mk_j->rows, mk_j->nrows, &d,

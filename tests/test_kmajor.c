@@ -498,6 +498,11 @@ static void test_sm90a_files(void **state)
 	assert_non_null(strstr(f, "pm_tma_map_2d(&pm_tm1, B, N, K, "
 		"pm_kc_pitch(K), "));
 	assert_non_null(strstr(f, "pm_tma_map_2d(&pm_tm0, A, M, K, K, "));
+	/* the plan's pitches (docs/decisions/0053): A's K bytes, B's copy's
+	 * rows of K rounded up to 16 */
+	assert_non_null(strstr(g.source, "p.mis |= pm_rt_pitch_mis((int64_t) "
+		"(K), 1) << 0;\n\tp.mis |= pm_rt_pitch_mis(((int64_t) (K) + 15) "
+		"/ 16 * 16, 1) << 1;"));
 	free(f);
 	f = function(g.source, "static cudaError_t pm_kc_run_g(");
 	assert_non_null(strstr(f, "pm_kcopy(*B, pm_at, K, N, stream)"));
