@@ -19,31 +19,8 @@
 #include "frontend/eval.h"
 #include "poly/poly.h"
 #include "polymma.h"
+#include "tests/host_render_util.h"
 #include "tests/util.h"
-
-static struct pm_spec *parse(const char *text)
-{
-	struct pm_diags d;
-	struct pm_spec *s;
-
-	pm_diags_init(&d, "t.tc", text);
-	s = pm_spec_parse(text, "t.tc", &d);
-	if (!s)
-		fprintf(stderr, "%s", pm_diags_text(&d));
-	pm_diags_clear(&d);
-	return s;
-}
-
-static struct pm_spec *parse_file(const char *path)
-{
-	char *text = pm_test_read(path);
-	struct pm_spec *s;
-
-	assert_non_null(text);
-	s = parse(text);
-	free(text);
-	return s;
-}
 
 /* The spec printed back (check's canonical form). */
 static char *printed(const struct pm_spec *s)
@@ -76,7 +53,7 @@ static void test_forms(void **state)
 	};
 	(void) state;
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); ++i) {
-		struct pm_spec *s = parse_file(f[i].path), *t;
+		struct pm_spec *s = pm_hr_parse_file(f[i].path), *t;
 		const struct pm_stmt *st;
 		char *a, *b;
 
@@ -90,7 +67,7 @@ static void test_forms(void **state)
 			assert_int_equal(pm_stmt_is_epi_reduction(s, k),
 				k == f[i].stmt);
 		a = printed(s);
-		t = parse(a);
+		t = pm_hr_parse(a);
 		assert_non_null(t);
 		b = printed(t);
 		assert_string_equal(a, b);
@@ -103,7 +80,7 @@ static void test_forms(void **state)
 
 static void test_min_and_print(void **state)
 {
-	struct pm_spec *s = parse("def g(f32(M, N) x) -> (f32(N) lo, f32 hi) "
+	struct pm_spec *s = pm_hr_parse("def g(f32(M, N) x) -> (f32(N) lo, f32 hi) "
 		"{\n  lo(j) min=! x(i, j)\n  hi max=! x(i, j)\n}\n");
 	char *p;
 
@@ -172,7 +149,7 @@ static void check_form(enum form f, int64_t M, int64_t N, int64_t K)
 	static const char *const path[] = { "tests/specs/gemm_rowsum.tc",
 		"tests/specs/gemm_colsum.tc", "tests/specs/gemm_rowmax.tc",
 		"tests/specs/gemm_amax.tc" };
-	struct pm_spec *s = parse_file(path[f]);
+	struct pm_spec *s = pm_hr_parse_file(path[f]);
 	uint32_t seed = (uint32_t) (M * 7919 + N * 31 + K + f);
 	uint16_t *A = malloc(sizeof(uint16_t) * (size_t) (M * K));
 	uint16_t *B = malloc(sizeof(uint16_t) * (size_t) (K * N));
@@ -257,7 +234,7 @@ static void test_reference_odd_sizes(void **state)
 /* max=! and min=! ignore NaN (fmax, fmin) and start from -inf, +inf. */
 static void test_reference_nan(void **state)
 {
-	struct pm_spec *s = parse("def g(f32(M, N) x) -> (f32(M) hi, f32(M) "
+	struct pm_spec *s = pm_hr_parse("def g(f32(M, N) x) -> (f32(M) hi, f32(M) "
 		"lo) {\n  T(i, j) +=! x(i, j)\n  hi(i) max=! T(i, j)\n  lo(i) "
 		"min=! T(i, j)\n}\n");
 	float x[6] = { 1, NAN, -3, NAN, NAN, NAN }, hi[2], lo[2];
@@ -297,7 +274,7 @@ static void test_model(void **state)
 	(void) state;
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); ++i) {
 		isl_ctx *ctx = isl_ctx_alloc();
-		struct pm_spec *s = parse_file(f[i].path);
+		struct pm_spec *s = pm_hr_parse_file(f[i].path);
 		struct pm_config c = { .split_k = 1 };
 		struct pm_diags d;
 		struct pm_scop *scop;
@@ -432,7 +409,7 @@ static void test_max_contraction_refused(void **state)
 {
 	const char *text = "def g(f16(M, K) A, f16(K, N) B) -> (f32(M, N) C) "
 		"{\n  C(i, j) max=! A(i, k) * B(k, j)\n}\n";
-	struct pm_spec *s = parse(text);
+	struct pm_spec *s = pm_hr_parse(text);
 	struct pm_diags d;
 
 	(void) state;

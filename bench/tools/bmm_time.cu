@@ -15,16 +15,13 @@
 #include <cstdio>
 #include <vector>
 #include "exp_fill.cuh"
+#include "exp_setup.cuh"
 
 int main(int argc, char **argv) {
-  int dev = 0, l2 = 0, bad = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+  int l2 = 0, bad = 0;
   cublasHandle_t h;
   cudaStream_t s;
-  cudaStreamCreate(&s);
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;
-  cublasSetStream(h, s);
+  if (exp_setup("bmm_time", &l2, &h, &s)) return 1;
   for (int a = 1; a < argc; ++a) {
     long long Bt, M, N, K;
     if (sscanf(argv[a], "%lldx%lldx%lldx%lld", &Bt, &M, &N, &K) != 4) return 2;

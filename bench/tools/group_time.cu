@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 #include "exp_fill.cuh"
+#include "exp_setup.cuh"
 
 struct problem {
   std::string name;
@@ -57,18 +58,10 @@ static float median(std::vector<float> v) {
 }
 
 int main(int argc, char **argv) {
-  int dev = 0, l2 = 0, bad = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+  int l2 = 0, bad = 0;
   cublasHandle_t h;
   cudaStream_t s;
-  cudaStreamCreate(&s);
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
-    fprintf(stderr, "group_time: no GPU or cuBLAS (%s)\n",
-            cudaGetErrorString(cudaGetLastError()));
-    return 1;
-  }
-  cublasSetStream(h, s);
+  if (exp_setup("group_time", &l2, &h, &s)) return 1;
   for (int a = 1; a < argc; ++a) {
     problem p;
     if (!parse(argv[a], &p)) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "exp_fill.cuh"
+#include "exp_setup.cuh"
 
 // op 0: relu(C + bias); 1: C + bias; 2: relu(C). In place, 8 halves a
 // thread (M * N and N multiples of 8 here).
@@ -50,14 +51,10 @@ static unsigned grid_for(long long n) {
 }
 
 int main(int argc, char **argv) {
-  int dev = 0, l2 = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+  int l2 = 0;
   cublasHandle_t h;
   cudaStream_t s;
-  cudaStreamCreate(&s);
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;
-  cublasSetStream(h, s);
+  if (exp_setup("ops_time", &l2, &h, &s)) return 1;
   int bad = 0;
   for (int a = 1; a < argc; ++a) {
     long long M, N, K;

@@ -41,6 +41,7 @@ static std::string vname(int v) {	// v from 0: entry v % NE, forcing v / NE
 }
 
 #include "exp_fill.cuh"
+#include "exp_setup.cuh"
 
 #ifdef RELU_A
 __global__ void vt_relu(const __half *x, __half *y, long long n) {
@@ -55,7 +56,7 @@ __global__ void vt_relu(const __half *x, __half *y, long long n) {
 #endif
 
 int main(int argc, char **argv) {
-  int dev = 0, l2 = 0;
+  int l2 = 0;
   if (const char *fl = getenv("VT_FORCE")) {
     forces.clear();
     std::string l(fl);
@@ -67,13 +68,9 @@ int main(int argc, char **argv) {
     }
     NV = NE * (int)forces.size();
   }
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
   cublasHandle_t h;
   cudaStream_t s;
-  cudaStreamCreate(&s);
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;
-  cublasSetStream(h, s);
+  if (exp_setup("var_time", &l2, &h, &s)) return 1;
   int bad = 0;
   for (int a = 1; a < argc; ++a) {
     long long M, N, K;
