@@ -19,7 +19,7 @@
 #include "polymma.h"
 
 /* The cache entry's layout; change it with what a key must cover. */
-#define PM_JIT_FORMAT "polymma-jit-2"
+#define PM_JIT_FORMAT "polymma-jit-3"
 
 struct polymma_kernel {
 	struct pm_rt_kernel *k;
@@ -134,24 +134,34 @@ void pm_jit_key(const char *text, const char *log, const char *target,
 /* NVRTC: src -> cubin for arch (*cubin malloc'ed). The log in d on
  * failure (an internal error: the generator wrote code NVRTC refuses). */
 int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
-	const char *name, const char *arch, const char *extra, char **plog,
-	unsigned char **cubin, size_t *n, struct pm_diags *d)
+	const char *name, const char *arch, const char *const *extra,
+	int nextra, char **plog, unsigned char **cubin, size_t *n,
+	struct pm_diags *d)
 {
 	char a[32], inc[600];
 	/* --split-compile=0: NVRTC's optimizer and ptxas over every core
 	 * (on the H200 machine's 16: 4.9 -> 2.2 s for gemm_nn, 8.3 -> 2.7 s
 	 * for gemm_bias_relu; docs/decisions/0038-jit.md); an NVRTC
 	 * without it (before 12.1) compiles again without */
-	const char *opts[5] = { a, "-std=c++17", extra, inc, NULL };
-	int nopt = extra ? 3 : 2, split;
+	const char **opts = malloc((size_t) (nextra + 4) * sizeof(*opts));
+	int nopt = 0, split;
 	pm_nvrtcProgram p = NULL;
 	pm_nvrtcResult r;
 	size_t ln = 0;
 	char *log;
 	int rc = POLYMMA_OK;
 
+	*cubin = NULL;
+	if (!opts) {
+		pm_diag_internal(d, "out of memory");
+		return POLYMMA_ERR_INTERNAL;
+	}
 	snprintf(a, sizeof(a), "--gpu-architecture=%s", arch);
 	snprintf(inc, sizeof(inc), "-I%s", nv->include);
+	opts[nopt++] = a;
+	opts[nopt++] = "-std=c++17";
+	for (int i = 0; i < nextra; ++i)
+		opts[nopt++] = extra[i];
 	if (*nv->include)
 		opts[nopt++] = inc;
 	split = nopt;
@@ -161,6 +171,7 @@ int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
 		    hdr_names))) {
 			pm_diag_internal(d, "nvrtcCreateProgram: %s",
 				nv->GetErrorString(r));
+			free(opts);
 			return POLYMMA_ERR_INTERNAL;
 		}
 		r = nv->CompileProgram(p, nopt, opts);
@@ -170,6 +181,7 @@ int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
 			nopt = split;
 		}
 	}
+	free(opts);
 	if (plog && !nv->GetProgramLogSize(p, &ln) && (*plog = malloc(ln + 1)))
 		if (nv->GetProgramLog(p, *plog))
 			**plog = 0;
@@ -193,18 +205,46 @@ int pm_jit_nvrtc(const struct pm_nvrtc *nv, const char *src,
 	return rc;
 }
 
-/* payload: description length (8 bytes), description, cubin */
+static uint64_t get64(const unsigned char *b)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; ++i)
+		v |= (uint64_t) b[i] << (8 * i);
+	return v;
+}
+
+static void put64(unsigned char *b, uint64_t v)
+{
+	for (int i = 0; i < 8; ++i)
+		b[i] = (unsigned char) (v >> (8 * i));
+}
+
+/* payload: description length (8 bytes), description, the number of
+ * cubins (8 bytes), each cubin's length (8 bytes) and bytes */
 static polymma_kernel *from_payload(const unsigned char *b, size_t n)
 {
 	struct pm_rt_jit *j = malloc(sizeof(*j));
 	polymma_kernel *k = calloc(1, sizeof(*k));
-	uint64_t dl = 0;
+	const unsigned char *cubin[PM_RT_MAX_PARTS];
+	size_t len[PM_RT_MAX_PARTS], dl = 0, o = n + 1;
+	uint64_t np = 0;
+	int c = 0;
 
-	for (int i = 0; n >= 8 && i < 8; ++i)
-		dl |= (uint64_t) b[i] << (8 * i);
-	if (!j || !k || n < 8 || dl > n - 8 ||
-	    pm_rt_jit_unpack(b + 8, (size_t) dl, j) < 0 ||
-	    !(k->k = pm_rt_kernel_new(j, b + 8 + dl, n - 8 - (size_t) dl))) {
+	if (n >= 16 && get64(b) <= n - 16) {
+		dl = (size_t) get64(b);
+		np = get64(b + 8 + dl);
+		o = 16 + dl;
+	}
+	for (; np <= PM_RT_MAX_PARTS && c < (int) np && o <= n &&
+	     n - o >= 8 && get64(b + o) <= n - o - 8; ++c) {
+		len[c] = (size_t) get64(b + o);
+		cubin[c] = b + o + 8;
+		o += 8 + len[c];
+	}
+	if (!j || !k || np < 1 || c != (int) np || o != n ||
+	    pm_rt_jit_unpack(b + 8, dl, j) < 0 ||
+	    !(k->k = pm_rt_kernel_new(j, c, cubin, len))) {
 		free(j);
 		free(k);
 		return NULL;
@@ -214,19 +254,26 @@ static polymma_kernel *from_payload(const unsigned char *b, size_t n)
 }
 
 static unsigned char *to_payload(const struct pm_rt_jit *j,
-	const unsigned char *cubin, size_t nc, size_t *n)
+	const struct pm_jit_cubins *c, size_t *n)
 {
-	size_t dl;
+	size_t dl, o;
 	unsigned char *b;
 
 	pm_rt_jit_pack(j, NULL, &dl);
-	*n = 8 + dl + nc;
+	*n = 16 + dl;
+	for (int i = 0; i < c->n; ++i)
+		*n += 8 + c->len[i];
 	if (!(b = malloc(*n)))
 		return NULL;
-	for (int i = 0; i < 8; ++i)
-		b[i] = (unsigned char) ((uint64_t) dl >> (8 * i));
+	put64(b, dl);
 	pm_rt_jit_pack(j, b + 8, &dl);
-	memcpy(b + 8 + dl, cubin, nc);
+	put64(b + 8 + dl, (uint64_t) c->n);
+	o = 16 + dl;
+	for (int i = 0; i < c->n; ++i) {
+		put64(b + o, c->len[i]);
+		memcpy(b + o + 8, c->b[i], c->len[i]);
+		o += 8 + c->len[i];
+	}
 	return b;
 }
 
@@ -238,10 +285,9 @@ static int build(polymma_ctx *ctx, const char *text, const polymma_options *o,
 	struct pm_config cfg = *pm_options_config(o);
 	struct pm_output out = { NULL, NULL, NULL };
 	struct pm_rt_jit *j = calloc(1, sizeof(*j));
-	unsigned char *cubin = NULL;
+	struct pm_jit_cubins c = { 0 };
 	struct pm_spec *spec;
 	struct pm_diags d;
-	size_t nc = 0;
 	char name[80];
 	int rc;
 
@@ -256,15 +302,15 @@ static int build(polymma_ctx *ctx, const char *text, const polymma_options *o,
 		POLYMMA_ERR_INTERNAL : pm_pipeline_jit(spec, &cfg, &out, j, &d);
 	if (rc == POLYMMA_OK) {
 		snprintf(name, sizeof(name), "%s.cu", j->name);
-		rc = pm_jit_nvrtc(nv, out.source, name, arch, NULL, NULL,
-			&cubin, &nc, &d);
+		rc = pm_jit_nvrtc_parts(nv, out.source, name, arch, j,
+			pm_jit_parts(j), &c, &d);
 	}
-	if (rc == POLYMMA_OK && !(*payload = to_payload(j, cubin, nc, n)))
+	if (rc == POLYMMA_OK && !(*payload = to_payload(j, &c, n)))
 		rc = POLYMMA_ERR_INTERNAL;
 	pm_spec_free(spec);
 	pm_api_keep_diag(ctx, &d);
 	pm_output_clear(&out);
-	free(cubin);
+	pm_jit_cubins_free(&c);
 	free(j);
 	return rc;
 }
@@ -404,4 +450,9 @@ int polymma_jit_cache_clear(void)
 const struct pm_rt_jit *pm_jit_desc(const polymma_kernel *k)
 {
 	return k ? &k->k->j : NULL;
+}
+
+const struct pm_rt_kernel *pm_jit_rt(const polymma_kernel *k)
+{
+	return k ? k->k : NULL;
 }

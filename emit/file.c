@@ -472,7 +472,7 @@ static const char prelude[] =
 	"__device__ __forceinline__ float pm_min_f(float a, float b) { return fminf(a, b); }\n";
 
 /* One kernel definition, pm_kernel_<name><suffix> (host: <name>). */
-static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
+static int kernel_fn(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	const char *suffix, struct pm_strbuf *b, struct pm_diags *d)
 {
 	int host = !k->cfg->target->emits_cuda;
@@ -501,6 +501,25 @@ static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		return -1;
 	pm_strbuf_add(b, "}\n");
 	return 0;
+}
+
+/* kernel_fn under a guard: a compile that defines PM_KERNELS builds only
+ * the kernels it names (-DPM_KERNEL_pm_kernel_<name><suffix>): the JIT's
+ * programs in parallel (docs/decisions/0054-jit-parts.md); any other
+ * compile builds every kernel. */
+static int kernel_def(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
+	const char *suffix, struct pm_strbuf *b, struct pm_diags *d)
+{
+	const char *name = k->scop->spec->name;
+	int r;
+
+	if (!k->cfg->target->emits_cuda)
+		return kernel_fn(k, ast, suffix, b, d);
+	pm_strbuf_printf(b, "\n#if !defined(PM_KERNELS) || "
+		"defined(PM_KERNEL_pm_kernel_%s%s)", name, suffix);
+	r = kernel_fn(k, ast, suffix, b, d);
+	pm_strbuf_add(b, "#endif\n");
+	return r;
 }
 
 /* kernel_def of k, then of its exact twin (k->twin), suffix "_x" more,

@@ -27,21 +27,34 @@ static int cuda_fail(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		pm_cuda_error(cu, r), r);
 }
 
-struct pm_rt_kernel *pm_rt_kernel_new(const struct pm_rt_jit *j,
-	const void *cubin, size_t n)
+struct pm_rt_kernel *pm_rt_kernel_new(const struct pm_rt_jit *j, int n,
+	const unsigned char *const *cubin, const size_t *len)
 {
-	struct pm_rt_kernel *k = calloc(1, sizeof(*k));
+	struct pm_rt_kernel *k;
 
-	if (!k || !(k->cubin = malloc(n ? n : 1))) {
-		free(k);
+	if (n < 1 || n > PM_RT_MAX_PARTS || !(k = calloc(1, sizeof(*k))))
 		return NULL;
-	}
+	pthread_mutex_init(&k->lock, NULL);
 	k->j = *j;
 	pm_rt_jit_fix(&k->j);
-	memcpy(k->cubin, cubin, n);
-	k->ncubin = n;
-	pthread_mutex_init(&k->lock, NULL);
+	for (int i = 0; i < n; ++i) {
+		if (!(k->cubin[i] = malloc(len[i] ? len[i] : 1))) {
+			k->ncubins = i;
+			pm_rt_kernel_free(k);
+			return NULL;
+		}
+		memcpy(k->cubin[i], cubin[i], len[i]);
+		k->ncubin[i] = len[i];
+	}
+	k->ncubins = n;
 	return k;
+}
+
+static void unload(const struct pm_cuda *cu, struct pm_rt_module *m)
+{
+	for (int i = 0; i < m->nmod; ++i)
+		cu->ModuleUnload(m->mod[i]);
+	m->nmod = 0;
 }
 
 void pm_rt_kernel_free(struct pm_rt_kernel *k)
@@ -56,9 +69,10 @@ void pm_rt_kernel_free(struct pm_rt_kernel *k)
 			cu->MemFreeAsync(k->kept[i].p,
 				(pm_CUstream) (uintptr_t) 0);
 	for (int i = 0; cu && i < k->nmods; ++i)
-		cu->ModuleUnload(k->mods[i].mod);
+		unload(cu, &k->mods[i]);
 	pthread_mutex_destroy(&k->lock);
-	free(k->cubin);
+	for (int i = 0; i < k->ncubins; ++i)
+		free(k->cubin[i]);
 	free(k);
 }
 
@@ -68,9 +82,14 @@ static pm_CUresult get_fn(const struct pm_cuda *cu, struct pm_rt_kernel *k,
 {
 	char name[160];
 
+	pm_CUresult e = 1;
+
 	snprintf(name, sizeof(name), "pm_kernel_%s%s%s", k->j.name,
 		k->j.kern[r].suffix, x ? "_x" : "");
-	return cu->ModuleGetFunction(&m->f[r][x], m->mod, name);
+	/* in the module of the program that compiled it */
+	for (int i = 0; i < m->nmod && e; ++i)
+		e = cu->ModuleGetFunction(&m->f[r][x], m->mod[i], name);
+	return e;
 }
 
 /* Module load, functions, shared memory allowed, SMs and blocks per SM
@@ -86,8 +105,12 @@ static int load(const struct pm_cuda *cu, struct pm_rt_kernel *k,
 	if ((r = cu->CtxGetDevice(&dev)) ||
 	    (r = cu->DeviceGetAttribute(&m->sms, PM_CU_ATTR_SMS, dev)))
 		return cuda_fail(k, cu, "the device", r);
-	if ((r = cu->ModuleLoadData(&m->mod, k->cubin)))
-		return cuda_fail(k, cu, "cuModuleLoadData", r);
+	for (; m->nmod < k->ncubins; m->nmod++)
+		if ((r = cu->ModuleLoadData(&m->mod[m->nmod],
+		    k->cubin[m->nmod]))) {
+			unload(cu, m);
+			return cuda_fail(k, cu, "cuModuleLoadData", r);
+		}
 	for (int i = 0; i < k->j.nrows; ++i) {
 		const struct pm_rt_jit_row *w = &k->j.kern[i];
 		int o = 0;
@@ -103,7 +126,7 @@ static int load(const struct pm_cuda *cu, struct pm_rt_kernel *k,
 			r = cu->OccupancyMaxActiveBlocksPerMultiprocessor(&o,
 				m->f[i][0], w->threads, (size_t) w->smem);
 		if (r) {
-			cu->ModuleUnload(m->mod);
+			unload(cu, m);
 			return cuda_fail(k, cu, "a kernel of the module", r);
 		}
 		m->occ[i] = o > 0 ? o : 1;

@@ -4,7 +4,8 @@
  * (runtime/plan.c, POLYMMA_VARIANT honoured), the same grids, workspace
  * layout, tensor maps and arguments (docs/decisions/0038-jit.md).
  *
- * A kernel holds the cubin and loads it once per CUDA context, at its
+ * A kernel holds its cubins (one per NVRTC program that compiled some of
+ * its kernels: api/jitparts.c) and loads them once per CUDA context, at its
  * first launch there (the current context; none: device 0's primary
  * context, made current). Per context it asks once for the SMs, each
  * row's blocks per SM and the clusters the split-in-clusters row fits,
@@ -23,6 +24,7 @@
 #include "runtime/jit.h"
 
 #define PM_RT_CTXS 8
+#define PM_RT_MAX_PARTS 16	/* cubins of a kernel */
 #define PM_RT_KEPT 32
 
 /* Return codes. */
@@ -32,7 +34,8 @@
 
 struct pm_rt_module {
 	pm_CUcontext ctx;
-	pm_CUmodule mod;
+	int nmod;
+	pm_CUmodule mod[PM_RT_MAX_PARTS];
 	pm_CUfunction f[PM_RT_MAX_VARIANTS][2];	/* row, its twin */
 	int sms;
 	int occ[PM_RT_MAX_VARIANTS];
@@ -41,8 +44,9 @@ struct pm_rt_module {
 
 struct pm_rt_kernel {
 	struct pm_rt_jit j;
-	unsigned char *cubin;
-	size_t ncubin;
+	int ncubins;
+	unsigned char *cubin[PM_RT_MAX_PARTS];
+	size_t ncubin[PM_RT_MAX_PARTS];
 	pthread_mutex_t lock;
 	int nmods;
 	struct pm_rt_module mods[PM_RT_CTXS];
@@ -55,9 +59,10 @@ struct pm_rt_kernel {
 	char err[512];		/* the last failure's message */
 };
 
-/* A kernel of j and the cubin (copied); NULL when out of memory. */
-struct pm_rt_kernel *pm_rt_kernel_new(const struct pm_rt_jit *j,
-	const void *cubin, size_t n);
+/* A kernel of j and its n cubins (copied; each kernel function in one of
+ * them); NULL when out of memory or n is not in [1, PM_RT_MAX_PARTS]. */
+struct pm_rt_kernel *pm_rt_kernel_new(const struct pm_rt_jit *j, int n,
+	const unsigned char *const *cubin, const size_t *len);
 /* Frees the kept workspaces and unloads the modules (their contexts must
  * still be alive). */
 void pm_rt_kernel_free(struct pm_rt_kernel *k);

@@ -63,10 +63,24 @@ static pm_CUresult mk_attr(int *v, int a, pm_CUdevice d)
 	return 0;
 }
 
+/* A module is its image: an ELF holds every function; else a text, the
+ * names of those it holds, one a line (mk_kernel_parts). */
 static pm_CUresult mk_load(pm_CUmodule *m, const void *img)
 {
-	(void) img;
-	*m = (pm_CUmodule) 0x2;
+	*m = (pm_CUmodule) img;
+	return 0;
+}
+
+static int mk_holds(pm_CUmodule m, const char *n)
+{
+	const char *s = (const char *) m;
+	size_t l = strlen(n);
+
+	if (!memcmp(s, "\177ELF", 4))
+		return 1;
+	for (; *s; s = strchr(s, '\n') + 1)
+		if (!strncmp(s, n, l) && s[l] == '\n')
+			return 1;
 	return 0;
 }
 
@@ -78,7 +92,8 @@ static pm_CUresult mk_unload(pm_CUmodule m)
 
 static pm_CUresult mk_getfn(pm_CUfunction *f, pm_CUmodule m, const char *n)
 {
-	(void) m;
+	if (!mk_holds(m, n))
+		return 500;	/* CUDA_ERROR_NOT_FOUND */
 	snprintf(mk.names[mk.nnames], sizeof(mk.names[0]), "%s", n);
 	*f = (pm_CUfunction) (uintptr_t) ++mk.nnames;
 	return 0;
@@ -323,10 +338,9 @@ static void mk_check(const struct pm_rt_choice *c, const int64_t *s,
 	}
 }
 
-static struct pm_rt_kernel *mk_kernel(void)
+/* gbr90 generated once; the mock reset and installed. */
+static void mk_fill(void)
 {
-	static const unsigned char cubin[4] = { 0x7f, 'E', 'L', 'F' };
-
 	if (!gbr90.nrows) {
 		int rc;
 		char *src = generate("gemm_bias_relu", "sm_90a", &gbr90, &rc);
@@ -338,7 +352,43 @@ static struct pm_rt_kernel *mk_kernel(void)
 	mk_j = &gbr90;
 	memset(&mk, 0, sizeof(mk));
 	pm_cuda_override(&mk_cuda);
-	return pm_rt_kernel_new(&gbr90, cubin, sizeof(cubin));
+}
+
+static struct pm_rt_kernel *mk_kernel(void)
+{
+	static const unsigned char cubin[4] = { 0x7f, 'E', 'L', 'F' };
+	const unsigned char *c = cubin;
+	size_t n = sizeof(cubin);
+
+	mk_fill();
+	return pm_rt_kernel_new(&gbr90, 1, &c, &n);
+}
+
+/* gbr90's functions over np modules, round robin (api/jitparts.c's
+ * cubins; a module's text names its functions). */
+static struct pm_rt_kernel *mk_kernel_parts(int np)
+{
+	static char text[PM_RT_MAX_PARTS][4096];
+	const unsigned char *c[PM_RT_MAX_PARTS];
+	size_t n[PM_RT_MAX_PARTS];
+	int f = 0;
+
+	mk_fill();
+	for (int i = 0; i < np; ++i)
+		text[i][0] = 0;
+	for (int r = 0; r < gbr90.nrows; ++r)
+		for (int x = 0; x <= !!gbr90.kern[r].twin; ++x, ++f) {
+			char *t = text[f % np];
+
+			snprintf(t + strlen(t), sizeof(text[0]) - strlen(t),
+				"pm_kernel_%s%s%s\n", gbr90.name,
+				gbr90.kern[r].suffix, x ? "_x" : "");
+		}
+	for (int i = 0; i < np; ++i) {
+		c[i] = (const unsigned char *) text[i];
+		n[i] = strlen(text[i]) + 1;
+	}
+	return pm_rt_kernel_new(&gbr90, np, c, n);
 }
 
 /* One launch at s; 0 or the launcher's code. */
@@ -444,15 +494,14 @@ static void launch_checks(void **state)
 	pm_cuda_override(NULL);
 }
 
-/* Every row forced where it runs, split rows with s = 4; the caller's
- * workspace too small: the plan without one. */
-static void launch_forced(void **state)
+/* Every row of k forced where it runs, split rows with s = 4; the
+ * caller's workspace too small: the plan without one. */
+static void forced_rows(struct pm_rt_kernel *k)
 {
 	const int64_t s[3] = { 256, 8192, 384 }, x[3] = { 768, 512, 768 };
-	struct pm_rt_kernel *k = mk_kernel();
 	int ran = 0, clusters = 0, z = 0;
 
-	(void) state;
+	assert_non_null(k);
 	for (int r = 0; r < gbr90.nrows; ++r)
 		for (int pass = 0; pass < 2; ++pass) {
 			const int64_t *sz = pass ? x : s;
@@ -499,4 +548,24 @@ static void launch_forced(void **state)
 	}
 	pm_rt_kernel_free(k);
 	pm_cuda_override(NULL);
+}
+
+static void launch_forced(void **state)
+{
+	(void) state;
+	forced_rows(mk_kernel());
+}
+
+/* The same from functions spread over 3 modules (api/jitparts.c): each
+ * launch finds its function in the module that holds it. */
+static void launch_parts(void **state)
+{
+	const unsigned char *c = (const unsigned char *) "";
+	size_t n = 1;
+
+	(void) state;
+	forced_rows(mk_kernel_parts(3));
+	/* no cubin, or more than a kernel holds: none */
+	assert_null(pm_rt_kernel_new(&gbr90, 0, &c, &n));
+	assert_null(pm_rt_kernel_new(&gbr90, PM_RT_MAX_PARTS + 1, &c, &n));
 }

@@ -317,6 +317,7 @@ static void examples(void **state)
 	static const char *const targets[] = { "sm_80", "sm_90a" };
 	const char *why = NULL, *env = getenv("POLYMMA_JIT_ALL");
 	const struct pm_nvrtc *nv = pm_nvrtc(&why);
+	const char *verbose = "--ptxas-options=-v";
 	int every = env && *env && strcmp(env, "0");
 	struct pm_rt_jit *j = malloc(sizeof(*j));
 
@@ -343,8 +344,7 @@ static void examples(void **state)
 				char *log = NULL;
 
 				rc = pm_jit_nvrtc(nv, src, "x.cu", targets[t],
-					"--ptxas-options=-v", &log, &cubin, &n,
-					&d);
+					&verbose, 1, &log, &cubin, &n, &d);
 				if (rc)
 					fprintf(stderr, "%s", pm_diags_text(&d));
 				assert_int_equal(rc, 0);
@@ -640,6 +640,72 @@ done:
 	free(dir);
 }
 
+/* Does kernel function f lie in n bytes of cubin (its ".text.f")? */
+static int cubin_holds(const unsigned char *b, size_t n, const char *f)
+{
+	char s[128];
+	size_t l = (size_t) snprintf(s, sizeof(s), ".text.%s", f) + 1;
+
+	for (size_t i = 0; i + l <= n; ++i)
+		if (!memcmp(b + i, s, l))
+			return 1;
+	return 0;
+}
+
+/* Three NVRTC programs at once (POLYMMA_THREADS=3, api/jitparts.c):
+ * three cubins, each kernel function in exactly one, built and loaded
+ * back from the cache alike. */
+static void compile_parts(void **state)
+{
+	char *dir = tmpdir(), *text = pm_test_read("examples/gemm_nn.tc");
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	const char *why = NULL;
+
+	(void) state;
+	if (!pm_nvrtc(&why)) {
+		printf("test_jit: skipped compile_parts: %s\n", why);
+		goto done;
+	}
+	setenv("POLYMMA_CACHE_DIR", dir, 1);
+	setenv("POLYMMA_THREADS", "3", 1);
+	for (int round = 0; round < 2; ++round) {
+		polymma_kernel *k = NULL;
+		const struct pm_rt_kernel *rt;
+		int rc = polymma_jit_compile(ctx, text, o, "sm_80", &k), nf = 0;
+
+		if (rc)
+			fprintf(stderr, "%s", polymma_diagnostics(ctx));
+		assert_int_equal(rc, 0);
+		assert_int_equal(polymma_kernel_cached(k), round == 1);
+		rt = pm_jit_rt(k);
+		assert_int_equal(rt->ncubins, 3);
+		for (int r = 0; r < rt->j.nrows; ++r)
+			for (int x = 0; x <= !!rt->j.kern[r].twin; ++x, ++nf) {
+				char f[128];
+				int in = 0;
+
+				snprintf(f, sizeof(f), "pm_kernel_%s%s%s",
+					rt->j.name, rt->j.kern[r].suffix,
+					x ? "_x" : "");
+				for (int i = 0; i < rt->ncubins; ++i)
+					in += cubin_holds(rt->cubin[i],
+						rt->ncubin[i], f);
+				assert_int_equal(in, 1);
+			}
+		assert_true(nf >= 3);
+		polymma_kernel_free(k);
+	}
+	unsetenv("POLYMMA_THREADS");
+	unsetenv("POLYMMA_CACHE_DIR");
+done:
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+	rmdir_all(dir);
+	free(dir);
+}
+
 #include "tests/jit_mock.h"
 
 /* NULL arguments: usage errors, no crash (include/polymma.h). */
@@ -685,9 +751,11 @@ int main(void)
 		cmocka_unit_test(cache_bound),
 		cmocka_unit_test(examples),
 		cmocka_unit_test(compile_cached),
+		cmocka_unit_test(compile_parts),
 		cmocka_unit_test(launch_plan),
 		cmocka_unit_test(launch_checks),
 		cmocka_unit_test(launch_forced),
+		cmocka_unit_test(launch_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
