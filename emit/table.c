@@ -266,10 +266,15 @@ static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 	if (!k->scop->nsplit)
 		pm_strbuf_printf(b, "\tp.k[0] = %d;\n", k->cfg->bk);
 	/* grouped: the plan weighs the tiles of all T rows, about the
-	 * units' (emit/group.h), not E times them; its rules leave the
-	 * persistent rows to POLYMMA_VARIANT (docs/decisions/0051) */
-	if (pm_emit_grouped(k))
-		pm_strbuf_add(b, "\tp.grouped = 1;\n");
+	 * units' (emit/group.h), not E times them, and knows E, the groups
+	 * (docs/decisions/0051, 0055) */
+	if (pm_emit_grouped(k)) {
+		char e[64];
+
+		pm_scop_dim_str(k->scop, k->scop->spec->group_offs, 0, e,
+			sizeof(e));
+		pm_strbuf_printf(b, "\tp.grouped = (int) (%s);\n", e);
+	}
 	if (pm_emit_batched(k) && !pm_emit_grouped(k)) {
 		char nb[256];
 

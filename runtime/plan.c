@@ -66,7 +66,7 @@ static int pm_rt_init(struct pm_rt_st *st, const struct pm_rt_spec *f,
 	st->s = 1, st->cl = 0, st->tdp = 0;
 	st->persist = -1, st->small = st->medium = 0;
 	st->small1 = st->medium1 = 0;
-	st->pfew = 0, st->psplit = 0;
+	st->pfew = 0, st->psplit = 0, st->gtma = 0;
 	return PM_RT_OK;
 }
 
@@ -80,7 +80,7 @@ static int pm_rt_small_row(const struct pm_rt_st *st)
 	const int i = pm_rt_row(st, PM_RT_SMALL);
 	const int j = pm_rt_row(st, PM_RT_SMALL_TMA);
 
-	if (j >= 0 && (i < 0 || pm_rt_mis(st) ||
+	if (j >= 0 && (i < 0 || pm_rt_mis(st) || st->gtma ||
 	    2 * pm_rt_tiles(st, j) >= 3 * (int64_t) st->sms))
 		return j;
 	return i;
@@ -276,10 +276,9 @@ static int pm_rt_unaligned(const struct pm_rt_st *st,
 	return PM_RT_OK;
 }
 
-/* The rules; a grouped problem's without its persistent rows, which ran
- * 0.76-1.36x as fast as the base row at 5 grouped problems, faster at 4
- * of 15 (row, problem) pairs, with no rule found from 5 problems
- * (docs/decisions/0051): they run where forced. */
+/* The rules; a grouped problem's without its persistent rows (0.76-1.36x
+ * as fast as the base row at 5 grouped problems, docs/decisions/0051),
+ * then its own rule on them (pm_rt_rule_grouped, decisions/0055). */
 static void pm_rt_rules_of(struct pm_rt_st *st)
 {
 	int row[PM_RT_NROLES];
@@ -296,6 +295,7 @@ static void pm_rt_rules_of(struct pm_rt_st *st)
 	pm_rt_rules(st);
 	for (int r = 0; r < PM_RT_NROLES; ++r)
 		st->row[r] = row[r];
+	pm_rt_rule_grouped(st);
 }
 
 PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,

@@ -124,8 +124,9 @@ struct pm_rt_problem {
 	 * sectors (row pitch x element bytes): bit 0 A, bit 1 B
 	 * (docs/decisions/0053-misaligned-pitch.md) */
 	int mis;
-	/* a grouped file's (docs/decisions/0051-grouped-persistent-units.md):
-	 * the rules leave its persistent rows to POLYMMA_VARIANT */
+	/* a grouped file's groups, E (0: not grouped): the rules see its
+	 * persistent rows only in their grouped rule
+	 * (docs/decisions/0051-grouped-persistent-units.md, 0055) */
 	int grouped;
 };
 

@@ -33,7 +33,9 @@
  *   skinny: decode shapes (M <= 64), and small grids with long k
  *     (docs/decisions/0040, 0050): _persist_skinny split.
  * A grouped problem (problem.grouped) runs them without the persistent
- * rows, which run where forced (plan.c, docs/decisions/0051).
+ * rows (docs/decisions/0051), then its own rule (pm_rt_rule_grouped:
+ * _persist_mid on many tiles, _persist_narrow on decode-like groups,
+ * _small_tma for the small row; docs/decisions/0055).
  */
 #ifndef PM_RT_PLAN_RULES_H
 #define PM_RT_PLAN_RULES_H
@@ -95,6 +97,7 @@ struct pm_rt_st {
 	int small, medium;	/* launch the small / medium row */
 	int small1, medium1;	/* ... where the split falls back to one chunk */
 	int pfew, psplit;
+	int gtma;		/* a grouped problem's small row: _small_tma */
 };
 
 /* Role r is a persistent kernel whose units are chunks of tiles, reduced
@@ -639,6 +642,51 @@ static void pm_rt_rule_narrow(struct pm_rt_st *st)
 		return;
 	if (pm_rt_tiles(st, i) <= (int64_t) st->sms * o)
 		st->persist = PM_RT_PERSIST_NARROW;
+}
+
+/* A grouped problem's rules (problem.grouped = E groups, after the others,
+ * which see no persistent row; docs/decisions/0055-grouped-plan.md):
+ * - T >= PM_RT_GROUPED_MID x SMs 128x128 tiles of the T rows:
+ *   _persist_mid (measured 1.01-1.06x the base row at 6 of 6 such
+ *   problems; the base row faster at the 4 of 1,000-1,900 tiles);
+ * - else decode-like groups (T <= E x 64) over wide outputs (N >=
+ *   PM_RT_GROUPED_NARROW_N), each group's 64x192 tiles filling two waves:
+ *   _persist_narrow (1.06-1.25x the plan's row before at 3 of 3; at N of
+ *   2,048 with 64 groups it lost, 0.89-0.95x);
+ * - the small row: _small_tma where each group's own tile row (E of
+ *   them at least) fills 3/2 waves of its 64x64 tiles (T counts too few:
+ *   8 groups of 16 rows are 8 tile rows, not 2; 1.47x at 8x16x4096).
+ */
+#define PM_RT_GROUPED_MID 16
+#define PM_RT_GROUPED_NARROW_N 8192
+
+static void pm_rt_grouped_persist(struct pm_rt_st *st, int role)
+{
+	st->persist = role;
+	st->small = st->medium = st->small1 = st->medium1 = 0;
+	st->s = 1, st->tdp = 0, st->cl = 0;
+}
+
+static void pm_rt_rule_grouped(struct pm_rt_st *st)
+{
+	const int64_t e = st->p->grouped, n = st->p->n;
+	const int mid = pm_rt_row(st, PM_RT_PERSIST_MID);
+	const int nar = pm_rt_row(st, PM_RT_PERSIST_NARROW);
+	const int tma = pm_rt_row(st, PM_RT_SMALL_TMA);
+
+	if (e < 1)
+		return;
+	if (mid >= 0 && pm_rt_occ(st, PM_RT_PERSIST_MID) > 0 &&
+	    st->t >= (int64_t) PM_RT_GROUPED_MID * st->sms)
+		pm_rt_grouped_persist(st, PM_RT_PERSIST_MID);
+	else if (nar >= 0 && pm_rt_occ(st, PM_RT_PERSIST_NARROW) > 0 &&
+		 st->p->m <= e * st->v[nar].bm &&
+		 n >= PM_RT_GROUPED_NARROW_N &&
+		 e * pm_rt_cdiv(n, st->v[nar].bn) >= 2 * (int64_t) st->sms)
+		pm_rt_grouped_persist(st, PM_RT_PERSIST_NARROW);
+	else if (tma >= 0 && 2 * e * pm_rt_cdiv(n, st->v[tma].bn) >=
+		 3 * (int64_t) st->sms)
+		st->gtma = 1;
 }
 
 /* Grids of under a quarter tile per SM, 128x128 tiles, with
