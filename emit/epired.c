@@ -237,6 +237,25 @@ static void store_s(struct pm_kernel *k, struct pm_strbuf *b, const char *x,
 		e->from_f32 : "");
 }
 
+/* The threads that reduce: the block's, or a warp-specialized kernel's
+ * consumers (threads [0, pm_config_threads); its producer warp never
+ * joins: docs/decisions/0056-epilogue-reductions-persistent.md). */
+static int red_threads(const struct pm_kernel *k, int host)
+{
+	return host ? 1 : k->ws ? pm_config_threads(k->cfg) :
+		pm_kernel_threads(k);
+}
+
+/* Their barrier: __syncthreads, or the consumers' named barrier. */
+static void red_sync(const struct pm_kernel *k, struct pm_strbuf *b)
+{
+	if (k->ws)
+		pm_strbuf_printf(b, "pm_bar_sync_n<%d>(); ",
+			pm_config_threads(k->cfg));
+	else
+		pm_strbuf_add(b, "__syncthreads(); ");
+}
+
 /* The block's partials into the workspace (KD 0: [row][pm_p1], 1:
  * [column][pm_p0], 2: [pm_p0][pm_p1]). */
 static void block_put(struct pm_kernel *k, struct pm_strbuf *b, int host)
@@ -244,7 +263,7 @@ static void block_put(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	const struct pm_config *c = k->cfg;
 	long kext, g = pm_kernel_red_groups(k, host, &kext);
 	int kd = pm_epired_kept(k->scop->spec);
-	int nt = host ? 1 : pm_kernel_threads(k);
+	int nt = red_threads(k, host);
 	char n[2][64];
 
 	out_dim(k, 0, n[0], 64);
@@ -276,7 +295,7 @@ static void block_sum(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	const struct pm_config *c = k->cfg;
 	long kext, g = pm_kernel_red_groups(k, host, &kext);
 	int kd = pm_epired_kept(k->scop->spec);
-	int nt = host ? 1 : pm_kernel_threads(k);
+	int nt = red_threads(k, host);
 	/* read and left 0 (runtime/device/red.cuh: pm_red_take) */
 	const char *ld = "pm_red_take(&pm_rws[", *le = "])";
 	char n[2][64];
@@ -294,9 +313,10 @@ static void block_sum(struct pm_kernel *k, struct pm_strbuf *b, int host)
 			store_s(k, b, "0", host);
 			return;
 		}
-		pm_strbuf_printf(b, "pm_red_s[%ld + threadIdx.x] = pm_a; "
-			"__syncthreads(); if (threadIdx.x == 0) { pm_a = ",
+		pm_strbuf_printf(b, "pm_red_s[%ld + threadIdx.x] = pm_a; ",
 			g * kext);
+		red_sync(k, b);
+		pm_strbuf_add(b, "if (threadIdx.x == 0) { pm_a = ");
 		ident(k, b, host);
 		pm_strbuf_printf(b, "; for (int pm_t = 0; pm_t < %d; ++pm_t) ",
 			nt);
@@ -335,17 +355,25 @@ void pm_print_red_block(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_expr(b, a->e[1]);
 	pm_strbuf_printf(b, "; const int64_t pm_n0 = ((int64_t) %s + %d) / %d, "
 		"pm_n1 = ((int64_t) %s + %d) / %d, pm_np = %s; (void) pm_n0; "
-		"(void) pm_n1; %s", n[0], c->bm - 1, c->bm, n[1], c->bn - 1,
-		c->bn, np[kd], host ? "" : "__syncthreads(); ");
+		"(void) pm_n1; ", n[0], c->bm - 1, c->bm, n[1], c->bn - 1,
+		c->bn, np[kd]);
+	if (!host)
+		red_sync(k, b);
 	block_put(k, b, host);
 	if (host)
 		pm_strbuf_printf(b, "if (++pm_rcnt[%s] == (unsigned) pm_np) { "
 			"pm_rcnt[%s] = 0; ", panel[kd], panel[kd]);
 	else
-		pm_strbuf_printf(b, "if (pm_red_arrive(pm_rcnt + %s, (unsigned) "
-			"pm_np, pm_red_flag)) { ", panel[kd]);
+		pm_strbuf_printf(b, "if (pm_red_arrive<%d>(pm_rcnt + %s, "
+			"(unsigned) pm_np, pm_red_flag)) { ", k->ws ?
+			pm_config_threads(c) : 0, panel[kd]);
 	block_sum(k, b, host);
-	pm_strbuf_add(b, "} }\n");
+	pm_strbuf_add(b, "} ");
+	/* a persistent kernel's next tile reuses pm_red_s and the flag:
+	 * every consumer past them first */
+	if (!host && k->ws)
+		red_sync(k, b);
+	pm_strbuf_add(b, "}\n");
 }
 
 void pm_print_red_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)

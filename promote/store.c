@@ -242,6 +242,7 @@ static __isl_give isl_schedule_node *tma_staged_tree(struct pm_kernel *k)
 	isl_union_map *umap;
 	isl_union_set_list *filters;
 	isl_schedule_node *g;
+	isl_map *red;
 	char str[128];
 	const int dims[5] = { 2, 2, 2, 2, 3 };
 
@@ -263,10 +264,18 @@ static __isl_give isl_schedule_node *tma_staged_tree(struct pm_kernel *k)
 	umap = isl_union_map_add_map(umap, str_ext(k,
 		"{ [p0, p1] -> S[p0, p1] }", ids[3]));
 	umap = isl_union_map_add_map(umap, str_ext(k, str, ids[4]));
-	filters = isl_union_set_list_alloc(k->ctx, 5);
+	/* an epilogue reduction's RED after the stores' issue (a
+	 * persistent kernel's too: docs/decisions/0056) */
+	red = red_ext(k);
+	if (red)
+		umap = isl_union_map_add_map(umap, red);
+	filters = isl_union_set_list_alloc(k->ctx, 6);
 	for (int i = 0; i < 5; ++i)
 		filters = isl_union_set_list_add(filters,
 			pm_pr_universe(k->ctx, ids[i], dims[i]));
+	if (red)
+		filters = isl_union_set_list_add(filters,
+			pm_pr_universe(k->ctx, k->red_id, 2));
 	g = ext_sequence(umap, filters, 2);
 	g = warp_bands(k, g, ids[2]);
 	g = next_branch(g, 4);

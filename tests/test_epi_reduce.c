@@ -332,7 +332,9 @@ static void test_model(void **state)
  * the host rendering's results: tests/test_host_render_red.c), on every
  * target; it refuses, at the statement, what it does not build
  * (docs/decisions/0037): a reduction of a temporary (amax), a second
- * reduction, a statement after one, and --split-k / --persistent on. */
+ * reduction, a statement after one, and --split-k. On sm_90a the
+ * persistent rows reduce too (docs/decisions/0056), and --persistent on
+ * builds one. */
 static void test_gen(void **state)
 {
 	static const char *const built[] = { "tests/specs/gemm_rowsum.tc",
@@ -350,9 +352,7 @@ static void test_gen(void **state)
 		  "two.tc:4:3: error: unsupported: ",
 		  "one epilogue reduction per kernel" },
 		{ "tests/specs/gemm_rowsum.tc", NULL, "split-k", "2",
-		  "error: ", "not split nor persistent" },
-		{ "tests/specs/gemm_rowsum.tc", NULL, "persistent", "on",
-		  "error: ", "not split nor persistent" },
+		  "error: ", "is not split" },
 	};
 	(void) state;
 	for (size_t i = 0; i < 9; ++i) {
@@ -368,10 +368,36 @@ static void test_gen(void **state)
 			fprintf(stderr, "%s", polymma_diagnostics(ctx));
 		assert_non_null(r);
 		assert_non_null(strstr(polymma_result_source(r),
-			"pm_red_arrive("));
-		/* no split, no persistent rows: the reason in the comment */
+			"if (pm_red_arrive<"));
+		/* no split row: the reason in the comment */
 		assert_null(strstr(polymma_result_source(r),
 			"pm_kernel_gemm_rowsum_split("));
+		assert_null(strstr(polymma_result_source(r), "_persist_split("));
+		/* sm_90a's persistent rows reduce, their consumers alone
+		 * (256 threads of _persist's 288) */
+		if (i % 3 == 0)
+			assert_non_null(strstr(polymma_result_source(r),
+				"pm_red_arrive<256>("));
+		polymma_result_free(r);
+		polymma_options_free(o);
+		polymma_ctx_free(ctx);
+		free(text);
+	}
+	/* --persistent on: one persistent kernel that reduces */
+	{
+		char *text = pm_test_read("tests/specs/gemm_rowsum.tc");
+		polymma_ctx *ctx = polymma_ctx_alloc();
+		polymma_options *o = polymma_options_alloc();
+		polymma_result *r = NULL;
+
+		assert_int_equal(polymma_options_set(o, "target", "sm_90a",
+			NULL), POLYMMA_OK);
+		assert_int_equal(polymma_options_set(o, "persistent", "on",
+			NULL), POLYMMA_OK);
+		assert_int_equal(polymma_generate(ctx, text, "r.tc", o, &r),
+			POLYMMA_OK);
+		assert_non_null(strstr(polymma_result_source(r),
+			"pm_red_arrive<256>("));
 		polymma_result_free(r);
 		polymma_options_free(o);
 		polymma_ctx_free(ctx);

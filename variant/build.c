@@ -438,10 +438,9 @@ static int no_split_red(const struct pm_spec *spec, struct pm_config *c,
 			"operands; docs/decisions/0037)");
 		return -1;
 	}
-	if (c->split_k > 1 || c->persistent > 0) {
-		pm_diag_plain(d, "%s: a spec with an epilogue reduction is "
-			"not split nor persistent (docs/decisions/0037)",
-			c->split_k > 1 ? "--split-k" : "--persistent on");
+	if (c->split_k > 1 || c->persistent > 1) {
+		pm_diag_plain(d, "--split-k: a spec with an epilogue reduction "
+			"is not split (docs/decisions/0037)");
 		return -1;
 	}
 	c->split_k = 1;

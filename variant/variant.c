@@ -156,10 +156,10 @@ static const char *wanted_persist(struct builder *b,
 	const struct pm_target *t = vs->target;
 	int split = !!(r->flags & PM_VF_PSPLIT);
 
-	/* the tile loop keeps the pipeline busy: no shared memory for the
-	 * reduction's partials (docs/decisions/0037-epilogue-reductions.md) */
-	if (c->epi_red)
-		return "an epilogue reduction (not in persistent kernels yet)";
+	/* an epilogue reduction sees final values: not in split units
+	 * (docs/decisions/0037, 0056) */
+	if (c->epi_red && split)
+		return "an epilogue reduction (its blocks reduce final values)";
 	if (!(r->flags & PM_VF_INFLIGHT) && c->mma_inflight > 0)
 		return "--mma-inflight on";
 	if (c->persistent >= 0)

@@ -12,7 +12,9 @@
 //       lie in: nslot(KD) slots, slot(r, KD) register r's, rep(s, KD) a
 //       register of slot s (its row / column through <fn>_acc_coord),
 //       lanes(KD) the lanes sharing a slot's row / column / tile
-//   pm_red_arrive(cnt, n, flag)  the block's partials are written: counts
+//   pm_red_arrive<NT>(cnt, n, flag)  the block's partials are written (NT:
+//       0 the block's threads, else the first NT's: a warp-specialized
+//       kernel's consumers): counts
 //       the arrivals of its panel; true (in every thread) in the block that
 //       arrives last (n arrivals), which resets the counter to 0 for the
 //       next launch.  flag: an int of shared memory no thread reads
@@ -104,17 +106,27 @@ __device__ __forceinline__ float pm_red_take(float *p) {
   return v;
 }
 
+// NT: 0, the block's threads; else the first NT (a warp-specialized
+// kernel's consumers, named barrier 1: pm_bar_sync_n, sm90.cuh).
+template <int NT> __device__ __forceinline__ void pm_red_sync() {
+  if (NT)
+    asm volatile("bar.sync 1, %0;\n" ::"n"(NT) : "memory");
+  else
+    __syncthreads();
+}
+
+template <int NT>
 __device__ __forceinline__ bool pm_red_arrive(unsigned *cnt, unsigned n,
                                               volatile int *flag) {
   __threadfence();
-  __syncthreads();
+  pm_red_sync<NT>();
   if (threadIdx.x == 0) {
     const int last = atomicAdd(cnt, 1u) == n - 1u;
     if (last)
       *cnt = 0;
     *flag = last;
   }
-  __syncthreads();
+  pm_red_sync<NT>();
   const bool last = *flag != 0;
   if (last)
     __threadfence();
