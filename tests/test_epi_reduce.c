@@ -328,6 +328,36 @@ static void test_model(void **state)
 	}
 }
 
+/* What gen writes for path (text: its text, NULL: the file's) on target
+ * with opt = val (opt NULL: none): the source (malloc'ed), or NULL where it
+ * refuses, with its diagnostics in *diag (malloc'ed) where diag is given. */
+static char *gen(const char *path, const char *text, const char *target,
+	const char *opt, const char *val, char **diag)
+{
+	char *t = text ? strdup(text) : pm_test_read(path), *src = NULL;
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+
+	assert_true(t && ctx && o);
+	assert_int_equal(polymma_options_set(o, "target", target, NULL),
+		POLYMMA_OK);
+	if (opt)
+		assert_int_equal(polymma_options_set(o, opt, val, NULL),
+			POLYMMA_OK);
+	if (polymma_generate(ctx, t, path, o, &r) == POLYMMA_OK)
+		src = strdup(polymma_result_source(r));
+	else if (!diag)
+		fprintf(stderr, "%s", polymma_diagnostics(ctx));
+	if (diag)
+		*diag = strdup(polymma_diagnostics(ctx));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(t);
+	return src;
+}
+
 /* gen builds the row sum, the column sum and the row max (emit/epired.c;
  * the host rendering's results: tests/test_host_render_red.c), on every
  * target; it refuses, at the statement, what it does not build
@@ -356,78 +386,39 @@ static void test_gen(void **state)
 	};
 	(void) state;
 	for (size_t i = 0; i < 9; ++i) {
-		char *text = pm_test_read(built[i / 3]);
-		polymma_ctx *ctx = polymma_ctx_alloc();
-		polymma_options *o = polymma_options_alloc();
-		polymma_result *r = NULL;
+		char *src = gen(built[i / 3], NULL, targets[i % 3], NULL, NULL,
+			NULL);
 
-		assert_true(text && ctx && o);
-		assert_int_equal(polymma_options_set(o, "target",
-			targets[i % 3], NULL), POLYMMA_OK);
-		if (polymma_generate(ctx, text, built[i / 3], o, &r))
-			fprintf(stderr, "%s", polymma_diagnostics(ctx));
-		assert_non_null(r);
-		assert_non_null(strstr(polymma_result_source(r),
-			"if (pm_red_arrive<"));
+		assert_non_null(src);
+		assert_non_null(strstr(src, "if (pm_red_arrive<"));
 		/* no split row: the reason in the comment */
-		assert_null(strstr(polymma_result_source(r),
-			"pm_kernel_gemm_rowsum_split("));
-		assert_null(strstr(polymma_result_source(r), "_persist_split("));
+		assert_null(strstr(src, "pm_kernel_gemm_rowsum_split("));
+		assert_null(strstr(src, "_persist_split("));
 		/* sm_90a's persistent rows reduce, their consumers alone
 		 * (256 threads of _persist's 288) */
 		if (i % 3 == 0)
-			assert_non_null(strstr(polymma_result_source(r),
-				"pm_red_arrive<256>("));
-		polymma_result_free(r);
-		polymma_options_free(o);
-		polymma_ctx_free(ctx);
-		free(text);
+			assert_non_null(strstr(src, "pm_red_arrive<256>("));
+		free(src);
 	}
 	/* --persistent on: one persistent kernel that reduces */
 	{
-		char *text = pm_test_read("tests/specs/gemm_rowsum.tc");
-		polymma_ctx *ctx = polymma_ctx_alloc();
-		polymma_options *o = polymma_options_alloc();
-		polymma_result *r = NULL;
+		char *src = gen("tests/specs/gemm_rowsum.tc", NULL, "sm_90a",
+			"persistent", "on", NULL);
 
-		assert_int_equal(polymma_options_set(o, "target", "sm_90a",
-			NULL), POLYMMA_OK);
-		assert_int_equal(polymma_options_set(o, "persistent", "on",
-			NULL), POLYMMA_OK);
-		assert_int_equal(polymma_generate(ctx, text, "r.tc", o, &r),
-			POLYMMA_OK);
-		assert_non_null(strstr(polymma_result_source(r),
-			"pm_red_arrive<256>("));
-		polymma_result_free(r);
-		polymma_options_free(o);
-		polymma_ctx_free(ctx);
-		free(text);
+		assert_non_null(src);
+		assert_non_null(strstr(src, "pm_red_arrive<256>("));
+		free(src);
 	}
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); ++i) {
-		char *text = f[i].text ? strdup(f[i].text) :
-			pm_test_read(f[i].path);
-		polymma_ctx *ctx = polymma_ctx_alloc();
-		polymma_options *o = polymma_options_alloc();
-		polymma_result *r = NULL;
-		const char *diag;
+		char *diag = NULL, *src = gen(f[i].path, f[i].text, "sm_90a",
+			f[i].opt, f[i].val, &diag);
 
-		assert_true(text && ctx && o);
-		assert_int_equal(polymma_options_set(o, "target", "sm_90a",
-			NULL), POLYMMA_OK);
-		if (f[i].opt)
-			assert_int_equal(polymma_options_set(o, f[i].opt,
-				f[i].val, NULL), POLYMMA_OK);
-		assert_int_not_equal(polymma_generate(ctx, text, f[i].path, o,
-			&r), POLYMMA_OK);
-		diag = polymma_diagnostics(ctx);
+		assert_null(src);
 		if (!strstr(diag, f[i].where) || !strstr(diag, f[i].msg))
 			fprintf(stderr, "got: %s", diag);
 		assert_non_null(strstr(diag, f[i].where));
 		assert_non_null(strstr(diag, f[i].msg));
-		polymma_result_free(r);
-		polymma_options_free(o);
-		polymma_ctx_free(ctx);
-		free(text);
+		free(diag);
 	}
 }
 

@@ -572,6 +572,17 @@ static void cache_bound(void **state)
 	free(dir);
 }
 
+/* A compile test's end: its objects freed, its directory removed. */
+static void compile_end(polymma_options *o, polymma_ctx *ctx, char *text,
+	char *dir)
+{
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+	free(text);
+	rmdir_all(dir);
+	free(dir);
+}
+
 /* polymma_jit_compile through the cache: miss, hit, corrupt -> rebuilt. */
 static void compile_cached(void **state)
 {
@@ -633,11 +644,7 @@ static void compile_cached(void **state)
 	assert_int_equal(polymma_jit_cache_clear(), 1);
 	unsetenv("POLYMMA_CACHE_DIR");
 done:
-	polymma_options_free(o);
-	polymma_ctx_free(ctx);
-	free(text);
-	rmdir_all(dir);
-	free(dir);
+	compile_end(o, ctx, text, dir);
 }
 
 /* Does kernel function f lie in n bytes of cubin (its ".text.f")? */
@@ -699,11 +706,7 @@ static void compile_parts(void **state)
 	unsetenv("POLYMMA_THREADS");
 	unsetenv("POLYMMA_CACHE_DIR");
 done:
-	polymma_options_free(o);
-	polymma_ctx_free(ctx);
-	free(text);
-	rmdir_all(dir);
-	free(dir);
+	compile_end(o, ctx, text, dir);
 }
 
 #include "tests/jit_mock.h"
