@@ -14,6 +14,7 @@
 #include "emit/pointwise.h"
 #include "emit/table.h"
 #include "target/target.h"
+#include "variant/epired.h"
 #include "variant/variant.h"
 
 /* CUtensorMapDataType of the spellings of target.c's element rows. */
@@ -227,13 +228,6 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 			"0036-batched-grid-z.md");
 		return -1;
 	}
-	if (pm_emit_has_red(k)) {
-		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does "
-			"not run epilogue reductions (their workspace of partials "
-			"and counters; docs/decisions/0037-epilogue-reductions.md) "
-			"yet");
-		return -1;
-	}
 	if (pm_emit_kcopies(k)) {
 		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does not run K-major "
 			"copies of operands (an 8-bit operand declared MN-major) "
@@ -268,6 +262,25 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 	return 0;
 }
 
+/* An epilogue reduction: what it keeps, the file's smallest tile (the
+ * workspace of launch.c's red_fns, docs/decisions/0037). */
+static void red_facts(const struct pm_variant_set *vs, struct pm_rt_jit *j)
+{
+	const struct pm_kernel *k = vs->main;
+
+	if (!pm_emit_has_red(k))
+		return;
+	j->red = 1 + pm_epired_kept(k->scop->spec);
+	j->red_bm = k->cfg->bm, j->red_bn = k->cfg->bn;
+	for (int i = 0; i < PM_RT_NROLES; ++i)
+		if (vs->v[i].k) {
+			if (vs->v[i].k->cfg->bm < j->red_bm)
+				j->red_bm = vs->v[i].k->cfg->bm;
+			if (vs->v[i].k->cfg->bn < j->red_bn)
+				j->red_bn = vs->v[i].k->cfg->bn;
+		}
+}
+
 int pm_emit_jit(const struct pm_variant_set *vs, struct pm_rt_jit *j,
 	struct pm_diags *d)
 {
@@ -296,6 +309,7 @@ int pm_emit_jit(const struct pm_variant_set *vs, struct pm_rt_jit *j,
 		}
 		n++;
 	}
+	red_facts(vs, j);
 	pm_rt_jit_fix(j);
 	return 0;
 }

@@ -150,6 +150,9 @@ static void all(struct pm_rt_io *io, struct pm_rt_jit *j, int out)
 		F(j->pitch_bytes[o], 0, 16);
 	}
 	F(j->planned, 0, 1);
+	F(j->red, 0, 3);
+	F(j->red_bm, 0, 1 << 16);
+	F(j->red_bn, 0, 1 << 16);
 	F(j->spec.nk, 1, PM_RT_MAX_K);
 	F(j->spec.ncon, 1, PM_RT_MAX_K);
 	F(j->spec.nacc, 1, PM_RT_MAX_K);
@@ -243,8 +246,34 @@ int pm_rt_jit_args(const struct pm_rt_jit *j, int r, char *buf, size_t n)
 		if (k->cl)
 			ADD(", (int) c->cl");
 	}
+	if (j->red) {
+		ADD(", (float *) ((char *) workspace + pm_red_cnt_%s(", j->name);
+		for (int i = 0; i < j->nsizes; ++i)
+			ADD("%s%s", i ? ", " : "", j->sym_name[j->order[i]]);
+		ADD(")), (unsigned *) workspace");
+	}
 	for (int i = 0; i < k->ntma; ++i)
 		ADD(", pm_tm%d", k->tma[i].buf);
 #undef ADD
 	return (int) off;
+}
+
+size_t pm_rt_jit_red_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
+	size_t *cnt)
+{
+	const int64_t m = pm_rt_dim_value(&j->m, sizes);
+	const int64_t n = pm_rt_dim_value(&j->n, sizes);
+	const int64_t tm = j->red_bm > 0 ? (m + j->red_bm - 1) / j->red_bm : 0;
+	const int64_t tn = j->red_bn > 0 ? (n + j->red_bn - 1) / j->red_bn : 0;
+	const int64_t kept = j->red == 1 ? m : j->red == 2 ? n : 16;
+
+	*cnt = 0;
+	if (!j->red || m < 1 || n < 1)
+		return 0;
+	*cnt = ((size_t) (kept + 15) / 16 * 4 + 255) / 256 * 256;
+	if (j->red == 1)
+		return *cnt + (size_t) m * (size_t) tn * 4;
+	if (j->red == 2)
+		return *cnt + (size_t) n * (size_t) tm * 4;
+	return *cnt + (size_t) tm * (size_t) tn * 4;
 }

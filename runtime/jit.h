@@ -96,6 +96,11 @@ struct pm_rt_jit {
 	struct pm_rt_dim pitch[2];
 	int pitch_bytes[2];
 	int planned;		/* several kernels: pm_rt_plan picks */
+	/* an epilogue reduction (docs/decisions/0037, 0056): 0 none, else 1
+	 * + what it keeps (0 rows, 1 columns, 2 a scalar); its workspace's
+	 * partials are for tiles of red_bm x red_bn at least (the file's
+	 * smallest), pm_rt_jit_red_bytes */
+	int red, red_bm, red_bn;
 	struct pm_rt_spec spec;
 	int nrows;
 	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];	/* .suffix: kern[i] */
@@ -110,6 +115,11 @@ void pm_rt_jit_pack(const struct pm_rt_jit *j, unsigned char *buf,
 /* Bytes back into *j; -1 where they are short, long or out of range. */
 int pm_rt_jit_unpack(const unsigned char *buf, size_t len,
 	struct pm_rt_jit *j);
+/* An epilogue reduction's workspace at the sizes: its counters' bytes
+ * (*cnt; the partials follow) and all its bytes (emit/epired.c,
+ * pm_red_cnt_NAME and pm_red_bytes_NAME); 0 without one. */
+size_t pm_rt_jit_red_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
+	size_t *cnt);
 /* The value of d at the sizes (spec order). */
 int64_t pm_rt_dim_value(const struct pm_rt_dim *d, const int64_t *sizes);
 /* problem.mis at the sizes: the first contraction's A (bit 0) and B (bit

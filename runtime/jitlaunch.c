@@ -323,6 +323,7 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	const struct pm_rt_jit *j = &k->j;
 	const struct pm_rt_jit_row *w = &j->kern[c->v];
 	void *ptr[PM_RT_JIT_TENSORS], *arg[64], *part, *cnt;
+	void *rpart = NULL, *rcnt = NULL;
 	int sz[PM_RT_JIT_SYMS], kc[PM_RT_MAX_K], cl = c->cl, n = 0, x = 1;
 	unsigned tdp = (unsigned) c->tdp;
 	pm_CUtensorMap maps[PM_RT_JIT_TMA];
@@ -348,6 +349,15 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	}
 	part = c->s > 1 && ws ? (char *) ws + c->cnt_bytes : NULL;
 	cnt = ws;
+	/* an epilogue reduction: its partials, then its counters
+	 * (launch.c; the workspace is all its) */
+	if (j->red) {
+		size_t rc_bytes;
+
+		pm_rt_jit_red_bytes(j, s, &rc_bytes);
+		rpart = (char *) ws + rc_bytes;
+		rcnt = ws;
+	}
 	if (w->nsplit) {
 		arg[n++] = &part;
 		arg[n++] = &cnt;
@@ -359,6 +369,10 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 			arg[n++] = &tdp;
 		if (w->cl)
 			arg[n++] = &cl;
+	}
+	if (j->red) {
+		arg[n++] = &rpart;
+		arg[n++] = &rcnt;
 	}
 	for (int i = 0; i < w->ntma; ++i) {
 		int rc = tmap(k, cu, &w->tma[i], t[w->tma[i].tensor], s,
@@ -443,6 +457,32 @@ static void *kept(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	return out;
 }
 
+/* A file with an epilogue reduction: every launch takes its workspace
+ * (entries.c, the entries of such files; it has no split rows): the
+ * stream's kept one, or the caller's of ws_bytes, 16-byte aligned. */
+static int red_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	struct pm_rt_module *m, const struct pm_rt_choice *c,
+	void *const *t, const int64_t *s, void *ws, size_t ws_bytes,
+	int use_kept, pm_CUstream stream)
+{
+	size_t cnt, need = pm_rt_jit_red_bytes(&k->j, s, &cnt);
+
+	if (c->ws_bytes)
+		return fail(k, PM_RT_L_EINVAL, "a split plan beside an "
+			"epilogue reduction");
+	if (use_kept && !(ws = kept(k, cu, m->ctx, stream, need)))
+		return fail(k, PM_RT_L_ECUDA, "no workspace of %zu bytes for "
+			"the epilogue reduction", need);
+	if (!use_kept && (!ws || ws_bytes < need))
+		return fail(k, PM_RT_L_EINVAL, "the epilogue reduction needs a "
+			"workspace of %zu bytes (polymma_kernel_workspace_size)",
+			need);
+	if ((uintptr_t) ws % 16)
+		return fail(k, PM_RT_L_EINVAL, "the workspace is not 16-byte "
+			"aligned");
+	return run(k, cu, m, c, t, s, ws, stream);
+}
+
 int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
 	const int64_t *sizes, void *ws, size_t ws_bytes, int use_kept,
 	pm_CUstream stream)
@@ -462,10 +502,14 @@ int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
 		c.s = 1;
 		for (int r = 0; r < PM_RT_MAX_K; ++r)
 			c.kc[r] = pm_rt_dim_value(&k->j.k[r], sizes);
-		return run(k, cu, m, &c, tensors, sizes, NULL, stream);
-	}
-	if ((rc = plan(k, cu, m, sizes, 0, ua, &c)))
+	} else if ((rc = plan(k, cu, m, sizes, 0, ua, &c))) {
 		return rc;
+	}
+	if (k->j.red)
+		return red_launch(k, cu, m, &c, tensors, sizes, ws, ws_bytes,
+			use_kept, stream);
+	if (!k->j.planned)
+		return run(k, cu, m, &c, tensors, sizes, NULL, stream);
 	if (use_kept && c.ws_bytes)
 		ws = kept(k, cu, m->ctx, stream, c.ws_bytes);
 	else if (!use_kept && c.ws_bytes && ws_bytes < c.ws_bytes)
@@ -484,6 +528,11 @@ size_t pm_rt_kernel_ws_size(struct pm_rt_kernel *k, const int64_t *sizes)
 	void *dummy[PM_RT_JIT_TENSORS] = { 0 };
 	int ua;
 
+	size_t cnt;
+
+	if (k->j.red)
+		return checks(k, dummy, sizes, &ua) ? 0 :
+			pm_rt_jit_red_bytes(&k->j, sizes, &cnt);
 	if (!cu || !k->j.planned || checks(k, dummy, sizes, &ua) ||
 	    module(cu, k, &m) || plan(k, cu, m, sizes, 0, ua, &c))
 		return 0;

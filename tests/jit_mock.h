@@ -13,7 +13,7 @@ static struct {
 	unsigned grid[3], block[3], smem, cluster;
 	void *t[16];
 	int sz[16];
-	void *part, *cnt;
+	void *part, *cnt, *rpart, *rcnt;
 	int kc[8];
 	unsigned tdp;
 	int cl;
@@ -172,6 +172,11 @@ static void mk_args(pm_CUfunction f, void **p)
 			mk.tdp = *(unsigned *) p[i++];
 		if (w->cl)
 			mk.cl = *(int *) p[i++];
+	}
+	mk.rpart = mk.rcnt = NULL;
+	if (mk_j->red) {
+		mk.rpart = *(void **) p[i++];
+		mk.rcnt = *(void **) p[i++];
 	}
 	for (int m = 0; m < w->ntma; ++m) {
 		const pm_CUtensorMap *map = p[i++];
@@ -568,4 +573,62 @@ static void launch_parts(void **state)
 	/* no cubin, or more than a kernel holds: none */
 	assert_null(pm_rt_kernel_new(&gbr90, 0, &c, &n));
 	assert_null(pm_rt_kernel_new(&gbr90, PM_RT_MAX_PARTS + 1, &c, &n));
+}
+
+/* An epilogue reduction's file (gemm_rowsum, sm_90a; decisions/0037,
+ * 0056): every launch takes its workspace, the partials after the
+ * counters; the kept one zeroed, the caller's checked. */
+static void launch_red(void **state)
+{
+	static struct pm_rt_jit rs;
+	static const unsigned char cubin[4] = { 0x7f, 'E', 'L', 'F' };
+	static char ws[1 << 20] __attribute__((aligned(256)));
+	const unsigned char *c = cubin;
+	size_t n = sizeof(cubin), cnt, need;
+	int64_t s[3];	/* M = 1000, N = 3000, K = 520 in the spec's order */
+	static char sums[256] __attribute__((aligned(256)));
+	void *t[5] = { mk_mem[0], mk_mem[1], mk_mem[2], mk_mem[3], sums };
+	struct pm_rt_kernel *k;
+	int rc;
+	char *src = generate("../tests/specs/gemm_rowsum", "sm_90a", &rs, &rc);
+
+	(void) state;
+	assert_int_equal(rc, 0);
+	free(src);
+	assert_int_equal(rs.nsyms, 3);
+	for (int i = 0; i < 3; ++i)
+		s[i] = !strcmp(rs.sym_name[i], "M") ? 1000 :
+			!strcmp(rs.sym_name[i], "N") ? 3000 : 520;
+	assert_int_equal(rs.red, 1);	/* rows kept */
+	assert_int_equal(rs.red_bm, 64);
+	assert_int_equal(rs.red_bn, 64);
+	pm_rt_jit_fix(&rs);
+	mk_j = &rs;
+	memset(&mk, 0, sizeof(mk));
+	pm_cuda_override(&mk_cuda);
+	k = pm_rt_kernel_new(&rs, 1, &c, &n);
+	assert_non_null(k);
+	need = pm_rt_jit_red_bytes(&rs, s, &cnt);
+	/* the counters of 63 panels of 16 rows, then 1000 x 47 partials */
+	assert_int_equal(cnt, 256);
+	assert_int_equal(need, 256 + 1000 * 47 * 4);
+	assert_int_equal(pm_rt_kernel_ws_size(k, s), need);
+	assert_int_equal(pm_rt_kernel_launch(k, t, s, NULL, 0, 1, 0), 0);
+	assert_int_equal(mk.launches, 1);
+	assert_int_equal(mk.alloc, need);
+	assert_true(mk.memset0 >= 1);
+	assert_ptr_equal(mk.rpart, (char *) mk.rcnt + cnt);
+	/* the caller's: too small, misaligned, none: refused */
+	assert_int_equal(pm_rt_kernel_launch(k, t, s, ws, need - 1, 0, 0),
+		PM_RT_L_EINVAL);
+	assert_int_equal(pm_rt_kernel_launch(k, t, s, ws + 8, need, 0, 0),
+		PM_RT_L_EINVAL);
+	assert_int_equal(pm_rt_kernel_launch(k, t, s, NULL, 0, 0, 0),
+		PM_RT_L_EINVAL);
+	assert_int_equal(mk.launches, 1);
+	assert_int_equal(pm_rt_kernel_launch(k, t, s, ws, need, 0, 0), 0);
+	assert_ptr_equal(mk.rcnt, ws);
+	assert_ptr_equal(mk.rpart, ws + cnt);
+	pm_rt_kernel_free(k);
+	pm_cuda_override(NULL);
 }

@@ -100,6 +100,34 @@ def correctness(torch):
                   ref(*[x.float() for x in ins]))
 
 
+def rowsum(torch):
+    """An epilogue reduction through the JIT (its workspace kept per
+    stream; docs/decisions/0056): D = A B + bias, S = the row sums of D^2,
+    at the sizes, twice: S bit for bit the same."""
+    k = polymma.compile(os.path.join(ROOT, "tests/specs/gemm_rowsum.tc"))
+    report(k.backend == "jit", "gemm_rowsum compiled by the %s path%s" % (
+        k.backend, " (%s)" % k.jit_refused if k.jit_refused else ""))
+    for M, N, K in SIZES + [(4096, 4096, 1024)]:
+        ins = inputs(torch, k, M, N, K)
+        outs = []
+        for _ in range(2):
+            D = torch.full((M, N), float("nan"), device="cuda",
+                           dtype=torch.half)
+            S = torch.full((M,), float("nan"), device="cuda",
+                           dtype=torch.float)
+            k(*ins, D, S)
+            outs.append((D, S))
+        torch.cuda.synchronize()
+        a, b, bias = [x.float() for x in ins]
+        d = a @ b + bias
+        check(torch, "gemm_rowsum D %dx%dx%d" % (M, N, K), outs[0][0], d)
+        check(torch, "gemm_rowsum S %dx%dx%d" % (M, N, K), outs[0][1],
+              (outs[0][0].float() ** 2).sum(1))
+        report(torch.equal(outs[0][1], outs[1][1]),
+               "gemm_rowsum S %dx%dx%d bit for bit across launches" % (
+                   M, N, K))
+
+
 def first_calls(torch):
     """{spec: (cached, compile seconds, first call seconds)}, CUDA's
     context made before (not timed)."""
@@ -272,6 +300,7 @@ def main():
         torch.cuda.get_device_name(), polymma.jit_library(), libisl()))
     cold_warm(torch)
     correctness(torch)
+    rowsum(torch)
     dlpack(torch)
     per_call(torch)
     torch_op(torch)
