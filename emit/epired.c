@@ -421,3 +421,15 @@ void pm_emit_red_fns(struct pm_kernel *k, struct pm_strbuf *b, int bm, int bn)
 		pm_strbuf_printf(b, ") + (size_t) ((%s + %d) / %d) * ((%s + %d) / "
 			"%d) * 4;\n}\n", n[0], bm - 1, bm, n[1], bn - 1, bn);
 }
+
+void pm_emit_red_tile(const struct pm_variant_set *vs, int *bm, int *bn)
+{
+	*bm = vs->main->cfg->bm, *bn = vs->main->cfg->bn;
+	for (int i = 0; i < PM_RT_NROLES; ++i)
+		if (vs->v[i].k) {
+			if (vs->v[i].k->cfg->bm < *bm)
+				*bm = vs->v[i].k->cfg->bm;
+			if (vs->v[i].k->cfg->bn < *bn)
+				*bn = vs->v[i].k->cfg->bn;
+		}
+}

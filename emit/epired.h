@@ -25,6 +25,7 @@
 #define PM_EMIT_EPIRED_H
 
 #include "emit/frame.h"
+#include "variant/variant.h"
 
 /* Does k's spec have an epilogue reduction? */
 int pm_emit_has_red(const struct pm_kernel *k);
@@ -37,6 +38,9 @@ void pm_print_red_block(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_annot *a, int host);
 /* The kernel's locals: pm_red_flag, pm_red_s in shared memory. */
 void pm_print_red_locals(struct pm_kernel *k, struct pm_strbuf *b, int host);
+/* The smallest block tile of vs's rows (the workspace's partials are
+ * sized for it). */
+void pm_emit_red_tile(const struct pm_variant_set *vs, int *bm, int *bn);
 /* "static size_t pm_red_cnt_NAME(sizes)", "pm_red_bytes_NAME(sizes)"
  * for blocks of at least bm x bn. */
 void pm_emit_red_fns(struct pm_kernel *k, struct pm_strbuf *b, int bm, int bn);

@@ -271,14 +271,7 @@ static void red_facts(const struct pm_variant_set *vs, struct pm_rt_jit *j)
 	if (!pm_emit_has_red(k))
 		return;
 	j->red = 1 + pm_epired_kept(k->scop->spec);
-	j->red_bm = k->cfg->bm, j->red_bn = k->cfg->bn;
-	for (int i = 0; i < PM_RT_NROLES; ++i)
-		if (vs->v[i].k) {
-			if (vs->v[i].k->cfg->bm < j->red_bm)
-				j->red_bm = vs->v[i].k->cfg->bm;
-			if (vs->v[i].k->cfg->bn < j->red_bn)
-				j->red_bn = vs->v[i].k->cfg->bn;
-		}
+	pm_emit_red_tile(vs, &j->red_bm, &j->red_bn);
 }
 
 int pm_emit_jit(const struct pm_variant_set *vs, struct pm_rt_jit *j,

@@ -464,13 +464,9 @@ static void kc_single(struct pm_kernel *k, struct pm_strbuf *b)
  * block tile (emit/epired.h). */
 static void red_fns(const struct pm_variant_set *vs, struct pm_strbuf *b)
 {
-	int bm = vs->main->cfg->bm, bn = vs->main->cfg->bn;
+	int bm, bn;
 
-	for (int i = 0; i < PM_RT_NROLES; ++i)
-		if (vs->v[i].k) {
-			bm = vs->v[i].k->cfg->bm < bm ? vs->v[i].k->cfg->bm : bm;
-			bn = vs->v[i].k->cfg->bn < bn ? vs->v[i].k->cfg->bn : bn;
-		}
+	pm_emit_red_tile(vs, &bm, &bn);
 	pm_emit_red_fns(vs->main, b, bm, bn);
 }
 
