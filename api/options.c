@@ -133,7 +133,7 @@ static const struct pm_opt table[] = {
 	  .kind = PM_OPT_INT, .field = { F(stages) }, .nfields = 1,
 	  .min = 1, .max = 65536,
 	  .err = "expects a positive integer",
-	  .def = "3 (sm_70: 2)", .help = "shared-memory pipeline stages, 1-8",
+	  .def = "3 (sm_70: 2)", .help = "shared-memory pipeline stages, 1-16",
 	  .doc = "Copies of k tile t+N-1 (TMA on sm_90a, `cp.async` on "
 		"sm_80) overlap the MMAs of tile t. The persistent kernels of "
 		"sm_90a default to 4." },
@@ -244,7 +244,11 @@ static const struct pm_opt table[] = {
 		"and reduce through distributed shared memory, and "
 		"`_persist_skinny` (64x128 split units, 8 stages) for M of 64 "
 		"or fewer where it splits (decode; "
-		"`docs/decisions/0040-skinny-decode.md`); Add(GEMM, "
+		"`docs/decisions/0040-skinny-decode.md`), and in its place "
+		"`_persist_swap`, `_persist_swap32` and `_persist_swap64` "
+		"(the operands swapped: N on the MMA's 64-row side, units of "
+		"128 or 64 of N by 16, 32 or 64 tokens; "
+		"`docs/decisions/0057-swapped-skinny-row.md`); Add(GEMM, "
 		"GEMM) runs both contractions' tiles through one ring; `on`: "
 		"the kernel itself is persistent (no split-K, no variants; an "
 		"error where it cannot be); `off`: none." },

@@ -61,14 +61,21 @@ int pm_emit_size_order(struct pm_kernel *k, int *order)
 		seen[s] = 1;
 		order[n++] = s;
 	}
-	/* the output, then the contractions' operands in program order */
+	/* the output, then the contractions' operands in program order; a
+	 * swapped row's in the user's order (its output's dimensions in
+	 * storage order, the user's A first: variant/swap.h), so that every
+	 * row's kernel takes the sizes as the entry points do */
 	for (int c = 0; c < k->ncon; ++c) {
-		tens[nt++] = k->con[c].a;
-		tens[nt++] = k->con[c].b;
+		const int sw = spec->tensors[k->con[0].out].tposed;
+
+		tens[nt++] = sw ? k->con[c].b : k->con[c].a;
+		tens[nt++] = sw ? k->con[c].a : k->con[c].b;
 	}
 	for (int i = 0; i < nt; ++i) {
 		const struct pm_tensor *t = &spec->tensors[tens[i]];
-		for (int d = 0; d < t->rank; ++d) {
+		for (int e = 0; e < t->rank; ++e) {
+			int d = t->tposed && e >= t->rank - 2 ?
+				2 * t->rank - 3 - e : e;
 			int s = t->dims[d].sym;
 			if (s < 0 || s >= 64 || seen[s] ||
 			    pm_scop_sym_fixed(k->scop, s, NULL))
@@ -221,6 +228,17 @@ void pm_print_stride(struct pm_kernel *k, struct pm_strbuf *b, int t, int d)
 		pm_strbuf_printf(b, "(((int64_t) %s + 15) / 16 * 16)", dim);
 		return;
 	}
+	/* a swapped row's output (variant/swap.h): dimension rank - 2 is
+	 * contiguous, rank - 1 strides over it */
+	if (tt->tposed && d >= tt->rank - 2) {
+		if (d == tt->rank - 2)
+			pm_strbuf_add(b, "1");
+		else {
+			pm_scop_dim_str(k->scop, t, d - 1, dim, sizeof(dim));
+			pm_strbuf_printf(b, "(int64_t) %s", dim);
+		}
+		return;
+	}
 	for (int e = d + 1; e < tt->rank; ++e) {
 		pm_scop_dim_str(k->scop, t, e, dim, sizeof(dim));
 		pm_strbuf_printf(b, "%s(int64_t) %s", first ? "" : " * ", dim);
@@ -252,7 +270,7 @@ void pm_print_linear(struct pm_kernel *k, struct pm_strbuf *b, int t,
 	for (int d = 0; d < tt->rank; ++d) {
 		pm_strbuf_add(b, d ? " + (int64_t) " : "(int64_t) ");
 		pm_print_expr(b, e[d]);
-		if (d + 1 < tt->rank) {
+		if (d + 1 < tt->rank || tt->tposed) {
 			pm_strbuf_add(b, " * ");
 			pm_print_stride(k, b, t, d);
 		}

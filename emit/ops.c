@@ -329,7 +329,9 @@ static void op_store(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_linear(k, b, k->con[0].out, a->e + 2);
 	pm_strbuf_add(b, ", ");
 	pm_print_stride(k, b, k->con[0].out, 0);
-	pm_strbuf_add(b, ", 1");
+	pm_strbuf_add(b, ", ");
+	/* 1, or a swapped row's transposed output's (variant/swap.h) */
+	pm_print_stride(k, b, k->con[0].out, 1);
 	store_limits(k, b, a->e + 2, host, 0);
 	pm_strbuf_add(b, ");\n");
 }
@@ -375,6 +377,34 @@ static void op_sts(struct pm_kernel *k, struct pm_strbuf *b,
 		", 1 << 30, 1 << 30" : "");
 }
 
+/* STG of a transposed output (a swapped row's, variant/swap.h): the
+ * unit's elements along the output's dimension 1, strided in memory,
+ * those inside its extent. */
+static void stg_strided(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_annot *a, int host)
+{
+	const int t = k->con[0].out;
+	char ext[64];
+
+	if (host) {
+		b->failed = 1;
+		return;
+	}
+	pm_scop_dim_str(k->scop, t, 1, ext, sizeof(ext));
+	pm_strbuf_printf(b, "pm_s2g_strided<%d>(&%s[", k->cst_vec,
+		tname(k, t));
+	pm_print_linear(k, b, t, a->e);
+	pm_strbuf_add(b, "], &pm_cst[(");
+	pm_print_expr(b, a->e[2]);
+	pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
+	pm_print_expr(b, a->e[3]);
+	pm_strbuf_add(b, "], ");
+	pm_print_stride(k, b, t, 1);
+	pm_strbuf_printf(b, ", (int64_t) %s - ", ext);
+	pm_print_expr(b, a->e[1]);
+	pm_strbuf_add(b, ");\n");
+}
+
 /* STG: one 16-byte unit of the C tile to global memory (not past a
  * ragged size; the split persistent kernel's strip only). */
 static void op_stg(struct pm_kernel *k, struct pm_strbuf *b,
@@ -400,6 +430,10 @@ static void op_stg(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_printf(b, ") * %d + ", k->cst_pitch);
 		pm_print_expr(b, a->e[3]);
 		pm_strbuf_add(b, "]);\n");
+		return;
+	}
+	if (k->scop->spec->tensors[k->con[0].out].tposed) {
+		stg_strided(k, b, a, host);
 		return;
 	}
 	if (host)

@@ -98,7 +98,8 @@ static void print_read_at(struct pm_kernel *k, struct pm_strbuf *b,
 	for (int d = 0; d < e->nidx; ++d) {
 		pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
 			e->idx[d] ? j : i);
-		if (d + 1 < e->nidx) {
+		if (d + 1 < e->nidx ||
+		    k->scop->spec->tensors[e->tensor].tposed) {
 			pm_strbuf_add(b, " * ");
 			pm_print_stride(k, b, e->tensor, d);
 		}
@@ -133,7 +134,8 @@ static void print_read_vars(struct pm_kernel *k, struct pm_strbuf *b,
 	for (int d = 0; d < e->nidx; ++d) {
 		pm_strbuf_printf(b, "%s(int64_t) %s", d ? " + " : "",
 			vars[e->idx[d]]);
-		if (d + 1 < e->nidx) {
+		if (d + 1 < e->nidx ||
+		    k->scop->spec->tensors[e->tensor].tposed) {
 			pm_strbuf_add(b, " * ");
 			pm_print_stride(k, b, e->tensor, d);
 		}

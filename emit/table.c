@@ -41,9 +41,11 @@ static void row(const struct pm_kernel *k, enum pm_rt_role r,
 	v->threads = pm_kernel_threads(k);
 	v->smem = pm_kernel_smem_bytes((struct pm_kernel *) k, 0, off);
 	v->flags = (k->exact ? PM_RT_EXACT : 0) | (k->twin ? PM_RT_TWIN : 0) |
-		(pm_kernel_pro_regs(k) ? PM_RT_PRO_REGS : 0);
+		(pm_kernel_pro_regs(k) ? PM_RT_PRO_REGS : 0) |
+		(c->swap ? PM_RT_SWAP : 0);
 	if (r == PM_RT_PERSIST_SPLIT || r == PM_RT_PERSIST_SPLIT_CL ||
-	    r == PM_RT_PERSIST_SKINNY)
+	    r == PM_RT_PERSIST_SKINNY || r == PM_RT_PERSIST_SWAP ||
+	    r == PM_RT_PERSIST_SWAP32 || r == PM_RT_PERSIST_SWAP64)
 		v->cwarps = pm_config_threads(c) / 32;
 	/* a cluster's receive area: one warp's strip of one peer's partials
 	 * (accumulators x registers x 32 lanes x 4 bytes) in the stages */
@@ -98,7 +100,8 @@ static const char *const role_names[PM_RT_NROLES] = {
 	"PM_RT_MEDIUM", "PM_RT_PERSIST", "PM_RT_PERSIST_WIDE",
 	"PM_RT_PERSIST_TALL", "PM_RT_PERSIST_MID", "PM_RT_PERSIST_SQ",
 	"PM_RT_PERSIST_NARROW", "PM_RT_PERSIST_SPLIT",
-	"PM_RT_PERSIST_SPLIT_CL", "PM_RT_PERSIST_SKINNY", "PM_RT_UNALIGNED",
+	"PM_RT_PERSIST_SPLIT_CL", "PM_RT_PERSIST_SKINNY", "PM_RT_PERSIST_SWAP", "PM_RT_PERSIST_SWAP32",
+	"PM_RT_PERSIST_SWAP64", "PM_RT_UNALIGNED",
 };
 
 /* runtime/plan.h, plan_rules.h and plan.c, once per translation unit. */

@@ -83,7 +83,20 @@ struct pm_tensor {
 	 * (variant/group.h): dimension 0 is the rows, the kernels read and
 	 * write the rows of their group */
 	int grows;
+	/* 0 as parsed. 1 in the spec the kernels of a swapped row see
+	 * (variant/swap.h): an output declared T(..., P, Q) and read T(...,
+	 * p, q) is seen as T(..., Q, P) read T(..., q, p), its storage the
+	 * user's: the kernel's dimension rank - 2 is the contiguous one
+	 * (pm_tensor_contig) */
+	int tposed;
 };
+
+/* The dimension of t that is contiguous in memory: rank - 1, or rank - 2
+ * where t->tposed. */
+static inline int pm_tensor_contig(const struct pm_tensor *t)
+{
+	return t->tposed && t->rank >= 2 ? t->rank - 2 : t->rank - 1;
+}
 
 enum pm_func {
 	PM_FN_RELU, PM_FN_SIGMOID, PM_FN_TANH, PM_FN_GELU, PM_FN_GELU_ERF,

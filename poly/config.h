@@ -41,6 +41,10 @@ struct pm_config {
 	/* the spec has an epilogue reduction: never split (set by the pass
 	 * table; docs/decisions/0037-epilogue-reductions.md) */
 	int epi_red;
+	/* the operands swapped (a row's, PM_VF_SWAP): the kernels see the
+	 * outputs transposed, the MMA's rows over N (variant/swap.h,
+	 * docs/decisions/0057-swapped-skinny-row.md) */
+	int swap;
 	/* copies and stores narrower than 16 bytes, guarded element by
 	 * element: rows that are not whole 16-byte units and unaligned
 	 * pointers (the _unaligned row; no TMA, not split;

@@ -53,6 +53,8 @@ static int tma_store_width(const struct pm_kernel *k, const char **why)
 			"would write into the next group's rows)";
 	else if (out->rank != 2)
 		*why = "an output not of rank 2";
+	else if (out->tposed)
+		*why = "a transposed output (a swapped row)";
 	else if (!e || e->bytes != 2 || !e->tma)
 		*why = "not a 16-bit output";
 	else if (c->bn % (128 / e->bytes) || c->mn % (128 / e->bytes))

@@ -20,7 +20,7 @@
 /* Role r is a persistent kernel (its blocks loop over tiles). */
 static int pm_rt_persist_role(int r)
 {
-	return r >= PM_RT_PERSIST && r <= PM_RT_PERSIST_SKINNY;
+	return r >= PM_RT_PERSIST && r <= PM_RT_PERSIST_SWAP64;
 }
 
 /* Fills st from the inputs; PM_RT_EINVAL where they make no sense. */
@@ -152,7 +152,7 @@ static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
 static void pm_rt_why(const struct pm_rt_st *st, struct pm_rt_rules *w)
 {
 	static const int num[PM_RT_NROLES] = { 0, 0, 0, 0, 0, 1, 2, 4, 5, 6,
-		7, 3, 3, 8, 0 };
+		7, 3, 3, 8, 9, 10, 11, 0 };
 
 	w->s = (int) st->s;
 	w->persist = st->persist < 0 ? 0 : num[st->persist];

@@ -53,6 +53,10 @@ enum pm_rt_role {
 	PM_RT_PERSIST_SPLIT,	/* "_persist_split": split-K units, workspace */
 	PM_RT_PERSIST_SPLIT_CL,	/* "_persist_split_cl": a tile's chunks in a cluster */
 	PM_RT_PERSIST_SKINNY,	/* "_persist_skinny": 64-row split units, M <= 64 */
+	PM_RT_PERSIST_SWAP,	/* "_persist_swap": the operands swapped, N on the
+				 * MMA's rows: split units of 128 of N by 16 of M */
+	PM_RT_PERSIST_SWAP32,	/* "_persist_swap32": 64 of N by 32 of M */
+	PM_RT_PERSIST_SWAP64,	/* "_persist_swap64": 64 of N by 64 of M */
 	PM_RT_UNALIGNED,	/* "_unaligned": copies narrower than 16 bytes,
 				 * only where the problem needs them */
 	PM_RT_NROLES
@@ -62,6 +66,8 @@ enum pm_rt_role {
 #define PM_RT_EXACT	1u	/* no ragged guards: only where bm | M and bn | N */
 #define PM_RT_TWIN	2u	/* has an exact "_x" twin, launched where bm | M, bn | N */
 #define PM_RT_PRO_REGS	4u	/* a prologue through the MMA's registers */
+#define PM_RT_SWAP	8u	/* the operands swapped: bm runs over N, bn over M
+				 * (docs/decisions/0057-swapped-skinny-row.md) */
 
 /* One kernel of a generated file. */
 struct pm_rt_variant {

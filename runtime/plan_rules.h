@@ -105,7 +105,8 @@ struct pm_rt_st {
 static int pm_rt_psplit_role(int r)
 {
 	return r == PM_RT_PERSIST_SPLIT || r == PM_RT_PERSIST_SPLIT_CL ||
-		r == PM_RT_PERSIST_SKINNY;
+		r == PM_RT_PERSIST_SKINNY || r == PM_RT_PERSIST_SWAP ||
+		r == PM_RT_PERSIST_SWAP32 || r == PM_RT_PERSIST_SWAP64;
 }
 
 static int64_t pm_rt_cdiv(int64_t a, int64_t b)
@@ -136,14 +137,20 @@ static int64_t pm_rt_batch(const struct pm_rt_st *st)
 /* Output tiles of row i's block tile, of every batch. */
 static int64_t pm_rt_tiles(const struct pm_rt_st *st, int i)
 {
-	return pm_rt_cdiv(st->p->m, st->v[i].bm) *
-		pm_rt_cdiv(st->p->n, st->v[i].bn) * pm_rt_batch(st);
+	const int sw = (st->v[i].flags & PM_RT_SWAP) != 0;
+
+	return pm_rt_cdiv(sw ? st->p->n : st->p->m, st->v[i].bm) *
+		pm_rt_cdiv(sw ? st->p->m : st->p->n, st->v[i].bn) *
+		pm_rt_batch(st);
 }
 
-/* Row i's tile divides M and N. */
+/* Row i's tile divides M and N (a swapped row's: N and M). */
 static int pm_rt_divides(const struct pm_rt_st *st, int i)
 {
-	return st->p->m % st->v[i].bm == 0 && st->p->n % st->v[i].bn == 0;
+	const int sw = (st->v[i].flags & PM_RT_SWAP) != 0;
+
+	return (sw ? st->p->n : st->p->m) % st->v[i].bm == 0 &&
+		(sw ? st->p->m : st->p->n) % st->v[i].bn == 0;
 }
 
 /* Row i may run here: not exact, or its tile divides M and N. */
@@ -750,6 +757,52 @@ static void pm_rt_rule_skinny(struct pm_rt_st *st)
 	st->tdp = s > 1 ? t - rt : 0;
 }
 
+/* The swapped rows, narrowest first (docs/decisions/0057). */
+static const int pm_rt_swap_roles[3] = {
+	PM_RT_PERSIST_SWAP, PM_RT_PERSIST_SWAP32, PM_RT_PERSIST_SWAP64
+};
+
+/* Decode shapes of at most 64 tokens: the narrowest swapped row whose
+ * columns hold M (16: 128 of N by 16 tokens, 11 stages; 32 and 64: 64 of
+ * N, 12 and 8 stages; B's tile on wgmma's 64-row side, no zero rows),
+ * split as the skinny rule splits (s = P / T chunks of PM_RT_MIN_PKT k
+ * tiles or more, at most the consumer warps), in its place; the 32 and
+ * 64 rows only where every chunk is resident (T <= P), the 16 row also
+ * unsplit over more than half the blocks (measured against the skinny
+ * row, same process, H200: 1.09-1.14x at M <= 16, 1.04-1.08x at 24-64
+ * tokens; docs/decisions/0057-swapped-skinny-row.md). */
+static void pm_rt_rule_swap(struct pm_rt_st *st)
+{
+	int i = -1, r = -1;
+	int64_t pb, t, rt, s;
+
+	for (int x = 0; x < 3 && i < 0; ++x) {
+		const int j = pm_rt_row(st, pm_rt_swap_roles[x]);
+
+		if (j >= 0 && st->p->m <= st->v[j].bn)
+			i = j, r = pm_rt_swap_roles[x];
+	}
+	if (i < 0)
+		return;
+	pb = (int64_t) st->sms * pm_rt_occ(st, r);
+	if (!st->nofix || pb <= 0 || st->ktsum < PM_RT_MIN_PKT ||
+	    !pm_rt_exact_ok(st, i) || st->ra || st->f->ncon != 1)
+		return;
+	t = pm_rt_tiles(st, i);
+	if (t > pb && r != PM_RT_PERSIST_SWAP)
+		return;
+	rt = t <= pb ? t : t % pb;
+	s = rt > 0 ? pm_rt_fit(st, pb / rt, t <= pb ? PM_RT_MIN_PKT :
+		PM_RT_MIN_TKT, st->v[i].cwarps) : 1;
+	if (rt * s > PM_RT_CNT_BYTES / 4)
+		s = 1;
+	if (s < 2 && (t * 2 <= pb || r != PM_RT_PERSIST_SWAP))
+		return;
+	pm_rt_take(st, r);
+	st->s = s, st->cl = 0;
+	st->tdp = s > 1 ? t - rt : 0;
+}
+
 /* Today's pm_plan_NAME: the rules in order. */
 static void pm_rt_rules(struct pm_rt_st *st)
 {
@@ -768,6 +821,7 @@ static void pm_rt_rules(struct pm_rt_st *st)
 	pm_rt_rule_narrow(st);
 	pm_rt_rule_pitch(st);
 	pm_rt_rule_skinny(st);
+	pm_rt_rule_swap(st);
 	if (!(st->persist == PM_RT_PERSIST_SPLIT && !st->tdp && st->s > 1 &&
 	    st->s == st->cl))
 		st->cl = 0;

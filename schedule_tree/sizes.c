@@ -125,7 +125,8 @@ int pm_kernel_sym_align(const struct pm_kernel *k, int s)
 	 * reduction's output is stored element by element (emit/epired.c) */
 	for (int t = 0; t < spec->ntensors; ++t)
 		if (spec->tensors[t].rank > 0 && !epi_red_output(spec, t) &&
-		    spec->tensors[t].dims[spec->tensors[t].rank - 1].sym == s)
+		    spec->tensors[t].dims[pm_tensor_contig(
+		    &spec->tensors[t])].sym == s)
 			m = byte_type(spec->tensors[t].type) ? 16 :
 				m > 8 ? m : 8;
 	return m;

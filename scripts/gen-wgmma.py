@@ -8,7 +8,7 @@ descriptors, scale-d = 1, scale immediates where the type has them
 the 8-bit types); and one per N with A from registers (16-bit types)."""
 import sys
 
-NS = (64, 80, 96, 128, 192, 256)
+NS = (16, 32, 64, 80, 96, 128, 192, 256)
 
 def acc_lists(n):
     """The accumulator operands of m64nNk16: N/2 registers, as the PTX

@@ -22,7 +22,8 @@
 # Needs build/polymma, build/libpolymma.a and nvcc (compute-sanitizer for
 # --sanitize). Environment: POLYMMA, LIB (build/libpolymma.a), NVCC, JOBS
 # (16 builds), RUN_JOBS (8 runs at a time on the one GPU), SIZES,
-# FORCE_SIZES, SAN_SIZES (named: M=..,N=..,K=..; a case's extra symbols are appended),
+# ROWS (a regex: only the forced or sanitized rows it matches, e.g.
+# '^_persist_swap'), FORCE_SIZES, SAN_SIZES (named: M=..,N=..,K=..; a case's extra symbols are appended),
 # KSIZES_8, KSIZES_16, KSIZES_1 (K not a multiple of the k tile, appended to
 # each of the three lists by the case's K rule), OUT (folder of
 # spec-check.log; default build/spec).
@@ -375,6 +376,7 @@ for n in "${names[@]}"; do
 	[ -e "$W/$n.ok" ] || continue
 	[ $do_plain = 1 ] && echo "$n - -" >>"$runs"
 	vs=$(file_variants "$W/$n.cu")
+	[ -n "$ROWS" ] && vs=$(printf '%s\n' $vs | grep -E -- "$ROWS")
 	[ -z "$vs" ] && vs=-
 	for v in $vs; do
 		[ $do_force = 1 ] && [ "$v" != - ] && echo "$n $v -" >>"$runs"

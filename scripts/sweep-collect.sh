@@ -14,7 +14,8 @@ file_variants() {
 		sub(/^, /, "", role)
 		print suf
 		if (role == "PM_RT_SPLIT" || role == "PM_RT_PERSIST_SPLIT" ||
-		    role == "PM_RT_PERSIST_SPLIT_CL")
+		    role == "PM_RT_PERSIST_SPLIT_CL" ||
+		    role == "PM_RT_PERSIST_SKINNY" || role == "PM_RT_PERSIST_SWAP")
 			print suf ",s=2\n" suf ",s=3"
 	}' "$1"
 }

@@ -9,7 +9,8 @@ static const struct pm_macro macros[] = {
 	{ 64, 64, 32 }, { 64, 128, 32 }, { 64, 256, 32 }, { 64, 64, 64 },
 	{ 64, 256, 64 }, { 64, 192, 16 }, { 64, 192, 32 }, { 64, 192, 64 },
 	{ 64, 80, 16 }, { 64, 80, 32 }, { 64, 80, 64 }, { 64, 96, 16 },
-	{ 64, 96, 32 }, { 64, 96, 64 },
+	{ 64, 96, 32 }, { 64, 96, 64 }, { 64, 16, 16 }, { 64, 16, 32 },
+	{ 64, 16, 64 }, { 64, 32, 16 }, { 64, 32, 32 }, { 64, 32, 64 },
 };
 
 static const char *const helpers[] = {
@@ -78,6 +79,21 @@ static const struct pm_variant_desc variants[] = {
 	  .from = PM_RT_NROLES, .shape = { 64, 128, 64, 128, 8 },
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER,
 	  .why = "split-K units of 64x128, 8 stages, for M of 64 or fewer" },
+	{ .role = PM_RT_PERSIST_SWAP, .suffix = "_persist_swap",
+	  .from = PM_RT_NROLES, .shape = { 128, 16, 64, 16, 11 },
+	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP,
+	  .why = "the operands swapped: split-K units of 128 of N by 16 of M, "
+		"11 stages, for M of 16 or fewer" },
+	{ .role = PM_RT_PERSIST_SWAP32, .suffix = "_persist_swap32",
+	  .from = PM_RT_NROLES, .shape = { 64, 32, 64, 32, 12 },
+	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP,
+	  .why = "the operands swapped: split-K units of 64 of N by 32 of M, "
+		"12 stages, for M of 32 or fewer" },
+	{ .role = PM_RT_PERSIST_SWAP64, .suffix = "_persist_swap64",
+	  .from = PM_RT_NROLES, .shape = { 64, 64, 64, 64, 8 },
+	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP,
+	  .why = "the operands swapped: split-K units of 64 of N by 64 of M, "
+		"8 stages, for M of 64 or fewer" },
 	{ .role = PM_RT_SMALL_TMA, .suffix = "_small_tma", .from = PM_RT_SMALL,
 	  .flags = PM_VF_TMA | PM_VF_ROW_RASTER,
 	  .why = "the small variant with TMA copies (3/2 blocks per SM)" },

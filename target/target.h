@@ -78,6 +78,9 @@ enum pm_variant_flag {
 	/* not for grouped specs: the walk over the groups' tile rows adds
 	 * registers past this row's (docs/decisions/0051) */
 	PM_VF_NO_GROUPED = 1 << 17,
+	/* the operands swapped: the kernels compute the outputs' transposes,
+	 * N on the MMA's rows (variant/swap.h; docs/decisions/0057) */
+	PM_VF_SWAP = 1 << 18,
 };
 
 /* One row of a target's variant table. */

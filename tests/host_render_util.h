@@ -253,6 +253,82 @@ static inline void pm_hr_tmpfile(char *path)
 	close(fd);
 }
 
+/* A spec's driver: every input and the expected outputs read from the data
+ * file (floats, inputs then outputs, spec order), the copies (kspec's
+ * kcopy tensors; k NULL: none) made by pm_host_kcopy into buffers of their exact
+ * size, CALL, every output element compared exactly. */
+static inline void pm_hr_spec_driver(struct pm_strbuf *b, const struct pm_spec *s,
+	const struct pm_spec *k, const int64_t *sizes)
+{
+	pm_strbuf_add(b, PM_HR_DRIVER_RD
+		"int main(int argc, char **argv)\n{\n"
+		"\tFILE *f = fopen(argv[1], \"rb\");\n\tlong bad = 0;\n");
+	for (int i = 0; i < s->nsyms; ++i)
+		pm_strbuf_printf(b, "\tconst long %s = %ld;\n", s->syms[i].name,
+			(long) sizes[i]);
+	for (int t = 0; t < s->ntensors; ++t) {
+		const struct pm_tensor *x = &s->tensors[t];
+		long n = (long) pm_hr_elems(s, t, sizes);
+
+		if (x->role == PM_INPUT) {
+			pm_strbuf_printf(b, "\tfloat *%s = rd(f, %ld);\n", x->name,
+				n);
+		} else if (x->role == PM_OUTPUT) {
+			pm_strbuf_printf(b, "\tfloat *%s = malloc(sizeof(float) * "
+				"%ld), *%s_want = NULL;\n\tfor (long i = 0; i < %ld; "
+				"++i)\n\t\t%s[i] = NAN;\n", x->name, n, x->name, n,
+				x->name);
+		}
+		if (k && k->tensors[t].kcopy) {
+			/* the user's (R, C): the copy's dims reversed */
+			long r = sizes[x->dims[0].sym], c = sizes[x->dims[1].sym];
+			long p = (r + 15) / 16 * 16;
+
+			pm_strbuf_printf(b, "\tfloat *%s_kc = malloc(sizeof(float) * "
+				"%ld);\n\tpm_host_kcopy(%s, %s_kc, %ld, %ld);\n"
+				"\t%s = %s_kc;\n", x->name, c * p, x->name, x->name, r,
+				c, x->name, x->name);
+		}
+	}
+	for (int t = 0; t < s->ntensors; ++t)
+		if (s->tensors[t].role == PM_OUTPUT)
+			pm_strbuf_printf(b, "\t%s_want = rd(f, %ld);\n",
+				s->tensors[t].name, (long) pm_hr_elems(s, t, sizes));
+	pm_strbuf_add(b, "\tCALL;\n");
+	for (int t = 0; t < s->ntensors; ++t) {
+		const char *x = s->tensors[t].name;
+
+		if (s->tensors[t].role != PM_OUTPUT)
+			continue;
+		pm_strbuf_printf(b, "\tfor (long i = 0; i < %ld; ++i)\n"
+			"\t\tif (!(%s[i] == %s_want[i]) && bad++ < 5)\n"
+			"\t\t\tfprintf(stderr, \"%s[%%ld] = %%g, expected %%g\\n\", "
+			"i, %s[i], %s_want[i]);\n", (long) pm_hr_elems(s, t, sizes), x, x,
+			x, x, x);
+	}
+	pm_strbuf_add(b, "\tprintf(\"%ld wrong\\n\", bad);\n"
+		"\treturn bad != 0;\n}\n");
+}
+
+/* Input element i of tensor t (pm_hr_value); outputs 0. */
+static inline double pm_hr_spec_value(const struct pm_spec *s, int t, int64_t i,
+	const void *arg)
+{
+	(void) arg;
+	return s->tensors[t].role == PM_INPUT ? pm_hr_value(t, i) : 0;
+}
+
+/* The inputs and the reference's outputs of s at sizes into path. */
+static inline void pm_hr_data_file(const struct pm_spec *s, const int64_t *sizes,
+	const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	pm_hr_write_data(f, s, sizes, pm_hr_spec_value, NULL);
+	fclose(f);
+}
+
 /* SwiGLU with X shared (one k loop, X's tile copied once for both
  * contractions), and with W shared, the second A in another layout. */
 #define PM_HR_SWIGLU_X \
@@ -398,17 +474,19 @@ static inline int pm_hr_build_and_run(const char *head, const char *source,
  * (and ext1), as blocks of the GPU would run them: chunks of whole k
  * tiles of the padded extent (the last tile of a ragged k partial), the
  * workspace the launcher would give (counters must be back to zero at
- * the end). */
-static inline void pm_hr_split_call(struct pm_strbuf *b, long split,
-	const char *name, const char *args, const char *ext0,
-	const char *ext1, int bm, int bn, int bk, int nacc)
+ * the end) for tiles of bm rows of `rows` and bn columns of `cols` (a
+ * swapped kernel's: N and M). */
+static inline void pm_hr_split_call_rc(struct pm_strbuf *b, long split,
+	const char *name, const char *args, const char *rows,
+	const char *cols, const char *ext0, const char *ext1, int bm, int bn,
+	int bk, int nacc)
 {
 	if (!split) {
 		pm_strbuf_printf(b, "#define CALL %s(%s)\n", name, args);
 		return;
 	}
-	pm_strbuf_printf(b, "#define CALL do { long S = %ld, tiles = ((M + %d) / "
-		"%d) * ((N + %d) / %d), pb = %ld;\\\n"
+	pm_strbuf_printf(b, "#define CALL do { long S = %ld, tiles = ((%s + %d) / "
+		"%d) * ((%s + %d) / %d), pb = %ld;\\\n"
 		"\tlong kc0 = (((%s) + %d) / %d + S - 1) / S * %d, kc1 = (((%s) + "
 		"%d) / %d + S - 1) / S * %d;\\\n"
 		"\tfloat *pm_w = calloc(tiles * S * pb, sizeof(float));\\\n"
@@ -420,9 +498,18 @@ static inline void pm_hr_split_call(struct pm_strbuf *b, long split,
 		"\t\tif (pm_c[t]) { fprintf(stderr, \"counter %%ld left at %%u\\n\", "
 		"t, pm_c[t]); exit(1); }\\\n"
 		"\tfree(pm_w);\\\n\tfree(pm_c);\\\n} while (0)\n",
-		split, bm - 1, bm, bn - 1, bn, (long) nacc * bm * bn,
+		split, rows, bm - 1, bm, cols, bn - 1, bn, (long) nacc * bm * bn,
 		ext0, bk - 1, bk, bk, ext1 ? ext1 : ext0, bk - 1, bk, bk, name,
 		args, ext1 ? ", kc1" : "");
+}
+
+/* pm_hr_split_call_rc over tiles of M and N. */
+static inline void pm_hr_split_call(struct pm_strbuf *b, long split,
+	const char *name, const char *args, const char *ext0,
+	const char *ext1, int bm, int bn, int bk, int nacc)
+{
+	pm_hr_split_call_rc(b, split, name, args, "M", "N", ext0, ext1, bm, bn,
+		bk, nacc);
 }
 
 #endif

@@ -60,7 +60,7 @@ static void test_refused_configs(void **state)
 	 * stage, a macro k of 32, an odd number of k-steps per tile */
 	const char *fp = "--frag-pipeline on: not possible here";
 	const char *cases[][5] = {
-		{ "mma", "8x8x4" }, { "split-k", "65" }, { "stages", "9" },
+		{ "mma", "8x8x4" }, { "split-k", "65" }, { "stages", "17" },
 		{ "warp", "48x64" },
 		{ "frag-pipeline", "on", "stages", "1", fp },
 		{ "frag-pipeline", "on", "mma", "32x32x32", fp },

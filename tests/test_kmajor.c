@@ -130,82 +130,6 @@ static const struct pm_hr_cfg hcfgs[] = {
 };
 #define NHCFGS ((int) (sizeof(hcfgs) / sizeof(hcfgs[0])))
 
-/* The driver: every input and the expected outputs read from the data
- * file (floats, inputs then outputs, spec order), the copies (kspec's
- * kcopy tensors) made by pm_host_kcopy into buffers of their exact
- * size, CALL, every output element compared exactly. */
-static void driver(struct pm_strbuf *b, const struct pm_spec *s,
-	const struct pm_spec *k, const int64_t *sizes)
-{
-	pm_strbuf_add(b, PM_HR_DRIVER_RD
-		"int main(int argc, char **argv)\n{\n"
-		"\tFILE *f = fopen(argv[1], \"rb\");\n\tlong bad = 0;\n");
-	for (int i = 0; i < s->nsyms; ++i)
-		pm_strbuf_printf(b, "\tconst long %s = %ld;\n", s->syms[i].name,
-			(long) sizes[i]);
-	for (int t = 0; t < s->ntensors; ++t) {
-		const struct pm_tensor *x = &s->tensors[t];
-		long n = (long) pm_hr_elems(s, t, sizes);
-
-		if (x->role == PM_INPUT) {
-			pm_strbuf_printf(b, "\tfloat *%s = rd(f, %ld);\n", x->name,
-				n);
-		} else if (x->role == PM_OUTPUT) {
-			pm_strbuf_printf(b, "\tfloat *%s = malloc(sizeof(float) * "
-				"%ld), *%s_want = NULL;\n\tfor (long i = 0; i < %ld; "
-				"++i)\n\t\t%s[i] = NAN;\n", x->name, n, x->name, n,
-				x->name);
-		}
-		if (k && k->tensors[t].kcopy) {
-			/* the user's (R, C): the copy's dims reversed */
-			long r = sizes[x->dims[0].sym], c = sizes[x->dims[1].sym];
-			long p = (r + 15) / 16 * 16;
-
-			pm_strbuf_printf(b, "\tfloat *%s_kc = malloc(sizeof(float) * "
-				"%ld);\n\tpm_host_kcopy(%s, %s_kc, %ld, %ld);\n"
-				"\t%s = %s_kc;\n", x->name, c * p, x->name, x->name, r,
-				c, x->name, x->name);
-		}
-	}
-	for (int t = 0; t < s->ntensors; ++t)
-		if (s->tensors[t].role == PM_OUTPUT)
-			pm_strbuf_printf(b, "\t%s_want = rd(f, %ld);\n",
-				s->tensors[t].name, (long) pm_hr_elems(s, t, sizes));
-	pm_strbuf_add(b, "\tCALL;\n");
-	for (int t = 0; t < s->ntensors; ++t) {
-		const char *x = s->tensors[t].name;
-
-		if (s->tensors[t].role != PM_OUTPUT)
-			continue;
-		pm_strbuf_printf(b, "\tfor (long i = 0; i < %ld; ++i)\n"
-			"\t\tif (!(%s[i] == %s_want[i]) && bad++ < 5)\n"
-			"\t\t\tfprintf(stderr, \"%s[%%ld] = %%g, expected %%g\\n\", "
-			"i, %s[i], %s_want[i]);\n", (long) pm_hr_elems(s, t, sizes), x, x,
-			x, x, x);
-	}
-	pm_strbuf_add(b, "\tprintf(\"%ld wrong\\n\", bad);\n"
-		"\treturn bad != 0;\n}\n");
-}
-
-/* Input element i of tensor t (pm_hr_value); outputs 0. */
-static double value(const struct pm_spec *s, int t, int64_t i,
-	const void *arg)
-{
-	(void) arg;
-	return s->tensors[t].role == PM_INPUT ? pm_hr_value(t, i) : 0;
-}
-
-/* The inputs and the reference's outputs of s at sizes into path. */
-static void data_file(const struct pm_spec *s, const int64_t *sizes,
-	const char *path)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	pm_hr_write_data(f, s, sizes, value, NULL);
-	fclose(f);
-}
-
 /* Render text on the host with c (split in S chunks of K / ext1, nacc
  * accumulators), run it at mnkl (the values of M, N, K and L) with the
  * copies, against the reference; args: the kernel call's arguments. */
@@ -230,12 +154,12 @@ static int render(const char *text, const struct pm_hr_cfg *c, long S,
 	assert_int_equal(pm_kcopy_spec(s, cfg.target, &k), 0);
 	assert_non_null(k);
 	pm_hr_tmpfile(path);
-	data_file(s, sizes, path);
+	pm_hr_data_file(s, sizes, path);
 	pm_strbuf_init(&head);
 	pm_strbuf_init(&tail);
 	pm_hr_split_call(&head, S, s->name, args, "K", ext1, c->bm, c->bn,
 		c->bk, nacc);
-	driver(&tail, s, k, sizes);
+	pm_hr_spec_driver(&tail, s, k, sizes);
 	snprintf(what, sizeof(what), "%s split %ld, block %dx%dx%d, tma %d",
 		s->name, S, c->bm, c->bn, c->bk, c->tma);
 	rc = pm_hr_build_and_run(head.s, src, tail.s, path, 0, 1, what);
@@ -316,7 +240,7 @@ static void test_host_checker(void **state)
 	src = pm_hr_generate(s, &cfg);
 	assert_non_null(src);
 	pm_hr_tmpfile(path);
-	data_file(s, sz, path);
+	pm_hr_data_file(s, sz, path);
 	for (int bad = 0; bad < 2; ++bad) {
 		pm_strbuf_init(&head);
 		pm_strbuf_init(&tail);
@@ -328,11 +252,11 @@ static void test_host_checker(void **state)
 			assert_int_equal(pm_kcopy_spec(s, cfg.target, &k), 0);
 			pm_strbuf_add(&tail, "#define pm_host_kcopy(x, y, r, c) "
 				"pm_host_kcopy(x, y, (r) - 1, c)\n");
-			driver(&tail, s, k, sz);
+			pm_hr_spec_driver(&tail, s, k, sz);
 			pm_spec_free(k);
 		} else {
 			/* no copy: the kernel reads B (K, N) as (N, K) */
-			driver(&tail, s, NULL, sz);
+			pm_hr_spec_driver(&tail, s, NULL, sz);
 		}
 		assert_int_not_equal(pm_hr_build_and_run(head.s, src, tail.s,
 			path, 1, 0, "checker"), 0);

@@ -427,8 +427,13 @@ static void test_split(void **state)
 		"&& (c2 + 16) / 16 < pm_w1)) if ((128 * c0 + c2 + 16) < M && (128 * "
 		"c1 + 8 * c3) < N) pm_copy16_s2g(&C["));
 	free(k);
-	/* the others do not reduce-scatter */
-	assert_int_equal(count(s, "pm_rs_sync<256>(pm_cnt"), 1);
+	/* the others do not reduce-scatter, but the swapped row of 128
+	 * rows (the same 256 consumer threads; docs/decisions/0057) */
+	assert_int_equal(count(s, "pm_rs_sync<256>(pm_cnt"), 2);
+	k = kernel_text(s, "__launch_bounds__(288, 1) "
+		"pm_kernel_gemm_nn_persist_swap(");
+	assert_int_equal(count(k, "pm_rs_sync<256>(pm_cnt"), 1);
+	free(k);
 	/* the counter as CUTLASS's barriers: one thread's release after the
 	 * warps' barrier (no per-thread fence), the second arrival after the
 	 * adds */

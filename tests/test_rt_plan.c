@@ -29,6 +29,7 @@
 #define TW PM_RT_TWIN
 #define EX PM_RT_EXACT
 #define PR PM_RT_PRO_REGS
+#define SW PM_RT_SWAP
 
 /* The cluster row's receive area (emit/plan.c's plan_cluster, printed in
  * pm_plan_NAME: "1 * (c - 1) * 64 * ((8 + c - 1) / c) * 128 <= 131072"):
@@ -63,6 +64,12 @@ static const struct pm_rt_variant gemm_rows[] = {
 		165968, TW, CL_ROW },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
 		TW, 4, 0, 0 },
+	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 209072,
+		TW | SW, 8, 0, 0 },
+	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152768,
+		TW | SW, 4, 0, 0 },
+	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416,
+		TW | SW, 4, 0, 0 },
 	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
 		0 },
 };
@@ -91,6 +98,12 @@ static const struct pm_rt_variant add_rows[] = {
 		165968, TW, CL_ROW },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
 		TW, 4, 0, 0 },
+	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 209072,
+		TW | SW, 8, 0, 0 },
+	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152768,
+		TW | SW, 4, 0, 0 },
+	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416,
+		TW | SW, 4, 0, 0 },
 	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
 		0 },
 };
@@ -135,9 +148,10 @@ static const struct pm_rt_spec add_spec = { 2, 2, 1, 0, SM90_RA, SM90_SQ };
  * 1-7, the split, the base). */
 static int launched_role(const struct pm_rt_rules *w)
 {
-	static const int role[9] = { -1, PM_RT_PERSIST, PM_RT_PERSIST_WIDE,
+	static const int role[12] = { -1, PM_RT_PERSIST, PM_RT_PERSIST_WIDE,
 		PM_RT_PERSIST_SPLIT, PM_RT_PERSIST_TALL, PM_RT_PERSIST_MID,
-		PM_RT_PERSIST_SQ, PM_RT_PERSIST_NARROW, PM_RT_PERSIST_SKINNY };
+		PM_RT_PERSIST_SQ, PM_RT_PERSIST_NARROW, PM_RT_PERSIST_SKINNY,
+		PM_RT_PERSIST_SWAP, PM_RT_PERSIST_SWAP32, PM_RT_PERSIST_SWAP64 };
 
 	if (w->small)
 		return PM_RT_SMALL;
@@ -289,28 +303,51 @@ static void test_choices(void **state)
 	int rc;
 
 	(void) state;
-	/* 1x1 tile of 64 k tiles: the skinny row, in 4 chunks (its consumer
-	 * warps) through the workspace of its own 64x128 tile */
+	/* 1x1 tile of 64 k tiles: the 64-column swapped row, in 4 chunks
+	 * (its consumer warps) through the workspace of its own 64x64 tile
+	 * (exact) */
 	c = plan(&gemm_spec, gemm_rows, nv, 64, 64, 4096, NULL, &rc);
 	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SKINNY, 4, 0, 0, 0, 4);
-	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 4 * 64 * 128 * 4);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SWAP64, 4, 0, 0, 1, 4);
+	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 4 * 64 * 64 * 4);
 	/* ... of 15 k tiles: the small row (1 block, under 3/2 per SM) */
 	c = plan(&gemm_spec, gemm_rows, nv, 64, 64, 960, NULL, &rc);
 	assert_int_equal(rc, PM_RT_OK);
 	assert_choice(&c, gemm_rows, PM_RT_SMALL, 1, 0, 0, 1, 1);
 	assert_int_equal(c.ws_bytes, 0);
-	/* decode 16x4096x4096: 32 skinny tiles x 4 chunks of 16 k tiles */
+	/* decode 16x4096x4096: the swapped row's 32 tiles of 128 of N by 16
+	 * of M (exact: its twin) x 4 chunks of 16 k tiles
+	 * (docs/decisions/0057) */
 	c = plan(&gemm_spec, gemm_rows, nv, 16, 4096, 4096, NULL, &rc);
 	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SKINNY, 4, 0, 0, 0, 128);
-	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 32 * 4 * 64 * 128 * 4);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SWAP, 4, 0, 0, 1, 128);
+	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 32 * 4 * 128 * 16 * 4);
 	assert_int_equal(c.kc[0], 16 * 64);
-	/* 1x14336x4096: 112 skinny tiles would run unsplit (2 chunks would
-	 * not be resident): the narrow row's 75 instead */
+	/* 17 rows: past the 16-column swapped row, the 32-column one's 64
+	 * tiles of 64 of N x 2 chunks of 32 k tiles (its 4 consumer warps
+	 * would leave chunks unresident) */
+	c = plan(&gemm_spec, gemm_rows, nv, 17, 4096, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SWAP32, 2, 0, 0, 0, 128);
+	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 64 * 2 * 64 * 32 * 4);
+	/* 64 rows: the 64-column one, exact */
+	c = plan(&gemm_spec, gemm_rows, nv, 64, 4096, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SWAP64, 2, 0, 0, 1, 128);
+	/* 32x11008x4096: its 172 tiles would not all be resident: not the
+	 * 32-column row */
+	c = plan(&gemm_spec, gemm_rows, nv, 32, 11008, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_int_not_equal(gemm_rows[c.v].role, PM_RT_PERSIST_SWAP32);
+	/* 65 rows: the skinny row's 2 x 32 tiles */
+	c = plan(&gemm_spec, gemm_rows, nv, 65, 4096, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_int_not_equal(gemm_rows[c.v].role, PM_RT_PERSIST_SWAP64);
+	/* 1x14336x4096: 112 swapped tiles, unsplit (2 chunks would not be
+	 * resident), ragged in M */
 	c = plan(&gemm_spec, gemm_rows, nv, 1, 14336, 4096, NULL, &rc);
 	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_NARROW, 1, 0, 0, 0, 75);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SWAP, 1, 0, 0, 0, 112);
 	/* 61x17160x1024: 135 skinny tiles, 132 whole, the tail's 3 in 4
 	 * chunks of 4 k tiles */
 	c = plan(&gemm_spec, gemm_rows, nv, 61, 17160, 1024, NULL, &rc);

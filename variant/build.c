@@ -14,6 +14,7 @@
 #include "variant/epired.h"
 #include "variant/hoist.h"
 #include "variant/kcopy.h"
+#include "variant/swap.h"
 #include "variant/variant.h"
 
 static int divides(int a, int b)
@@ -133,8 +134,8 @@ int pm_config_finish(struct pm_config *c, const struct pm_operand_row *row,
 			"reduction", c->split_k);
 		return POLYMMA_ERR_SPEC;
 	}
-	if (c->stages > 8) {
-		pm_diag_plain(d, "--stages %d: at most 8 shared-memory stages",
+	if (c->stages > 16) {
+		pm_diag_plain(d, "--stages %d: at most 16 shared-memory stages",
 			c->stages);
 		return POLYMMA_ERR_SPEC;
 	}
@@ -540,6 +541,17 @@ static struct pm_kernel *until(isl_ctx *ctx, const struct pm_spec *spec,
 	}
 	if (!kspec)
 		kspec = rspec;
+	/* a swapped row: the outputs transposed (variant/swap.h) */
+	if (cfg->swap) {
+		struct pm_spec *sw;
+
+		if (pm_swap_spec(kspec ? kspec : spec, &sw, d) < 0) {
+			pm_spec_free(kspec);
+			return NULL;
+		}
+		pm_spec_free(kspec);
+		kspec = sw;
+	}
 	scop = pm_scop_build(ctx, kspec ? kspec : spec, cfg, d);
 	if (!scop) {
 		pm_spec_free(kspec);

@@ -236,6 +236,8 @@ static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
 		c->tma = -1;
 	if (r->flags & PM_VF_INFLIGHT)
 		c->mma_inflight = 1;
+	if (r->flags & PM_VF_SWAP)
+		c->swap = 1;
 	/* docs/decisions/0046-narrow-copies.md */
 	if (r->flags & PM_VF_NARROW) {
 		c->narrow_copies = 1;
@@ -302,6 +304,19 @@ static const char *fits_regs(struct pm_kernel *k, char *buf, size_t len)
 	return buf;
 }
 
+/* Does a contraction of k read its MMA's B operand (indexed by j) with j
+ * contiguous (MN-major)? */
+static int mn_major_b(const struct pm_kernel *k)
+{
+	for (int c = 0; c < k->ncon; ++c) {
+		const struct pm_expr *rb = k->con[c].rb;
+
+		if (rb && rb->nidx >= 2 && rb->idx[rb->nidx - 1] == 1)
+			return 1;
+	}
+	return 0;
+}
+
 /* Is built kernel k what row r needs?  NULL, or why not (in buf). */
 static const char *fits(const struct pm_variant_desc *r,
 	struct pm_kernel *k, char *buf, size_t len)
@@ -319,6 +334,11 @@ static const char *fits(const struct pm_variant_desc *r,
 	    !c->target->desc_smem))
 		return "the split persistent kernel needs the staged store "
 			"and full-width unit tiles";
+	/* wgmma reads an MN-major B tile in 64-wide blocks only
+	 * (runtime/device/sm90.cuh, pm_sm90_operand) */
+	if ((r->flags & PM_VF_SWAP) && c->bn < 64 && mn_major_b(k))
+		return "the operands swapped, its 16-column B tile would be "
+			"MN-major: A must have the reduction index last";
 	return fits_smem(k, buf, len) ? buf : fits_regs(k, buf, len);
 }
 

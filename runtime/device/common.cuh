@@ -98,6 +98,18 @@ __device__ __forceinline__ void pm_copy16_s2g(void *gmem, const void *smem) {
   *reinterpret_cast<uint4 *>(gmem) = *reinterpret_cast<const uint4 *>(smem);
 }
 
+// The unit of V elements at smem to global elements gmem[e * stride], those
+// e < lim: a staged unit of a transposed output (a swapped row's,
+// docs/decisions/0057-swapped-skinny-row.md), its columns strided.
+template <int V, typename T>
+__device__ __forceinline__ void pm_s2g_strided(T *gmem, const T *smem,
+                                               long long stride,
+                                               long long lim) {
+#pragma unroll
+  for (int e = 0; e < V; ++e)
+    if (e < lim) gmem[e * stride] = smem[e];
+}
+
 // ---------------------------------------------------------------------------
 // Small helpers shared by the tensor-core target files.
 // ---------------------------------------------------------------------------

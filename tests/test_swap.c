@@ -1,0 +1,295 @@
+/* Swapped rows (variant/swap.h, docs/decisions/0057-swapped-skinny-row.md):
+ *  - the spec the kernels see: the outputs' dimensions and accesses
+ *    swapped, pm_tensor.tposed, each statement's variables 0 and 1
+ *    exchanged; what is refused;
+ *  - the kernel: the MMA's rows over N (its A operand the user's B), the
+ *    schedule legal after every pass (sm_90a and the host);
+ *  - host renderings of swapped kernels (the output stored transposed
+ *    through pm_print_stride) against the language's reference at ragged
+ *    sizes: GEMM in two layouts, an epilogue with a bias and a residual,
+ *    two contractions, split in chunks of k; and the harness is live (the
+ *    unswapped kernel given the swapped call fails);
+ *  - the sm_90a files: the row built where its B tile is K-major, refused
+ *    with its reason elsewhere, its store strided. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api/pipeline.h"
+#include "polymma.h"
+#include "poly/strbuf.h"
+#include "target/target.h"
+#include "tests/host_render_util.h"
+#include "variant/swap.h"
+
+#define GEMM_BIAS \
+	"def g(f16(M, K) A, f16(K, N) B, f16(N) bias, f16(M, N) R) -> " \
+	"(f32(M, N) C) {\n" \
+	"  C(i, j) +=! A(i, k) * B(k, j)\n" \
+	"  C(i, j) = relu(C(i, j) + bias(j)) + R(i, j)\n}\n"
+
+/* ---- The spec the kernels see ---- */
+
+static void test_swap_spec(void **state)
+{
+	struct pm_spec *s = pm_hr_parse(GEMM_BIAS), *k;
+	struct pm_diags d;
+	const struct pm_expr *e;
+
+	(void) state;
+	pm_diags_init(&d, "t", NULL);
+	assert_int_equal(pm_swap_spec(s, &k, &d), 0);
+	assert_non_null(k);
+	/* C (N, M), transposed; the inputs as declared */
+	assert_int_equal(k->tensors[4].tposed, 1);
+	assert_int_equal(k->tensors[4].dims[0].sym, s->tensors[4].dims[1].sym);
+	assert_int_equal(k->tensors[4].dims[1].sym, s->tensors[4].dims[0].sym);
+	for (int t = 0; t < 4; ++t) {
+		assert_int_equal(k->tensors[t].tposed, 0);
+		assert_memory_equal(k->tensors[t].dims, s->tensors[t].dims,
+			sizeof(s->tensors[t].dims));
+	}
+	assert_int_equal(pm_tensor_contig(&k->tensors[4]), 0);
+	assert_int_equal(pm_tensor_contig(&k->tensors[0]), 1);
+	/* C(j, i) +=! A(i, k) * B(k, j): variables 0 j, 1 i, 2 k */
+	assert_string_equal(k->stmts[0].vars[0], "j");
+	assert_string_equal(k->stmts[0].vars[1], "i");
+	e = k->stmts[0].rhs;
+	assert_int_equal(e->args[0]->idx[0], 1);
+	assert_int_equal(e->args[0]->idx[1], 2);
+	assert_int_equal(e->args[1]->idx[0], 2);
+	assert_int_equal(e->args[1]->idx[1], 0);
+	/* relu(C(j, i) + bias(j)) + R(i, j) */
+	e = k->stmts[1].rhs;
+	assert_int_equal(e->args[0]->args[0]->args[0]->idx[0], 0);
+	assert_int_equal(e->args[0]->args[0]->args[0]->idx[1], 1);
+	assert_int_equal(e->args[0]->args[0]->args[1]->idx[0], 0);
+	assert_int_equal(e->args[1]->idx[0], 1);
+	assert_int_equal(e->args[1]->idx[1], 0);
+	pm_spec_free(k);
+	pm_spec_free(s);
+	pm_diags_clear(&d);
+}
+
+/* The swapped row's configuration on target tg. */
+static void swap_config(struct pm_config *cfg, const char *tg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->target = pm_target_find(tg);
+	cfg->split_k = 1;
+	cfg->swap = 1;
+	cfg->smem = 2;
+	if (!strcmp(tg, "sm_90a"))
+		cfg->bm = 128, cfg->bn = 16, cfg->wm = 64, cfg->wn = 16;
+	else
+		cfg->bm = 64, cfg->bn = 16, cfg->bk = 32, cfg->wm = 32,
+		cfg->wn = 16;
+}
+
+/* Batched and reducing specs have no swapped row (the file's row says
+ * why: tests/golden/variants.txt). */
+static void test_swap_refused(void **state)
+{
+	static const char *const texts[] = {
+		"def b(f16(Bt, M, K) A, f16(K, N) B) -> (f16(Bt, M, N) C) {\n"
+		"  C(b, i, j) +=! A(b, i, k) * B(k, j)\n}\n",
+		"def r(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C, f32(M) S) {\n"
+		"  C(i, j) +=! A(i, k) * B(k, j)\n  S(i) +=! C(i, j)\n}\n",
+	};
+
+	(void) state;
+	for (int i = 0; i < 2; ++i) {
+		struct pm_spec *s = pm_hr_parse(texts[i]);
+		isl_ctx *ctx = isl_ctx_alloc();
+		struct pm_config cfg;
+		struct pm_diags d;
+
+		pm_diags_init(&d, "t", NULL);
+		swap_config(&cfg, "sm_90a");
+		assert_null(pm_pipeline_until(ctx, s, &cfg, "promote", &d));
+		assert_true(d.nerrors > 0);
+		pm_diags_clear(&d);
+		isl_ctx_free(ctx);
+		pm_spec_free(s);
+	}
+}
+
+/* Every pass before promotion keeps the schedule legal, promotion
+ * builds; the MMA's A operand (its rows) is
+ * the user's B, its B the user's A, the output the transposed C. */
+static void test_swap_kernel(void **state)
+{
+	static const char *const passes[] = { "tile_block", "strip_k",
+		"tile_warp", "contract", "promote" };
+	static const char *const targets[] = { "sm_90a", "host" };
+
+	(void) state;
+	for (int t = 0; t < 2; ++t)
+		for (int p = 0; p < 5; ++p) {
+			struct pm_spec *s = pm_hr_parse(GEMM_BIAS);
+			isl_ctx *ctx = isl_ctx_alloc();
+			struct pm_config cfg;
+			struct pm_diags d;
+			struct pm_kernel *k;
+
+			pm_diags_init(&d, "t", NULL);
+			swap_config(&cfg, targets[t]);
+			if (t)
+				cfg.target = pm_target_host();
+			k = pm_pipeline_until(ctx, s, &cfg, passes[p], &d);
+			if (!k)
+				fail_msg("%s %s: %s", targets[t], passes[p],
+					pm_diags_text(&d));
+			/* legality before promotion (its copies are
+			 * extension nodes: tree.h) */
+			if (p < 4 && pm_check_legal(k) != 1)
+				fail_msg("%s: illegal after %s", targets[t],
+					passes[p]);
+			assert_int_equal(k->con[0].a, 1);
+			assert_int_equal(k->con[0].b, 0);
+			assert_int_equal(k->scop->spec->tensors[k->con[0].out].tposed,
+				1);
+			pm_pipeline_kernel_free(k);
+			pm_diags_clear(&d);
+			isl_ctx_free(ctx);
+			pm_spec_free(s);
+		}
+}
+
+/* ---- Host renderings ---- */
+
+/* (Outputs f32: the sums of the drivers' small integers are exact; the
+ * host renders f16 as float and does not round its stores.) */
+
+static const struct pm_hr_cfg hcfgs[] = {
+	{ 64, 16, 16, 32, 16, 16, 16, 8, 2, 1, 1, 0, 0, 0 },
+	{ 32, 16, 64, 32, 16, 16, 16, 16, 3, 2, 1, 0, 0, 0 },
+	/* TMA copies: the host renders a box as the whole tile */
+	{ 64, 16, 32, 32, 16, 16, 16, 8, 2, 2, 0, 1, 0, 0 },
+};
+#define NHCFGS ((int) (sizeof(hcfgs) / sizeof(hcfgs[0])))
+
+/* Render text's swapped kernel (swap 0: the plain one) on the host with
+ * c, split in S chunks of K, and run it at mnk against the reference;
+ * args: the kernel's arguments (the sizes in the entry points' order,
+ * every row's: emit/frame.c, pm_emit_size_order); quiet: a failure
+ * expected. */
+static int render(const char *text, const struct pm_hr_cfg *c, int swap,
+	long S, const char *args, const int64_t *mnk, int quiet)
+{
+	struct pm_spec *s = pm_hr_parse(text);
+	int64_t sizes[8];
+	struct pm_config cfg;
+	struct pm_strbuf head, tail;
+	char path[] = "/tmp/pm_swapXXXXXX", what[160], *src;
+	int rc;
+
+	assert_true(s->nsyms <= 3);
+	for (int i = 0; i < s->nsyms; ++i)
+		sizes[i] = mnk[strchr("MNK", s->syms[i].name[0]) - "MNK"];
+	pm_hr_config(&cfg, c);
+	cfg.split_k = S ? 0 : 1;
+	cfg.swap = swap;
+	src = pm_hr_generate(s, &cfg);
+	assert_non_null(src);
+	pm_hr_tmpfile(path);
+	pm_hr_data_file(s, sizes, path);
+	pm_strbuf_init(&head);
+	pm_strbuf_init(&tail);
+	pm_hr_split_call_rc(&head, S, s->name, args, swap ? "N" : "M",
+		swap ? "M" : "N", "K", NULL, c->bm, c->bn, c->bk, 1);
+	pm_hr_spec_driver(&tail, s, NULL, sizes);
+	snprintf(what, sizeof(what), "%s swap %d split %ld, block %dx%dx%d, "
+		"sizes %ldx%ldx%ld", s->name, swap, S, c->bm, c->bn, c->bk,
+		(long) mnk[0], (long) mnk[1], (long) mnk[2]);
+	rc = pm_hr_build_and_run(head.s, src, tail.s, path, quiet, 1, what);
+	unlink(path);
+	pm_strbuf_free(&head);
+	pm_strbuf_free(&tail);
+	free(src);
+	pm_spec_free(s);
+	return rc;
+}
+
+static const char *const gemms[] = {
+	"def g(f16(M, K) A, f16(K, N) B) -> (f32(M, N) C) {\n"
+	"  C(i, j) +=! A(i, k) * B(k, j)\n}\n",
+	"def g(f16(M, K) A, f16(N, K) B) -> (f32(M, N) C) {\n"
+	"  C(i, j) +=! A(i, k) * B(j, k)\n}\n",
+};
+
+/* GEMM in both layouts of B, every configuration, M from 1 (decode) to
+ * past one tile column, N ragged, split in 2 and 3 chunks. */
+static void test_host_gemm(void **state)
+{
+	static const int64_t sz[][3] = {
+		{ 1, 72, 64 }, { 7, 200, 96 }, { 16, 64, 32 }, { 21, 136, 160 },
+	};
+
+	(void) state;
+	for (int l = 0; l < 2; ++l)
+		for (int c = 0; c < NHCFGS; ++c)
+			for (int i = 0; i < 4; ++i)
+				for (long S = 0; S <= 3; S += S ? 1 : 2)
+					if (render(gemms[l], &hcfgs[c], 1, S,
+							"A, B, C, M, N, K", sz[i], 0))
+						fail_msg("layout %d config %d size "
+							"%d split %ld", l, c, i, S);
+}
+
+/* An epilogue (bias by column, a residual read transposed) and two
+ * contractions summed. */
+static void test_host_fused(void **state)
+{
+	static const int64_t sz[3] = { 9, 136, 96 };
+
+	(void) state;
+	for (int c = 0; c < NHCFGS; ++c) {
+		assert_int_equal(render(GEMM_BIAS, &hcfgs[c], 1, 0,
+			"A, B, bias, R, C, M, N, K", sz, 0), 0);
+		assert_int_equal(render(
+			"def a(f16(M, K) A, f16(K, N) B, f16(M, K) D, "
+			"f16(K, N) E) -> (f32(M, N) C) {\n"
+			"  T(i, j) +=! A(i, k) * B(k, j)\n"
+			"  U(i, j) +=! D(i, k) * E(k, j)\n"
+			"  C(i, j) = T(i, j) + U(i, j)\n}\n", &hcfgs[c], 1, 0,
+			"A, B, D, E, C, M, N, K", sz, 0), 0);
+	}
+}
+
+/* The harness is live: the swapped kernel given M and N exchanged fails
+ * where it and the plain kernel, rightly called, pass. */
+static void test_host_checker(void **state)
+{
+	static const int64_t sz[3] = { 16, 64, 32 };
+
+	(void) state;
+	assert_int_equal(render(gemms[0], &hcfgs[0], 1, 0, "A, B, C, M, N, K",
+		sz, 0), 0);
+	assert_int_not_equal(render(gemms[0], &hcfgs[0], 1, 0,
+		"A, B, C, N, M, K", sz, 1), 0);
+	assert_int_equal(render(gemms[0], &hcfgs[0], 0, 0, "A, B, C, M, N, K",
+		sz, 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_swap_spec),
+		cmocka_unit_test(test_swap_refused),
+		cmocka_unit_test(test_swap_kernel),
+		cmocka_unit_test(test_host_gemm),
+		cmocka_unit_test(test_host_fused),
+		cmocka_unit_test(test_host_checker),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
