@@ -108,7 +108,8 @@ void pm_jit_key(const char *text, const char *log, const char *target,
 {
 	const char *const helpers[] = {
 		pm_embed_common_cuh, pm_embed_sm70_cuh, pm_embed_sm80_cuh,
-		pm_embed_sm90_cuh, pm_embed_sm90_store_cuh,
+		pm_embed_sm90_wgmma_cuh, pm_embed_sm90_cuh,
+		pm_embed_sm90_store_cuh,
 		pm_embed_sm90_split_cuh, pm_embed_kcopy_cuh,
 		pm_embed_batch_cuh, pm_embed_red_cuh, pm_embed_convert_cuh,
 	};

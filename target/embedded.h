@@ -6,6 +6,7 @@
 extern const char pm_embed_common_cuh[];
 extern const char pm_embed_sm70_cuh[];
 extern const char pm_embed_sm80_cuh[];
+extern const char pm_embed_sm90_wgmma_cuh[];
 extern const char pm_embed_sm90_cuh[];
 extern const char pm_embed_sm90_store_cuh[];
 extern const char pm_embed_sm90_split_cuh[];
@@ -16,6 +17,7 @@ extern const char pm_embed_red_cuh[];
 extern const char pm_embed_convert_cuh[];
 extern const char pm_embed_plan_h[];
 extern const char pm_embed_plan_rules_h[];
+extern const char pm_embed_plan_decode_h[];
 extern const char pm_embed_plan_c[];
 
 #endif

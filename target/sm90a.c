@@ -14,7 +14,8 @@ static const struct pm_macro macros[] = {
 };
 
 static const char *const helpers[] = {
-	pm_embed_common_cuh, pm_embed_sm90_cuh, pm_embed_sm90_store_cuh,
+	pm_embed_common_cuh, pm_embed_sm90_wgmma_cuh, pm_embed_sm90_cuh,
+	pm_embed_sm90_store_cuh,
 	pm_embed_sm90_split_cuh,
 };
 
