@@ -104,7 +104,8 @@ static const char *const role_names[PM_RT_NROLES] = {
 	"PM_RT_PERSIST_SWAP64", "PM_RT_UNALIGNED",
 };
 
-/* runtime/plan.h, plan_rules.h and plan.c, once per translation unit. */
+/* runtime/plan.h, plan_rules.h, plan_decode.h and plan.c, once per
+ * translation unit. */
 static void runtime_text(struct pm_strbuf *b)
 {
 	pm_strbuf_add(b, "\n/* The launch plan (polymma runtime/plan.h, "
@@ -113,6 +114,7 @@ static void runtime_text(struct pm_strbuf *b)
 	pm_strbuf_add(b, pm_embed_plan_h);
 	pm_strbuf_add(b, "#ifndef PM_RT_PLAN_C\n#define PM_RT_PLAN_C\n");
 	pm_strbuf_add(b, pm_embed_plan_rules_h);
+	pm_strbuf_add(b, pm_embed_plan_decode_h);
 	pm_strbuf_add(b, pm_embed_plan_c);
 	pm_strbuf_add(b, "#endif\n");
 }

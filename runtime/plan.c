@@ -16,6 +16,9 @@
 #ifndef PM_RT_PLAN_RULES_H
 #include "runtime/plan_rules.h"
 #endif
+#ifndef PM_RT_PLAN_DECODE_H
+#include "runtime/plan_decode.h"
+#endif
 
 /* Role r is a persistent kernel (its blocks loop over tiles). */
 static int pm_rt_persist_role(int r)
