@@ -310,7 +310,8 @@ static void tma_bars(struct pm_kernel *k, struct pm_strbuf *b, long total)
 		"%ld);\n\tif (threadIdx.x == 0) {\n\t\tfor (int pm_i = 0; "
 		"pm_i < %d; ++pm_i)\n\t\t\tpm_mbar_init(&pm_bar[pm_i], "
 		"pm_i %% %d < %d ? 1 : %d);\n", total - 8L * nb,
-		nb - (dsm ? 2 : 0), 2 * S, S, w * (k->mc ? 2 : 1));
+		nb - (dsm ? 2 : 0) - (k->last ? 1 : 0), 2 * S, S,
+		w * (k->mc ? 2 : 1));
 	/* the tensor maps' descriptors on their way before the first copy */
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].tma)

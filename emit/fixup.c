@@ -48,10 +48,42 @@ static void dsm_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	pm_strbuf_add(b, " }");
 }
 
+/* The last chunk to arrive sums (k->last, a row's; no chunk waits for
+ * another, so the plan need not keep a tile's chunks resident together):
+ * every unit of a split tile puts its whole accumulators into its slot;
+ * the last of the tile's pm_nz to arrive sums the slots in z order (the
+ * same rounding whichever is last) and stores the whole tile, the others
+ * go on to their next unit (sm90_split.cuh's pm_la_last, pm_la_sum):
+ *   workspace = [tile][z][accumulator][register / 4][thread] float4. */
+static void last_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
+	int nacc)
+{
+	long nt = pm_config_threads(k->cfg), pb = nacc * n * nt;
+	int nb = pm_kernel_nbars(k);
+
+	pm_strbuf_add(b, "if (pm_nz > 1) {");
+	for (int i = 0; i < nacc; ++i)
+		pm_strbuf_printf(b, " pm_splitk_put<%ld, %ld>((const float *) "
+			"%s, pm_ws + ((int64_t) pm_ts * pm_nz + pm_z) * %ld + "
+			"%ld);", n, nt, pm_emit_acc_name(k, i), pb, i * n * nt);
+	pm_strbuf_printf(b, " if (!pm_la_last<%ld>(pm_cnt + pm_ts, pm_nz, "
+		"(volatile int *) &pm_bar[%d])) continue;", nt, nb - 1);
+	for (int i = 0; i < nacc; ++i)
+		pm_strbuf_printf(b, " pm_la_sum<%ld, %ld>((float *) %s, "
+			"pm_ws + (int64_t) pm_ts * pm_nz * %ld + %ld, %ld, pm_nz);",
+			n, nt, pm_emit_acc_name(k, i), pb, i * n * nt, pb);
+	pm_strbuf_add(b, " }\n");
+}
+
 static void ws_fixup(struct pm_kernel *k, struct pm_strbuf *b, long n,
 	int nacc)
 {
 	long nt = pm_config_threads(k->cfg), pb = nacc * n * nt;
+
+	if (k->last) {
+		last_fixup(k, b, n, nacc);
+		return;
+	}
 
 	pm_strbuf_add(b, "if (pm_nz > 1) {");
 	/* the kernel launched in clusters reduces through them only (the
@@ -89,7 +121,8 @@ void pm_print_strip_pred(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, "if (pm_own) ");
 		return;
 	}
-	if (!k->ws || !k->scop->nsplit || !k->emit_fixup)
+	/* the last chunk to arrive stores the whole tile */
+	if (!k->ws || !k->scop->nsplit || !k->emit_fixup || k->last)
 		return;
 	pm_strbuf_add(b, "if (pm_nz == 1 || (");
 	pm_print_expr(b, e);

@@ -45,6 +45,10 @@ struct pm_config {
 	 * outputs transposed, the MMA's rows over N (variant/swap.h,
 	 * docs/decisions/0057-swapped-skinny-row.md) */
 	int swap;
+	/* the split persistent kernel's last chunk to arrive sums (a row's,
+	 * PM_VF_LAST; promote/decide.c decide_last,
+	 * docs/decisions/0058-last-arriver-split.md) */
+	int last_arrive;
 	/* copies and stores narrower than 16 bytes, guarded element by
 	 * element: rows that are not whole 16-byte units and unaligned
 	 * pointers (the _unaligned row; no TMA, not split;

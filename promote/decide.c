@@ -113,7 +113,7 @@ int pm_kernel_nbars(struct pm_kernel *k)
 				 * memory: its "go" and "recv" after it */
 			return 2 * k->cfg->stages * (k->ws ? 1 :
 				pm_kernel_npipes(k)) +
-				(k->dsm ? 2 : 0);
+				(k->dsm ? 2 : 0) + (k->last ? 1 : 0);
 	return 0;
 }
 
@@ -200,11 +200,22 @@ static int decide_dsm(const struct pm_kernel *k)
 		k->cfg->cluster != 1;
 }
 
+/* The split persistent kernel whose last chunk of a tile to arrive sums
+ * the tile (a row's cfg->last_arrive; not in clusters: those reduce
+ * through distributed shared memory;
+ * docs/decisions/0058-last-arriver-split.md). */
+static int decide_last(const struct pm_kernel *k)
+{
+	return k->cfg->last_arrive && k->ws && k->scop->nsplit && !k->dsm &&
+		!k->mc && k->cfg->target->emits_cuda;
+}
+
 void pm_decide(struct pm_kernel *k)
 {
 	k->dsm = decide_dsm(k);
 	k->wg = decide_wg(k);
 	k->mc = decide_mc(k);
+	k->last = decide_last(k);
 	for (int i = 0; i < k->nbufs; ++i)
 		k->bufs[i].mc_rows = k->mc && pm_buffer_is_b(k, i) &&
 			pm_buffer_boxes(&k->bufs[i]) == 1;

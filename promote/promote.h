@@ -76,7 +76,9 @@ long pm_kernel_red_at(struct pm_kernel *k, int host);
  * pm_bar[2 S c + s] contraction c's "full" barrier of stage s, pm_bar[2 S
  * c + S + s] its "empty" one (warp-specialized: one ring, c = 0); with a
  * split-K fixup through distributed shared memory (k->dsm) its "go" and
- * "recv" barriers last. */
+ * "recv" barriers last; the last chunk to arrive sums (k->last): one
+ * more 8-byte slot, last, not an mbarrier, the arrival's flag
+ * (emit/fixup.c). */
 int pm_kernel_nbars(struct pm_kernel *k);
 /* A converting copy's raw tiles (docs/decisions/0047): their offset from
  * buffer b's (its tile's stages, rounded up to 16 bytes) and their bytes

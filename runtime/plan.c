@@ -241,9 +241,11 @@ static int pm_rt_forced(const struct pm_rt_st *st, const struct pm_rt_force *f,
 		max = st->b / st->t > 2 ? st->b / st->t : 2;
 	else if (pm_rt_psplit_role(role))
 		max = st->v[i].cwarps;
-	/* chunks wait for each other (sm90_split.cuh): all resident */
+	/* chunks wait for each other (sm90_split.cuh): all resident, unless
+	 * the last to arrive sums them (PM_RT_LAST) */
 	lim = role == PM_RT_PERSIST_SPLIT_CL ? PM_RT_MAX_CL : pm_rt_psplit_role(
-		role) ? st->sms * pm_rt_occ(st, role) / pm_rt_tiles(st, i) : max;
+		role) && !(st->v[i].flags & PM_RT_LAST) ? st->sms * pm_rt_occ(st,
+		role) / pm_rt_tiles(st, i) : max;
 	max = max < lim ? max : lim;
 	if (!pm_rt_splits(role))
 		s = s ? s : 1;

@@ -68,6 +68,9 @@ enum pm_rt_role {
 #define PM_RT_PRO_REGS	4u	/* a prologue through the MMA's registers */
 #define PM_RT_SWAP	8u	/* the operands swapped: bm runs over N, bn over M
 				 * (docs/decisions/0057-swapped-skinny-row.md) */
+#define PM_RT_LAST	16u	/* split persistent: the last chunk of a tile to
+				 * arrive sums them, no chunk waits for another
+				 * (docs/decisions/0058-last-arriver-split.md) */
 
 /* One kernel of a generated file. */
 struct pm_rt_variant {

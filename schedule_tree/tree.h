@@ -254,8 +254,9 @@ struct pm_kernel {
 	 * blocks multicasting B (mc); the split persistent kernel's chunks
 	 * reduced through distributed shared memory in clusters (dsm); an
 	 * exact twin "_x" without ragged guards in the file (twin, set by
-	 * variant/) */
-	int wg, mc, dsm, twin;
+	 * variant/); the split persistent kernel's tiles summed by their
+	 * last chunk to arrive (last: emit/fixup.c) */
+	int wg, mc, dsm, twin, last;
 	/* the main kernel of a file: the kernels of its variant set by
 	 * role (variant/variant.c; not owned; NULL where not built) */
 	struct pm_kernel *var[PM_RT_NROLES];

@@ -82,12 +82,14 @@ static const struct pm_variant_desc variants[] = {
 	  .why = "split-K units of 64x128, 8 stages, for M of 64 or fewer" },
 	{ .role = PM_RT_PERSIST_SWAP, .suffix = "_persist_swap",
 	  .from = PM_RT_NROLES, .shape = { 128, 16, 64, 16, 11 },
-	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP,
+	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP |
+		PM_VF_LAST,
 	  .why = "the operands swapped: split-K units of 128 of N by 16 of M, "
 		"11 stages, for M of 16 or fewer" },
 	{ .role = PM_RT_PERSIST_SWAP32, .suffix = "_persist_swap32",
 	  .from = PM_RT_NROLES, .shape = { 64, 32, 64, 32, 12 },
-	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP,
+	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP |
+		PM_VF_LAST,
 	  .why = "the operands swapped: split-K units of 64 of N by 32 of M, "
 		"12 stages, for M of 32 or fewer" },
 	{ .role = PM_RT_PERSIST_SWAP64, .suffix = "_persist_swap64",

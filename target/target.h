@@ -81,6 +81,10 @@ enum pm_variant_flag {
 	/* the operands swapped: the kernels compute the outputs' transposes,
 	 * N on the MMA's rows (variant/swap.h; docs/decisions/0057) */
 	PM_VF_SWAP = 1 << 18,
+	/* split persistent: the last chunk of a tile to arrive sums the
+	 * tile's chunks, none waits for another (no residency;
+	 * docs/decisions/0058-last-arriver-split.md) */
+	PM_VF_LAST = 1 << 19,
 };
 
 /* One row of a target's variant table. */

@@ -427,12 +427,43 @@ static void test_split(void **state)
 		"&& (c2 + 16) / 16 < pm_w1)) if ((128 * c0 + c2 + 16) < M && (128 * "
 		"c1 + 8 * c3) < N) pm_copy16_s2g(&C["));
 	free(k);
-	/* the others do not reduce-scatter, but the swapped row of 128
-	 * rows (the same 256 consumer threads; docs/decisions/0057) */
-	assert_int_equal(count(s, "pm_rs_sync<256>(pm_cnt"), 2);
+	/* the others do not reduce-scatter: the swapped rows of 16 and 32
+	 * columns' last chunk to arrive sums (docs/decisions/0058), the 64
+	 * column one reduce-scatters */
+	assert_int_equal(count(s, "pm_rs_sync<256>(pm_cnt"), 1);
+	assert_int_equal(count(s, "pm_rs_sync<128>(pm_cnt"), 2);
 	k = kernel_text(s, "__launch_bounds__(288, 1) "
 		"pm_kernel_gemm_nn_persist_swap(");
-	assert_int_equal(count(k, "pm_rs_sync<256>(pm_cnt"), 1);
+	assert_int_equal(count(k, "pm_rs_sync"), 0);
+	/* the units as _persist_split's */
+	assert_non_null(strstr(k, "for (unsigned pm_u = blockIdx.x; pm_u < "
+		"pm_tdp + pm_nr * (unsigned) pm_ns; pm_u += gridDim.x, pm_qc += "
+		"pm_qn) {"));
+	/* the unit's whole accumulators, the last to arrive sums them all
+	 * and stores the whole tile; the others go on to their next unit
+	 * (no loop but the units' around the fixup: continue is its) */
+	fix = strstr(k, "if (pm_nz > 1) { pm_splitk_put<8, 256>((const float "
+		"*) pm_acc, pm_ws + ((int64_t) pm_ts * pm_nz + pm_z) * 2048 + 0);"
+		" if (!pm_la_last<256>(pm_cnt + pm_ts, pm_nz, (volatile int *) "
+		"&pm_bar[22])) continue; pm_la_sum<8, 256>((float *) pm_acc, "
+		"pm_ws + (int64_t) pm_ts * pm_nz * 2048 + 0, 2048, pm_nz); }\n");
+	assert_non_null(fix);
+	assert_int_equal(count(k, "for ("), 4);
+	{
+		const char *l = strstr(k, "c2 < pm_kn_0 / 64); c2 += (1)) {");
+		int depth = 0;
+
+		l = l ? strstr(l + 1, "c2 < pm_kn_0 / 64); c2 += (1)) {") : NULL;
+		assert_non_null(l);
+		assert_true(l < fix);
+		/* the consumers' k loop is closed before the fixup */
+		for (const char *c = strchr(l, '{'); c < fix; ++c)
+			depth += *c == '{' ? 1 : *c == '}' ? -1 : 0;
+		assert_true(depth <= 0);
+	}
+	assert_int_equal(count(k, "if (pm_nz == 1 || ("), 0);
+	/* the flag past the 22 mbarriers */
+	assert_non_null(strstr(k, "for (int pm_i = 0; pm_i < 22; ++pm_i)"));
 	free(k);
 	/* the counter as CUTLASS's barriers: one thread's release after the
 	 * warps' barrier (no per-thread fence), the second arrival after the

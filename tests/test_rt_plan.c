@@ -30,6 +30,7 @@
 #define EX PM_RT_EXACT
 #define PR PM_RT_PRO_REGS
 #define SW PM_RT_SWAP
+#define LA PM_RT_LAST
 
 /* The cluster row's receive area (emit/plan.c's plan_cluster, printed in
  * pm_plan_NAME: "1 * (c - 1) * 64 * ((8 + c - 1) / c) * 128 <= 131072"):
@@ -64,10 +65,10 @@ static const struct pm_rt_variant gemm_rows[] = {
 		165968, TW, CL_ROW },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
 		TW, 4, 0, 0 },
-	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 209072,
-		TW | SW, 8, 0, 0 },
-	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152768,
-		TW | SW, 4, 0, 0 },
+	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 209080,
+		TW | SW | LA, 8, 0, 0 },
+	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776,
+		TW | SW | LA, 4, 0, 0 },
 	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416,
 		TW | SW, 4, 0, 0 },
 	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
@@ -98,10 +99,10 @@ static const struct pm_rt_variant add_rows[] = {
 		165968, TW, CL_ROW },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
 		TW, 4, 0, 0 },
-	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 209072,
-		TW | SW, 8, 0, 0 },
-	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152768,
-		TW | SW, 4, 0, 0 },
+	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 209080,
+		TW | SW | LA, 8, 0, 0 },
+	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776,
+		TW | SW | LA, 4, 0, 0 },
 	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416,
 		TW | SW, 4, 0, 0 },
 	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
@@ -551,6 +552,17 @@ static void test_force(void **state)
 		&rc);
 	assert_int_equal(rc, PM_RT_OK);
 	assert_choice(&c, gemm_rows, PM_RT_PERSIST_MID, 1, 0, 0, 1, 64);
+	/* a tile's chunks need not be resident together where the last to
+	 * arrive sums them (PM_RT_LAST, docs/decisions/0058): 86 tiles x 4
+	 * chunks on 132 SMs; not on the 64-column row, whose chunks wait */
+	c = plan(&gemm_spec, gemm_rows, nv, 1, 11008, 4096, "_persist_swap,s=4",
+		&rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SWAP, 4, 0, 0, 0, 132);
+	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 86 * 4 * 128 * 16 * 4);
+	c = plan(&gemm_spec, gemm_rows, nv, 64, 11008, 4096,
+		"_persist_swap64,s=2", &rc);
+	assert_int_equal(rc, PM_RT_EILLEGAL);
 	c = plan(&gemm_spec, gemm_rows, nv, 100, 100, 512, "_base", &rc);
 	assert_int_equal(rc, PM_RT_OK);
 	assert_choice(&c, gemm_rows, PM_RT_BASE, 1, 0, 0, 0, 1);

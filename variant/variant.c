@@ -238,6 +238,8 @@ static void derive(const struct pm_target *t, const struct pm_variant_desc *r,
 		c->mma_inflight = 1;
 	if (r->flags & PM_VF_SWAP)
 		c->swap = 1;
+	if (r->flags & PM_VF_LAST)
+		c->last_arrive = 1;
 	/* docs/decisions/0046-narrow-copies.md */
 	if (r->flags & PM_VF_NARROW) {
 		c->narrow_copies = 1;

@@ -2,7 +2,9 @@
 # Variants of one idiom's file, timed the benchmark's way (var_time.cu)
 # against cuBLAS (used for run144-run149, run156).
 #   VARS: one "tag:options" line per variant (polymma gen options after
-#         --target sm_90a; @D=NAME compiles that variant with -DNAME);
+#         --target sm_90a; @D=NAME compiles that variant with -DNAME;
+#         @P=PATH generates it with the polymma binary PATH, e.g. an
+#         earlier commit's, to time two generators in one process);
 #   SPEC: bench/specs/SPEC.tc (default gemm; relu_gemm times against a relu
 #         kernel + cuBLAS); SIZES (default the 100 paper sizes); TAG; TLIM.
 # Writes $OUT/var-TAG.txt ("VAR MxNxK cublas_ms name=ms .. nsets").
@@ -22,9 +24,10 @@ while IFS=: read -r tag opts; do
 	[ -z "$tag" ] && continue
 	sed "s/def bench_$SPEC(/def vt_${SPEC}_v$i(/" bench/specs/$SPEC.tc > $D/v$i.tc
 	defs=
-	for w in $opts; do case "$w" in @D=*) defs="$defs -D${w#@D=}";; esac; done
-	opts=$(echo "$opts" | sed 's/@D=[A-Za-z0-9_=]*//g')
-	build/polymma gen $D/v$i.tc $P $opts -o $D/v$i.cu || { echo "gen $tag failed"; exit 1; }
+	bin=build/polymma
+	for w in $opts; do case "$w" in @D=*) defs="$defs -D${w#@D=}";; @P=*) bin=${w#@P=};; esac; done
+	opts=$(echo "$opts" | sed 's/@D=[A-Za-z0-9_=]*//g; s/@P=[^ ]*//g')
+	$bin gen $D/v$i.tc $P $opts -o $D/v$i.cu || { echo "gen $tag failed"; exit 1; }
 	echo "extern \"C\" cudaError_t vt_${SPEC}_v$i(const void *, const void *, void *, int64_t, int64_t, int64_t, cudaStream_t);" >> $D/vars.h
 	echo "  {\"$tag\", vt_${SPEC}_v$i}," >> $D/table.h
 	(nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a $defs -c $D/v$i.cu -o $D/v$i.o -Xptxas -v 2>&1 | grep -E "spill" | grep -v " 0 bytes spill" | sed "s/^/$tag: /") &

@@ -97,6 +97,68 @@ __device__ __forceinline__ void pm_rs_add(float *acc, const float *slot,
 }
 
 // ---------------------------------------------------------------------------
+// Split-K in a persistent kernel, the last to arrive sums (emit/fixup.c
+// last_fixup; docs/decisions/0058-last-arriver-split.md): no unit waits
+// for another, so a tile's chunks need not be resident together.  Each
+// unit of a split tile puts its whole accumulators (pm_splitk_put) into
+// slot [tile][z], then
+//   pm_la_last<NT>(cnt, nz, flag)   counts the tile's arrivals: true (in
+//       every consumer thread) for the unit that arrives last, which
+//       resets the counter to 0 for the next launch; the others go on to
+//       their next unit.  flag: an int of shared memory past the
+//       mbarriers (emit/file.c).  Release and acquire as pm_rs_sync's:
+//       the warps' barrier, one thread's acq_rel atomic (cumulative over
+//       the warps' puts), the barrier again.
+//   pm_la_sum<R, NT>(acc, slots, pb, nz)   the last unit: acc = slots 0
+//       .. nz - 1 summed in z order (the same rounding whichever unit is
+//       last), Q slots' loads in flight before their adds (4 for the
+//       swapped rows' 8 or 16 floats a thread, fewer for more).
+// The consumer warps only: NT threads, named barrier 1.
+template <int NT>
+__device__ __forceinline__ bool pm_la_last(unsigned *cnt, int nz,
+                                           volatile int *flag) {
+  pm_bar_sync_n<NT>();
+  if (threadIdx.x == 0) {
+    unsigned old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;\n"
+                 : "=r"(old)
+                 : "l"(cnt)
+                 : "memory");
+    const int last = old == (unsigned)(nz - 1);
+    if (last)
+      *cnt = 0;
+    *flag = last;
+  }
+  pm_bar_sync_n<NT>();
+  return *flag != 0;
+}
+
+template <int R, int NT>
+__device__ __forceinline__ void pm_la_sum(float *acc, const float *slots,
+                                          long long pb, int nz) {
+  static_assert(R % 4 == 0, "pm_la_sum: R must be a multiple of 4");
+  const float4 *s = reinterpret_cast<const float4 *>(slots) + threadIdx.x;
+#pragma unroll
+  for (int r = 0; r < R; ++r)
+    acc[r] = 0.0f;
+  constexpr int Q = R <= 16 ? 4 : R <= 32 ? 2 : 1;
+#pragma unroll 1
+  for (int q0 = 0; q0 < nz; q0 += Q) {
+    float4 v[Q][R / 4];
+#pragma unroll
+    for (int q = 0; q < Q; ++q)
+#pragma unroll
+      for (int r = 0; r < R; r += 4)
+        v[q][r / 4] = q0 + q < nz ? __ldcg(s + (q0 + q) * (pb / 4) +
+                                           (r / 4) * NT)
+                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+    for (int q = 0; q < Q; ++q)
+      pm_acc_add4<R>(acc, v[q]);
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Split-K through distributed shared memory (emit/fixup.c): the split
 // persistent kernel launched in clusters of nz blocks, the chunks of one
 // tile, one unit per block (grids under 3/5 tile per SM).  The same
