@@ -39,10 +39,10 @@ void pm_jit_cubins_free(struct pm_jit_cubins *c);
 int pm_jit_parts(const struct pm_rt_jit *j);
 /* j's kernels, in src, compiled by np NVRTC programs at once (each
  * defines PM_KERNELS and its kernels' PM_KERNEL_<function>, emit/file.c),
- * their costs balanced; np 1: one program, every kernel. c's cubins, or
- * a polymma_status and d. */
+ * their costs balanced; np 1: one program, every kernel. c's cubins and
+ * each row's part[] (its kernels' cubins), or a polymma_status and d. */
 int pm_jit_nvrtc_parts(const struct pm_nvrtc *nv, const char *src,
-	const char *name, const char *arch, const struct pm_rt_jit *j,
+	const char *name, const char *arch, struct pm_rt_jit *j,
 	int np, struct pm_jit_cubins *c, struct pm_diags *d);
 
 /* k's launch description (tests/gpu/jit_check.c forces each row). */

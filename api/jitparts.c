@@ -80,8 +80,9 @@ static void *compile(void *arg)
 }
 
 /* Kernel (row r, twin x) into the part of least cost so far (the
- * kernels come costliest first: longest processing time first). */
-static void assign(const struct pm_rt_jit *j, int r, int x,
+ * kernels come costliest first: longest processing time first), which
+ * the row records for the runtime's lookup. */
+static void assign(struct pm_rt_jit *j, int r, int x,
 	struct part *p, int np)
 {
 	struct part *m = &p[0];
@@ -90,6 +91,7 @@ static void assign(const struct pm_rt_jit *j, int r, int x,
 		if (p[i].cost < m->cost)
 			m = &p[i];
 	m->cost += kernel_cost(j, r);
+	j->kern[r].part[x] = (int) (m - p);
 	snprintf(m->defs[m->ndefs], PM_JIT_DEF, "-DPM_KERNEL_pm_kernel_%s%s%s",
 		j->name, j->kern[r].suffix, x ? "_x" : "");
 	m->opts[m->ndefs] = m->defs[m->ndefs];
@@ -98,7 +100,7 @@ static void assign(const struct pm_rt_jit *j, int r, int x,
 
 /* p[0..np): the kernels balanced, each part's options -DPM_KERNELS and
  * its kernels' -DPM_KERNEL_<function>; -1 out of memory. */
-static int partition(const struct pm_rt_jit *j, struct part *p, int np)
+static int partition(struct pm_rt_jit *j, struct part *p, int np)
 {
 	int nk = kernels_of(j), hi = 1;
 
@@ -138,13 +140,15 @@ static void run(struct part *p, int np)
 }
 
 int pm_jit_nvrtc_parts(const struct pm_nvrtc *nv, const char *src,
-	const char *name, const char *arch, const struct pm_rt_jit *j,
+	const char *name, const char *arch, struct pm_rt_jit *j,
 	int np, struct pm_jit_cubins *c, struct pm_diags *d)
 {
 	struct part p[PM_RT_MAX_PARTS];
 	int rc = POLYMMA_OK;
 
 	memset(c, 0, sizeof(*c));
+	for (int r = 0; r < j->nrows; ++r)
+		j->kern[r].part[0] = j->kern[r].part[1] = 0;
 	if (np <= 1) {
 		c->n = 1;
 		return pm_jit_nvrtc(nv, src, name, arch, NULL, 0, NULL,

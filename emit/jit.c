@@ -98,7 +98,9 @@ static int out_map(const struct pm_kernel *k, struct pm_rt_jit_row *row,
 	m->swizzle = 128;
 	m->dtype = tma_type(e->tma);
 	m->esize = e->bytes;
-	if (m->dtype < 0 || m->tensor < 0) {
+	m->batched = k->scop->spec->tensors[t].batch;
+	if (m->dtype < 0 || m->tensor < 0 ||
+	    k->scop->spec->tensors[t].rank != 2) {
 		pm_diag_internal(d, "JIT: a tensor map's type");
 		return -1;
 	}
@@ -154,7 +156,9 @@ static int kernel_row(struct pm_kernel *k, const char *suffix,
 		m->swizzle = (int) (k->eb * w);
 		m->dtype = tma_type(op->elem->tma);
 		m->esize = op->elem->bytes;
-		if (m->dtype < 0 || m->tensor < 0) {
+		m->batched = spec->tensors[buf->tensor].batch;
+		if (m->dtype < 0 || m->tensor < 0 ||
+		    spec->tensors[buf->tensor].rank != 2) {
 			pm_diag_internal(d, "JIT: a tensor map's type");
 			return -1;
 		}
@@ -203,6 +207,27 @@ static void checks(struct pm_kernel *k, struct pm_rt_jit *j)
 		}
 }
 
+/* A batched spec's batch extents; a grouped one's groups (launch.c,
+ * pm_emit_batch_count; table.c, p.grouped). */
+static void batch_facts(const struct pm_kernel *k, struct pm_rt_jit *j)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	j->nbatch = spec->nbatch;
+	for (int b = 0; b < spec->nbatch; ++b) {
+		const struct pm_dim *dm = &spec->bdims[b];
+		long v;
+
+		j->bdims[b].sym = -1;
+		j->bdims[b].value = dm->value;
+		if (dm->sym >= 0 && pm_scop_sym_fixed(k->scop, dm->sym, &v))
+			j->bdims[b].value = v;
+		else if (dm->sym >= 0)
+			j->bdims[b].sym = dm->sym;
+	}
+	j->grouped = !!spec->grouped;
+}
+
 /* The spec's facts: name, symbols, tensors, the plan's extents. */
 static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 	struct pm_diags *d)
@@ -220,12 +245,9 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 			PM_RT_JIT_TENSORS);
 		return -1;
 	}
-	if (spec->nbatch > 0) {
-		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does not launch "
-			"%s contractions (blockIdx.z, 3-D tensor maps; "
-			"docs/decisions/%s) yet", spec->grouped ? "grouped" :
-			"batched", spec->grouped ? "0045-grouped-contractions.md" :
-			"0036-batched-grid-z.md");
+	if (spec->nbatch > PM_RT_JIT_BATCH) {
+		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher "
+			"takes at most %d batch dimensions", PM_RT_JIT_BATCH);
 		return -1;
 	}
 	if (pm_emit_kcopies(k)) {
@@ -247,6 +269,7 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 	checks(k, j);
 	j->m = tensor_dim(k->scop, k->con[0].out, 0);
 	j->n = tensor_dim(k->scop, k->con[0].out, 1);
+	batch_facts(k, j);
 	for (int r = 0; r < k->scop->nsplit && r < PM_RT_MAX_K; ++r)
 		j->k[r] = k_extent(spec, k->scop->split_ext[r]);
 	if (!k->scop->nsplit)

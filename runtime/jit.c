@@ -95,6 +95,8 @@ static void row(struct pm_rt_io *io, struct pm_rt_jit_row *r, int out)
 	F(r->threads, 1, 1 << 16);
 	F(r->smem, 0, 1 << 30);
 	F(r->twin, 0, 1);
+	F(r->part[0], 0, PM_RT_MAX_PARTS - 1);
+	F(r->part[1], 0, PM_RT_MAX_PARTS - 1);
 	for (int s = 0; s < PM_RT_JIT_SYMS; ++s)
 		F(r->twin_mult[s], 0, 1 << 16);
 	F(r->nsplit, 0, PM_RT_MAX_K);
@@ -115,6 +117,7 @@ static void row(struct pm_rt_io *io, struct pm_rt_jit_row *r, int out)
 		F(m->swizzle, 0, 1024);
 		F(m->dtype, 0, 64);
 		F(m->esize, 1, 16);
+		F(m->batched, 0, 1);
 	}
 }
 
@@ -143,6 +146,10 @@ static void all(struct pm_rt_io *io, struct pm_rt_jit *j, int out)
 		F(j->ua_talign[t], 1, 256);
 	dim(io, &j->m, out);
 	dim(io, &j->n, out);
+	F(j->nbatch, 0, PM_RT_JIT_BATCH);
+	for (int b = 0; b < j->nbatch; ++b)
+		dim(io, &j->bdims[b], out);
+	F(j->grouped, 0, 1);
 	for (int r = 0; r < PM_RT_MAX_K; ++r)
 		dim(io, &j->k[r], out);
 	for (int o = 0; o < 2; ++o) {
@@ -210,6 +217,20 @@ int pm_rt_jit_unpack(const unsigned char *buf, size_t len,
 int64_t pm_rt_dim_value(const struct pm_rt_dim *d, const int64_t *sizes)
 {
 	return d->sym >= 0 ? sizes[d->sym] : d->value;
+}
+
+int64_t pm_rt_jit_batch(const struct pm_rt_jit *j, const int64_t *sizes)
+{
+	int64_t nb = 1;
+
+	/* saturated past 2^40: more than any launch runs */
+	for (int b = 0; b < j->nbatch; ++b) {
+		int64_t v = pm_rt_dim_value(&j->bdims[b], sizes);
+
+		nb = v < 1 ? 0 : nb > ((int64_t) 1 << 40) / v ?
+			(int64_t) 1 << 40 : nb * v;
+	}
+	return nb;
 }
 
 int pm_rt_jit_mis(const struct pm_rt_jit *j, const int64_t *sizes)

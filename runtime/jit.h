@@ -28,10 +28,13 @@
 
 #include "runtime/plan.h"
 
+#define PM_RT_MAX_PARTS 16	/* cubins of a kernel (api/jitparts.c) */
+
 #define PM_RT_JIT_SYMS 16	/* size symbols of a spec */
 #define PM_RT_JIT_TENSORS 16	/* launcher tensors */
 #define PM_RT_JIT_TMA 8		/* tensor maps of a kernel */
 #define PM_RT_JIT_NAME 64
+#define PM_RT_JIT_BATCH 8	/* batch extents of a batched spec */
 
 /* An extent: size symbol sym (spec order), or the literal value. */
 struct pm_rt_dim {
@@ -49,6 +52,10 @@ struct pm_rt_tma {
 	int swizzle;		/* bytes of a box row: 128, 64, 32, else none */
 	int dtype;		/* CUtensorMapDataType */
 	int esize;		/* bytes of an element */
+	/* a batched tensor's map (launch.c, pm_tma_map_3d): the batch its
+	 * third, outermost dimension, of the launch's batch count, slices
+	 * of rows x cols elements apart, a box of one */
+	int batched;
 };
 
 /* One kernel (a row of the plan's table, or the file's only kernel). */
@@ -58,6 +65,8 @@ struct pm_rt_jit_row {
 	int threads;
 	long smem;		/* dynamic shared memory */
 	int twin;		/* has an exact twin */
+	/* the cubin holding the kernel, its twin (api/jitparts.c) */
+	int part[2];
 	/* the twin runs where twin_mult[s] divides symbol s (0: any) */
 	int twin_mult[PM_RT_JIT_SYMS];
 	int nsplit;		/* split-K arguments for nsplit contractions */
@@ -89,6 +98,15 @@ struct pm_rt_jit {
 	int ua_align[PM_RT_JIT_SYMS];
 	int ua_talign[PM_RT_JIT_TENSORS];
 	struct pm_rt_dim m, n;	/* the output's extents */
+	/* batched (docs/decisions/0036, 0042): the batch count is the
+	 * product of the nbatch extents bdims; a row not persistent runs
+	 * it in gridDim.z (at most 65535), a persistent one in its units
+	 * (batch, tile). grouped (0045, 0051): nbatch 1, bdims[0] the
+	 * groups; the 1-D grid runs units (group, tile), (m / bm + groups)
+	 * x n / bn of them at most (emit/group.h, pm_emit_group_units) */
+	int nbatch;
+	struct pm_rt_dim bdims[PM_RT_JIT_BATCH];
+	int grouped;
 	struct pm_rt_dim k[PM_RT_MAX_K];	/* the plan's k extents */
 	/* the first contraction's A and B: row pitch (their last
 	 * dimension's extent; the JIT runs no K-major copies) and element
@@ -122,6 +140,8 @@ size_t pm_rt_jit_red_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
 	size_t *cnt);
 /* The value of d at the sizes (spec order). */
 int64_t pm_rt_dim_value(const struct pm_rt_dim *d, const int64_t *sizes);
+/* The batch count at the sizes (1: not batched). */
+int64_t pm_rt_jit_batch(const struct pm_rt_jit *j, const int64_t *sizes);
 /* problem.mis at the sizes: the first contraction's A (bit 0) and B (bit
  * 1) whose rows are not whole 32-byte sectors (pitch, pitch_bytes;
  * docs/decisions/0053-misaligned-pitch.md). */

@@ -32,7 +32,12 @@ struct pm_rt_kernel *pm_rt_kernel_new(const struct pm_rt_jit *j, int n,
 {
 	struct pm_rt_kernel *k;
 
-	if (n < 1 || n > PM_RT_MAX_PARTS || !(k = calloc(1, sizeof(*k))))
+	if (n < 1 || n > PM_RT_MAX_PARTS)
+		return NULL;
+	for (int r = 0; r < j->nrows; ++r)
+		if (j->kern[r].part[0] >= n || j->kern[r].part[1] >= n)
+			return NULL;
+	if (!(k = calloc(1, sizeof(*k))))
 		return NULL;
 	pthread_mutex_init(&k->lock, NULL);
 	k->j = *j;
@@ -82,14 +87,12 @@ static pm_CUresult get_fn(const struct pm_cuda *cu, struct pm_rt_kernel *k,
 {
 	char name[160];
 
-	pm_CUresult e = 1;
-
 	snprintf(name, sizeof(name), "pm_kernel_%s%s%s", k->j.name,
 		k->j.kern[r].suffix, x ? "_x" : "");
-	/* in the module of the program that compiled it */
-	for (int i = 0; i < m->nmod && e; ++i)
-		e = cu->ModuleGetFunction(&m->f[r][x], m->mod[i], name);
-	return e;
+	/* in the module of the program that compiled it (no lookup that
+	 * fails: compute-sanitizer counts each as an error) */
+	return cu->ModuleGetFunction(&m->f[r][x],
+		m->mod[k->j.kern[r].part[x]], name);
 }
 
 /* Module load, functions, shared memory allowed, SMs and blocks per SM
@@ -276,6 +279,12 @@ static int plan(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	p.mis = pm_rt_jit_mis(j, s);
 	for (int r = 0; r < j->spec.nk; ++r)
 		p.k[r] = pm_rt_dim_value(&j->k[r], s);
+	/* table.c: a grouped plan knows the groups, a batched one the
+	 * batch count */
+	if (j->grouped)
+		p.grouped = (int) pm_rt_jit_batch(j, s);
+	else if (j->nbatch)
+		p.batch = pm_rt_jit_batch(j, s);
 	if (pm_rt_parse_force(getenv("POLYMMA_VARIANT"), j->rows, j->nrows,
 	    &f) != PM_RT_OK)
 		return fail(k, PM_RT_L_EINVAL, "POLYMMA_VARIANT names no "
@@ -288,18 +297,21 @@ static int plan(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	return PM_RT_L_OK;
 }
 
-/* launch.c, tma_maps: the tensor map of m. */
+/* launch.c, tma_maps: the tensor map of m (a batched tensor's: the
+ * batch its third dimension, pm_tma_map_3d). */
 static int tmap(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	const struct pm_rt_tma *m, void *base, const int64_t *s,
 	pm_CUtensorMap *out)
 {
 	uint64_t rows = (uint64_t) pm_rt_dim_value(&m->rows, s);
 	uint64_t cols = (uint64_t) pm_rt_dim_value(&m->cols, s);
-	const uint64_t dims[2] = { cols, rows };
-	const uint64_t strides[1] = { cols * (uint64_t) m->esize };
-	const unsigned box[2] = { (unsigned) m->box_cols,
-		(unsigned) m->box_rows };
-	const unsigned estr[2] = { 1, 1 };
+	const uint64_t dims[3] = { cols, rows,
+		(uint64_t) pm_rt_jit_batch(&k->j, s) };
+	const uint64_t strides[2] = { cols * (uint64_t) m->esize,
+		rows * cols * (uint64_t) m->esize };
+	const unsigned box[3] = { (unsigned) m->box_cols,
+		(unsigned) m->box_rows, 1 };
+	const unsigned estr[3] = { 1, 1, 1 };
 	const int sw = m->swizzle == 128 ? 3 : m->swizzle == 64 ? 2 :
 		m->swizzle == 32 ? 1 : 0;
 	pm_CUresult r;
@@ -307,12 +319,54 @@ static int tmap(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	if (!cu->TensorMapEncodeTiled)
 		return fail(k, PM_RT_L_ECUDA, "the driver has no "
 			"cuTensorMapEncodeTiled (CUDA 12 or later)");
-	r = cu->TensorMapEncodeTiled(out, m->dtype, 2, base, dims, strides,
-		box, estr, PM_CU_TMAP_INTERLEAVE_NONE, sw, PM_CU_TMAP_L2_256B,
-		PM_CU_TMAP_OOB_NONE);
+	r = cu->TensorMapEncodeTiled(out, m->dtype, m->batched ? 3 : 2, base,
+		dims, strides, box, estr, PM_CU_TMAP_INTERLEAVE_NONE, sw,
+		PM_CU_TMAP_L2_256B, PM_CU_TMAP_OOB_NONE);
 	return r ? fail(k, PM_RT_L_EINVAL, "tensor %s: the driver refuses its "
 		"tensor map (CUresult %d)", k->j.tname[m->tensor], r) :
 		PM_RT_L_OK;
+}
+
+/* launch.c, launch: the grid of row w (x, and z: the batch), or an
+ * error past its bounds. */
+static int grid_of(struct pm_rt_kernel *k, const struct pm_rt_module *m,
+	const struct pm_rt_jit_row *w, const struct pm_rt_choice *c,
+	const int64_t *s, int64_t *gx, int64_t *gz)
+{
+	const struct pm_rt_jit *j = &k->j;
+	const int64_t rows = pm_rt_dim_value(&j->m, s);
+	const int64_t tn = (pm_rt_dim_value(&j->n, s) + w->bn - 1) / w->bn;
+	const int64_t tiles = (rows + w->bm - 1) / w->bm * tn;
+	const int64_t nb = pm_rt_jit_batch(j, s);
+	/* persistent, not planned: at most the GPU's blocks */
+	const int64_t pb = j->planned ? c->grid : (int64_t) m->sms * m->occ[0];
+	int64_t units = tiles;
+
+	if (tiles > 2147483647)
+		return fail(k, PM_RT_L_EINVAL, "more than 2^31 - 1 tiles");
+	*gz = w->zsplit ? c->s : 1;
+	if (j->grouped) {
+		/* units (group, tile) of the 1-D grid (emit/group.h) */
+		units = ((rows + w->bm - 1) / w->bm + nb) * tn;
+		if (units > 2147483647)
+			return fail(k, PM_RT_L_EINVAL, "more than 2^31 - 1 "
+				"units (group, tile)");
+		*gx = w->persistent && pb < units ? pb : units;
+		return PM_RT_L_OK;
+	}
+	if (j->nbatch && nb > 65535)
+		return fail(k, PM_RT_L_EINVAL, "%lld batches: at most 65535",
+			(long long) nb);
+	if (j->nbatch && w->persistent && (units = tiles * nb) > 2147483647)
+		return fail(k, PM_RT_L_EINVAL, "more than 2^31 - 1 units "
+			"(batch, tile)");
+	if (j->nbatch && !w->persistent)
+		*gz = nb;
+	if (!j->planned)
+		*gx = w->persistent && pb < units ? pb : units;
+	else
+		*gx = c->grid;
+	return PM_RT_L_OK;
 }
 
 /* launch.c, launch: row c->v with its arguments. */
@@ -327,18 +381,12 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	int sz[PM_RT_JIT_SYMS], kc[PM_RT_MAX_K], cl = c->cl, n = 0, x = 1;
 	unsigned tdp = (unsigned) c->tdp;
 	pm_CUtensorMap maps[PM_RT_JIT_TMA];
-	int64_t tiles = ((pm_rt_dim_value(&j->m, s) + w->bm - 1) / w->bm) *
-		((pm_rt_dim_value(&j->n, s) + w->bn - 1) / w->bn);
-	int64_t grid = c->grid;
+	int64_t grid = 0, gz = 1;
 	pm_CUresult r;
+	int rc = grid_of(k, m, w, c, s, &grid, &gz);
 
-	if (tiles > 2147483647)
-		return fail(k, PM_RT_L_EINVAL, "more than 2^31 - 1 tiles");
-	if (!j->planned) {
-		int64_t pb = (int64_t) m->sms * m->occ[0];
-
-		grid = w->persistent && pb < tiles ? pb : tiles;
-	}
+	if (rc)
+		return rc;
 	for (int i = 0; i < j->ntensors; ++i) {
 		ptr[i] = t[i];
 		arg[n++] = &ptr[i];
@@ -375,10 +423,8 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		arg[n++] = &rcnt;
 	}
 	for (int i = 0; i < w->ntma; ++i) {
-		int rc = tmap(k, cu, &w->tma[i], t[w->tma[i].tensor], s,
-			&maps[i]);
-
-		if (rc)
+		if ((rc = tmap(k, cu, &w->tma[i], t[w->tma[i].tensor], s,
+		    &maps[i])))
 			return rc;
 		arg[n++] = &maps[i];
 	}
@@ -410,7 +456,7 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		r = cu->LaunchKernelEx(&lc, m->f[c->v][x], arg, NULL);
 	} else {
 		r = cu->LaunchKernel(m->f[c->v][x], (unsigned) grid, 1,
-			w->zsplit ? (unsigned) c->s : 1, (unsigned) w->threads,
+			(unsigned) gz, (unsigned) w->threads,
 			1, 1, (unsigned) w->smem, stream, arg, NULL);
 	}
 	return r ? cuda_fail(k, cu, "the launch", r) : PM_RT_L_OK;

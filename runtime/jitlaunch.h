@@ -24,7 +24,6 @@
 #include "runtime/jit.h"
 
 #define PM_RT_CTXS 8
-#define PM_RT_MAX_PARTS 16	/* cubins of a kernel */
 #define PM_RT_KEPT 32
 
 /* Return codes. */
@@ -59,8 +58,9 @@ struct pm_rt_kernel {
 	char err[512];		/* the last failure's message */
 };
 
-/* A kernel of j and its n cubins (copied; each kernel function in one of
- * them); NULL when out of memory or n is not in [1, PM_RT_MAX_PARTS]. */
+/* A kernel of j and its n cubins (copied; each kernel function in the
+ * cubin its row's part names); NULL when out of memory, n is not in
+ * [1, PM_RT_MAX_PARTS] or a part is not below n. */
 struct pm_rt_kernel *pm_rt_kernel_new(const struct pm_rt_jit *j, int n,
 	const unsigned char *const *cubin, const size_t *len);
 /* Frees the kept workspaces and unloads the modules (their contexts must

@@ -21,9 +21,10 @@ static struct {
 	int nenc;
 	struct {
 		int dtype, swizzle;
+		unsigned rank;
 		void *base;
-		uint64_t dims[2], stride;
-		unsigned box[2];
+		uint64_t dims[3], stride, bstride;
+		unsigned box[3];
 	} enc[8];
 	size_t alloc;
 	int memset0;
@@ -216,18 +217,23 @@ static pm_CUresult mk_encode(pm_CUtensorMap *m, int dtype, unsigned rank,
 	const unsigned *box, const unsigned *estr, int il, int sw, int l2,
 	int oob)
 {
-	assert_int_equal(rank, 2);
-	assert_int_equal(estr[0], 1);
+	assert_true(rank == 2 || rank == 3);
+	for (unsigned d = 0; d < rank; ++d)
+		assert_int_equal(estr[d], 1);
 	assert_int_equal(il, 0);
 	assert_int_equal(l2, PM_CU_TMAP_L2_256B);
 	assert_int_equal(oob, 0);
 	assert_true(mk.nenc < 8);
+	memset(&mk.enc[mk.nenc], 0, sizeof(mk.enc[0]));
 	mk.enc[mk.nenc].dtype = dtype;
 	mk.enc[mk.nenc].swizzle = sw;
+	mk.enc[mk.nenc].rank = rank;
 	mk.enc[mk.nenc].base = base;
-	memcpy(mk.enc[mk.nenc].dims, dims, sizeof(mk.enc[0].dims));
+	memcpy(mk.enc[mk.nenc].dims, dims, rank * sizeof(*dims));
 	mk.enc[mk.nenc].stride = strides[0];
-	memcpy(mk.enc[mk.nenc].box, box, sizeof(mk.enc[0].box));
+	if (rank == 3)
+		mk.enc[mk.nenc].bstride = strides[1];
+	memcpy(mk.enc[mk.nenc].box, box, rank * sizeof(*box));
 	memset(m, 0, sizeof(*m));
 	m->opaque[0] = 1000 + (uint64_t) mk.nenc++;
 	return 0;
@@ -290,6 +296,12 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 	p.n = pm_rt_dim_value(&mk_j->n, s);
 	p.k[0] = pm_rt_dim_value(&mk_j->k[0], s);
 	p.mis = pm_rt_jit_mis(mk_j, s);	/* test_jit's check_desc checks it */
+	/* batched: the batch count; grouped: the groups (check_desc checks
+	 * table.c's lines) */
+	if (mk_j->grouped)
+		p.grouped = (int) pm_rt_jit_batch(mk_j, s);
+	else if (mk_j->nbatch)
+		p.batch = pm_rt_jit_batch(mk_j, s);
 	assert_int_equal(pm_rt_parse_force(force, mk_j->rows, mk_j->nrows,
 		&f), 0);
 	assert_int_equal(pm_rt_plan(&mk_j->spec, mk_j->rows, mk_j->nrows, &d,
@@ -299,6 +311,28 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 			&p, &mk_j->spec, c), 0);
 }
 
+/* The grid launch.c gives row w of choice c at sizes s: x, then z (the
+ * split's chunks, or a batched grid's batches); a grouped file's units
+ * (group, tile), at most the plan's blocks where persistent
+ * (emit/group.h, pm_emit_group_units). */
+static void mk_grid(const struct pm_rt_choice *c, const struct
+	pm_rt_jit_row *w, const int64_t *s, int64_t *g)
+{
+	const int64_t m = pm_rt_dim_value(&mk_j->m, s);
+	const int64_t n = pm_rt_dim_value(&mk_j->n, s);
+	const int64_t nb = pm_rt_jit_batch(mk_j, s);
+
+	g[0] = c->grid;
+	g[1] = w->zsplit ? c->s : mk_j->nbatch && !mk_j->grouped &&
+		!w->persistent ? nb : 1;
+	if (mk_j->grouped) {
+		int64_t u = ((m + w->bm - 1) / w->bm + nb) *
+			((n + w->bn - 1) / w->bn);
+
+		g[0] = w->persistent && c->grid < u ? c->grid : u;
+	}
+}
+
 /* The launch of choice c at sizes s with tensors t, as recorded. */
 static void mk_check(const struct pm_rt_choice *c, const int64_t *s,
 	void *const *t)
@@ -306,6 +340,7 @@ static void mk_check(const struct pm_rt_choice *c, const int64_t *s,
 	const struct pm_rt_jit_row *w = &mk_j->kern[c->v];
 	char want[96];
 	int x = w->twin;
+	int64_t gx_gz[2];
 
 	for (int i = 0; i < mk_j->nsyms; ++i)
 		if (w->twin_mult[i] && s[i] % w->twin_mult[i])
@@ -313,8 +348,10 @@ static void mk_check(const struct pm_rt_choice *c, const int64_t *s,
 	snprintf(want, sizeof(want), "pm_kernel_%s%s%s", mk_j->name, w->suffix,
 		x ? "_x" : "");
 	assert_string_equal(mk.fn, want);
-	assert_int_equal(mk.grid[0], c->grid);
-	assert_int_equal(mk.grid[2], w->zsplit ? c->s : 1);
+	mk_grid(c, w, s, gx_gz);
+	assert_int_equal(mk.grid[0], gx_gz[0]);
+	assert_int_equal(mk.grid[1], 1);
+	assert_int_equal(mk.grid[2], gx_gz[1]);
 	assert_int_equal(mk.block[0], w->threads);
 	assert_int_equal(mk.smem, w->smem);
 	for (int i = 0; i < mk_j->ntensors; ++i)
@@ -335,6 +372,16 @@ static void mk_check(const struct pm_rt_choice *c, const int64_t *s,
 		assert_ptr_equal(mk.enc[m].base, t[tm->tensor]);
 		assert_int_equal(mk.enc[m].dims[0], pm_rt_dim_value(&tm->cols, s));
 		assert_int_equal(mk.enc[m].dims[1], pm_rt_dim_value(&tm->rows, s));
+		/* a batched tensor's: the batch outermost, slices of rows x
+		 * cols, a box of one (launch.c, pm_tma_map_3d) */
+		assert_int_equal(mk.enc[m].rank, tm->batched ? 3 : 2);
+		if (tm->batched) {
+			assert_int_equal(mk.enc[m].dims[2],
+				pm_rt_jit_batch(mk_j, s));
+			assert_int_equal(mk.enc[m].bstride, mk.enc[m].dims[0] *
+				mk.enc[m].dims[1] * 2);
+			assert_int_equal(mk.enc[m].box[2], 1);
+		}
 		assert_int_equal(mk.enc[m].stride, mk.enc[m].dims[0] * 2);
 		assert_int_equal(mk.enc[m].box[0], tm->box_cols);
 		assert_int_equal(mk.enc[m].box[1], tm->box_rows);
@@ -385,6 +432,7 @@ static struct pm_rt_kernel *mk_kernel_parts(int np)
 		for (int x = 0; x <= !!gbr90.kern[r].twin; ++x, ++f) {
 			char *t = text[f % np];
 
+			gbr90.kern[r].part[x] = f % np;
 			snprintf(t + strlen(t), sizeof(text[0]) - strlen(t),
 				"pm_kernel_%s%s%s\n", gbr90.name,
 				gbr90.kern[r].suffix, x ? "_x" : "");
@@ -565,14 +613,16 @@ static void launch_forced(void **state)
  * launch finds its function in the module that holds it. */
 static void launch_parts(void **state)
 {
-	const unsigned char *c = (const unsigned char *) "";
-	size_t n = 1;
+	const unsigned char *c = (const unsigned char *) "", *c2[2] = { c, c };
+	size_t n = 1, n2[2] = { 1, 1 };
 
 	(void) state;
 	forced_rows(mk_kernel_parts(3));
 	/* no cubin, or more than a kernel holds: none */
 	assert_null(pm_rt_kernel_new(&gbr90, 0, &c, &n));
 	assert_null(pm_rt_kernel_new(&gbr90, PM_RT_MAX_PARTS + 1, &c, &n));
+	/* a row's part past the cubins (a corrupt cache entry): none */
+	assert_null(pm_rt_kernel_new(&gbr90, 2, c2, n2));
 }
 
 /* An epilogue reduction's file (gemm_rowsum, sm_90a; decisions/0037,
@@ -631,4 +681,107 @@ static void launch_red(void **state)
 	assert_ptr_equal(mk.rpart, ws + cnt);
 	pm_rt_kernel_free(k);
 	pm_cuda_override(NULL);
+}
+
+/* s (spec order) from "Bt=3,M=1000,..." */
+static void mk_sizes(const struct pm_rt_jit *j, const char *str, int64_t *s)
+{
+	for (int i = 0; i < j->nsyms; ++i) {
+		char pat[80];
+		const char *p;
+
+		snprintf(pat, sizeof(pat), "%s=", j->sym_name[i]);
+		p = strstr(str, pat);
+		while (p && p != str && p[-1] != ',')
+			p = strstr(p + 1, pat);
+		if (!p)
+			fail_msg("%s: no %s in %s", j->name, pat, str);
+		s[i] = atoll(p + strlen(pat));
+	}
+}
+
+/* Batched and grouped files (docs/decisions/0036, 0042, 0045, 0051):
+ * the plan's launch and every row forced at each size, their grids (the
+ * batch in z or in the units), 3-D maps of the batched tensors; past
+ * 65535 batches refused. */
+static void launch_batched(void **state)
+{
+	static const struct {
+		const char *spec, *sizes[4];
+	} cases[] = {
+		{ "../tests/specs/bmm_nn", { "Bt=3,M=1000,N=776,K=520",
+		  "Bt=64,M=512,N=512,K=512", "Bt=1,M=4096,N=4096,K=4096",
+		  "Bt=16,M=2048,N=2048,K=128" } },
+		{ "../tests/specs/bmm_bias", { "Bt=3,M=127,N=264,K=72",
+		  "Bt=8,M=1024,N=1024,K=1024", "Bt=2,M=4096,N=4096,K=512",
+		  "Bt=1,M=64,N=64,K=64" } },
+		{ "../tests/specs/moe_up", { "E=8,T=6208,N=4096,K=4096",
+		  "E=3,T=1,N=776,K=520", "E=64,T=4096,N=1024,K=2048",
+		  "E=1,T=129,N=128,K=64" } },
+	};
+	static const unsigned char cubin[4] = { 0x7f, 'E', 'L', 'F' };
+	static char mem[8][1024] __attribute__((aligned(256)));
+	static struct pm_rt_jit j;
+	void *t[8];
+	const unsigned char *cb = cubin;
+	size_t nc = sizeof(cubin);
+
+	(void) state;
+	for (int i = 0; i < 8; ++i)
+		t[i] = mem[i];
+	for (size_t e = 0; e < sizeof(cases) / sizeof(*cases); ++e) {
+		int rc, forced = 0, zs = 0;
+		char *src = generate(cases[e].spec, "sm_90a", &j, &rc);
+		struct pm_rt_kernel *k;
+		int64_t s[PM_RT_JIT_SYMS];
+
+		assert_int_equal(rc, 0);
+		free(src);
+		assert_int_equal(j.nbatch, 1);
+		assert_int_equal(j.grouped, e == 2);
+		pm_rt_jit_fix(&j);
+		mk_j = &j;
+		memset(&mk, 0, sizeof(mk));
+		pm_cuda_override(&mk_cuda);
+		k = pm_rt_kernel_new(&j, 1, &cb, &nc);
+		assert_non_null(k);
+		for (int z = 0; z < 4; ++z) {
+			struct pm_rt_choice c;
+
+			mk_sizes(&j, cases[e].sizes[z], s);
+			unsetenv("POLYMMA_VARIANT");
+			mk_expect(s, NULL, 0, &c);
+			assert_int_equal(mk_run(k, s, t, NULL, 0, 1), 0);
+			assert_int_equal(mk.launches, 1);
+			mk_check(&c, s, t);
+			for (int r = 0; r < j.nrows; ++r) {
+				char f[64];
+
+				snprintf(f, sizeof(f), "%s", *j.kern[r].suffix ?
+					j.kern[r].suffix : "_base");
+				setenv("POLYMMA_VARIANT", f, 1);
+				if (mk_run(k, s, t, NULL, 0, 1))
+					continue;	/* cannot run s */
+				mk_expect(s, f, 0, &c);
+				assert_int_equal(c.v, r);
+				mk_check(&c, s, t);
+				zs += mk.grid[2] > 1;
+				forced++;
+			}
+		}
+		unsetenv("POLYMMA_VARIANT");
+		assert_true(forced >= j.nrows);
+		/* batched: some row ran its batches in z */
+		assert_true((zs > 0) == (e < 2));
+		/* more batches than gridDim.z holds (units of groups: any) */
+		if (e < 2) {
+			mk_sizes(&j, "Bt=65536,M=64,N=64,K=64", s);
+			assert_int_equal(mk_run(k, s, t, NULL, 0, 1),
+				PM_RT_L_EINVAL);
+			assert_non_null(strstr(k->err, "65535"));
+			assert_int_equal(mk.launches, 0);
+		}
+		pm_rt_kernel_free(k);
+		pm_cuda_override(NULL);
+	}
 }

@@ -130,6 +130,42 @@ static void dim_str(const struct pm_rt_jit *j, const struct pm_rt_dim *d,
 		snprintf(buf, n, "%lld", (long long) d->value);
 }
 
+/* "(int64_t) (Bt)": the batch count as emit/batch.c prints it. */
+static void batch_str(const struct pm_rt_jit *j, char *buf, size_t n)
+{
+	size_t off = (size_t) snprintf(buf, n, "(int64_t) ");
+
+	for (int b = 0; b < j->nbatch && off < n; ++b) {
+		char e[32];
+
+		dim_str(j, &j->bdims[b], e, sizeof(e));
+		off += (size_t) snprintf(buf + off, n - off, "%s(%s)",
+			b ? " * " : "", e);
+	}
+}
+
+/* A batched tensor's map as launch.c prints it (pm_tma_map_3d[_ty]). */
+static void check_map_3d(const char *src, const struct pm_rt_jit *j,
+	int r, const struct pm_rt_tma *t, const char *rows, const char *cols,
+	const char *const *types)
+{
+	char nb[128], call[512];
+
+	batch_str(j, nb, sizeof(nb));
+	snprintf(call, sizeof(call), "pm_tma_map_3d_ty(&pm_tm%d, %s, %s, %d, "
+		"%s, %s, %s, %s, (int64_t) (%s) * (%s), %d, %d, %d)", t->buf,
+		j->tname[t->tensor], types[t->dtype], t->esize, rows, cols, cols,
+		nb, rows, cols, t->box_rows, t->box_cols, t->swizzle);
+	if (strstr(src, call))
+		return;
+	snprintf(call, sizeof(call), "pm_tma_map_3d(&pm_tm%d, %s, %s, %s, %s, "
+		"%s, (int64_t) (%s) * (%s), %d, %d, %d)", t->buf,
+		j->tname[t->tensor], rows, cols, cols, nb, rows, cols,
+		t->box_rows, t->box_cols, t->swizzle);
+	if (!strstr(src, call))
+		fail_msg("%s row %d: no %s", j->name, r, call);
+}
+
 /* Each tensor map as launch.c prints its pm_tma_map_2d call, and the
  * file's TMA data type. */
 static void check_maps(const char *src, const struct pm_rt_jit *j)
@@ -149,6 +185,10 @@ static void check_maps(const char *src, const struct pm_rt_jit *j)
 			dim_str(j, &t->cols, cols, sizeof(cols));
 			assert_true(t->dtype == 0 || t->dtype == 6 ||
 				t->dtype == 9);
+			if (t->batched) {
+				check_map_3d(src, j, r, t, rows, cols, types);
+				continue;
+			}
 			/* the output's map of TMA stores (decision 0048):
 			 * its own type, the last map */
 			snprintf(call, sizeof(call), "pm_tma_map_2d_ty(&pm_tm%d, "
@@ -172,6 +212,71 @@ static void check_maps(const char *src, const struct pm_rt_jit *j)
 			assert_non_null(strstr(src, def));
 			assert_int_equal(t->esize, t->dtype ? 2 : 1);
 		}
+}
+
+/* Occurrences of pat in s. */
+static int count(const char *s, const char *pat)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, pat)); s += strlen(pat))
+		n++;
+	return n;
+}
+
+/* A batched or grouped file: the plan's batch count or groups (table.c)
+ * and each row's grid (launch.c): batches in z where not persistent;
+ * a grouped grid its units (group, tile), at most the plan's where
+ * persistent. */
+static void check_batch(const char *src, const struct pm_rt_jit *j)
+{
+	char nb[128], want[1024], e[32], m[32], nn[32];
+	int z = 0;
+
+	batch_str(j, nb, sizeof(nb));
+	if (!j->nbatch) {
+		assert_null(strstr(src, "p.batch ="));
+		assert_null(strstr(src, "p.grouped ="));
+		return;
+	}
+	if (!j->planned)
+		return;
+	if (!j->grouped) {
+		snprintf(want, sizeof(want), "\tp.batch = %s;\n", nb);
+		if (!strstr(src, want))
+			fail_msg("%s: no %s", j->name, want);
+		for (int r = 0; r < j->nrows; ++r)
+			z += !j->kern[r].persistent;
+		snprintf(want, sizeof(want), "dim3 grid((unsigned) (c->grid), 1, "
+			"(unsigned) %s);", nb);
+		assert_int_equal(count(src, want), z);
+		assert_int_equal(count(src, "dim3 grid((unsigned) (c->grid), "
+			"1);"), j->nrows - z);
+		return;
+	}
+	dim_str(j, &j->bdims[0], e, sizeof(e));
+	dim_str(j, &j->m, m, sizeof(m));
+	dim_str(j, &j->n, nn, sizeof(nn));
+	snprintf(want, sizeof(want), "\tp.grouped = (int) (%s);\n", e);
+	if (!strstr(src, want))
+		fail_msg("%s: no %s", j->name, want);
+	for (int r = 0; r < j->nrows; ++r) {
+		const struct pm_rt_jit_row *w = &j->kern[r];
+		char u[256];
+
+		snprintf(u, sizeof(u), "(((int64_t) (%s) + %d) / %d + (int64_t) "
+			"(%s)) * (((int64_t) (%s) + %d) / %d)", m, w->bm - 1, w->bm,
+			e, nn, w->bn - 1, w->bn);
+		if (w->persistent)
+			snprintf(want, sizeof(want), "dim3 grid((unsigned) (%s < "
+				"(int64_t) c->grid ? %s : (int64_t) c->grid), 1);",
+				u, u);
+		else
+			snprintf(want, sizeof(want), "dim3 grid((unsigned) (%s), "
+				"1);", u);
+		if (!strstr(src, want))
+			fail_msg("%s row %d: no %s", j->name, r, want);
+	}
 }
 
 static void check_desc(const char *src, const struct pm_rt_jit *j)
@@ -251,6 +356,7 @@ static void check_desc(const char *src, const struct pm_rt_jit *j)
 		if (!strstr(src, c))
 			fail_msg("%s: no %s", j->name, c);
 	}
+	check_batch(src, j);
 	pm_rt_jit_pack(j, NULL, &n);
 	b = malloc(n);
 	pm_rt_jit_pack(j, b, &m);
@@ -312,7 +418,9 @@ static void examples(void **state)
 	static const char *const all[] = {
 		"gemm_nn", "gemm_nt", "gemm_tn", "gemm_tt", "gemm_bias_relu",
 		"gemm_epilogue_chain", "relu_gemm", "add_gemm",
-		"../tests/specs/gemm_rowsum",
+		"../tests/specs/gemm_rowsum", "../tests/specs/bmm_nn",
+		"../tests/specs/bmm_bias", "../tests/specs/bmm_bcast_b",
+		"../tests/specs/moe_up",
 	};
 	static const char *const targets[] = { "sm_80", "sm_90a" };
 	const char *why = NULL, *env = getenv("POLYMMA_JIT_ALL");
@@ -332,7 +440,8 @@ static void examples(void **state)
 			char *src;
 			int rc;
 
-			if (!every && !(e == 0 && t == 0) && !(e == 4 &&
+			if (!every && !(e == 0 && t == 0) && !(e >= 9 && t == 1 &&
+			    e % 3 == 0) && !(e == 4 &&
 			    t == 1) && !(e == 8 && t == 1))
 				continue;
 			src = generate(all[e], targets[t], j, &rc);
@@ -607,14 +716,15 @@ static void compile_cached(void **state)
 	assert_null(k);
 	assert_int_equal(polymma_jit_compile(ctx, text, o, "sm_x", &k),
 		POLYMMA_ERR_USAGE);
-	/* batched contractions: refused, not launched wrongly */
+	/* K-major copies (an 8-bit operand declared MN-major): refused,
+	 * not launched wrongly */
 	{
-		char *t = pm_test_read("tests/specs/bmm_nn.tc");
+		char *t = pm_test_read("tests/specs/gemm_f8e4m3_nn.tc");
 
 		assert_non_null(t);
-		assert_int_equal(polymma_jit_compile(ctx, t, o, "sm_80", &k),
+		assert_int_equal(polymma_jit_compile(ctx, t, o, "sm_90a", &k),
 			POLYMMA_ERR_SPEC);
-		assert_non_null(strstr(polymma_diagnostics(ctx), "batched"));
+		assert_non_null(strstr(polymma_diagnostics(ctx), "K-major"));
 		assert_null(k);
 		free(t);
 	}
@@ -697,6 +807,10 @@ static void compile_parts(void **state)
 					in += cubin_holds(rt->cubin[i],
 						rt->ncubin[i], f);
 				assert_int_equal(in, 1);
+				/* the one the row names (the only lookup) */
+				in = rt->j.kern[r].part[x];
+				assert_true(cubin_holds(rt->cubin[in],
+					rt->ncubin[in], f));
 			}
 		assert_true(nf >= 3);
 		polymma_kernel_free(k);
@@ -758,6 +872,7 @@ int main(void)
 		cmocka_unit_test(launch_forced),
 		cmocka_unit_test(launch_parts),
 		cmocka_unit_test(launch_red),
+		cmocka_unit_test(launch_batched),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

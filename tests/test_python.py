@@ -32,10 +32,10 @@ try:
     HAVE_TORCH = True
 except ImportError:
     HAVE_TORCH = False
-# A batched contraction: the JIT refuses it (unsupported), the command
-# generates it.
-BATCHED = ("def bmm(f16(Bt, M, K) A, f16(Bt, K, N) B) -> (f16(Bt, M, N) C)"
-           " {\n    C(b, i, j) +=! A(b, i, k) * B(b, k, j)\n}\n")
+# An 8-bit operand declared MN-major (a K-major copy, decision 0033): the
+# JIT refuses it (unsupported), the command generates it.
+KCOPY = ("def g(f8e4m3(M, K) A, f8e4m3(K, N) B) -> (f16(M, N) C)"
+         " {\n    C(i, j) +=! A(i, k) * B(k, j)\n}\n")
 
 
 class Fake:
@@ -496,13 +496,13 @@ class Jit(unittest.TestCase):
             polymma._compile_nvcc = lambda *a: calls.append(a) or \
                 polymma.Kernel.__new__(polymma.Kernel)
             polymma._nvcc_path_available = lambda: True
-            k = polymma.compile(BATCHED, target="sm_80")
+            k = polymma.compile(KCOPY, target="sm_90a")
             self.assertEqual(len(calls), 1)
             self.assertEqual(k.backend, "nvcc")
             self.assertIn("unsupported", k.jit_refused)
             polymma._nvcc_path_available = lambda: False
             with self.assertRaisesRegex(polymma.SpecError, "unsupported"):
-                polymma.compile(BATCHED, target="sm_80")
+                polymma.compile(KCOPY, target="sm_90a")
             self.assertEqual(len(calls), 1)
         finally:
             polymma._compile_nvcc = real_compile

@@ -1,6 +1,7 @@
 /* jit_check: the JIT on a GPU (docs/decisions/0038-jit.md).
  *
- *   jit_check [--so NAME=LIB.so]... [--sizes M=..,N=..,K=..;...] SPEC.tc...
+ *   jit_check [--target sm_XY] [--so NAME=LIB.so]... [--sizes M=..,N=..,K=..;...]
+ *             SPEC.tc...
  *
  * For each spec: polymma_jit_compile cold (cache cleared: generation +
  * NVRTC) and warm (a cache hit), timed; then at each size, the plan's
@@ -10,9 +11,16 @@
  * with --so NAME=LIB.so (the nvcc-built generated file of spec NAME, with
  * NAME_argv), bit for bit against the generated launcher under the same
  * POLYMMA_VARIANT; then the host time per launch of both at a small size.
+ * --target: the kernels' target (default: the device's family), e.g.
+ * sm_80 kernels on an sm_90 device (the cubins still the device's).
  * Built here with static isl (make build/tests/gpu/jit_check); the GPU
  * machine needs only the driver and NVRTC (tests/gpu/jit_check.sh).
- * Exit 0 when every check passes. f16 and f32 tensors only.
+ * Exit 0 when every check passes. f16 and f32 tensors, and a grouped
+ * spec's i32 offsets (polymma_spec_group_offsets): the cumulative ends of
+ * the counts 0 1 7 127 129 64 255 33 over and over (clamped to the rows
+ * by the kernels and the reference alike); rows of no group stay zero
+ * under both launchers. Batched specs take their batch sizes in --sizes
+ * ("Bt=3,M=...").
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,6 +39,7 @@ typedef int (*argv_fn)(void *const *, const int64_t *, void *);
 
 static const struct pm_cuda *cu;
 static int failures;
+static int grouped;	/* the spec's offsets tensor is an input */
 
 static double now(void)
 {
@@ -68,11 +77,17 @@ static double h2d(uint16_t h)
 }
 
 struct buf {
-	int f32, out;
+	int f32, i32, out;
 	size_t n;
 	void *host, *ref;
 	pm_CUdeviceptr dev;
 };
+
+/* Bytes of an element of b. */
+static size_t esz(const struct buf *b)
+{
+	return b->f32 || b->i32 ? 4 : 2;
+}
 
 static int64_t elems(const polymma_spec *s, int t, const int64_t *sz)
 {
@@ -124,8 +139,7 @@ static void run_one(polymma_kernel *k, argv_fn so, const char *name,
 	for (int t = 0; t < nt; ++t) {
 		ptr[t] = (void *) (uintptr_t) b[t].dev;
 		if (b[t].out)
-			cu->MemsetD8Async(b[t].dev, 0, b[t].n * (b[t].f32 ? 4 : 2),
-				NULL);
+			cu->MemsetD8Async(b[t].dev, 0, b[t].n * esz(&b[t]), NULL);
 	}
 	if (variant)
 		setenv("POLYMMA_VARIANT", variant, 1);
@@ -144,7 +158,7 @@ static void run_one(polymma_kernel *k, argv_fn so, const char *name,
 		return;
 	}
 	for (int t = 0; t < nt; ++t) {
-		size_t bytes = b[t].n * (b[t].f32 ? 4 : 2);
+		size_t bytes = b[t].n * esz(&b[t]);
 
 		if (!b[t].out)
 			continue;
@@ -157,14 +171,16 @@ static void run_one(polymma_kernel *k, argv_fn so, const char *name,
 		}
 	}
 	if (so) {
+		/* poisoned, but where rows of no group stay unwritten:
+		 * zero, as for the JIT's launch */
 		for (int t = 0; t < nt; ++t)
 			if (b[t].out)
-				cu->MemsetD8Async(b[t].dev, 0xff, b[t].n *
-					(b[t].f32 ? 4 : 2), NULL);
+				cu->MemsetD8Async(b[t].dev, grouped ? 0 : 0xff,
+					b[t].n * esz(&b[t]), NULL);
 		rc = so(ptr, sz, NULL);
 		cu->CtxSynchronize();
 		for (int t = 0; t < nt && !rc; ++t) {
-			size_t bytes = b[t].n * (b[t].f32 ? 4 : 2);
+			size_t bytes = b[t].n * esz(&b[t]);
 			void *o = malloc(bytes);
 
 			if (!b[t].out)
@@ -219,8 +235,14 @@ static void at_size(polymma_kernel *k, argv_fn so, const polymma_spec *s,
 		failures++;
 		return;
 	}
+	grouped = polymma_spec_group_offsets(s) >= 0;
 	for (int t = 0; t < nt; ++t) {
+		static const int32_t counts[8] = { 0, 1, 7, 127, 129, 64, 255,
+			33 };
+		int32_t end = 0;
+
 		b[t].f32 = !strcmp(polymma_spec_tensor_type(s, t), "f32");
+		b[t].i32 = t == polymma_spec_group_offsets(s);
 		b[t].out = polymma_spec_tensor_is_output(s, t);
 		b[t].n = (size_t) elems(s, t, sz);
 		b[t].host = malloc(b[t].n * 4);
@@ -229,13 +251,15 @@ static void at_size(polymma_kernel *k, argv_fn so, const polymma_spec *s,
 			float v = b[t].out ? 0.f : (float) (rand() % 2001 -
 				1000) / 1000.f;
 
-			if (b[t].f32)
+			if (b[t].i32)
+				((int32_t *) b[t].host)[i] = end += counts[i % 8];
+			else if (b[t].f32)
 				((float *) b[t].host)[i] = v;
 			else
 				((uint16_t *) b[t].host)[i] = f2h(v);
 		}
-		cu->MemAlloc(&b[t].dev, b[t].n * (b[t].f32 ? 4 : 2));
-		cu->MemcpyHtoD(b[t].dev, b[t].host, b[t].n * (b[t].f32 ? 4 : 2));
+		cu->MemAlloc(&b[t].dev, b[t].n * esz(&b[t]));
+		cu->MemcpyHtoD(b[t].dev, b[t].host, b[t].n * esz(&b[t]));
 		refs[t] = b[t].host;
 	}
 	if (polymma_reference(ctx, s, sz, refs)) {
@@ -343,6 +367,13 @@ int main(int argc, char **argv)
 
 		if (!strcmp(argv[a], "--so") && a + 1 < argc && nso < 16) {
 			sos[nso++] = argv[++a];
+			continue;
+		}
+		if (!strcmp(argv[a], "--target") && a + 1 < argc) {
+			if (polymma_options_set(o, "target", argv[++a], NULL)) {
+				printf("FAIL: --target %s\n", argv[a]);
+				return 1;
+			}
 			continue;
 		}
 		if (!strcmp(argv[a], "--sizes") && a + 1 < argc) {

@@ -11,7 +11,11 @@ PyTorch.
   through ctypes with prebuilt arrays, the torch operator, torch.matmul;
 - polymma.torch.op eager, under torch.compile(fullgraph=True), and
   replayed from a captured CUDA graph (also with a split plan, whose
-  workspace the graph owns).
+  workspace the graph owns);
+- batched and grouped specs through the JIT (decisions 0036, 0045):
+  bmm_nn, bmm_bcast_b (a shared B) and bmm_bias as operators, against
+  torch.bmm; moe_up (grouped, with empty groups and a group of one row)
+  against a loop over the experts, rows of no group left untouched.
 
 Needs build/libpolymma.so (`make shared` here; isl is linked into it,
 docs/decisions/0052-small-integer-isl.md; built with `make ISL=system`,
@@ -245,6 +249,58 @@ def torch_op(torch):
               ref(A2.float(), B.float(), bias2.float()))
 
 
+def batched(torch):
+    from polymma import torch as pmtorch
+    cases = {
+        "bmm_nn": lambda a, b: a @ b,
+        "bmm_bcast_b": lambda a, b: a.transpose(1, 2) @ b,
+        "bmm_bias": lambda a, b, bias, sc, r: (
+            (a @ b.transpose(1, 2)) * sc + bias[:, None, :] + r).relu(),
+    }
+    # (Bt, M, N, K): M a multiple of 8 for bmm_bcast_b's A(Bt, K, M)
+    sizes = [(3, 136, 264, 72), (16, 520, 512, 136), (64, 128, 128, 64),
+             (1, 1000, 776, 520), (2, 2048, 2048, 1024)]
+    for name, ref in cases.items():
+        op = pmtorch.op(os.path.join(ROOT, "tests/specs/%s.tc" % name))
+        report(op.kernel.backend == "jit", "%s compiled by the %s path%s" % (
+            name, op.kernel.backend, " (%s)" % op.kernel.jit_refused
+            if op.kernel.jit_refused else ""))
+        for bt, M, N, K in sizes:
+            shapes = {"Bt": bt, "M": M, "N": N, "K": K}
+            ins = [rnd(torch, [shapes.get(d, d) for d in t["dims"]])
+                   if t["type"] == "f16" else
+                   rnd(torch, [shapes.get(d, d) for d in t["dims"]]).float()
+                   for t in op.kernel.tensors if not t["output"]]
+            check(torch, "%s %dx%dx%dx%d" % (name, bt, M, N, K), op(*ins),
+                  ref(*[x.float() for x in ins]))
+    k = polymma.compile(os.path.join(ROOT, "tests/specs/moe_up.tc"))
+    report(k.backend == "jit", "moe_up compiled by the %s path%s" % (
+        k.backend, " (%s)" % k.jit_refused if k.jit_refused else ""))
+    counts = [0, 1, 7, 127, 129, 64, 255, 33]
+    for E, T, N, K in [(8, 1000, 776, 520), (3, 1, 264, 72),
+                       (64, 4096, 512, 256), (8, 6208, 1024, 1024)]:
+        ends = torch.tensor([sum(counts[i % 8] for i in range(e + 1))
+                             for e in range(E)], dtype=torch.int32)
+        offs = ends.clamp(max=T).cuda()
+        X, W, bias = rnd(torch, (T, K)), rnd(torch, (E, K, N)), \
+            rnd(torch, (E, N))
+        Y = torch.full((T, N), float("nan"), device="cuda", dtype=torch.half)
+        k(X, W, bias, offs, Y)
+        torch.cuda.synchronize()
+        want = torch.full((T, N), float("nan"), device="cuda")
+        lo = 0
+        for e, hi in enumerate(offs.tolist()):
+            z = X[lo:hi].float() @ W[e].float() + bias[e].float()
+            want[lo:hi] = z * z.sigmoid()
+            lo = hi
+        rows = offs[-1].item()
+        tag = "moe_up E=%d %dx%dx%d (%d rows in groups)" % (E, T, N, K, rows)
+        if rows:
+            check(torch, tag, Y[:rows], want[:rows])
+        report(bool(Y[rows:].isnan().all()), tag + ": rows of no group "
+               "untouched")
+
+
 class DLPackOnly:
     """A tensor seen through DLPack alone (no data_ptr, no
     __cuda_array_interface__): the producer is the wrapped torch tensor."""
@@ -301,6 +357,7 @@ def main():
     cold_warm(torch)
     correctness(torch)
     rowsum(torch)
+    batched(torch)
     dlpack(torch)
     per_call(torch)
     torch_op(torch)
