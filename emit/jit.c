@@ -157,6 +157,7 @@ static int kernel_row(struct pm_kernel *k, const char *suffix,
 		m->dtype = tma_type(op->elem->tma);
 		m->esize = op->elem->bytes;
 		m->batched = spec->tensors[buf->tensor].batch;
+		m->kc = spec->tensors[buf->tensor].kcopy;
 		if (m->dtype < 0 || m->tensor < 0 ||
 		    spec->tensors[buf->tensor].rank != 2) {
 			pm_diag_internal(d, "JIT: a tensor map's type");
@@ -228,6 +229,25 @@ static void batch_facts(const struct pm_kernel *k, struct pm_rt_jit *j)
 	j->grouped = !!spec->grouped;
 }
 
+/* The K-major copies (emit/kcopy.c, pm_kc_run_NAME): the kernels' spec
+ * has each copied tensor's dimensions swapped, so the declared rows (k)
+ * are its dimension 1. */
+static void kc_facts(const struct pm_kernel *k, struct pm_rt_jit *j)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	for (int t = 0; t < spec->ntensors; ++t) {
+		struct pm_rt_jit_kc *c = &j->kc[j->nkc];
+
+		if (!spec->tensors[t].kcopy)
+			continue;
+		c->tensor = launcher_tensor(spec, t);
+		c->r = tensor_dim(k->scop, t, 1);
+		c->c = tensor_dim(k->scop, t, 0);
+		j->nkc++;
+	}
+}
+
 /* The spec's facts: name, symbols, tensors, the plan's extents. */
 static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 	struct pm_diags *d)
@@ -250,10 +270,9 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 			"takes at most %d batch dimensions", PM_RT_JIT_BATCH);
 		return -1;
 	}
-	if (pm_emit_kcopies(k)) {
-		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does not run K-major "
-			"copies of operands (an 8-bit operand declared MN-major) "
-			"yet");
+	if (pm_emit_kcopies(k) > PM_RT_JIT_KC) {
+		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher "
+			"takes at most %d K-major copies", PM_RT_JIT_KC);
 		return -1;
 	}
 	snprintf(j->name, sizeof(j->name), "%s", spec->name);
@@ -270,6 +289,7 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 	j->m = tensor_dim(k->scop, k->con[0].out, 0);
 	j->n = tensor_dim(k->scop, k->con[0].out, 1);
 	batch_facts(k, j);
+	kc_facts(k, j);
 	for (int r = 0; r < k->scop->nsplit && r < PM_RT_MAX_K; ++r)
 		j->k[r] = k_extent(spec, k->scop->split_ext[r]);
 	if (!k->scop->nsplit)
@@ -281,6 +301,7 @@ static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 
 		j->pitch[o] = tensor_dim(k->scop, t, x->rank - 1);
 		j->pitch_bytes[o] = e ? e->bytes : 0;
+		j->pitch_kc[o] = x->kcopy;
 	}
 	return 0;
 }
@@ -312,6 +333,9 @@ int pm_emit_jit(const struct pm_variant_set *vs, struct pm_rt_jit *j,
 		return -1;
 	j->nrows = pm_emit_rt_table(vs, j->rows, kern, &j->spec);
 	j->planned = j->nrows > 1;
+	/* launch.c, launch_fn and kc_single: the copies after the split's
+	 * part where a plan may split */
+	j->kc_split = j->nkc && j->planned && vs->main->scop->nsplit;
 	for (int i = 0, n = 0; i < t->nvariants; ++i) {
 		const struct pm_variant *v = &vs->v[t->variants[i].role];
 

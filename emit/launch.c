@@ -263,8 +263,11 @@ static void launch(struct pm_kernel *k, const char *suffix,
 			"if (pm_dev >= 0 && pm_dev < 64)\n%s\t\t\tpm_set[pm_dev] = "
 			"1;\n%s\t}\n%s}\n", ind, ind, ind, ind);
 	}
-	if (k->mc && pblocks)
-		mc_grid(k, suffix, b, ind, pblocks, smem);
+	/* a cluster of two: pairs of blocks, planned too (the plan's grid
+	 * its blocks at most; an odd grid is a launch error:
+	 * docs/decisions/0017-multicast-off-by-default.md) */
+	if (k->mc)
+		mc_grid(k, suffix, b, ind, pblocks ? pblocks : "c->grid", smem);
 	else if (pm_emit_grouped(k))
 		pm_strbuf_printf(b, "%sdim3 grid((unsigned) (%s), 1);\n", ind,
 			nu);

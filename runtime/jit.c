@@ -118,6 +118,7 @@ static void row(struct pm_rt_io *io, struct pm_rt_jit_row *r, int out)
 		F(m->dtype, 0, 64);
 		F(m->esize, 1, 16);
 		F(m->batched, 0, 1);
+		F(m->kc, 0, 1);
 	}
 }
 
@@ -155,6 +156,14 @@ static void all(struct pm_rt_io *io, struct pm_rt_jit *j, int out)
 	for (int o = 0; o < 2; ++o) {
 		dim(io, &j->pitch[o], out);
 		F(j->pitch_bytes[o], 0, 16);
+		F(j->pitch_kc[o], 0, 1);
+	}
+	F(j->nkc, 0, PM_RT_JIT_KC);
+	F(j->kc_split, 0, 1);
+	for (int i = 0; i < j->nkc; ++i) {
+		F(j->kc[i].tensor, 0, PM_RT_JIT_TENSORS - 1);
+		dim(io, &j->kc[i].r, out);
+		dim(io, &j->kc[i].c, out);
 	}
 	F(j->planned, 0, 1);
 	F(j->red, 0, 3);
@@ -237,10 +246,35 @@ int pm_rt_jit_mis(const struct pm_rt_jit *j, const int64_t *sizes)
 {
 	int mis = 0;
 
-	for (int o = 0; o < 2; ++o)
-		mis |= pm_rt_pitch_mis(pm_rt_dim_value(&j->pitch[o], sizes),
+	for (int o = 0; o < 2; ++o) {
+		int64_t p = pm_rt_dim_value(&j->pitch[o], sizes);
+
+		mis |= pm_rt_pitch_mis(j->pitch_kc[o] ? pm_rt_kc_pitch(p) : p,
 			j->pitch_bytes[o]) << o;
+	}
 	return mis;
+}
+
+int64_t pm_rt_kc_pitch(int64_t r)
+{
+	return (r + 15) / 16 * 16;
+}
+
+size_t pm_rt_jit_kc_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
+	size_t *off)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < j->nkc; ++i) {
+		const int64_t r = pm_rt_dim_value(&j->kc[i].r, sizes);
+		const int64_t c = pm_rt_dim_value(&j->kc[i].c, sizes);
+
+		if (off)
+			off[i] = n;
+		n += ((size_t) c * (size_t) pm_rt_kc_pitch(r) + 255) / 256 *
+			256;
+	}
+	return n;
 }
 
 int pm_rt_jit_args(const struct pm_rt_jit *j, int r, char *buf, size_t n)

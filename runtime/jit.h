@@ -35,6 +35,7 @@
 #define PM_RT_JIT_TMA 8		/* tensor maps of a kernel */
 #define PM_RT_JIT_NAME 64
 #define PM_RT_JIT_BATCH 8	/* batch extents of a batched spec */
+#define PM_RT_JIT_KC 4		/* K-major copies of a spec */
 
 /* An extent: size symbol sym (spec order), or the literal value. */
 struct pm_rt_dim {
@@ -48,6 +49,10 @@ struct pm_rt_tma {
 	int buf;		/* the kernel's buffer (argument pm_tm<buf>) */
 	int tensor;		/* launcher tensor (inputs, then outputs) */
 	struct pm_rt_dim rows, cols;	/* row-major, pitch = cols */
+	/* a K-major copy's map (launch.c, tma_maps): its base the copy in
+	 * the workspace, its pitch cols rounded up to 16 (kcopy.cuh,
+	 * pm_kc_pitch) */
+	int kc;
 	int box_rows, box_cols;
 	int swizzle;		/* bytes of a box row: 128, 64, 32, else none */
 	int dtype;		/* CUtensorMapDataType */
@@ -109,10 +114,23 @@ struct pm_rt_jit {
 	int grouped;
 	struct pm_rt_dim k[PM_RT_MAX_K];	/* the plan's k extents */
 	/* the first contraction's A and B: row pitch (their last
-	 * dimension's extent; the JIT runs no K-major copies) and element
-	 * bytes (problem.mis) */
+	 * dimension's extent in the kernels' spec, a copy's padded:
+	 * pitch_kc) and element bytes (problem.mis) */
 	struct pm_rt_dim pitch[2];
 	int pitch_bytes[2];
+	int pitch_kc[2];	/* a K-major copy's: rounded up to 16 */
+	/* K-major copies (docs/decisions/0033-kmajor-copies.md; emit/kcopy.c):
+	 * launcher tensor kc[i].tensor, declared r x c bytes (r its k), is
+	 * copied into c x pm_kc_pitch(r) bytes of the workspace, the copies
+	 * one after the other, each pm_kc_bytes(r, c), by the module's
+	 * pm_kc_kernel, before the kernel, which reads the copies
+	 * (pm_rt_jit_kc_bytes) */
+	int nkc;
+	int kc_split;	/* 1: from pm_rt_copy_offset; 0: from 0 (no split) */
+	struct pm_rt_jit_kc {
+		int tensor;
+		struct pm_rt_dim r, c;
+	} kc[PM_RT_JIT_KC];
 	int planned;		/* several kernels: pm_rt_plan picks */
 	/* an epilogue reduction (docs/decisions/0037, 0056): 0 none, else 1
 	 * + what it keeps (0 rows, 1 columns, 2 a scalar); its workspace's
@@ -138,6 +156,13 @@ int pm_rt_jit_unpack(const unsigned char *buf, size_t len,
  * pm_red_cnt_NAME and pm_red_bytes_NAME); 0 without one. */
 size_t pm_rt_jit_red_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
 	size_t *cnt);
+/* The workspace bytes of the K-major copies at the sizes (each
+ * pm_kc_bytes: c x pm_kc_pitch(r) rounded up to 256); 0 without any.
+ * Copy i starts *off[i] bytes after the first (off may be NULL). */
+size_t pm_rt_jit_kc_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
+	size_t *off);
+/* pm_kc_pitch: r rounded up to 16. */
+int64_t pm_rt_kc_pitch(int64_t r);
 /* The value of d at the sizes (spec order). */
 int64_t pm_rt_dim_value(const struct pm_rt_dim *d, const int64_t *sizes);
 /* The batch count at the sizes (1: not batched). */

@@ -114,6 +114,12 @@ static int load(const struct pm_cuda *cu, struct pm_rt_kernel *k,
 			unload(cu, m);
 			return cuda_fail(k, cu, "cuModuleLoadData", r);
 		}
+	/* the copy kernel: in every program (emit/file.c) */
+	if (k->j.nkc && (r = cu->ModuleGetFunction(&m->kcf, m->mod[0],
+	    "pm_kc_kernel"))) {
+		unload(cu, m);
+		return cuda_fail(k, cu, "the K-major copy kernel", r);
+	}
 	for (int i = 0; i < k->j.nrows; ++i) {
 		const struct pm_rt_jit_row *w = &k->j.kern[i];
 		int o = 0;
@@ -305,10 +311,13 @@ static int tmap(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 {
 	uint64_t rows = (uint64_t) pm_rt_dim_value(&m->rows, s);
 	uint64_t cols = (uint64_t) pm_rt_dim_value(&m->cols, s);
+	/* a K-major copy's rows padded (kcopy.cuh, pm_kc_pitch) */
+	const uint64_t pitch = m->kc ? (uint64_t) pm_rt_kc_pitch((int64_t)
+		cols) : cols;
 	const uint64_t dims[3] = { cols, rows,
 		(uint64_t) pm_rt_jit_batch(&k->j, s) };
-	const uint64_t strides[2] = { cols * (uint64_t) m->esize,
-		rows * cols * (uint64_t) m->esize };
+	const uint64_t strides[2] = { pitch * (uint64_t) m->esize,
+		rows * pitch * (uint64_t) m->esize };
 	const unsigned box[3] = { (unsigned) m->box_cols,
 		(unsigned) m->box_rows, 1 };
 	const unsigned estr[3] = { 1, 1, 1 };
@@ -503,6 +512,35 @@ static void *kept(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	return out;
 }
 
+/* need bytes of workspace: the stream's kept one (use_kept), else the
+ * caller's ws where ws_bytes hold them; NULL where neither. */
+static void *ws_take(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	const struct pm_rt_module *m, pm_CUstream stream, void *ws,
+	size_t ws_bytes, int use_kept, size_t need)
+{
+	if (use_kept)
+		return kept(k, cu, m->ctx, stream, need);
+	return ws_bytes >= need ? ws : NULL;
+}
+
+/* A launch's workspace w of need bytes for what: none (the stream's kept
+ * one could not be had, or the caller's is missing or smaller) or
+ * misaligned, the error; else PM_RT_L_OK. */
+static int ws_check(struct pm_rt_kernel *k, const void *w, int use_kept,
+	size_t need, const char *what)
+{
+	if (!w && use_kept)
+		return fail(k, PM_RT_L_ECUDA, "no workspace of %zu bytes for "
+			"%s", need, what);
+	if (!w)
+		return fail(k, PM_RT_L_EINVAL, "%s: a workspace of %zu bytes "
+			"needed (polymma_kernel_workspace_size)", what, need);
+	if ((uintptr_t) w % 16)
+		return fail(k, PM_RT_L_EINVAL, "the workspace is not 16-byte "
+			"aligned");
+	return PM_RT_L_OK;
+}
+
 /* A file with an epilogue reduction: every launch takes its workspace
  * (entries.c, the entries of such files; it has no split rows): the
  * stream's kept one, or the caller's of ws_bytes, 16-byte aligned. */
@@ -512,21 +550,84 @@ static int red_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	int use_kept, pm_CUstream stream)
 {
 	size_t cnt, need = pm_rt_jit_red_bytes(&k->j, s, &cnt);
+	int rc;
 
 	if (c->ws_bytes)
 		return fail(k, PM_RT_L_EINVAL, "a split plan beside an "
 			"epilogue reduction");
-	if (use_kept && !(ws = kept(k, cu, m->ctx, stream, need)))
-		return fail(k, PM_RT_L_ECUDA, "no workspace of %zu bytes for "
-			"the epilogue reduction", need);
-	if (!use_kept && (!ws || ws_bytes < need))
-		return fail(k, PM_RT_L_EINVAL, "the epilogue reduction needs a "
-			"workspace of %zu bytes (polymma_kernel_workspace_size)",
-			need);
-	if ((uintptr_t) ws % 16)
-		return fail(k, PM_RT_L_EINVAL, "the workspace is not 16-byte "
-			"aligned");
+	ws = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need);
+	if ((rc = ws_check(k, ws, use_kept, need, "the epilogue reduction")))
+		return rc;
 	return run(k, cu, m, c, t, s, ws, stream);
+}
+
+/* The K-major copies into the workspace at at (kcopy.cuh, pm_kcopy:
+ * one block per tile, stream-ordered), and tt: t, each copied tensor
+ * pointing at its copy. */
+static int copies(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	const struct pm_rt_module *m, void *const *t, const int64_t *s,
+	char *at, pm_CUstream stream, void **tt)
+{
+	const struct pm_rt_jit *j = &k->j;
+	size_t off[PM_RT_JIT_KC];
+
+	for (int i = 0; i < j->ntensors; ++i)
+		tt[i] = t[i];
+	pm_rt_jit_kc_bytes(j, s, off);
+	for (int i = 0; i < j->nkc; ++i) {
+		const void *x = t[j->kc[i].tensor];
+		void *y = at + off[i];
+		int64_t r = pm_rt_dim_value(&j->kc[i].r, s);
+		int64_t c = pm_rt_dim_value(&j->kc[i].c, s);
+		int64_t tc = (c + PM_RT_KC_COLS - 1) / PM_RT_KC_COLS;
+		int64_t n = (r + PM_RT_KC_ROWS - 1) / PM_RT_KC_ROWS * tc;
+		void *arg[5] = { &x, &y, &r, &c, &tc };
+		pm_CUresult e;
+
+		if (n > 2147483647)
+			return fail(k, PM_RT_L_EINVAL, "tensor %s: more than "
+				"2^31 - 1 tiles to copy", j->tname[j->kc[i].tensor]);
+		if ((e = cu->LaunchKernel(m->kcf, (unsigned) n, 1, 1,
+		    PM_RT_KC_THREADS, 1, 1, 0, stream, arg, NULL)))
+			return cuda_fail(k, cu, "the K-major copy", e);
+		tt[j->kc[i].tensor] = y;
+	}
+	return PM_RT_L_OK;
+}
+
+/* The bytes a launch of choice c needs with the K-major copies (launch.c,
+ * kc_need): the split's part where the copies follow it, then theirs. */
+static size_t kc_need(const struct pm_rt_jit *j, const struct pm_rt_choice *c,
+	const int64_t *s, size_t *at)
+{
+	*at = j->kc_split ? pm_rt_copy_offset(c) : 0;
+	return *at + pm_rt_jit_kc_bytes(j, s, NULL);
+}
+
+/* A file with K-major copies (entries.c, pm_emit_kc_entries): every
+ * launch takes a workspace, the stream's kept one or the caller's of
+ * ws_bytes (16-byte aligned); without room for the split's part, the
+ * plan without it. */
+static int kc_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	struct pm_rt_module *m, struct pm_rt_choice *c, void *const *t,
+	const int64_t *s, void *ws, size_t ws_bytes, int use_kept, int ua,
+	pm_CUstream stream)
+{
+	void *tt[PM_RT_JIT_TENSORS], *w;
+	size_t at, need = kc_need(&k->j, c, s, &at);
+	int rc;
+
+	w = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need);
+	if (!w && c->ws_bytes) {
+		if ((rc = plan(k, cu, m, s, 1, ua, c)))
+			return rc;
+		need = kc_need(&k->j, c, s, &at);
+		w = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need);
+	}
+	if ((rc = ws_check(k, w, use_kept, need, "the K-major copies")) ||
+	    (rc = copies(k, cu, m, t, s, (char *) w + at, stream, tt)))
+		return rc;
+	return run(k, cu, m, c, tt, s, w, stream);
 }
 
 int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
@@ -554,6 +655,9 @@ int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
 	if (k->j.red)
 		return red_launch(k, cu, m, &c, tensors, sizes, ws, ws_bytes,
 			use_kept, stream);
+	if (k->j.nkc)
+		return kc_launch(k, cu, m, &c, tensors, sizes, ws, ws_bytes,
+			use_kept, ua, stream);
 	if (!k->j.planned)
 		return run(k, cu, m, &c, tensors, sizes, NULL, stream);
 	if (use_kept && c.ws_bytes)
@@ -574,13 +678,14 @@ size_t pm_rt_kernel_ws_size(struct pm_rt_kernel *k, const int64_t *sizes)
 	void *dummy[PM_RT_JIT_TENSORS] = { 0 };
 	int ua;
 
-	size_t cnt;
+	size_t cnt, at;
 
 	if (k->j.red)
 		return checks(k, dummy, sizes, &ua) ? 0 :
 			pm_rt_jit_red_bytes(&k->j, sizes, &cnt);
-	if (!cu || !k->j.planned || checks(k, dummy, sizes, &ua) ||
-	    module(cu, k, &m) || plan(k, cu, m, sizes, 0, ua, &c))
+	memset(&c, 0, sizeof(c));
+	if (!cu || checks(k, dummy, sizes, &ua) || (k->j.planned &&
+	    (module(cu, k, &m) || plan(k, cu, m, sizes, 0, ua, &c))))
 		return 0;
-	return c.ws_bytes;
+	return k->j.nkc ? kc_need(&k->j, &c, sizes, &at) : c.ws_bytes;
 }

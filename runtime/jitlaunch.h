@@ -25,6 +25,11 @@
 
 #define PM_RT_CTXS 8
 #define PM_RT_KEPT 32
+/* runtime/device/kcopy.cuh's tile and block: PM_KC_ROWS, PM_KC_COLS,
+ * PM_KC_THREADS (tests/jit_mock.h checks the launches against them) */
+#define PM_RT_KC_ROWS 64
+#define PM_RT_KC_COLS 256
+#define PM_RT_KC_THREADS 256
 
 /* Return codes. */
 #define PM_RT_L_OK 0
@@ -36,6 +41,7 @@ struct pm_rt_module {
 	int nmod;
 	pm_CUmodule mod[PM_RT_MAX_PARTS];
 	pm_CUfunction f[PM_RT_MAX_VARIANTS][2];	/* row, its twin */
+	pm_CUfunction kcf;	/* pm_kc_kernel (K-major copies; in every part) */
 	int sms;
 	int occ[PM_RT_MAX_VARIANTS];
 	int clusters[9];	/* of s blocks, s = 2..8; -1 none, 0 not asked */

@@ -129,6 +129,8 @@ CASES=(
 	"swiglu_b_sm90a|tests/specs/swiglu_shared_b.tc|--target sm_90a|"
 	"swiglu_b_sm80|tests/specs/swiglu_shared_b.tc|--target sm_80|"
 	"swiglu_p64_sm90a|tests/specs/swiglu.tc|--target sm_90a --persistent on --split-k 1 --block 64x128x64 --warp 64x128 --mma 64x128x64|"
+	"mc_nn_sm90a|examples/gemm_nn.tc|--target sm_90a --cluster 2|"
+	"mc_bias_relu_sm90a|examples/gemm_bias_relu.tc|--target sm_90a --cluster 2|"
 )
 # batched specs (docs/decisions/0036): every target
 CASES+=(
@@ -376,7 +378,7 @@ for n in "${names[@]}"; do
 	[ -e "$W/$n.ok" ] || continue
 	[ $do_plain = 1 ] && echo "$n - -" >>"$runs"
 	vs=$(file_variants "$W/$n.cu")
-	[ -n "$ROWS" ] && vs=$(printf '%s\n' $vs | grep -E -- "$ROWS")
+	[ -n "${ROWS:-}" ] && vs=$(printf '%s\n' $vs | grep -E -- "$ROWS")
 	[ -z "$vs" ] && vs=-
 	for v in $vs; do
 		[ $do_force = 1 ] && [ "$v" != - ] && echo "$n $v -" >>"$runs"

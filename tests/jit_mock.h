@@ -27,7 +27,17 @@ static struct {
 		unsigned box[3];
 	} enc[8];
 	size_t alloc;
+	void *alloc_p;
 	int memset0;
+	/* K-major copies launched (pm_kc_kernel), in order, before it */
+	int ncopies;
+	struct {
+		const void *x;
+		void *y;
+		int64_t r, c, tc;
+		unsigned grid, block, smem;
+		int after;	/* launched after the kernel */
+	} copies[4];
 } mk;
 
 static const struct pm_rt_jit *mk_j;
@@ -193,6 +203,19 @@ static pm_CUresult mk_launch(pm_CUfunction f, unsigned gx, unsigned gy,
 	pm_CUstream s, void **p, void **extra)
 {
 	(void) s, (void) extra;
+	if (!strcmp(mk.names[(uintptr_t) f - 1], "pm_kc_kernel")) {
+		assert_true(mk.ncopies < 4);
+		mk.copies[mk.ncopies].x = *(const void **) p[0];
+		mk.copies[mk.ncopies].y = *(void **) p[1];
+		mk.copies[mk.ncopies].r = *(int64_t *) p[2];
+		mk.copies[mk.ncopies].c = *(int64_t *) p[3];
+		mk.copies[mk.ncopies].tc = *(int64_t *) p[4];
+		mk.copies[mk.ncopies].grid = gx * gy * gz;
+		mk.copies[mk.ncopies].block = bx * by * bz;
+		mk.copies[mk.ncopies].smem = smem;
+		mk.copies[mk.ncopies++].after = mk.launches;
+		return 0;
+	}
 	mk.grid[0] = gx, mk.grid[1] = gy, mk.grid[2] = gz;
 	mk.block[0] = bx, mk.block[1] = by, mk.block[2] = bz;
 	mk.smem = smem;
@@ -244,6 +267,7 @@ static pm_CUresult mk_alloc(pm_CUdeviceptr *p, size_t n, pm_CUstream s)
 	(void) s;
 	*p = (pm_CUdeviceptr) (uintptr_t) malloc(n);
 	mk.alloc = n;
+	mk.alloc_p = (void *) (uintptr_t) *p;
 	return 0;
 }
 
@@ -294,7 +318,8 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 		d.occ[i] = mk_occ(mk_j->rows[i].threads, mk_j->rows[i].smem);
 	p.m = pm_rt_dim_value(&mk_j->m, s);
 	p.n = pm_rt_dim_value(&mk_j->n, s);
-	p.k[0] = pm_rt_dim_value(&mk_j->k[0], s);
+	for (int r = 0; r < mk_j->spec.nk; ++r)	/* two contractions: two */
+		p.k[r] = pm_rt_dim_value(&mk_j->k[r], s);
 	p.mis = pm_rt_jit_mis(mk_j, s);	/* test_jit's check_desc checks it */
 	/* batched: the batch count; grouped: the groups (check_desc checks
 	 * table.c's lines) */
@@ -382,10 +407,14 @@ static void mk_check(const struct pm_rt_choice *c, const int64_t *s,
 				mk.enc[m].dims[1] * 2);
 			assert_int_equal(mk.enc[m].box[2], 1);
 		}
-		assert_int_equal(mk.enc[m].stride, mk.enc[m].dims[0] * 2);
+		/* a K-major copy's rows padded to 16 (kcopy.cuh) */
+		assert_int_equal(mk.enc[m].stride, (tm->kc ?
+			(mk.enc[m].dims[0] + 15) / 16 * 16 : mk.enc[m].dims[0]) *
+			(uint64_t) tm->esize);
 		assert_int_equal(mk.enc[m].box[0], tm->box_cols);
 		assert_int_equal(mk.enc[m].box[1], tm->box_rows);
-		assert_int_equal(mk.enc[m].dtype, 6);	/* FLOAT16 */
+		/* test_jit's check_maps checks the types against launch.c */
+		assert_int_equal(mk.enc[m].dtype, tm->dtype);
 		assert_int_equal(mk.enc[m].swizzle, 3);	/* 128B */
 	}
 }
@@ -450,6 +479,7 @@ static int mk_run(struct pm_rt_kernel *k, const int64_t *s, void *const *t,
 {
 	mk.nenc = 0;
 	mk.launches = 0;
+	mk.ncopies = 0;
 	return pm_rt_kernel_launch(k, t, s, ws, n, kept, NULL);
 }
 
@@ -700,6 +730,45 @@ static void mk_sizes(const struct pm_rt_jit *j, const char *str, int64_t *s)
 	}
 }
 
+/* spec generated for sm_90a into *j, the mock installed: its kernel
+ * (one ELF cubin). */
+static struct pm_rt_kernel *mk_file(const char *spec, struct pm_rt_jit *j)
+{
+	static const unsigned char cubin[4] = { 0x7f, 'E', 'L', 'F' };
+	const unsigned char *cb = cubin;
+	size_t nc = sizeof(cubin);
+	struct pm_rt_kernel *k;
+	int rc;
+	char *src = generate(spec, "sm_90a", j, &rc);
+
+	assert_int_equal(rc, 0);
+	free(src);
+	pm_rt_jit_fix(j);
+	mk_j = j;
+	memset(&mk, 0, sizeof(mk));
+	pm_cuda_override(&mk_cuda);
+	k = pm_rt_kernel_new(j, 1, &cb, &nc);
+	assert_non_null(k);
+	return k;
+}
+
+/* Row r forced at s (the stream's kept workspace): 1 where it ran, c
+ * its choice; 0 where it cannot run s. */
+static int mk_forced(struct pm_rt_kernel *k, int r, const int64_t *s,
+	void *const *t, struct pm_rt_choice *c)
+{
+	char f[64];
+
+	snprintf(f, sizeof(f), "%s", *mk_j->kern[r].suffix ?
+		mk_j->kern[r].suffix : "_base");
+	setenv("POLYMMA_VARIANT", f, 1);
+	if (mk_run(k, s, t, NULL, 0, 1))
+		return 0;
+	mk_expect(s, f, 0, c);
+	assert_int_equal(c->v, r);
+	return 1;
+}
+
 /* Batched and grouped files (docs/decisions/0036, 0042, 0045, 0051):
  * the plan's launch and every row forced at each size, their grids (the
  * batch in z or in the units), 3-D maps of the batched tensors; past
@@ -719,32 +788,20 @@ static void launch_batched(void **state)
 		  "E=3,T=1,N=776,K=520", "E=64,T=4096,N=1024,K=2048",
 		  "E=1,T=129,N=128,K=64" } },
 	};
-	static const unsigned char cubin[4] = { 0x7f, 'E', 'L', 'F' };
 	static char mem[8][1024] __attribute__((aligned(256)));
 	static struct pm_rt_jit j;
 	void *t[8];
-	const unsigned char *cb = cubin;
-	size_t nc = sizeof(cubin);
 
 	(void) state;
 	for (int i = 0; i < 8; ++i)
 		t[i] = mem[i];
 	for (size_t e = 0; e < sizeof(cases) / sizeof(*cases); ++e) {
-		int rc, forced = 0, zs = 0;
-		char *src = generate(cases[e].spec, "sm_90a", &j, &rc);
-		struct pm_rt_kernel *k;
+		int forced = 0, zs = 0;
+		struct pm_rt_kernel *k = mk_file(cases[e].spec, &j);
 		int64_t s[PM_RT_JIT_SYMS];
 
-		assert_int_equal(rc, 0);
-		free(src);
 		assert_int_equal(j.nbatch, 1);
 		assert_int_equal(j.grouped, e == 2);
-		pm_rt_jit_fix(&j);
-		mk_j = &j;
-		memset(&mk, 0, sizeof(mk));
-		pm_cuda_override(&mk_cuda);
-		k = pm_rt_kernel_new(&j, 1, &cb, &nc);
-		assert_non_null(k);
 		for (int z = 0; z < 4; ++z) {
 			struct pm_rt_choice c;
 
@@ -755,15 +812,8 @@ static void launch_batched(void **state)
 			assert_int_equal(mk.launches, 1);
 			mk_check(&c, s, t);
 			for (int r = 0; r < j.nrows; ++r) {
-				char f[64];
-
-				snprintf(f, sizeof(f), "%s", *j.kern[r].suffix ?
-					j.kern[r].suffix : "_base");
-				setenv("POLYMMA_VARIANT", f, 1);
-				if (mk_run(k, s, t, NULL, 0, 1))
+				if (!mk_forced(k, r, s, t, &c))
 					continue;	/* cannot run s */
-				mk_expect(s, f, 0, &c);
-				assert_int_equal(c.v, r);
 				mk_check(&c, s, t);
 				zs += mk.grid[2] > 1;
 				forced++;
@@ -781,6 +831,129 @@ static void launch_batched(void **state)
 			assert_non_null(strstr(k->err, "65535"));
 			assert_int_equal(mk.launches, 0);
 		}
+		pm_rt_kernel_free(k);
+		pm_cuda_override(NULL);
+	}
+}
+
+/* The K-major copies expected before a launch at s whose workspace is
+ * ws (launch.c, pm_kc_run_NAME after pm_rt_copy_offset or at 0), as
+ * recorded; tt: t with each copied tensor at its copy. */
+static void mk_check_copies(const struct pm_rt_choice *c, const int64_t *s,
+	void *const *t, char *ws, void **tt)
+{
+	size_t off[PM_RT_JIT_KC];
+	char *at = ws + (mk_j->kc_split ? pm_rt_copy_offset(c) : 0);
+
+	pm_rt_jit_kc_bytes(mk_j, s, off);
+	assert_int_equal(mk.ncopies, mk_j->nkc);
+	for (int i = 0; i < mk_j->ntensors; ++i)
+		tt[i] = t[i];
+	for (int i = 0; i < mk_j->nkc; ++i) {
+		const struct pm_rt_jit_kc *k = &mk_j->kc[i];
+		const int64_t r = pm_rt_dim_value(&k->r, s);
+		const int64_t n = pm_rt_dim_value(&k->c, s);
+
+		assert_ptr_equal(mk.copies[i].x, t[k->tensor]);
+		assert_ptr_equal(mk.copies[i].y, at + off[i]);
+		assert_int_equal(((char *) mk.copies[i].y - ws) % 256, 0);
+		assert_int_equal(mk.copies[i].r, r);
+		assert_int_equal(mk.copies[i].c, n);
+		/* kcopy.cuh's tiles and block (pm_kcopy) */
+		assert_int_equal(mk.copies[i].tc, (n + PM_KC_COLS - 1) /
+			PM_KC_COLS);
+		assert_int_equal(mk.copies[i].grid, (r + PM_KC_ROWS - 1) /
+			PM_KC_ROWS * mk.copies[i].tc);
+		assert_int_equal(mk.copies[i].block, PM_KC_THREADS);
+		assert_int_equal(mk.copies[i].smem, 0);
+		assert_int_equal(mk.copies[i].after, 0);
+		/* never over the split's counters or slots */
+		if (mk_j->kc_split)
+			assert_true((size_t) (at - ws) >= (c->ws_bytes > 4096 ?
+				c->ws_bytes : 4096));
+		tt[k->tensor] = at + off[i];
+	}
+}
+
+/* Files with K-major copies (an 8-bit operand declared MN-major,
+ * docs/decisions/0033): every launch, the plan's and every row's, runs
+ * the copies into the workspace first and the kernel on them; the
+ * caller's workspace checked, the split dropped where it lacks room. */
+static void launch_kc(void **state)
+{
+	static const struct {
+		const char *spec, *sizes[3];
+		int nkc;
+	} cases[] = {
+		{ "../tests/specs/gemm_f8e4m3_nn", { "M=1000,N=776,K=528",
+		  "M=16,N=4096,K=4096", "M=4096,N=4096,K=4096" }, 1 },
+		{ "../tests/specs/add_gemm_f8e4m3_mn", { "M=1000,N=776,K=528",
+		  "M=129,N=264,K=80", "M=8,N=1024,K=8192" }, 3 },
+	};
+	static char mem[8][1024] __attribute__((aligned(256)));
+	static char ws[1 << 25] __attribute__((aligned(256)));	/* untouched */
+	static struct pm_rt_jit j;
+	void *t[8], *tt[8];
+
+	(void) state;
+	for (int i = 0; i < 8; ++i)
+		t[i] = mem[i];
+	for (size_t e = 0; e < sizeof(cases) / sizeof(*cases); ++e) {
+		int forced = 0, split = 0;
+		struct pm_rt_kernel *k = mk_file(cases[e].spec, &j);
+		int64_t s[PM_RT_JIT_SYMS];
+
+		assert_int_equal(j.nkc, cases[e].nkc);
+		for (int z = 0; z < 3; ++z) {
+			struct pm_rt_choice c;
+			size_t need;
+
+			mk_sizes(&j, cases[e].sizes[z], s);
+			unsetenv("POLYMMA_VARIANT");
+			mk_expect(s, NULL, 0, &c);
+			need = (j.kc_split ? pm_rt_copy_offset(&c) : 0) +
+				pm_rt_jit_kc_bytes(&j, s, NULL);
+			assert_int_equal(pm_rt_kernel_ws_size(k, s), need);
+			/* the stream's kept workspace */
+			assert_int_equal(mk_run(k, s, t, NULL, 0, 1), 0);
+			assert_int_equal(mk.launches, 1);
+			assert_true(mk.alloc >= need);
+			mk_check_copies(&c, s, t, mk.alloc_p, tt);
+			mk_check(&c, s, tt);
+			/* the caller's: none, or misaligned: refused */
+			assert_int_equal(mk_run(k, s, t, NULL, 0, 0),
+				PM_RT_L_EINVAL);
+			assert_non_null(strstr(k->err, "K-major"));
+			assert_int_equal(mk_run(k, s, t, ws + 8, need, 0),
+				PM_RT_L_EINVAL);
+			assert_int_equal(mk.ncopies + mk.launches, 0);
+			assert_true(need <= sizeof(ws));
+			assert_int_equal(mk_run(k, s, t, ws, need, 0), 0);
+			mk_check_copies(&c, s, t, ws, tt);
+			mk_check(&c, s, tt);
+			/* room for the copies only: the plan without the
+			 * split's part */
+			if (c.ws_bytes) {
+				size_t kb = pm_rt_jit_kc_bytes(&j, s, NULL);
+
+				split++;
+				mk_expect(s, NULL, 1, &c);
+				assert_int_equal(mk_run(k, s, t, ws,
+					pm_rt_copy_offset(&c) + kb, 0), 0);
+				mk_check_copies(&c, s, t, ws, tt);
+				mk_check(&c, s, tt);
+			}
+			for (int r = 0; r < j.nrows; ++r) {
+				if (!mk_forced(k, r, s, t, &c))
+					continue;	/* cannot run s */
+				mk_check_copies(&c, s, t, mk.alloc_p, tt);
+				mk_check(&c, s, tt);
+				forced++;
+			}
+		}
+		unsetenv("POLYMMA_VARIANT");
+		assert_true(forced >= j.nrows);
+		assert_true(split > 0);
 		pm_rt_kernel_free(k);
 		pm_cuda_override(NULL);
 	}

@@ -116,6 +116,50 @@ static void test_cluster(void **state)
  * the plan asks how many clusters fit and takes chunks of 16 k tiles of
  * the unit's work (8 per contraction for Add(GEMM, GEMM)). --cluster 1:
  * the workspace fixup only. */
+static void test_cluster_split(void **state);
+
+/* --cluster 2 in a planned file (the plan's grid, which may be odd): each
+ * kernel of cluster dims 2 launched on 2 pm_g blocks, pairs at most half
+ * the plan's grid (an odd grid is a launch error: "cluster
+ * misconfiguration", gemm_nn's _persist at 128x384x64 before; docs/GPU.md),
+ * and every row built with clusters has such a launch. */
+static void test_cluster_planned_grid(void **state)
+{
+	const char *on[] = { "target", "sm_90a", "cluster", "2", NULL };
+	char *diag, *s = try_gen("gemm_bias_relu", on, &diag);
+	const char *p;
+	int kernels = 0, launches = 0;
+
+	(void) state;
+	assert_non_null(s);
+	for (p = s; (p = strstr(p, "__cluster_dims__(2, 1, 1) pm_kernel_"));
+	     ++p) {
+		char name[96], call[128];
+		const char *q = p + strlen("__cluster_dims__(2, 1, 1) "), *l, *g;
+		size_t n = strcspn(q, "(");
+
+		snprintf(name, sizeof(name), "%.*s", (int) n, q);
+		if (n > 2 && !strcmp(name + n - 2, "_x"))
+			continue;	/* launched beside its kernel */
+		kernels++;
+		snprintf(call, sizeof(call), "%s<<<grid,", name);
+		l = strstr(s, call);
+		assert_non_null(l);
+		/* the last grid before the launch */
+		for (g = NULL, q = s; (q = strstr(q, "dim3 grid(")) && q < l; ++q)
+			g = q;
+		assert_non_null(g);
+		assert_memory_equal(g, "dim3 grid((unsigned) (2 * pm_g), 1);",
+			strlen("dim3 grid((unsigned) (2 * pm_g), 1);"));
+		assert_non_null(strstr(s, "\t\tif (pm_g > (int64_t) (c->grid) / "
+			"2)\n"));
+		launches++;
+	}
+	assert_true(kernels >= 3);	/* _persist, _persist_wide, _persist_tall */
+	assert_int_equal(launches, kernels);
+	free(s);
+}
+
 static void test_cluster_split(void **state)
 {
 	const char *def[] = { "target", "sm_90a", NULL };
@@ -405,6 +449,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cluster),
 		cmocka_unit_test(test_cluster_split),
+		cmocka_unit_test(test_cluster_planned_grid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,10 +32,9 @@ try:
     HAVE_TORCH = True
 except ImportError:
     HAVE_TORCH = False
-# An 8-bit operand declared MN-major (a K-major copy, decision 0033): the
-# JIT refuses it (unsupported), the command generates it.
-KCOPY = ("def g(f8e4m3(M, K) A, f8e4m3(K, N) B) -> (f16(M, N) C)"
-         " {\n    C(i, j) +=! A(i, k) * B(k, j)\n}\n")
+# Clusters of two multicasting blocks (--cluster 2, decision 0017): the
+# JIT refuses them (unsupported), the command generates them.
+MULTICAST = {"cluster": 2}
 
 
 class Fake:
@@ -496,13 +495,13 @@ class Jit(unittest.TestCase):
             polymma._compile_nvcc = lambda *a: calls.append(a) or \
                 polymma.Kernel.__new__(polymma.Kernel)
             polymma._nvcc_path_available = lambda: True
-            k = polymma.compile(KCOPY, target="sm_90a")
+            k = polymma.compile(GBR, target="sm_90a", **MULTICAST)
             self.assertEqual(len(calls), 1)
             self.assertEqual(k.backend, "nvcc")
             self.assertIn("unsupported", k.jit_refused)
             polymma._nvcc_path_available = lambda: False
             with self.assertRaisesRegex(polymma.SpecError, "unsupported"):
-                polymma.compile(KCOPY, target="sm_90a")
+                polymma.compile(GBR, target="sm_90a", **MULTICAST)
             self.assertEqual(len(calls), 1)
         finally:
             polymma._compile_nvcc = real_compile

@@ -151,8 +151,15 @@ static __device__ __forceinline__ void pm_kc_store(const uint32_t *s,
 }
 
 #ifdef __CUDACC__
-// One tile per block, tc tiles across X's columns.
+// One tile per block, tc tiles across X's columns. In an NVRTC program
+// (the JIT) extern "C": the JIT launcher asks the module for it by name
+// (runtime/jitlaunch.c); static in a file nvcc builds, which may be linked
+// beside other generated files.
+#ifdef __CUDACC_RTC__
+extern "C" __global__ void __launch_bounds__(PM_KC_THREADS)
+#else
 static __global__ void __launch_bounds__(PM_KC_THREADS)
+#endif
 pm_kc_kernel(const uint8_t *__restrict__ x, uint8_t *__restrict__ y,
 	int64_t R, int64_t C, int64_t tc)
 {
@@ -166,6 +173,7 @@ pm_kc_kernel(const uint8_t *__restrict__ x, uint8_t *__restrict__ y,
 	pm_kc_store(s, y, C, pm_kc_pitch(R), r0, c0, threadIdx.x);
 }
 
+#ifndef __CUDACC_RTC__
 // The copy of X (R x C) into y (16-byte aligned, pm_kc_bytes(R, C)),
 // stream-ordered.
 static inline __attribute__((unused)) cudaError_t pm_kcopy(const void *x,
@@ -180,5 +188,6 @@ static inline __attribute__((unused)) cudaError_t pm_kcopy(const void *x,
 		(const uint8_t *) x, (uint8_t *) y, R, C, tc);
 	return cudaGetLastError();
 }
+#endif
 #endif
 #endif

@@ -7,7 +7,7 @@
  * NVRTC) and warm (a cache hit), timed; then at each size, the plan's
  * launch and every row forced (POLYMMA_VARIANT=<suffix>; SKIP where a row
  * cannot run the size) checked against the fp64 reference
- * (polymma_reference; check_spec.cu's tolerances for f16 outputs) and,
+ * (polymma_reference; check_spec.cu's tolerances) and,
  * with --so NAME=LIB.so (the nvcc-built generated file of spec NAME, with
  * NAME_argv), bit for bit against the generated launcher under the same
  * POLYMMA_VARIANT; then the host time per launch of both at a small size.
@@ -15,7 +15,9 @@
  * sm_80 kernels on an sm_90 device (the cubins still the device's).
  * Built here with static isl (make build/tests/gpu/jit_check); the GPU
  * machine needs only the driver and NVRTC (tests/gpu/jit_check.sh).
- * Exit 0 when every check passes. f16 and f32 tensors, and a grouped
+ * Exit 0 when every check passes. f16, bf16, f32, f8e4m3 and f8e5m2
+ * tensors (the 8-bit ones random finite bytes of moderate magnitude,
+ * inputs only), and a grouped
  * spec's i32 offsets (polymma_spec_group_offsets): the cumulative ends of
  * the counts 0 1 7 127 129 64 255 33 over and over (clamped to the rows
  * by the kernels and the reference alike); rows of no group stay zero
@@ -77,7 +79,7 @@ static double h2d(uint16_t h)
 }
 
 struct buf {
-	int f32, i32, out;
+	int f32, i32, bf16, f8, out;	/* f8: 0, or 4 (e4m3) or 5 (e5m2) */
 	size_t n;
 	void *host, *ref;
 	pm_CUdeviceptr dev;
@@ -86,7 +88,42 @@ struct buf {
 /* Bytes of an element of b. */
 static size_t esz(const struct buf *b)
 {
-	return b->f32 || b->i32 ? 4 : 2;
+	return b->f32 || b->i32 ? 4 : b->f8 ? 1 : 2;
+}
+
+/* Element i of a 16-bit or f32 buffer as a double. */
+static double val(const struct buf *b, const void *p, size_t i)
+{
+	uint32_t x;
+	float f;
+
+	if (b->f32)
+		return ((const float *) p)[i];
+	if (!b->bf16)
+		return h2d(((const uint16_t *) p)[i]);
+	x = (uint32_t) ((const uint16_t *) p)[i] << 16;
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+/* A random finite 8-bit float: e4m3 exponents 3..10 (2^-4 .. 2^3, bias
+ * 7), e5m2 12..17 (2^-3 .. 2^2, bias 15). */
+static uint8_t rand_f8(int kind)
+{
+	const int s = rand() % 2;
+
+	return kind == 4 ? (uint8_t) (s << 7 | (3 + rand() % 8) << 3 |
+		rand() % 8) : (uint8_t) (s << 7 | (12 + rand() % 6) << 2 |
+		rand() % 4);
+}
+
+/* f to bf16, nearest even. */
+static uint16_t f2bf(float f)
+{
+	uint32_t x;
+
+	memcpy(&x, &f, 4);
+	return (uint16_t) ((x + 0x7fff + ((x >> 16) & 1)) >> 16);
 }
 
 static int64_t elems(const polymma_spec *s, int t, const int64_t *sz)
@@ -101,23 +138,44 @@ static int64_t elems(const polymma_spec *s, int t, const int64_t *sz)
 	return n;
 }
 
-/* |C - R| / (rms(R) + |R|) < 1e-2, relative l2 < 5e-3 (f16). */
+/* check_spec.cu's tolerances: the spec's coarsest floating type's (f16
+ * 5e-3 / 1e-2, bf16 2e-2 / 4e-2, else 2e-3 / 5e-3), at least 5e-3 / 2e-2
+ * with 8-bit float operands (fp8 wgmma's accumulation, docs/GPU.md). */
+static double tol_l2 = 5e-3, tol_elem = 1e-2;
+
+static void tolerances(const polymma_spec *s)
+{
+	int f16 = 0, bf16 = 0, f8 = 0;
+
+	for (int t = 0; t < polymma_spec_ntensors(s); ++t) {
+		const char *ty = polymma_spec_tensor_type(s, t);
+
+		f16 |= !strcmp(ty, "f16");
+		bf16 |= !strcmp(ty, "bf16");
+		f8 |= !strncmp(ty, "f8", 2);
+	}
+	tol_l2 = bf16 ? 2e-2 : f16 ? 5e-3 : 2e-3;
+	tol_elem = bf16 ? 4e-2 : f16 ? 1e-2 : 5e-3;
+	if (f8 && tol_l2 < 5e-3)
+		tol_l2 = 5e-3;
+	if (f8 && tol_elem < 2e-2)
+		tol_elem = 2e-2;
+}
+
+/* |C - R| / (rms(R) + |R|) < tol_elem, relative l2 < tol_l2. */
 static int compare(const struct buf *b, const void *got)
 {
 	double se = 0, sr = 0, rms, emax = 0;
 
 	for (size_t i = 0; i < b->n; ++i) {
-		double r = b->f32 ? ((const float *) b->ref)[i] :
-			h2d(((const uint16_t *) b->ref)[i]);
+		double r = val(b, b->ref, i);
 
 		sr += r * r;
 	}
 	rms = sqrt(sr / (double) b->n) + 1e-30;
 	for (size_t i = 0; i < b->n; ++i) {
-		double r = b->f32 ? ((const float *) b->ref)[i] :
-			h2d(((const uint16_t *) b->ref)[i]);
-		double c = b->f32 ? ((const float *) got)[i] :
-			h2d(((const uint16_t *) got)[i]);
+		double r = val(b, b->ref, i);
+		double c = val(b, got, i);
 		double e = fabs(c - r) / (rms + fabs(r));
 
 		if (!isfinite(c))
@@ -125,7 +183,7 @@ static int compare(const struct buf *b, const void *got)
 		se += (c - r) * (c - r);
 		emax = e > emax ? e : emax;
 	}
-	return sqrt(se / (sr + 1e-300)) < 5e-3 && emax < 1e-2;
+	return sqrt(se / (sr + 1e-300)) < tol_l2 && emax < tol_elem;
 }
 
 /* One launch (the JIT's, or the library's NAME_argv), checked. */
@@ -236,12 +294,18 @@ static void at_size(polymma_kernel *k, argv_fn so, const polymma_spec *s,
 		return;
 	}
 	grouped = polymma_spec_group_offsets(s) >= 0;
+	tolerances(s);
 	for (int t = 0; t < nt; ++t) {
 		static const int32_t counts[8] = { 0, 1, 7, 127, 129, 64, 255,
 			33 };
 		int32_t end = 0;
 
-		b[t].f32 = !strcmp(polymma_spec_tensor_type(s, t), "f32");
+		const char *ty = polymma_spec_tensor_type(s, t);
+
+		b[t].f32 = !strcmp(ty, "f32");
+		b[t].bf16 = !strcmp(ty, "bf16");
+		b[t].f8 = !strcmp(ty, "f8e4m3") ? 4 : !strcmp(ty, "f8e5m2") ?
+			5 : 0;
 		b[t].i32 = t == polymma_spec_group_offsets(s);
 		b[t].out = polymma_spec_tensor_is_output(s, t);
 		b[t].n = (size_t) elems(s, t, sz);
@@ -255,6 +319,11 @@ static void at_size(polymma_kernel *k, argv_fn so, const polymma_spec *s,
 				((int32_t *) b[t].host)[i] = end += counts[i % 8];
 			else if (b[t].f32)
 				((float *) b[t].host)[i] = v;
+			else if (b[t].f8)
+				((uint8_t *) b[t].host)[i] = b[t].out ? 0 :
+					rand_f8(b[t].f8);
+			else if (b[t].bf16)
+				((uint16_t *) b[t].host)[i] = f2bf(v);
 			else
 				((uint16_t *) b[t].host)[i] = f2h(v);
 		}

@@ -15,7 +15,9 @@ PyTorch.
 - batched and grouped specs through the JIT (decisions 0036, 0045):
   bmm_nn, bmm_bcast_b (a shared B) and bmm_bias as operators, against
   torch.bmm; moe_up (grouped, with empty groups and a group of one row)
-  against a loop over the experts, rows of no group left untouched.
+  against a loop over the experts, rows of no group left untouched;
+- 8-bit operands declared MN-major through the JIT (K-major copies,
+  decision 0033): gemm_f8e4m3_nn and add_gemm_f8e4m3_mn against torch.
 
 Needs build/libpolymma.so (`make shared` here; isl is linked into it,
 docs/decisions/0052-small-integer-isl.md; built with `make ISL=system`,
@@ -301,6 +303,31 @@ def batched(torch):
                "untouched")
 
 
+def kcopies(torch):
+    """8-bit operands declared MN-major (K-major copies in the workspace
+    before the kernel, decision 0033) through the JIT: gemm_f8e4m3_nn (B
+    copied) and add_gemm_f8e4m3_mn (A, B and E copied) against torch in
+    fp32 on the same 8-bit values."""
+    from polymma import torch as pmtorch
+    f8 = torch.float8_e4m3fn
+    cases = {
+        "gemm_f8e4m3_nn": lambda a, b: a @ b,
+        "add_gemm_f8e4m3_mn": lambda a, b, e, f: a.t() @ b + e.t() @ f.t(),
+    }
+    for name, ref in cases.items():
+        op = pmtorch.op(os.path.join(ROOT, "tests/specs/%s.tc" % name))
+        report(op.kernel.backend == "jit", "%s compiled by the %s path%s" % (
+            name, op.kernel.backend, " (%s)" % op.kernel.jit_refused
+            if op.kernel.jit_refused else ""))
+        for M, N, K in [(1000, 776, 528), (129, 264, 80), (16, 4096, 4096),
+                        (2048, 2048, 1024), (7, 136, 8192)]:
+            shapes = {"M": M, "N": N, "K": K}
+            ins = [(rnd(torch, [shapes[d] for d in t["dims"]]) * 4).to(f8)
+                   for t in op.kernel.tensors if not t["output"]]
+            check(torch, "%s %dx%dx%d" % (name, M, N, K), op(*ins),
+                  ref(*[x.float() for x in ins]))
+
+
 class DLPackOnly:
     """A tensor seen through DLPack alone (no data_ptr, no
     __cuda_array_interface__): the producer is the wrapped torch tensor."""
@@ -358,6 +385,7 @@ def main():
     correctness(torch)
     rowsum(torch)
     batched(torch)
+    kcopies(torch)
     dlpack(torch)
     per_call(torch)
     torch_op(torch)
