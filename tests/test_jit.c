@@ -868,6 +868,7 @@ done:
 }
 
 #include "tests/jit_mock.h"
+#include "tests/jit_mock_shapes.h"
 
 /* NULL arguments: usage errors, no crash (include/polymma.h). */
 static void nulls(void **state)
