@@ -14,6 +14,7 @@
 #include "emit/launch.h"
 #include "emit/persist.h"
 #include "emit/pointwise.h"
+#include "emit/pre.h"
 #include "emit/rows.h"
 #include "target/embedded.h"
 #include "target/target.h"
@@ -639,6 +640,9 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 	if (pm_emit_rows(vs, def_twins, b, d) < 0)
 		return -1;
 	k->emit_fixup = 1;
+	/* the launcher-applied prologues' kernels (docs/decisions/0059) */
+	if (tg->emits_cuda)
+		pm_emit_pre_kernels(vs, b);
 	/* the host launcher: not under NVRTC, which compiles the kernels
 	 * alone (polymma_jit_compile; docs/decisions/0038-jit.md) */
 	if (tg->emits_cuda) {

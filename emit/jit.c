@@ -12,6 +12,7 @@
 #include "emit/kcopy.h"
 #include "emit/narrow.h"
 #include "emit/pointwise.h"
+#include "emit/pre.h"
 #include "emit/table.h"
 #include "target/target.h"
 #include "variant/epired.h"
@@ -248,6 +249,38 @@ static void kc_facts(const struct pm_kernel *k, struct pm_rt_jit *j)
 	}
 }
 
+/* The launcher-applied prologues' copies (emit/pre.c), read by the
+ * rows with PM_RT_PRE; -1 with a diagnostic past PM_RT_JIT_KC. */
+static int pre_facts(const struct pm_variant_set *vs, struct pm_rt_jit *j,
+	struct pm_diags *d)
+{
+	const struct pm_kernel *r = pm_emit_pre_row(vs);
+	const struct pm_spec *spec = vs->main->scop->spec;
+
+	for (int t = 0; t < spec->ntensors; ++t)
+		j->ninputs += spec->tensors[t].role == PM_INPUT;
+	for (int t = 0; r && t < r->scop->spec->ntensors; ++t) {
+		struct pm_rt_jit_pre *p = &j->pre[j->npre];
+
+		if (!r->scop->spec->tensors[t].pre)
+			continue;
+		if (j->npre == PM_RT_JIT_KC) {
+			pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT "
+				"launcher takes at most %d launcher-applied "
+				"prologues", PM_RT_JIT_KC);
+			return -1;
+		}
+		p->tensor = launcher_tensor(spec, t);
+		p->esize = pm_elem_of(r->scop->spec->tensors[t].type)->bytes;
+		p->r = tensor_dim(r->scop, t, 0);
+		p->c = tensor_dim(r->scop, t, 1);
+		p->reuse = tensor_dim(vs->main->scop, vs->main->con[0].out,
+			pm_emit_pre_reuse(vs->main, t));
+		j->npre++;
+	}
+	return 0;
+}
+
 /* The spec's facts: name, symbols, tensors, the plan's extents. */
 static int spec_facts(struct pm_kernel *k, struct pm_rt_jit *j,
 	struct pm_diags *d)
@@ -350,6 +383,8 @@ int pm_emit_jit(const struct pm_variant_set *vs, struct pm_rt_jit *j,
 		n++;
 	}
 	red_facts(vs, j);
+	if (pre_facts(vs, j, d) < 0)
+		return -1;
 	pm_rt_jit_fix(j);
 	return 0;
 }

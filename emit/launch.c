@@ -39,6 +39,7 @@
 #include "emit/kcopy.h"
 #include "emit/launch.h"
 #include "emit/pointwise.h"
+#include "emit/pre.h"
 #include "emit/table.h"
 #include "target/target.h"
 #include "variant/variant.h"
@@ -422,6 +423,7 @@ static void launch_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 			continue;
 		pm_strbuf_printf(b, "\tcase %d: { /* %s */\n", n++,
 			v->desc->why);
+		pm_emit_pre_call(vs, v->k, b, "\t\t");
 		launch(v->k, v->desc->suffix, b, "\t\t", NULL);
 		pm_strbuf_add(b, "\t}\n");
 	}

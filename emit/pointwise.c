@@ -720,3 +720,13 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	print_expr_c(k, b, buf->pro, &w);
 	pm_strbuf_add(b, "); } return pm_w; };\n");
 }
+
+void pm_print_pre_value(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, int tensor, const char *const vars[3])
+{
+	struct pw w = { .chain = tensor };
+
+	for (int v = 0; v < 3; ++v)
+		w.vars[v] = vars[v];
+	print_expr_c(k, b, e, &w);
+}

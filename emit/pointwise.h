@@ -38,5 +38,10 @@ int pm_epi_pairs_tensor(struct pm_kernel *k, int t);
 void pm_print_epi_value(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_expr *e, int chain, int cl);
 void pm_print_epi_clamps(struct pm_kernel *k, struct pm_strbuf *b);
+/* Operand expression e (its operand, tensor `tensor`, is pm_v) in fp32,
+ * its broadcast reads at the index variables' C names vars[] (the
+ * launcher-applied prologues' kernels, emit/pre.h). */
+void pm_print_pre_value(struct pm_kernel *k, struct pm_strbuf *b,
+	const struct pm_expr *e, int tensor, const char *const vars[3]);
 
 #endif

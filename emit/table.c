@@ -15,6 +15,7 @@
 
 #include "emit/batch.h"
 #include "emit/group.h"
+#include "emit/pre.h"
 #include "emit/table.h"
 #include "target/embedded.h"
 #include "variant/variant.h"
@@ -42,7 +43,8 @@ static void row(const struct pm_kernel *k, enum pm_rt_role r,
 	v->smem = pm_kernel_smem_bytes((struct pm_kernel *) k, 0, off);
 	v->flags = (k->exact ? PM_RT_EXACT : 0) | (k->twin ? PM_RT_TWIN : 0) |
 		(pm_kernel_pro_regs(k) ? PM_RT_PRO_REGS : 0) |
-		(c->swap ? PM_RT_SWAP : 0) | (k->last ? PM_RT_LAST : 0);
+		(c->swap ? PM_RT_SWAP : 0) | (k->last ? PM_RT_LAST : 0) |
+		(pm_emit_pres(k) ? PM_RT_PRE : 0);
 	if (r == PM_RT_PERSIST_SPLIT || r == PM_RT_PERSIST_SPLIT_CL ||
 	    r == PM_RT_PERSIST_SKINNY || r == PM_RT_PERSIST_SWAP ||
 	    r == PM_RT_PERSIST_SWAP32 || r == PM_RT_PERSIST_SWAP64)
@@ -286,6 +288,7 @@ static void plan_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 		pm_emit_batch_count(k, nb, sizeof(nb));
 		pm_strbuf_printf(b, "\tp.batch = %s;\n", nb);
 	}
+	pm_emit_pre_plan(vs, b);
 	pm_strbuf_printf(b, "\tif (pm_rt_plan(&pm_spec_%s, pm_variants_%s, "
 		"PM_NV_%s, &d, &p, &f, c) != PM_RT_OK ||\n\t    (nows && c->ws_bytes"
 		" && pm_rt_no_workspace(pm_variants_%s, PM_NV_%s, &d, &p, "

@@ -89,6 +89,12 @@ struct pm_tensor {
 	 * user's: the kernel's dimension rank - 2 is the contiguous one
 	 * (pm_tensor_contig) */
 	int tposed;
+	/* 0 as parsed. 1 in the spec the kernels of a row with launcher-
+	 * applied prologues see (variant/pre.h): an operand whose prologue
+	 * the launcher applies into a copy in the workspace (of the type the
+	 * MMA multiplies, its type here); the kernels read the copy plainly
+	 * (docs/decisions/0059-launcher-applied-prologues.md) */
+	int pre;
 };
 
 /* The dimension of t that is contiguous in memory: rank - 1, or rank - 2

@@ -49,6 +49,13 @@ struct pm_config {
 	 * PM_VF_LAST; promote/decide.c decide_last,
 	 * docs/decisions/0058-last-arriver-split.md) */
 	int last_arrive;
+	/* a row with launcher-applied prologues (variant/pre.h): the
+	 * operand tensors (spec indices) whose prologue the launcher applies
+	 * into a copy the kernels read plainly, npre of them (the main
+	 * kernel's operands with a prologue in shared memory;
+	 * docs/decisions/0059-launcher-applied-prologues.md) */
+	int npre;
+	int pre[8];
 	/* copies and stores narrower than 16 bytes, guarded element by
 	 * element: rows that are not whole 16-byte units and unaligned
 	 * pointers (the _unaligned row; no TMA, not split;

@@ -165,6 +165,15 @@ static void all(struct pm_rt_io *io, struct pm_rt_jit *j, int out)
 		dim(io, &j->kc[i].r, out);
 		dim(io, &j->kc[i].c, out);
 	}
+	F(j->ninputs, 0, PM_RT_JIT_TENSORS);
+	F(j->npre, 0, PM_RT_JIT_KC);
+	for (int i = 0; i < j->npre; ++i) {
+		F(j->pre[i].tensor, 0, PM_RT_JIT_TENSORS - 1);
+		F(j->pre[i].esize, 1, 16);
+		dim(io, &j->pre[i].r, out);
+		dim(io, &j->pre[i].c, out);
+		dim(io, &j->pre[i].reuse, out);
+	}
 	F(j->planned, 0, 1);
 	F(j->red, 0, 3);
 	F(j->red_bm, 0, 1 << 16);
@@ -273,6 +282,23 @@ size_t pm_rt_jit_kc_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
 			off[i] = n;
 		n += ((size_t) c * (size_t) pm_rt_kc_pitch(r) + 255) / 256 *
 			256;
+	}
+	return n;
+}
+
+size_t pm_rt_jit_pre_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
+	size_t *off)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < j->npre; ++i) {
+		const int64_t r = pm_rt_dim_value(&j->pre[i].r, sizes);
+		const int64_t c = pm_rt_dim_value(&j->pre[i].c, sizes);
+
+		if (off)
+			off[i] = n;
+		n += ((size_t) r * (size_t) c * (size_t) j->pre[i].esize + 255) /
+			256 * 256;
 	}
 	return n;
 }

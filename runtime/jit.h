@@ -131,6 +131,20 @@ struct pm_rt_jit {
 		int tensor;
 		struct pm_rt_dim r, c;
 	} kc[PM_RT_JIT_KC];
+	/* launcher-applied prologues (docs/decisions/0059; emit/pre.c):
+	 * the rows with PM_RT_PRE read launcher tensor pre[i].tensor as a
+	 * copy of r x c elements of esize bytes, written by the module's
+	 * pm_pre_NAME_<tensor> (arguments: the ninputs inputs, the copy,
+	 * int64 r and c, the launcher's sizes as int64) into the workspace
+	 * at pm_rt_choice.pre_off, the copies one after the other, each
+	 * r x c x esize rounded up to 256; reuse: the output extent over
+	 * which its elements are reused (problem.pre_reuse) */
+	int ninputs;
+	int npre;
+	struct pm_rt_jit_pre {
+		int tensor, esize;
+		struct pm_rt_dim r, c, reuse;
+	} pre[PM_RT_JIT_KC];
 	int planned;		/* several kernels: pm_rt_plan picks */
 	/* an epilogue reduction (docs/decisions/0037, 0056): 0 none, else 1
 	 * + what it keeps (0 rows, 1 columns, 2 a scalar); its workspace's
@@ -160,6 +174,11 @@ size_t pm_rt_jit_red_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
  * pm_kc_bytes: c x pm_kc_pitch(r) rounded up to 256); 0 without any.
  * Copy i starts *off[i] bytes after the first (off may be NULL). */
 size_t pm_rt_jit_kc_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
+	size_t *off);
+/* The workspace bytes of the launcher-applied prologues' copies at the
+ * sizes (problem.pre_bytes); copy i starts *off[i] bytes after the first
+ * (off may be NULL). */
+size_t pm_rt_jit_pre_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
 	size_t *off);
 /* pm_kc_pitch: r rounded up to 16. */
 int64_t pm_rt_kc_pitch(int64_t r);

@@ -120,6 +120,18 @@ static int load(const struct pm_cuda *cu, struct pm_rt_kernel *k,
 		unload(cu, m);
 		return cuda_fail(k, cu, "the K-major copy kernel", r);
 	}
+	/* the launcher-applied prologues' kernels: in every program */
+	for (int i = 0; i < k->j.npre; ++i) {
+		char name[160];
+
+		snprintf(name, sizeof(name), "pm_pre_%s_%s", k->j.name,
+			k->j.tname[k->j.pre[i].tensor]);
+		if ((r = cu->ModuleGetFunction(&m->pref[i], m->mod[0], name))) {
+			unload(cu, m);
+			return cuda_fail(k, cu, "a launcher-applied prologue's "
+				"kernel", r);
+		}
+	}
 	for (int i = 0; i < k->j.nrows; ++i) {
 		const struct pm_rt_jit_row *w = &k->j.kern[i];
 		int o = 0;
@@ -291,6 +303,15 @@ static int plan(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		p.grouped = (int) pm_rt_jit_batch(j, s);
 	else if (j->nbatch)
 		p.batch = pm_rt_jit_batch(j, s);
+	/* table.c, pm_emit_pre_plan: the copies' bytes and reuse */
+	if (j->npre) {
+		p.pre_bytes = pm_rt_jit_pre_bytes(j, s, NULL);
+		p.pre_reuse = INT64_MAX;
+		for (int i = 0; i < j->npre; ++i)
+			if (pm_rt_dim_value(&j->pre[i].reuse, s) < p.pre_reuse)
+				p.pre_reuse = pm_rt_dim_value(&j->pre[i].reuse,
+					s);
+	}
 	if (pm_rt_parse_force(getenv("POLYMMA_VARIANT"), j->rows, j->nrows,
 	    &f) != PM_RT_OK)
 		return fail(k, PM_RT_L_EINVAL, "POLYMMA_VARIANT names no "
@@ -378,6 +399,53 @@ static int grid_of(struct pm_rt_kernel *k, const struct pm_rt_module *m,
 	return PM_RT_L_OK;
 }
 
+/* launch.c, pm_emit_pre_call: a row with PM_RT_PRE reads the copies the
+ * module's pm_pre_NAME_<tensor> write into ws at c->pre_off; ptr[] then
+ * points each copied tensor at its copy. */
+static int pre_copies(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	const struct pm_rt_module *m, const struct pm_rt_choice *c,
+	const int64_t *s, void *ws, pm_CUstream stream, void **ptr)
+{
+	const struct pm_rt_jit *j = &k->j;
+	size_t off[PM_RT_JIT_KC];
+	int64_t sz[PM_RT_JIT_SYMS];
+	void *arg[PM_RT_JIT_TENSORS + 3 + PM_RT_JIT_SYMS];
+
+	if (!ws)
+		return fail(k, PM_RT_L_EINVAL, "a launcher-applied prologue "
+			"without a workspace");
+	pm_rt_jit_pre_bytes(j, s, off);
+	for (int i = 0; i < j->nsizes; ++i)
+		sz[i] = s[j->order[i]];
+	for (int i = 0; i < j->npre; ++i) {
+		void *y = (char *) ws + c->pre_off + off[i];
+		int64_t r = pm_rt_dim_value(&j->pre[i].r, s);
+		int64_t cc = pm_rt_dim_value(&j->pre[i].c, s);
+		int64_t n = (r * cc / 8 + 255) / 256;
+		int a = 0;
+		pm_CUresult e;
+
+		for (int t = 0; t < j->ninputs; ++t)
+			arg[a++] = &ptr[t];
+		arg[a++] = &y;
+		arg[a++] = &r;
+		arg[a++] = &cc;
+		for (int t = 0; t < j->nsizes; ++t)
+			arg[a++] = &sz[t];
+		if (n > 2147483647)
+			return fail(k, PM_RT_L_EINVAL, "tensor %s: more than "
+				"2^31 - 1 blocks to copy",
+				j->tname[j->pre[i].tensor]);
+		if ((e = cu->LaunchKernel(m->pref[i], (unsigned) n, 1, 1, 256,
+		    1, 1, 0, stream, arg, NULL)))
+			return cuda_fail(k, cu, "a launcher-applied prologue", e);
+	}
+	/* after every copy: a copy's kernel reads the operands as given */
+	for (int i = 0; i < j->npre; ++i)
+		ptr[j->pre[i].tensor] = (char *) ws + c->pre_off + off[i];
+	return PM_RT_L_OK;
+}
+
 /* launch.c, launch: row c->v with its arguments. */
 static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	struct pm_rt_module *m, const struct pm_rt_choice *c,
@@ -400,6 +468,9 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		ptr[i] = t[i];
 		arg[n++] = &ptr[i];
 	}
+	if ((j->rows[c->v].flags & PM_RT_PRE) &&
+	    (rc = pre_copies(k, cu, m, c, s, ws, stream, ptr)))
+		return rc;
 	for (int i = 0; i < j->nsizes; ++i) {
 		sz[i] = (int) s[j->order[i]];
 		arg[n++] = &sz[i];
@@ -432,7 +503,7 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		arg[n++] = &rcnt;
 	}
 	for (int i = 0; i < w->ntma; ++i) {
-		if ((rc = tmap(k, cu, &w->tma[i], t[w->tma[i].tensor], s,
+		if ((rc = tmap(k, cu, &w->tma[i], ptr[w->tma[i].tensor], s,
 		    &maps[i])))
 			return rc;
 		arg[n++] = &maps[i];

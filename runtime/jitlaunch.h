@@ -42,6 +42,8 @@ struct pm_rt_module {
 	pm_CUmodule mod[PM_RT_MAX_PARTS];
 	pm_CUfunction f[PM_RT_MAX_VARIANTS][2];	/* row, its twin */
 	pm_CUfunction kcf;	/* pm_kc_kernel (K-major copies; in every part) */
+	/* pm_pre_NAME_<tensor> (launcher-applied prologues; every part) */
+	pm_CUfunction pref[PM_RT_JIT_KC];
 	int sms;
 	int occ[PM_RT_MAX_VARIANTS];
 	int clusters[9];	/* of s blocks, s = 2..8; -1 none, 0 not asked */

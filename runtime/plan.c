@@ -149,6 +149,13 @@ static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
 		role == PM_RT_SPLIT ? st->row[PM_RT_BASE] : i) - tdp) *
 		(size_t) s * (size_t) st->f->nacc * (size_t) st->v[i].bm *
 		(size_t) st->v[i].bn * 4u : 0;
+	/* the launcher's copies after the split's part, as the K-major
+	 * copies (never over the counters) */
+	c->pre_off = 0;
+	if (st->v[i].flags & PM_RT_PRE) {
+		c->pre_off = pm_rt_copy_offset(c);
+		c->ws_bytes = c->pre_off + st->p->pre_bytes;
+	}
 }
 
 /* The rules' flags in today's numbering, for pm_rt_choice.why. */
@@ -281,10 +288,25 @@ static int pm_rt_unaligned(const struct pm_rt_st *st,
 	return PM_RT_OK;
 }
 
+/* Hide (1) the PM_RT_PRE rows from the rules, keeping their indices in
+ * row[], or show them again (0). */
+static void pm_rt_hide_pre(struct pm_rt_st *st, int *row, int hide)
+{
+	for (int r = 0; r < PM_RT_NROLES; ++r) {
+		if (hide)
+			row[r] = st->row[r];
+		if (hide && st->row[r] >= 0 &&
+		    (st->v[st->row[r]].flags & PM_RT_PRE))
+			st->row[r] = -1;
+		else if (!hide)
+			st->row[r] = row[r];
+	}
+}
+
 /* The rules; a grouped problem's without its persistent rows (0.76-1.36x
  * as fast as the base row at 5 grouped problems, docs/decisions/0051),
  * then its own rule on them (pm_rt_rule_grouped, decisions/0055). */
-static void pm_rt_rules_of(struct pm_rt_st *st)
+static void pm_rt_grouped_rules(struct pm_rt_st *st)
 {
 	int row[PM_RT_NROLES];
 
@@ -301,6 +323,30 @@ static void pm_rt_rules_of(struct pm_rt_st *st)
 	for (int r = 0; r < PM_RT_NROLES; ++r)
 		st->row[r] = row[r];
 	pm_rt_rule_grouped(st);
+}
+
+/* The rules, without the PM_RT_PRE rows where the copies' elements are
+ * reused too little. */
+static void pm_rt_rules_of(struct pm_rt_st *st)
+{
+	int row[PM_RT_NROLES];
+	const int hide = st->p->pre_reuse < PM_RT_PRE_MIN_REUSE;
+
+	if (hide)
+		pm_rt_hide_pre(st, row, 1);
+	pm_rt_grouped_rules(st);
+	if (hide)
+		pm_rt_hide_pre(st, row, 0);
+}
+
+/* The row to launch without a workspace: one chunk, the small and medium
+ * rules' own choice, the tail's split back to _persist (the launcher's
+ * fallback). */
+static int pm_rt_nows(const struct pm_rt_st *st)
+{
+	return pm_rt_resolve(st, st->small1, st->medium1, 1, st->persist ==
+		PM_RT_PERSIST_SPLIT ? (st->tdp ? PM_RT_PERSIST : -1) :
+		st->persist);
 }
 
 PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,
@@ -321,11 +367,17 @@ PM_RT_API int pm_rt_plan(const struct pm_rt_spec *f,
 		return pm_rt_forced(&st, force, nv, out);
 	i = pm_rt_resolve(&st, st.small, st.medium, st.s, st.persist);
 	pm_rt_fill_choice(&st, i, st.s, st.tdp, st.cl, out);
-	/* no workspace: one chunk, the small and medium rules' own choice,
-	 * the tail's split back to _persist (the launcher's fallback) */
-	out->v_nows = out->ws_bytes ? pm_rt_resolve(&st, st.small1,
-		st.medium1, 1, st.persist == PM_RT_PERSIST_SPLIT ? (st.tdp ? PM_RT_PERSIST :
-		-1) : st.persist) : out->v;
+	out->v_nows = out->ws_bytes ? pm_rt_nows(&st) : out->v;
+	/* a row reading the launcher's copies: the rules without such rows
+	 * give the fallback */
+	if (out->ws_bytes && (v[out->v_nows].flags & PM_RT_PRE)) {
+		int row[PM_RT_NROLES];
+
+		pm_rt_init(&st, f, v, nv, d, p);
+		pm_rt_hide_pre(&st, row, 1);
+		pm_rt_grouped_rules(&st);
+		out->v_nows = pm_rt_nows(&st);
+	}
 	return PM_RT_OK;
 }
 

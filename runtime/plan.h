@@ -71,6 +71,16 @@ enum pm_rt_role {
 #define PM_RT_LAST	16u	/* split persistent: the last chunk of a tile to
 				 * arrive sums them, no chunk waits for another
 				 * (docs/decisions/0058-last-arriver-split.md) */
+#define PM_RT_PRE	32u	/* reads operands the launcher copies into the
+				 * workspace with their prologue applied, per
+				 * launch (pm_rt_problem.pre_bytes; docs/decisions/
+				 * 0059-launcher-applied-prologues.md) */
+
+/* Rows reading the launcher's copies (PM_RT_PRE) pay a pass over the
+ * copied operand per launch: the rules see them where its elements are
+ * reused over this many rows of the output or more (problem.pre_reuse:
+ * M for a copy of B; docs/decisions/0059-launcher-applied-prologues.md). */
+#define PM_RT_PRE_MIN_REUSE 256
 
 /* One kernel of a generated file. */
 struct pm_rt_variant {
@@ -137,6 +147,12 @@ struct pm_rt_problem {
 	 * persistent rows only in their grouped rule
 	 * (docs/decisions/0051-grouped-persistent-units.md, 0055) */
 	int grouped;
+	/* the launcher's copies that PM_RT_PRE rows read: their bytes (each
+	 * 256-aligned), and the least extent a copy's elements are reused
+	 * over (M for a copy of B, N for one of A); the rules see those rows
+	 * only where it is PM_RT_PRE_MIN_REUSE or more (plan.c) */
+	size_t pre_bytes;
+	int64_t pre_reuse;
 };
 
 /* The flags of today's rules before the launcher's precedence (small,
@@ -159,6 +175,8 @@ struct pm_rt_choice {
 	int64_t kc[PM_RT_MAX_K];	/* k elements per chunk */
 	size_t cnt_bytes;	/* workspace: counters in front of the slots */
 	size_t ws_bytes;	/* workspace needed (0: none) */
+	size_t pre_off;	/* PM_RT_PRE: where the copies start in the
+			 * workspace (past the split's part, 256-aligned) */
 	int v_nows;	/* the row to launch unsplit (pm_rt_no_workspace)
 			 * where ws_bytes cannot be had; -1: fail instead */
 	struct pm_rt_rules why;

@@ -66,7 +66,7 @@ KSIZES_odd32=${KSIZES_odd32:-"M=7,N=8,K=32 M=127,N=136,K=992 M=129,N=264,K=64 M=
 # i8 weights beside f16/bf16 activations (docs/decisions/0047): odd M, the
 # i8 tensor's contiguous dimension (N, or K where K-major) whole 16-byte
 # rows (16 elements); w8_32: sm_70's (K % 32)
-KSIZES_w8=${KSIZES_w8:-"M=7,N=16,K=16 M=127,N=144,K=1008 M=129,N=272,K=48 M=129,N=1008,K=1008 M=4097,N=272,K=1008 M=255,N=384,K=8208"}
+KSIZES_w8=${KSIZES_w8:-"M=7,N=16,K=16 M=127,N=144,K=1008 M=129,N=272,K=48 M=129,N=1008,K=1008 M=4097,N=272,K=1008 M=255,N=384,K=8208 M=768,N=768,K=1008"}
 KSIZES_w8_32=${KSIZES_w8_32:-"M=7,N=16,K=32 M=127,N=144,K=992 M=129,N=272,K=64 M=255,N=384,K=8192"}
 
 # Batched specs (tests/specs/bmm_*.tc, docs/decisions/0036): their own sizes

@@ -311,7 +311,7 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 	struct pm_rt_choice *c)
 {
 	struct pm_rt_device d = { 132, { 0 }, mk_clusters, NULL };
-	struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0, 0, 0 };
+	struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 };
 	struct pm_rt_force f;
 
 	for (int i = 0; i < mk_j->nrows; ++i)
@@ -539,7 +539,7 @@ static void launch_checks(void **state)
 	for (int i = 0; i < 3; ++i) {
 		struct pm_rt_choice c;
 		struct pm_rt_device d = { 132, { 0 }, mk_clusters, NULL };
-		struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0, 0, 0 };
+		struct pm_rt_problem p = { 0, 0, { 0 }, 0, 0, 0, 0, 0, 0 };
 
 		assert_int_equal(mk_run(k, ua_sz[i], ua[i], NULL, 0, 1), 0);
 		assert_int_equal(mk.launches, 1);

@@ -140,6 +140,12 @@ static const struct vcase cases[] = {
 	{ "tests/specs/gemm_dequant_b", "sm_90a", "" },
 	{ "tests/specs/gemm_scale_a_k", "sm_90a", "" },
 	{ "tests/specs/gemm_dequant_zs", "sm_90a", "" },
+	/* i8 weights (docs/decisions/0047): the persistent rows read the
+	 * operand the launcher widened (docs/decisions/0059) */
+	{ "tests/specs/gemm_w8", "sm_80", "" },
+	{ "tests/specs/gemm_w8", "sm_90a", "" },
+	{ "tests/specs/gemm_w8_zp", "sm_90a", "" },
+	{ "tests/specs/gemm_w8_bf16", "sm_90a", "" },
 	/* three contractions: tiles fitted to three accumulators, the rows
 	 * past 128 accumulator registers a thread not built */
 	{ "tests/specs/gemm3", "sm_70", "" },

@@ -14,6 +14,7 @@
 #include "variant/epired.h"
 #include "variant/hoist.h"
 #include "variant/kcopy.h"
+#include "variant/pre.h"
 #include "variant/swap.h"
 #include "variant/variant.h"
 
@@ -541,6 +542,18 @@ static struct pm_kernel *until(isl_ctx *ctx, const struct pm_spec *spec,
 	}
 	if (!kspec)
 		kspec = rspec;
+	/* a row with launcher-applied prologues (variant/pre.h) */
+	if (cfg->npre) {
+		struct pm_spec *pr;
+
+		if (pm_pre_spec(kspec ? kspec : spec, cfg->pre, cfg->npre,
+		    &pr, d) < 0) {
+			pm_spec_free(kspec);
+			return NULL;
+		}
+		pm_spec_free(kspec);
+		kspec = pr;
+	}
 	/* a swapped row: the outputs transposed (variant/swap.h) */
 	if (cfg->swap) {
 		struct pm_spec *sw;

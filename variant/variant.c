@@ -9,6 +9,7 @@
 #include "polymma.h"
 #include "promote/promote.h"
 #include "schedule_tree/tree.h"
+#include "variant/pre.h"
 #include "variant/variant.h"
 
 /* Why a grouped spec has no row built exact only (docs/decisions/0051). */
@@ -164,6 +165,14 @@ static const char *wanted_persist(struct builder *b,
 		return "--mma-inflight on";
 	if (c->persistent >= 0)
 		return "--persistent given";
+	/* operands with a prologue in shared memory: read as the
+	 * launcher's copies (pre_operands), by the rows of large M only */
+	if (vs->npre && t->tma == 2 && vs->pre_why)
+		return vs->pre_why;
+	if (vs->npre && t->tma == 2 && ((r->flags & PM_VF_SWAP) ||
+	    r->role == PM_RT_PERSIST_SKINNY))
+		return "a prologue in shared memory: the decode rows would "
+			"copy the operand whole per launch (docs/decisions/0059)";
 	if (t->tma != 2 || !t->pstages || !c->tma)
 		return "no TMA copies";
 	if (split && c->int_acc)
@@ -483,6 +492,11 @@ static int queue_row(struct builder *b, const struct pm_variant_desc *r)
 	char buf[128];
 
 	derive(vs->target, r, base, &v->cfg);
+	/* the persistent rows read the launcher's copies (pre_operands) */
+	if ((r->flags & PM_VF_PERSIST) && vs->npre && !vs->pre_why) {
+		v->cfg.npre = vs->npre;
+		memcpy(v->cfg.pre, vs->pre, sizeof(v->cfg.pre));
+	}
 	if ((no = fits_acc(vs, &v->cfg, buf, sizeof(buf)))) {
 		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
 		return 0;
@@ -604,6 +618,37 @@ static void main_rows(struct builder *bd)
 	borrow_main(vs);
 }
 
+/* The main kernel's operands whose prologue runs in shared memory
+ * (promote/internal.h's pm_pr_smem_pro: a prologue not through the MMA's
+ * registers, or a converting copy), which have no TMA copies: on a target
+ * whose persistent rows copy by TMA, those rows read them as copies the
+ * launcher writes into the workspace (variant/pre.h,
+ * docs/decisions/0059-launcher-applied-prologues.md). */
+static void pre_operands(struct pm_variant_set *vs)
+{
+	const struct pm_kernel *k = vs->main;
+
+	for (int i = 0; i < k->nbufs; ++i) {
+		const struct pm_buffer *buf = &k->bufs[i];
+		int seen = 0;
+
+		if (!(buf->pro || buf->conv) || buf->pro_regs)
+			continue;
+		for (int j = 0; j < vs->npre; ++j)
+			seen |= vs->pre[j] == buf->tensor;
+		if (!seen && vs->npre < 8)
+			vs->pre[vs->npre++] = buf->tensor;
+	}
+	if (!vs->npre || vs->target->tma != 2)
+		return;
+	/* the copies live in the workspace: the launcher of a file that
+	 * does not split k takes none */
+	vs->pre_why = !k->scop->nsplit ? "the kernel does not split k: its "
+		"launcher takes no workspace for launcher-applied prologues "
+		"(docs/decisions/0059)" : pm_pre_refused(k->scop->spec,
+		vs->pre, vs->npre);
+}
+
 /* The rows other than the main kernel's, built by up to
  * pm_variant_threads threads (the calling one among them). */
 static void build_rows(const struct pm_spec *spec, struct pm_variant_set *vs)
@@ -685,6 +730,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 	if (!vs->main)
 		return pm_diags_class(d) == PM_ERR_INTERNAL ? POLYMMA_ERR_INTERNAL :
 			POLYMMA_ERR_SPEC;
+	pre_operands(vs);
 	build_rows(spec, vs);
 	ragged_k(vs);
 	for (int i = 0; i < PM_RT_NROLES; ++i) {
@@ -741,10 +787,17 @@ void pm_variant_set_report(const struct pm_variant_set *vs, FILE *out)
 			continue;
 		}
 		fprintf(out, "%-18s +  block %dx%dx%d warp %dx%d mma %dx%dx%d "
-			"stages %d split %d persistent %d tma %d%s%s\n",
+			"stages %d split %d persistent %d tma %d%s%s",
 			r->suffix[0] ? r->suffix : "(base)", c->bm, c->bn, c->bk,
 			c->wm, c->wn, c->mm, c->mn, c->mk, c->stages, c->split_k,
 			c->persistent, v->k->tma[0], v->k->exact ? " exact" : "",
 			v->emit_fixup ? " fixup" : "");
+		/* the operands read as the launcher's copies (variant/pre.h) */
+		for (int t = 0; t < v->k->scop->spec->ntensors; ++t)
+			if (v->k->scop->spec->tensors[t].pre)
+				fprintf(out, " pre %s %s",
+					v->k->scop->spec->tensors[t].name,
+					pm_type_name(v->k->scop->spec->tensors[t].type));
+		fputc('\n', out);
 	}
 }

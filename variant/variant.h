@@ -63,6 +63,13 @@ struct pm_variant_set {
 	struct pm_variant v[PM_RT_NROLES];
 	/* a row was dropped when its isl context spent its budget */
 	int over_budget;
+	/* the main kernel's operands with a prologue in shared memory (no
+	 * TMA copies): the persistent rows read them as the launcher's
+	 * copies (variant/pre.h), npre of them; pre_why: why they cannot,
+	 * or NULL */
+	int npre;
+	int pre[8];
+	const char *pre_why;
 };
 
 /* Build every row of user->target's variant table for spec into *vs: the

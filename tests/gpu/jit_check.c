@@ -15,7 +15,7 @@
  * sm_80 kernels on an sm_90 device (the cubins still the device's).
  * Built here with static isl (make build/tests/gpu/jit_check); the GPU
  * machine needs only the driver and NVRTC (tests/gpu/jit_check.sh).
- * Exit 0 when every check passes. f16, bf16, f32, f8e4m3 and f8e5m2
+ * Exit 0 when every check passes. f16, bf16, f32, f8e4m3, f8e5m2 and i8
  * tensors (the 8-bit ones random finite bytes of moderate magnitude,
  * inputs only), and a grouped
  * spec's i32 offsets (polymma_spec_group_offsets): the cumulative ends of
@@ -79,7 +79,7 @@ static double h2d(uint16_t h)
 }
 
 struct buf {
-	int f32, i32, bf16, f8, out;	/* f8: 0, or 4 (e4m3) or 5 (e5m2) */
+	int f32, i32, bf16, f8, i8, out; /* f8: 0, or 4 (e4m3) or 5 (e5m2) */
 	size_t n;
 	void *host, *ref;
 	pm_CUdeviceptr dev;
@@ -88,7 +88,7 @@ struct buf {
 /* Bytes of an element of b. */
 static size_t esz(const struct buf *b)
 {
-	return b->f32 || b->i32 ? 4 : b->f8 ? 1 : 2;
+	return b->f32 || b->i32 ? 4 : b->f8 || b->i8 ? 1 : 2;
 }
 
 /* Element i of a 16-bit or f32 buffer as a double. */
@@ -306,6 +306,7 @@ static void at_size(polymma_kernel *k, argv_fn so, const polymma_spec *s,
 		b[t].bf16 = !strcmp(ty, "bf16");
 		b[t].f8 = !strcmp(ty, "f8e4m3") ? 4 : !strcmp(ty, "f8e5m2") ?
 			5 : 0;
+		b[t].i8 = !strcmp(ty, "i8");
 		b[t].i32 = t == polymma_spec_group_offsets(s);
 		b[t].out = polymma_spec_tensor_is_output(s, t);
 		b[t].n = (size_t) elems(s, t, sz);
@@ -322,6 +323,9 @@ static void at_size(polymma_kernel *k, argv_fn so, const polymma_spec *s,
 			else if (b[t].f8)
 				((uint8_t *) b[t].host)[i] = b[t].out ? 0 :
 					rand_f8(b[t].f8);
+			else if (b[t].i8)
+				((int8_t *) b[t].host)[i] = b[t].out ? 0 :
+					(int8_t) (rand() % 255 - 127);
 			else if (b[t].bf16)
 				((uint16_t *) b[t].host)[i] = f2bf(v);
 			else
