@@ -132,11 +132,7 @@ static int kernel_row(struct pm_kernel *k, const char *suffix,
 	row->cl = k->scop->nsplit && k->dsm;
 	row->zsplit = k->scop->nsplit && !k->ws;
 	row->persistent = !!k->ws;
-	if (k->mc) {
-		pm_diag_unsupported(d, spec->stmts[0].loc, "the JIT launcher does not launch "
-			"clusters of two multicasting blocks (--cluster 2) yet");
-		return -1;
-	}
+	row->mc = k->mc;
 	for (int i = 0; i < k->nbufs; ++i) {
 		const struct pm_buffer *buf = &k->bufs[i];
 		struct pm_rt_tma *m = &row->tma[row->ntma];

@@ -193,8 +193,8 @@ int polymma_reference(polymma_ctx *ctx, const polymma_spec *s,
  * megabytes (default 512; the oldest entries go first). Compiling needs no
  * GPU when arch is given. Returns a polymma_status with
  * polymma_diagnostics(ctx) as polymma_generate's: POLYMMA_ERR_SPEC for
- * the spec (or what the JIT launcher cannot launch yet: --cluster 2,
- * "unsupported:"), POLYMMA_ERR_USAGE for a bad
+ * the spec (or past the JIT launcher's limits: "unsupported:"),
+ * POLYMMA_ERR_USAGE for a bad
  * arch, POLYMMA_ERR_INTERNAL with NVRTC's log where it refuses the file,
  * POLYMMA_ERR_CUDA without NVRTC (or without a device to ask for arch).
  *

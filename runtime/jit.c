@@ -104,6 +104,7 @@ static void row(struct pm_rt_io *io, struct pm_rt_jit_row *r, int out)
 	F(r->cl, 0, 1);
 	F(r->zsplit, 0, 1);
 	F(r->persistent, 0, 1);
+	F(r->mc, 0, 1);
 	F(r->ntma, 0, PM_RT_JIT_TMA);
 	for (int i = 0; i < r->ntma; ++i) {
 		struct pm_rt_tma *m = &r->tma[i];

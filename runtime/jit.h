@@ -79,6 +79,11 @@ struct pm_rt_jit_row {
 	int cl;		/* int cl argument and clusters of cl blocks */
 	int zsplit;		/* gridDim.z = s (split, not persistent) */
 	int persistent;	/* single kernel: at most SMs x occupancy blocks */
+	/* clusters of two blocks multicasting B (--cluster 2; the kernel's
+	 * __cluster_dims__): a grid of 2 min(pairs of tile rows x tile
+	 * columns, its blocks / 2, the clusters resident at once) blocks
+	 * (launch.c, mc_grid; docs/decisions/0017) */
+	int mc;
 	int ntma;
 	struct pm_rt_tma tma[PM_RT_JIT_TMA];
 };

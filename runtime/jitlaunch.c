@@ -357,11 +357,39 @@ static int tmap(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		PM_RT_L_OK;
 }
 
+/* launch.c, mc_grid: the clusters of two blocks of row r resident at
+ * once (asked once; 2^30 where the driver does not say). */
+static int64_t mc_clusters(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	struct pm_rt_module *m, int r)
+{
+	const struct pm_rt_jit_row *w = &k->j.kern[r];
+	pm_CUlaunchConfig lc;
+	int n = 0;
+
+	pthread_mutex_lock(&k->lock);
+	if (!m->mc_clusters[r]) {
+		memset(&lc, 0, sizeof(lc));
+		lc.grid[0] = 2;
+		lc.grid[1] = lc.grid[2] = 1;
+		lc.block[0] = (unsigned) w->threads;
+		lc.block[1] = lc.block[2] = 1;
+		lc.smem = (unsigned) w->smem;
+		if (!cu->OccupancyMaxActiveClusters ||
+		    cu->OccupancyMaxActiveClusters(&n, m->f[r][0], &lc) || n < 1)
+			n = 1 << 30;
+		m->mc_clusters[r] = n;
+	}
+	n = m->mc_clusters[r];
+	pthread_mutex_unlock(&k->lock);
+	return n;
+}
+
 /* launch.c, launch: the grid of row w (x, and z: the batch), or an
  * error past its bounds. */
-static int grid_of(struct pm_rt_kernel *k, const struct pm_rt_module *m,
-	const struct pm_rt_jit_row *w, const struct pm_rt_choice *c,
-	const int64_t *s, int64_t *gx, int64_t *gz)
+static int grid_of(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	struct pm_rt_module *m, const struct pm_rt_jit_row *w,
+	const struct pm_rt_choice *c, const int64_t *s, int64_t *gx,
+	int64_t *gz)
 {
 	const struct pm_rt_jit *j = &k->j;
 	const int64_t rows = pm_rt_dim_value(&j->m, s);
@@ -396,6 +424,18 @@ static int grid_of(struct pm_rt_kernel *k, const struct pm_rt_module *m,
 		*gx = w->persistent && pb < units ? pb : units;
 	else
 		*gx = c->grid;
+	/* clusters of two: pairs of vertically adjacent tiles, at most
+	 * half the blocks and the clusters resident at once */
+	if (w->mc) {
+		int64_t g = tn * (((rows + w->bm - 1) / w->bm + 1) / 2);
+		const int64_t nc = mc_clusters(k, cu, m, (int) (w - j->kern));
+
+		if (g > pb / 2)
+			g = pb / 2;
+		if (g > nc)
+			g = nc;
+		*gx = 2 * (g > 1 ? g : 1);
+	}
 	return PM_RT_L_OK;
 }
 
@@ -460,7 +500,7 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	pm_CUtensorMap maps[PM_RT_JIT_TMA];
 	int64_t grid = 0, gz = 1;
 	pm_CUresult r;
-	int rc = grid_of(k, m, w, c, s, &grid, &gz);
+	int rc = grid_of(k, cu, m, w, c, s, &grid, &gz);
 
 	if (rc)
 		return rc;

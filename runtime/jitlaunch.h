@@ -47,6 +47,9 @@ struct pm_rt_module {
 	int sms;
 	int occ[PM_RT_MAX_VARIANTS];
 	int clusters[9];	/* of s blocks, s = 2..8; -1 none, 0 not asked */
+	/* each --cluster 2 row's clusters of two resident at once (0: not
+	 * asked; launch.c, mc_grid's pm_nc) */
+	int mc_clusters[PM_RT_MAX_VARIANTS];
 };
 
 struct pm_rt_kernel {

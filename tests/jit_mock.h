@@ -155,7 +155,9 @@ static pm_CUresult mk_occ_cl(int *n, pm_CUfunction f,
 	const pm_CUlaunchConfig *c)
 {
 	(void) f;
-	*n = mk_clusters(NULL, (int) c->attrs[0].value.cluster.x);
+	/* no attribute: the kernel's own __cluster_dims__ (two) */
+	*n = mk_clusters(NULL, c->nattrs ? (int) c->attrs[0].value.cluster.x :
+		(int) c->grid[0]);
 	return 0;
 }
 
@@ -350,6 +352,16 @@ static void mk_grid(const struct pm_rt_choice *c, const struct
 	g[0] = c->grid;
 	g[1] = w->zsplit ? c->s : mk_j->nbatch && !mk_j->grouped &&
 		!w->persistent ? nb : 1;
+	/* clusters of two (launch.c, mc_grid): pairs of tile rows, at most
+	 * the plan's blocks and the clusters resident (the mock's) */
+	if (w->mc) {
+		int64_t p = (n + w->bn - 1) / w->bn * (((m + w->bm - 1) / w->bm +
+			1) / 2);
+
+		p = p < c->grid / 2 ? p : c->grid / 2;
+		p = p < mk_clusters(NULL, 2) ? p : mk_clusters(NULL, 2);
+		g[0] = 2 * (p > 1 ? p : 1);
+	}
 	if (mk_j->grouped) {
 		int64_t u = ((m + w->bm - 1) / w->bm + nb) *
 			((n + w->bn - 1) / w->bn);

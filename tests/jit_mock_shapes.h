@@ -1,5 +1,6 @@
 /* The JIT launcher on the mock driver (tests/jit_mock.h) for files of
- * other shapes: batched and grouped specs, K-major copies. Included once,
+ * other shapes: batched and grouped specs, K-major copies, clusters of two
+ * multicasting blocks. Included once,
  * by tests/test_jit.c, after jit_mock.h. */
 
 /* s (spec order) from "Bt=3,M=1000,..." */
@@ -246,4 +247,51 @@ static void launch_kc(void **state)
 		pm_rt_kernel_free(k);
 		pm_cuda_override(NULL);
 	}
+}
+
+/* --cluster 2 (docs/decisions/0017): the plan's launch and every row
+ * forced, the cluster rows on an even grid of at most the pairs of tile
+ * rows, half the plan's blocks and the clusters resident (launch.c,
+ * mc_grid), odd plan grids included. */
+static void launch_mc(void **state)
+{
+	static const char *const sizes[] = { "M=1000,N=776,K=520",
+		"M=128,N=384,K=64", "M=384,N=128,K=64", "M=4104,N=264,K=4104",
+		"M=4096,N=4096,K=4096", "M=256,N=384,K=8192" };
+	static char mem[4][1024] __attribute__((aligned(256)));
+	static struct pm_rt_jit j;
+	void *t[4] = { mem[0], mem[1], mem[2], mem[3] };
+	int64_t s[PM_RT_JIT_SYMS];
+	struct pm_rt_kernel *k;
+	int mc = 0, nmc = 0;
+
+	(void) state;
+	gen_opt[0] = "cluster", gen_opt[1] = "2";
+	k = mk_file("gemm_nn", &j);
+	gen_opt[0] = gen_opt[1] = NULL;
+	for (int r = 0; r < j.nrows; ++r)
+		nmc += j.kern[r].mc;
+	assert_true(nmc >= 3);
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); ++z) {
+		struct pm_rt_choice c;
+
+		mk_sizes(&j, sizes[z], s);
+		unsetenv("POLYMMA_VARIANT");
+		mk_expect(s, NULL, 0, &c);
+		assert_int_equal(mk_run(k, s, t, NULL, 0, 1), 0);
+		mk_check(&c, s, t);
+		for (int r = 0; r < j.nrows; ++r) {
+			if (!mk_forced(k, r, s, t, &c))
+				continue;
+			mk_check(&c, s, t);
+			if (j.kern[r].mc) {
+				assert_int_equal(mk.grid[0] % 2, 0);
+				mc++;
+			}
+		}
+	}
+	unsetenv("POLYMMA_VARIANT");
+	assert_true(mc >= 2 * nmc);
+	pm_rt_kernel_free(k);
+	pm_cuda_override(NULL);
 }

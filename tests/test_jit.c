@@ -39,6 +39,9 @@
 #include "polymma.h"
 
 /* The generated file and description of example ex on target. */
+/* An option more for generate ("key", "value"; NULL: none). */
+static const char *gen_opt[2];
+
 static char *generate(const char *ex, const char *target,
 	struct pm_rt_jit *j, int *rc)
 {
@@ -52,6 +55,9 @@ static char *generate(const char *ex, const char *target,
 	text = pm_test_read(path);
 	assert_non_null(text);
 	assert_int_equal(polymma_options_set(o, "target", target, NULL), 0);
+	if (gen_opt[0])
+		assert_int_equal(polymma_options_set(o, gen_opt[0], gen_opt[1],
+			NULL), 0);
 	pm_diags_init(&d, path, text);
 	spec = pm_spec_parse(text, path, &d);
 	assert_non_null(spec);
@@ -760,20 +766,6 @@ static void compile_cached(void **state)
 	assert_null(k);
 	assert_int_equal(polymma_jit_compile(ctx, text, o, "sm_x", &k),
 		POLYMMA_ERR_USAGE);
-	/* clusters of two multicasting blocks: refused, not launched
-	 * wrongly */
-	{
-		polymma_options *oc = polymma_options_alloc();
-
-		assert_int_equal(polymma_options_set(oc, "cluster", "2", NULL),
-			0);
-		assert_int_equal(polymma_jit_compile(ctx, text, oc, "sm_90a",
-			&k), POLYMMA_ERR_SPEC);
-		assert_non_null(strstr(polymma_diagnostics(ctx),
-			"--cluster 2"));
-		assert_null(k);
-		polymma_options_free(oc);
-	}
 	for (int round = 0; round < 3; ++round) {
 		int rc = polymma_jit_compile(ctx, text, o, "sm_80", &k);
 
@@ -921,6 +913,7 @@ int main(void)
 		cmocka_unit_test(launch_red),
 		cmocka_unit_test(launch_batched),
 		cmocka_unit_test(launch_kc),
+		cmocka_unit_test(launch_mc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

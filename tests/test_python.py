@@ -32,9 +32,13 @@ try:
     HAVE_TORCH = True
 except ImportError:
     HAVE_TORCH = False
-# Clusters of two multicasting blocks (--cluster 2, decision 0017): the
-# JIT refuses them (unsupported), the command generates them.
-MULTICAST = {"cluster": 2}
+# More tensors than the JIT launcher takes (16: runtime/jit.h): the JIT
+# refuses the spec (unsupported), the command generates it.
+WIDE = ("def wide(f16(M, K) A, f16(K, N) B, %s) -> (f16(M, N) C) {\n"
+        "    C(i, j) +=! A(i, k) * B(k, j)\n"
+        "    C(i, j) = C(i, j) + %s\n}\n") % (
+    ", ".join("f16(N) b%d" % i for i in range(15)),
+    " + ".join("b%d(j)" % i for i in range(15)))
 
 
 class Fake:
@@ -495,13 +499,13 @@ class Jit(unittest.TestCase):
             polymma._compile_nvcc = lambda *a: calls.append(a) or \
                 polymma.Kernel.__new__(polymma.Kernel)
             polymma._nvcc_path_available = lambda: True
-            k = polymma.compile(GBR, target="sm_90a", **MULTICAST)
+            k = polymma.compile(WIDE, target="sm_90a")
             self.assertEqual(len(calls), 1)
             self.assertEqual(k.backend, "nvcc")
             self.assertIn("unsupported", k.jit_refused)
             polymma._nvcc_path_available = lambda: False
             with self.assertRaisesRegex(polymma.SpecError, "unsupported"):
-                polymma.compile(GBR, target="sm_90a", **MULTICAST)
+                polymma.compile(WIDE, target="sm_90a")
             self.assertEqual(len(calls), 1)
         finally:
             polymma._compile_nvcc = real_compile

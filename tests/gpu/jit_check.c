@@ -1,7 +1,7 @@
 /* jit_check: the JIT on a GPU (docs/decisions/0038-jit.md).
  *
- *   jit_check [--target sm_XY] [--so NAME=LIB.so]... [--sizes M=..,N=..,K=..;...]
- *             SPEC.tc...
+ *   jit_check [--target sm_XY] [--opt KEY=VALUE]... [--so NAME=LIB.so]...
+ *             [--sizes M=..,N=..,K=..;...] SPEC.tc...
  *
  * For each spec: polymma_jit_compile cold (cache cleared: generation +
  * NVRTC) and warm (a cache hit), timed; then at each size, the plan's
@@ -11,6 +11,7 @@
  * with --so NAME=LIB.so (the nvcc-built generated file of spec NAME, with
  * NAME_argv), bit for bit against the generated launcher under the same
  * POLYMMA_VARIANT; then the host time per launch of both at a small size.
+ * --opt: a generator option for the specs after it (cluster=2).
  * --target: the kernels' target (default: the device's family), e.g.
  * sm_80 kernels on an sm_90 device (the cubins still the device's).
  * Built here with static isl (make build/tests/gpu/jit_check); the GPU
@@ -451,6 +452,18 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(argv[a], "--sizes") && a + 1 < argc) {
 			sizes = argv[++a];
+			continue;
+		}
+		if (!strcmp(argv[a], "--opt") && a + 1 < argc) {
+			char key[64];
+			const char *eq = strchr(argv[++a], '=');
+
+			snprintf(key, sizeof(key), "%.*s", eq ? (int) (eq -
+				argv[a]) : 0, argv[a]);
+			if (!eq || polymma_options_set(o, key, eq + 1, NULL)) {
+				printf("FAIL: --opt %s\n", argv[a]);
+				return 1;
+			}
 			continue;
 		}
 		if (!(text = read_file(argv[a])) ||

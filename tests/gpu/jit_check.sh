@@ -10,7 +10,9 @@
 #            (default examples/gemm_nn.tc examples/gemm_bias_relu.tc)
 #
 # Environment: NVCC, OUT (default build/jit: the .cu, .so and the JIT
-# cache, POLYMMA_CACHE_DIR=$OUT/cache), SIZES (jit_check --sizes).
+# cache, POLYMMA_CACHE_DIR=$OUT/cache), SIZES (jit_check --sizes), OPTS
+# (generator options KEY=VALUE, space-separated, e.g. "cluster=2": polymma
+# gen --KEY VALUE and jit_check --opt KEY=VALUE).
 set -u -o pipefail
 cd "$(dirname "$(readlink -f "$0")")/../.." || exit 2
 OUT=${OUT:-build/jit}
@@ -25,11 +27,16 @@ case "$cc" in
 *) target=sm_80; gencode=(-arch="sm_${cc:-80}") ;;
 esac
 args=()
+gen=()
+for o in ${OPTS:-}; do
+	gen+=("--${o%%=*}" "${o#*=}")
+	args+=(--opt "$o")
+done
 if [ -x "$NVCC" ]; then
 	for s in "${specs[@]}"; do
 		n=$(basename "$s" .tc)
 		name=$(sed -n 's/^def \([A-Za-z_0-9]*\).*/\1/p' "$s" | head -1)
-		build/polymma gen "$s" --target "$target" -o "$OUT/$n.cu" || exit 1
+		build/polymma gen "$s" --target "$target" "${gen[@]}" -o "$OUT/$n.cu" || exit 1
 		"$NVCC" -O2 -std=c++17 -shared -Xcompiler -fPIC "${gencode[@]}" \
 			"$OUT/$n.cu" -o "$OUT/$n.so" || exit 1
 		args+=(--so "$name=$(readlink -f "$OUT/$n.so")")
