@@ -38,6 +38,15 @@ static struct {
 		unsigned grid, block, smem;
 		int after;	/* launched after the kernel */
 	} copies[4];
+	/* launcher-applied prologues' copies (pm_pre_NAME_X), in order */
+	int npres;
+	struct {
+		char fn[96];
+		void *in[16], *y;
+		int64_t r, c, sz[16];
+		unsigned grid, block;
+		int after;
+	} pres[4];
 } mk;
 
 static const struct pm_rt_jit *mk_j;
@@ -218,6 +227,24 @@ static pm_CUresult mk_launch(pm_CUfunction f, unsigned gx, unsigned gy,
 		mk.copies[mk.ncopies++].after = mk.launches;
 		return 0;
 	}
+	if (!strncmp(mk.names[(uintptr_t) f - 1], "pm_pre_", 7)) {
+		int i = 0, n = mk.npres++;
+
+		assert_true(n < 4);
+		memcpy(mk.pres[n].fn, mk.names[(uintptr_t) f - 1],
+			sizeof(mk.pres[n].fn));
+		for (int t = 0; t < mk_j->ninputs; ++t)
+			mk.pres[n].in[t] = *(void **) p[i++];
+		mk.pres[n].y = *(void **) p[i++];
+		mk.pres[n].r = *(int64_t *) p[i++];
+		mk.pres[n].c = *(int64_t *) p[i++];
+		for (int t = 0; t < mk_j->nsizes; ++t)
+			mk.pres[n].sz[t] = *(int64_t *) p[i++];
+		mk.pres[n].grid = gx * gy * gz;
+		mk.pres[n].block = bx * by * bz;
+		mk.pres[n].after = mk.launches;
+		return 0;
+	}
 	mk.grid[0] = gx, mk.grid[1] = gy, mk.grid[2] = gz;
 	mk.block[0] = bx, mk.block[1] = by, mk.block[2] = bz;
 	mk.smem = smem;
@@ -329,6 +356,18 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 		p.grouped = (int) pm_rt_jit_batch(mk_j, s);
 	else if (mk_j->nbatch)
 		p.batch = pm_rt_jit_batch(mk_j, s);
+	/* launcher-applied prologues (table.c, pm_emit_pre_plan): each copy
+	 * r x c x esize bytes, 256-aligned; the least reuse */
+	if (mk_j->npre)
+		p.pre_reuse = INT64_MAX;
+	for (int i = 0; i < mk_j->npre; ++i) {
+		const int64_t u = pm_rt_dim_value(&mk_j->pre[i].reuse, s);
+
+		p.pre_bytes += ((size_t) pm_rt_dim_value(&mk_j->pre[i].r, s) *
+			(size_t) pm_rt_dim_value(&mk_j->pre[i].c, s) *
+			(size_t) mk_j->pre[i].esize + 255) / 256 * 256;
+		p.pre_reuse = u < p.pre_reuse ? u : p.pre_reuse;
+	}
 	assert_int_equal(pm_rt_parse_force(force, mk_j->rows, mk_j->nrows,
 		&f), 0);
 	assert_int_equal(pm_rt_plan(&mk_j->spec, mk_j->rows, mk_j->nrows, &d,
@@ -492,6 +531,7 @@ static int mk_run(struct pm_rt_kernel *k, const int64_t *s, void *const *t,
 	mk.nenc = 0;
 	mk.launches = 0;
 	mk.ncopies = 0;
+	mk.npres = 0;
 	return pm_rt_kernel_launch(k, t, s, ws, n, kept, NULL);
 }
 

@@ -1,6 +1,6 @@
 /* The JIT launcher on the mock driver (tests/jit_mock.h) for files of
  * other shapes: batched and grouped specs, K-major copies, clusters of two
- * multicasting blocks. Included once,
+ * multicasting blocks, launcher-applied prologues. Included once,
  * by tests/test_jit.c, after jit_mock.h. */
 
 /* s (spec order) from "Bt=3,M=1000,..." */
@@ -292,6 +292,108 @@ static void launch_mc(void **state)
 	}
 	unsetenv("POLYMMA_VARIANT");
 	assert_true(mc >= 2 * nmc);
+	pm_rt_kernel_free(k);
+	pm_cuda_override(NULL);
+}
+
+/* The launcher-applied prologues' copies expected before a launch of
+ * choice c at s (emit/pre.c: after the split's part, pre_off, each
+ * 256-aligned) in workspace ws, as recorded; tt: t with each copied
+ * tensor at its copy. */
+static void mk_check_pres(const struct pm_rt_choice *c, const int64_t *s,
+	void *const *t, char *ws, void **tt)
+{
+	char *at = ws + c->pre_off;
+
+	for (int i = 0; i < mk_j->ntensors; ++i)
+		tt[i] = t[i];
+	if (!(mk_j->rows[c->v].flags & PM_RT_PRE)) {
+		assert_int_equal(mk.npres, 0);
+		return;
+	}
+	assert_int_equal(mk.npres, mk_j->npre);
+	assert_true(c->pre_off >= PM_RT_CNT_BYTES);
+	assert_int_equal(c->pre_off % 256, 0);
+	for (int i = 0; i < mk_j->npre; ++i) {
+		const struct pm_rt_jit_pre *p = &mk_j->pre[i];
+		const int64_t r = pm_rt_dim_value(&p->r, s);
+		const int64_t n = pm_rt_dim_value(&p->c, s);
+		char want[96];
+
+		snprintf(want, sizeof(want), "pm_pre_%s_%s", mk_j->name,
+			mk_j->tname[p->tensor]);
+		assert_string_equal(mk.pres[i].fn, want);
+		/* every copy reads the operands as given */
+		for (int u = 0; u < mk_j->ninputs; ++u)
+			assert_ptr_equal(mk.pres[i].in[u], t[u]);
+		assert_ptr_equal(mk.pres[i].y, at);
+		assert_int_equal(mk.pres[i].r, r);
+		assert_int_equal(mk.pres[i].c, n);
+		for (int u = 0; u < mk_j->nsizes; ++u)
+			assert_int_equal(mk.pres[i].sz[u], s[mk_j->order[u]]);
+		assert_int_equal(mk.pres[i].grid, (r * n / 8 + 255) / 256);
+		assert_int_equal(mk.pres[i].block, 256);
+		assert_int_equal(mk.pres[i].after, 0);
+		tt[p->tensor] = at;
+		at += ((size_t) (r * n) * (size_t) p->esize + 255) / 256 * 256;
+	}
+	assert_true((size_t) (at - ws) <= c->ws_bytes);
+}
+
+/* Launcher-applied prologues (gemm_w8_zp: i8 weights, a zero point and a
+ * scale; docs/decisions/0059): the plan's launch and every row forced, a
+ * PM_RT_PRE row after its copy into the workspace with the copy's map; a
+ * caller's workspace without room: the plan without those rows. */
+static void launch_pre(void **state)
+{
+	static const char *const sizes[] = { "M=4096,N=4096,K=4096",
+		"M=16,N=4096,K=4096", "M=1000,N=784,K=520",
+		"M=256,N=11008,K=4096" };
+	static char mem[8][1024] __attribute__((aligned(256)));
+	static struct pm_rt_jit j;
+	void *t[8], *tt[8];
+	int npre = 0, plain_pre = 0;
+	struct pm_rt_kernel *k;
+
+	(void) state;
+	for (int i = 0; i < 8; ++i)
+		t[i] = mem[i];
+	k = mk_file("../tests/specs/gemm_w8_zp", &j);
+	assert_int_equal(j.npre, 1);
+	assert_int_equal(j.ninputs, 4);
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); ++z) {
+		int64_t s[PM_RT_JIT_SYMS];
+		struct pm_rt_choice c;
+
+		mk_sizes(&j, sizes[z], s);
+		unsetenv("POLYMMA_VARIANT");
+		mk_expect(s, NULL, 0, &c);
+		assert_int_equal(pm_rt_kernel_ws_size(k, s), c.ws_bytes);
+		assert_int_equal(mk_run(k, s, t, NULL, 0, 1), 0);
+		assert_int_equal(mk.launches, 1);
+		mk_check_pres(&c, s, t, mk.alloc_p, tt);
+		mk_check(&c, s, tt);
+		plain_pre += !!(j.rows[c.v].flags & PM_RT_PRE);
+		/* no workspace of the caller's: a row that reads no copy */
+		if (j.rows[c.v].flags & PM_RT_PRE) {
+			mk_expect(s, NULL, 1, &c);
+			assert_int_equal(mk_run(k, s, t, NULL, 0, 0), 0);
+			assert_false(j.rows[c.v].flags & PM_RT_PRE);
+			mk_check_pres(&c, s, t, NULL, tt);
+			mk_check(&c, s, t);
+		}
+		for (int r = 0; r < j.nrows; ++r) {
+			if (!mk_forced(k, r, s, t, &c))
+				continue;
+			mk_check_pres(&c, s, t, mk.alloc_p, tt);
+			mk_check(&c, s, tt);
+			npre += !!(j.rows[r].flags & PM_RT_PRE);
+		}
+	}
+	unsetenv("POLYMMA_VARIANT");
+	/* the large grids' plan and most forced rows read the copy */
+	assert_true(plain_pre >= 2);
+	assert_true(npre >= 20);
 	pm_rt_kernel_free(k);
 	pm_cuda_override(NULL);
 }

@@ -914,6 +914,7 @@ int main(void)
 		cmocka_unit_test(launch_batched),
 		cmocka_unit_test(launch_kc),
 		cmocka_unit_test(launch_mc),
+		cmocka_unit_test(launch_pre),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
