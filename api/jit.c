@@ -19,7 +19,7 @@
 #include "polymma.h"
 
 /* The cache entry's layout; change it with what a key must cover. */
-#define PM_JIT_FORMAT "polymma-jit-6"
+#define PM_JIT_FORMAT "polymma-jit-7"
 
 struct polymma_kernel {
 	struct pm_rt_kernel *k;

@@ -679,16 +679,19 @@ static char *header(struct pm_kernel *k)
 			k->scop->spec->name, k->scop->nsplit ? "; the split "
 			"where it has room: zero-filled\n * before its first use, "
 			"each launch leaves it so" : "");
-	else if (k->scop->nsplit)
-		pm_strbuf_add(&b, "/* split-K with a workspace of the caller's "
+	else if (k->scop->nsplit || pm_emit_has_pre(k))
+		pm_strbuf_printf(&b, "/* %s with a workspace of the caller's "
 			"(zero-filled before its first use;\n * each launch leaves "
-			"it so): */\n");
+			"it so): */\n", !k->scop->nsplit ? "launcher-applied "
+			"prologues" : pm_emit_has_pre(k) ? "split-K and launcher-"
+			"applied prologues" : "split-K");
 	else if (pm_emit_has_red(k))
 		pm_strbuf_printf(&b, "/* with a workspace of the caller's: 16-byte "
 			"aligned, of %s_workspace_size\n * bytes at least (the "
 			"epilogue reduction's; zero-filled before its first use,\n"
 			" * each launch leaves it so): */\n", k->scop->spec->name);
-	if (k->scop->nsplit || pm_emit_kcopies(k) || pm_emit_has_red(k)) {
+	if (k->scop->nsplit || pm_emit_kcopies(k) || pm_emit_has_red(k) ||
+	    pm_emit_has_pre(k)) {
 		pm_emit_signature(k, &b, PM_ENTRY_WS);
 		pm_strbuf_add(&b, ";\n");
 		pm_emit_signature(k, &b, PM_ENTRY_WS_SIZE);

@@ -272,6 +272,8 @@ static int pre_facts(const struct pm_variant_set *vs, struct pm_rt_jit *j,
 		p->c = tensor_dim(r->scop, t, 1);
 		p->reuse = tensor_dim(vs->main->scop, vs->main->con[0].out,
 			pm_emit_pre_reuse(vs->main, t));
+		p->batched = !!r->scop->spec->tensors[t].batch;
+		p->per_group = spec->grouped && !pm_emit_pre_reuse(vs->main, t);
 		j->npre++;
 	}
 	return 0;

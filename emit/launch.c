@@ -490,7 +490,8 @@ static void planned_launcher(const struct pm_variant_set *vs,
 		pm_emit_kc_entries(k, b, 1);
 		return;
 	}
-	if (!k->scop->nsplit) {
+	/* no workspace: no split and no launcher-applied prologue */
+	if (!k->scop->nsplit && !pm_emit_has_pre(k)) {
 		pm_strbuf_add(b, "\nextern \"C\" ");
 		pm_emit_signature(k, b, PM_ENTRY_PLAIN);
 		pm_strbuf_add(b, "\n{\n\tstruct pm_rt_choice c;\n"

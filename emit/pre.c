@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "emit/batch.h"
+#include "emit/group.h"
 #include "emit/pointwise.h"
 #include "emit/pre.h"
 #include "schedule_tree/recognise.h"
@@ -18,6 +20,14 @@ int pm_emit_pres(const struct pm_kernel *k)
 	return n;
 }
 
+int pm_emit_has_pre(const struct pm_kernel *k)
+{
+	for (int i = 0; i < PM_RT_NROLES; ++i)
+		if (k->var[i] && pm_emit_pres(k->var[i]))
+			return 1;
+	return 0;
+}
+
 /* A row of vs reading copies (the copies are the same in every such
  * row), or NULL. */
 struct pm_kernel *pm_emit_pre_row(const struct pm_variant_set *vs)
@@ -28,23 +38,81 @@ struct pm_kernel *pm_emit_pre_row(const struct pm_variant_set *vs)
 	return NULL;
 }
 
-/* The copy's rows and columns of tensor t (rank 2), as text. */
+/* The copy's rows and columns of tensor t (rank 2; a batched one's
+ * slice), as text. */
 static void dims(struct pm_kernel *k, int t, char *r, char *c, int len)
 {
 	pm_scop_dim_str(k->scop, t, 0, r, len);
 	pm_scop_dim_str(k->scop, t, 1, c, len);
 }
 
-/* "(size_t) ((int64_t) (R) * (C) * B + 255) / 256 * 256": the copy's
- * bytes, 256-aligned. */
+/* The slices of tensor t's copy: the batch count where t is batched (a
+ * batched or grouped spec's per-batch tensor), else "1". */
+static void slices(const struct pm_kernel *k, int t, char *buf, size_t len)
+{
+	if (k->scop->spec->tensors[t].batch)
+		pm_emit_batch_count(k, buf, len);
+	else
+		snprintf(buf, len, "1");
+}
+
+/* "((size_t) ((int64_t) (R) * (C)) * B * (size_t) (NB) + 255) / 256 *
+ * 256": the copy's bytes (every slice), 256-aligned. */
 static void copy_bytes(struct pm_kernel *k, int t, int eb,
 	struct pm_strbuf *b)
 {
-	char r[64], c[64];
+	char r[64], c[64], nb[256];
 
 	dims(k, t, r, c, sizeof(r));
-	pm_strbuf_printf(b, "((size_t) ((int64_t) (%s) * (%s)) * %d + 255) / "
-		"256 * 256", r, c, eb);
+	slices(k, t, nb, sizeof(nb));
+	pm_strbuf_printf(b, "((size_t) ((int64_t) (%s) * (%s)) * %d * (size_t) "
+		"(%s) + 255) / 256 * 256", r, c, eb, nb);
+}
+
+/* The kernel's signature: the inputs, the copy, its slice's extents, the
+ * sizes. */
+static void pre_params(struct pm_kernel *k, int t, const char *to,
+	struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	int order[64], n = pm_emit_size_order(k, order);
+
+	pm_strbuf_printf(b, "\n/* The launcher's copy of %s, its prologue "
+		"applied, as %s (docs/decisions/\n * 0059-launcher-applied-"
+		"prologues.md): 8 elements a thread, every slice. */\nextern "
+		"\"C\" __global__ void __launch_bounds__(256) pm_pre_%s_%s(",
+		spec->tensors[t].name, to, spec->name, spec->tensors[t].name);
+	for (int i = 0, u; (u = pm_emit_arg_tensor(spec, i)) >= 0; ++i)
+		if (spec->tensors[u].role == PM_INPUT)
+			pm_strbuf_printf(b, "const %s *__restrict__ %s, ",
+				pm_emit_ctype(k, u, 0), spec->tensors[u].name);
+	pm_strbuf_add(b, "void *__restrict__ pm_y, int64_t pm_rows, int64_t "
+		"pm_cols");
+	for (int i = 0; i < n; ++i)
+		pm_strbuf_printf(b, ", int64_t %s", spec->syms[order[i]].name);
+	pm_strbuf_add(b, ")\n");
+}
+
+/* The unit of this thread: pm_bi its slice (past the last: return), pm_r
+ * and pm_c its row and first column; each batched input at its slice. */
+static void pre_unit(struct pm_kernel *k, int t, struct pm_strbuf *b)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	char nb[256], sl[256];
+
+	slices(k, t, nb, sizeof(nb));
+	pm_strbuf_printf(b, "{\n\tconst int64_t pm_n = pm_rows * (pm_cols / 8);"
+		"\n\tconst int64_t pm_u = (int64_t) blockIdx.x * 256 + "
+		"threadIdx.x, pm_bi = pm_u / pm_n;\n\tconst int64_t pm_r = pm_u "
+		"%% pm_n / (pm_cols / 8), pm_c = pm_u %% pm_n %% (pm_cols / 8) * "
+		"8;\n\n\tif (pm_bi >= %s)\n\t\treturn;\n", nb);
+	for (int u = 0; u < spec->ntensors; ++u) {
+		if (spec->tensors[u].role != PM_INPUT || !spec->tensors[u].batch)
+			continue;
+		pm_emit_batch_slice(k, u, sl, sizeof(sl));
+		pm_strbuf_printf(b, "\t%s += pm_bi * %s;\n", spec->tensors[u].name,
+			sl);
+	}
 }
 
 /* The kernel writing tensor t's copy (row kernel r has its type). */
@@ -57,7 +125,7 @@ static void pre_kernel(const struct pm_variant_set *vs, struct pm_kernel *r,
 	const struct pm_elem *to = pm_elem_of(r->scop->spec->tensors[t].type);
 	const struct pm_elem *st = pm_elem_storage(spec->tensors[t].type);
 	const char *name = spec->tensors[t].name, *vars[3] = { "0", "0", "0" };
-	int order[64], n = pm_emit_size_order(k, order), s, a, wide;
+	int s, a, wide;
 
 	if (pm_pre_operand(spec, t, &s, &a) < 0 || !to || !st)
 		return;
@@ -66,24 +134,9 @@ static void pre_kernel(const struct pm_variant_set *vs, struct pm_kernel *r,
 	vars[x->idx[0]] = "pm_r";
 	vars[x->idx[1]] = "(pm_c + pm_e)";
 	wide = st->bytes == 1;
-	pm_strbuf_printf(b, "\n/* The launcher's copy of %s, its prologue "
-		"applied, as %s (docs/decisions/\n * 0059-launcher-applied-"
-		"prologues.md): 8 elements a thread. */\nextern \"C\" "
-		"__global__ void __launch_bounds__(256) pm_pre_%s_%s(",
-		name, pm_type_name(r->scop->spec->tensors[t].type), spec->name,
-		name);
-	for (int i = 0, u; (u = pm_emit_arg_tensor(spec, i)) >= 0; ++i)
-		if (spec->tensors[u].role == PM_INPUT)
-			pm_strbuf_printf(b, "const %s *__restrict__ %s, ",
-				pm_emit_ctype(k, u, 0), spec->tensors[u].name);
-	pm_strbuf_add(b, "void *__restrict__ pm_y, int64_t pm_rows, int64_t "
-		"pm_cols");
-	for (int i = 0; i < n; ++i)
-		pm_strbuf_printf(b, ", int64_t %s", spec->syms[order[i]].name);
-	pm_strbuf_printf(b, ")\n{\n\tconst int64_t pm_u = (int64_t) blockIdx.x "
-		"* 256 + threadIdx.x;\n\tconst int64_t pm_r = pm_u / (pm_cols / "
-		"8), pm_c = pm_u %% (pm_cols / 8) * 8;\n\n\tif (pm_r >= pm_rows)"
-		"\n\t\treturn;\n\tconst %s pm_w = *(const %s *) (%s + pm_r * "
+	pre_params(k, t, pm_type_name(r->scop->spec->tensors[t].type), b);
+	pre_unit(k, t, b);
+	pm_strbuf_printf(b, "\tconst %s pm_w = *(const %s *) (%s + pm_r * "
 		"pm_cols + pm_c);\n\tconst %s *pm_b = (const %s *) &pm_w;\n"
 		"\tuint4 pm_o;\n\t%s *pm_h = (%s *) &pm_o;\n\n"
 		"\t_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 8; ++pm_e) {\n"
@@ -93,8 +146,8 @@ static void pre_kernel(const struct pm_variant_set *vs, struct pm_kernel *r,
 		to->ctype, to->ctype, st->to_f32 ? st->to_f32 : "(float)",
 		to->from_f32);
 	pm_print_pre_value(k, b, e, t, vars);
-	pm_strbuf_printf(b, ");\n\t}\n\t*(uint4 *) ((%s *) pm_y + pm_r * "
-		"pm_cols + pm_c) = pm_o;\n}\n", to->ctype);
+	pm_strbuf_printf(b, ");\n\t}\n\t*(uint4 *) ((%s *) pm_y + (pm_bi * "
+		"pm_rows + pm_r) * pm_cols + pm_c) = pm_o;\n}\n", to->ctype);
 }
 
 void pm_emit_pre_kernels(const struct pm_variant_set *vs,
@@ -118,18 +171,28 @@ int pm_emit_pre_reuse(const struct pm_kernel *k, int t)
 	return d;
 }
 
-/* The least extent a copy of t is reused over, as text. */
+/* The least extent a copy of t is reused over, as text: a grouped
+ * spec's rows over its groups where that is the rows (a group's, on
+ * average). */
 static void reuse(struct pm_kernel *k, int t, char *ext, int len)
 {
-	pm_scop_dim_str(k->scop, k->con[0].out, pm_emit_pre_reuse(k, t), ext,
-		len);
+	const int d = pm_emit_pre_reuse(k, t);
+	char rows[64], nb[192];
+
+	pm_scop_dim_str(k->scop, k->con[0].out, d, rows, sizeof(rows));
+	if (!pm_emit_grouped(k) || d) {
+		snprintf(ext, len, "%s", rows);
+		return;
+	}
+	pm_emit_batch_count(k, nb, sizeof(nb));
+	snprintf(ext, len, "(int64_t) (%s) / %s", rows, nb);
 }
 
 void pm_emit_pre_plan(const struct pm_variant_set *vs, struct pm_strbuf *b)
 {
 	struct pm_kernel *r = pm_emit_pre_row(vs);
 	const struct pm_spec *spec;
-	char ext[64];
+	char ext[320];
 	int first = 1;
 
 	if (!r)
@@ -160,7 +223,7 @@ void pm_emit_pre_call(const struct pm_variant_set *vs, struct pm_kernel *k,
 	const struct pm_spec *spec = k->scop->spec;
 	struct pm_kernel *m = vs->main;
 	int order[64], n = pm_emit_size_order(m, order);
-	char r[64], c[64];
+	char r[64], c[64], nb[256];
 	struct pm_strbuf off;
 
 	if (!pm_emit_pres(k))
@@ -173,12 +236,14 @@ void pm_emit_pre_call(const struct pm_variant_set *vs, struct pm_kernel *k,
 		if (!spec->tensors[t].pre)
 			continue;
 		dims(k, t, r, c, sizeof(r));
+		slices(k, t, nb, sizeof(nb));
 		pm_strbuf_printf(b, "%s{\n%s\tconst int64_t pm_n = ((int64_t) "
-			"(%s) * (%s) / 8 + 255) / 256;\n%s\tvoid *pm_y = (char *) "
-			"workspace + %s;\n\n%s\tif (pm_n > 2147483647)\n%s\t\treturn "
-			"cudaErrorInvalidValue;\n%s\tpm_pre_%s_%s<<<(unsigned) pm_n, "
-			"256, 0, stream>>>(", ind, ind, r, c, ind, off.s ? off.s : "0", ind, ind,
-			ind, spec->name, spec->tensors[t].name);
+			"(%s) * (%s) / 8 * (%s) + 255) / 256;\n%s\tvoid *pm_y = "
+			"(char *) workspace + %s;\n\n%s\tif (pm_n > 2147483647)\n"
+			"%s\t\treturn cudaErrorInvalidValue;\n%s\tpm_pre_%s_%s<<<"
+			"(unsigned) pm_n, 256, 0, stream>>>(", ind, ind, r, c, nb, ind,
+			off.s ? off.s : "0", ind, ind, ind, spec->name,
+			spec->tensors[t].name);
 		for (int i = 0, u; (u = pm_emit_arg_tensor(m->scop->spec, i)) >=
 		     0; ++i)
 			if (m->scop->spec->tensors[u].role == PM_INPUT)

@@ -17,6 +17,10 @@
 
 /* The number of tensors kernel k reads as the launcher's copies. */
 int pm_emit_pres(const struct pm_kernel *k);
+/* Does a row of main kernel k's file (k->var) read copies? Its launcher
+ * then takes a workspace (NAME_ws, NAME_workspace_size) where k does not
+ * split. */
+int pm_emit_has_pre(const struct pm_kernel *k);
 /* A row of vs reading copies (every such row reads the same), or NULL. */
 struct pm_kernel *pm_emit_pre_row(const struct pm_variant_set *vs);
 /* The output dimension over which the elements of tensor t's copy are

@@ -171,6 +171,8 @@ static void all(struct pm_rt_io *io, struct pm_rt_jit *j, int out)
 	for (int i = 0; i < j->npre; ++i) {
 		F(j->pre[i].tensor, 0, PM_RT_JIT_TENSORS - 1);
 		F(j->pre[i].esize, 1, 16);
+		F(j->pre[i].batched, 0, 1);
+		F(j->pre[i].per_group, 0, 1);
 		dim(io, &j->pre[i].r, out);
 		dim(io, &j->pre[i].c, out);
 		dim(io, &j->pre[i].reuse, out);
@@ -298,8 +300,9 @@ size_t pm_rt_jit_pre_bytes(const struct pm_rt_jit *j, const int64_t *sizes,
 
 		if (off)
 			off[i] = n;
-		n += ((size_t) r * (size_t) c * (size_t) j->pre[i].esize + 255) /
-			256 * 256;
+		n += ((size_t) r * (size_t) c * (size_t) j->pre[i].esize *
+			(size_t) (j->pre[i].batched ? pm_rt_jit_batch(j, sizes) :
+			1) + 255) / 256 * 256;
 	}
 	return n;
 }

@@ -143,11 +143,14 @@ struct pm_rt_jit {
 	 * int64 r and c, the launcher's sizes as int64) into the workspace
 	 * at pm_rt_choice.pre_off, the copies one after the other, each
 	 * r x c x esize rounded up to 256; reuse: the output extent over
-	 * which its elements are reused (problem.pre_reuse) */
+	 * which its elements are reused (problem.pre_reuse); batched: a copy
+	 * of every batch's slice (the batch count's times the bytes and the
+	 * threads); per_group: reuse over the groups (a grouped spec's rows:
+	 * a group's on average) */
 	int ninputs;
 	int npre;
 	struct pm_rt_jit_pre {
-		int tensor, esize;
+		int tensor, esize, batched, per_group;
 		struct pm_rt_dim r, c, reuse;
 	} pre[PM_RT_JIT_KC];
 	int planned;		/* several kernels: pm_rt_plan picks */

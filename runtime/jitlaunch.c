@@ -307,10 +307,13 @@ static int plan(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	if (j->npre) {
 		p.pre_bytes = pm_rt_jit_pre_bytes(j, s, NULL);
 		p.pre_reuse = INT64_MAX;
-		for (int i = 0; i < j->npre; ++i)
-			if (pm_rt_dim_value(&j->pre[i].reuse, s) < p.pre_reuse)
-				p.pre_reuse = pm_rt_dim_value(&j->pre[i].reuse,
-					s);
+		for (int i = 0; i < j->npre; ++i) {
+			int64_t u = pm_rt_dim_value(&j->pre[i].reuse, s);
+
+			if (j->pre[i].per_group)
+				u /= pm_rt_jit_batch(j, s);
+			p.pre_reuse = u < p.pre_reuse ? u : p.pre_reuse;
+		}
 	}
 	if (pm_rt_parse_force(getenv("POLYMMA_VARIANT"), j->rows, j->nrows,
 	    &f) != PM_RT_OK)
@@ -461,7 +464,8 @@ static int pre_copies(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		void *y = (char *) ws + c->pre_off + off[i];
 		int64_t r = pm_rt_dim_value(&j->pre[i].r, s);
 		int64_t cc = pm_rt_dim_value(&j->pre[i].c, s);
-		int64_t n = (r * cc / 8 + 255) / 256;
+		int64_t n = (r * cc / 8 * (j->pre[i].batched ?
+			pm_rt_jit_batch(j, s) : 1) + 255) / 256;
 		int a = 0;
 		pm_CUresult e;
 

@@ -89,6 +89,9 @@ BSIZES_32=${BSIZES_32:-"Bt=1,M=1,N=8,K=32 Bt=3,M=127,N=264,K=96 Bt=64,M=129,N=13
 # (whole 16-byte rows); GSIZES_32: sm_70's (K a multiple of 32).
 GSIZES_8=${GSIZES_8:-"E=1,T=1,N=8,K=8,groups=1 E=3,T=12,N=136,K=72,groups=0:1:7 E=3,T=300,N=264,K=1000,groups=127:0:129 E=1,T=5,N=8,K=8,groups=0 E=8,T=700,N=136,K=264,groups=auto E=64,T=5000,N=512,K=512,groups=auto E=16,T=1300,N=768,K=136,groups=auto E=2,T=1000,N=3000,K=512,groups=600:900"}
 GSIZES_8T=${GSIZES_8T:-"E=1,T=8,N=8,K=8,groups=1 E=3,T=16,N=136,K=72,groups=0:1:7 E=3,T=304,N=264,K=1000,groups=127:0:129 E=1,T=8,N=8,K=8,groups=0 E=8,T=704,N=136,K=264,groups=auto E=64,T=5000,N=512,K=512,groups=auto E=16,T=1304,N=768,K=136,groups=auto E=2,T=1000,N=3000,K=512,groups=600:900"}
+# GSIZES_16: i8 weights' rows (N % 16), with groups of 1024 rows and more
+# (the launcher-applied copies, docs/decisions/0059)
+GSIZES_16=${GSIZES_16:-"E=1,T=1,N=16,K=16,groups=1 E=3,T=12,N=144,K=72,groups=0:1:7 E=3,T=300,N=272,K=1000,groups=127:0:129 E=8,T=700,N=144,K=264,groups=auto E=2,T=3000,N=1024,K=520,groups=1200:1800 E=4,T=5000,N=512,K=512,groups=auto"}
 GSIZES_32=${GSIZES_32:-"E=1,T=1,N=8,K=32,groups=1 E=3,T=12,N=136,K=96,groups=0:1:7 E=3,T=300,N=264,K=256,groups=127:0:129 E=8,T=700,N=136,K=256,groups=auto"}
 
 # NAME|SPEC|GEN ARGS|EXTRA SIZES (appended to every size, e.g. ,L=192)|K RULE
@@ -156,6 +159,9 @@ for b in moe_up moe_scale moe_swiglu; do
 		"${b}_sm80|tests/specs/$b.tc|--target sm_80|||GSIZES_8"
 		"${b}_sm70|tests/specs/$b.tc|--target sm_70|||GSIZES_32")
 done
+# grouped i8 weights (docs/decisions/0047, 0059): N % 16 (the i8 rows)
+CASES+=("moe_w8_sm90a|tests/specs/moe_w8.tc|--target sm_90a|||GSIZES_16"
+	"moe_w8_sm80|tests/specs/moe_w8.tc|--target sm_80|||GSIZES_16")
 # prologues reading vectors and scalars (dequantizing weights) and three
 # contractions (docs/decisions/0039): every target, odd M, K 1000
 for b in gemm_dequant_b gemm_scale_a_k gemm_dequant_zs gemm3; do

@@ -363,10 +363,15 @@ static void mk_expect(const int64_t *s, const char *force, int nows,
 	for (int i = 0; i < mk_j->npre; ++i) {
 		const int64_t u = pm_rt_dim_value(&mk_j->pre[i].reuse, s);
 
+		const int64_t nb = mk_j->pre[i].batched ?
+			pm_rt_jit_batch(mk_j, s) : 1;
+
 		p.pre_bytes += ((size_t) pm_rt_dim_value(&mk_j->pre[i].r, s) *
 			(size_t) pm_rt_dim_value(&mk_j->pre[i].c, s) *
-			(size_t) mk_j->pre[i].esize + 255) / 256 * 256;
-		p.pre_reuse = u < p.pre_reuse ? u : p.pre_reuse;
+			(size_t) mk_j->pre[i].esize * (size_t) nb + 255) / 256 *
+			256;
+		p.pre_reuse = mk_j->pre[i].per_group ? (u / nb < p.pre_reuse ?
+			u / nb : p.pre_reuse) : u < p.pre_reuse ? u : p.pre_reuse;
 	}
 	assert_int_equal(pm_rt_parse_force(force, mk_j->rows, mk_j->nrows,
 		&f), 0);

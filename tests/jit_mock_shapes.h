@@ -331,69 +331,87 @@ static void mk_check_pres(const struct pm_rt_choice *c, const int64_t *s,
 		assert_int_equal(mk.pres[i].c, n);
 		for (int u = 0; u < mk_j->nsizes; ++u)
 			assert_int_equal(mk.pres[i].sz[u], s[mk_j->order[u]]);
-		assert_int_equal(mk.pres[i].grid, (r * n / 8 + 255) / 256);
+		const int64_t nb = p->batched ? pm_rt_jit_batch(mk_j, s) : 1;
+
+		assert_int_equal(mk.pres[i].grid, (r * n / 8 * nb + 255) / 256);
 		assert_int_equal(mk.pres[i].block, 256);
 		assert_int_equal(mk.pres[i].after, 0);
 		tt[p->tensor] = at;
-		at += ((size_t) (r * n) * (size_t) p->esize + 255) / 256 * 256;
+		at += ((size_t) (r * n) * (size_t) p->esize * (size_t) nb +
+			255) / 256 * 256;
 	}
 	assert_true((size_t) (at - ws) <= c->ws_bytes);
 }
 
-/* Launcher-applied prologues (gemm_w8_zp: i8 weights, a zero point and a
- * scale; docs/decisions/0059): the plan's launch and every row forced, a
- * PM_RT_PRE row after its copy into the workspace with the copy's map; a
- * caller's workspace without room: the plan without those rows. */
+/* Launcher-applied prologues (docs/decisions/0059): gemm_w8_zp (i8
+ * weights, a zero point and a scale), bmm_dequant (batched, a copy of
+ * every batch) and moe_w8 (grouped i8 weights): the plan's launch and
+ * every row forced, a PM_RT_PRE row after its copy into the workspace
+ * with the copy's map; a caller's workspace without room: the plan
+ * without those rows. */
 static void launch_pre(void **state)
 {
-	static const char *const sizes[] = { "M=4096,N=4096,K=4096",
-		"M=16,N=4096,K=4096", "M=1000,N=784,K=520",
-		"M=256,N=11008,K=4096" };
+	static const struct {
+		const char *spec, *sizes[4];
+	} cases[] = {
+		{ "../tests/specs/gemm_w8_zp", { "M=4096,N=4096,K=4096",
+		  "M=16,N=4096,K=4096", "M=1000,N=784,K=520",
+		  "M=256,N=11008,K=4096" } },
+		{ "../tests/specs/bmm_dequant", { "Bt=2,M=4096,N=4096,K=512",
+		  "Bt=3,M=1000,N=784,K=520", "Bt=1,M=64,N=64,K=64",
+		  "Bt=5,M=512,N=1024,K=1024" } },
+		{ "../tests/specs/moe_w8", { "E=8,T=6208,N=4096,K=4096",
+		  "E=3,T=129,N=272,K=80", "E=2,T=8192,N=1024,K=512",
+		  "E=64,T=3006,N=2048,K=1024" } },
+	};
 	static char mem[8][1024] __attribute__((aligned(256)));
 	static struct pm_rt_jit j;
 	void *t[8], *tt[8];
-	int npre = 0, plain_pre = 0;
-	struct pm_rt_kernel *k;
 
 	(void) state;
 	for (int i = 0; i < 8; ++i)
 		t[i] = mem[i];
-	k = mk_file("../tests/specs/gemm_w8_zp", &j);
-	assert_int_equal(j.npre, 1);
-	assert_int_equal(j.ninputs, 4);
-	for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); ++z) {
-		int64_t s[PM_RT_JIT_SYMS];
-		struct pm_rt_choice c;
+	for (size_t e = 0; e < sizeof(cases) / sizeof(*cases); ++e) {
+		struct pm_rt_kernel *k = mk_file(cases[e].spec, &j);
+		int npre = 0, plain_pre = 0;
 
-		mk_sizes(&j, sizes[z], s);
-		unsetenv("POLYMMA_VARIANT");
-		mk_expect(s, NULL, 0, &c);
-		assert_int_equal(pm_rt_kernel_ws_size(k, s), c.ws_bytes);
-		assert_int_equal(mk_run(k, s, t, NULL, 0, 1), 0);
-		assert_int_equal(mk.launches, 1);
-		mk_check_pres(&c, s, t, mk.alloc_p, tt);
-		mk_check(&c, s, tt);
-		plain_pre += !!(j.rows[c.v].flags & PM_RT_PRE);
-		/* no workspace of the caller's: a row that reads no copy */
-		if (j.rows[c.v].flags & PM_RT_PRE) {
-			mk_expect(s, NULL, 1, &c);
-			assert_int_equal(mk_run(k, s, t, NULL, 0, 0), 0);
-			assert_false(j.rows[c.v].flags & PM_RT_PRE);
-			mk_check_pres(&c, s, t, NULL, tt);
-			mk_check(&c, s, t);
-		}
-		for (int r = 0; r < j.nrows; ++r) {
-			if (!mk_forced(k, r, s, t, &c))
-				continue;
+		assert_int_equal(j.npre, 1);
+		assert_int_equal(j.pre[0].batched, e > 0);
+		assert_int_equal(j.pre[0].per_group, e == 2);
+		for (int z = 0; z < 4; ++z) {
+			int64_t s[PM_RT_JIT_SYMS];
+			struct pm_rt_choice c;
+
+			mk_sizes(&j, cases[e].sizes[z], s);
+			unsetenv("POLYMMA_VARIANT");
+			mk_expect(s, NULL, 0, &c);
+			assert_int_equal(pm_rt_kernel_ws_size(k, s), c.ws_bytes);
+			assert_int_equal(mk_run(k, s, t, NULL, 0, 1), 0);
+			assert_int_equal(mk.launches, 1);
 			mk_check_pres(&c, s, t, mk.alloc_p, tt);
 			mk_check(&c, s, tt);
-			npre += !!(j.rows[r].flags & PM_RT_PRE);
+			plain_pre += !!(j.rows[c.v].flags & PM_RT_PRE);
+			/* no workspace of the caller's: a row without copies */
+			if (j.rows[c.v].flags & PM_RT_PRE) {
+				mk_expect(s, NULL, 1, &c);
+				assert_int_equal(mk_run(k, s, t, NULL, 0, 0), 0);
+				assert_false(j.rows[c.v].flags & PM_RT_PRE);
+				mk_check_pres(&c, s, t, NULL, tt);
+				mk_check(&c, s, t);
+			}
+			for (int r = 0; r < j.nrows; ++r) {
+				if (!mk_forced(k, r, s, t, &c))
+					continue;
+				mk_check_pres(&c, s, t, mk.alloc_p, tt);
+				mk_check(&c, s, tt);
+				npre += !!(j.rows[r].flags & PM_RT_PRE);
+			}
 		}
+		unsetenv("POLYMMA_VARIANT");
+		/* the large grids' plan and most forced rows read the copy */
+		assert_true(plain_pre >= 1);
+		assert_true(npre >= 8);
+		pm_rt_kernel_free(k);
+		pm_cuda_override(NULL);
 	}
-	unsetenv("POLYMMA_VARIANT");
-	/* the large grids' plan and most forced rows read the copy */
-	assert_true(plain_pre >= 2);
-	assert_true(npre >= 20);
-	pm_rt_kernel_free(k);
-	pm_cuda_override(NULL);
 }

@@ -28,7 +28,7 @@
 #define N_RED 15		/* epilogue reductions (decisions/0037) */
 #define N_DEQ 21	/* prologues reading vectors, three contractions */
 #define N_MIXED 14	/* mixed operand types (decisions/0047) */
-#define N_GROUP 10		/* grouped specs: tests/specs/moe_*.tc */
+#define N_GROUP 12		/* grouped specs: tests/specs/moe_*.tc */
 #define N_UA 12		/* the _unaligned row (decisions/0046) */
 #define N_CASES (N_LAYOUTS * N_LAYOUT_CONFIGS * 2 + 2 + \
 	N_FUSED_CONFIGS * N_FUSED + N_NARROW + N_BF16 + N_SPILLED + N_F8 + \
@@ -436,6 +436,9 @@ static void init_cases(void)
 			{ "moe_up", 3 }, { "moe_up", 9 },
 			{ "moe_scale", 0 }, { "moe_scale", 2 }, { "moe_scale", 3 },
 			{ "moe_swiglu", 0 }, { "moe_swiglu", 3 },
+			/* i8 weights: the launcher-applied copies' kernel and
+			 * the persistent rows on them (docs/decisions/0059) */
+			{ "moe_w8", 0 }, { "moe_w8", 3 },
 		};
 
 		for (int i = 0; i < N_GROUP; i++) {

@@ -75,8 +75,8 @@ static void test_pre_spec(void **state)
 	pm_spec_free(s);
 }
 
-/* What has no copy: a batched spec, an operand read twice, a tensor that
- * is no operand. */
+/* What has no copy: a grouped spec's row operand, an operand of rank 3,
+ * an operand read twice, a tensor that is no operand. */
 static void test_pre_refused(void **state)
 {
 	struct pm_spec *b = parse("def b(f16(Bt, M, K) A, f16(Bt, K, N) B, "
@@ -93,9 +93,14 @@ static void test_pre_refused(void **state)
 
 	(void) state;
 	pm_diags_init(&d, "t.tc", NULL);
-	/* the spec a batched spec's kernels see has nbatch set */
-	b->nbatch = 1;
+	/* as the user's (rank 3), and as one group's rows (variant/group.h
+	 * marks them) */
 	assert_non_null(pm_pre_refused(b, &t, 1));
+	b->tensors[t].rank = 2;
+	assert_null(pm_pre_refused(b, &t, 1));
+	b->tensors[t].grows = 1;
+	assert_non_null(pm_pre_refused(b, &t, 1));
+	b->tensors[t].rank = 3;
 	assert_non_null(pm_pre_refused(two, &u, 1));
 	assert_non_null(pm_pre_refused(s, &z, 1));
 	assert_int_equal(pm_pre_spec(two, &u, 1, &k, &d), -1);

@@ -146,6 +146,8 @@ static const struct vcase cases[] = {
 	{ "tests/specs/gemm_w8", "sm_90a", "" },
 	{ "tests/specs/gemm_w8_zp", "sm_90a", "" },
 	{ "tests/specs/gemm_w8_bf16", "sm_90a", "" },
+	{ "tests/specs/bmm_dequant", "sm_90a", "" },
+	{ "tests/specs/moe_w8", "sm_90a", "" },
 	/* three contractions: tiles fitted to three accumulators, the rows
 	 * past 128 accumulator registers a thread not built */
 	{ "tests/specs/gemm3", "sm_70", "" },

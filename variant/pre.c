@@ -56,8 +56,6 @@ static int reads(const struct pm_expr *e, int t)
 const char *pm_pre_refused(const struct pm_spec *spec, const int *pre,
 	int npre)
 {
-	if (spec->nbatch || spec->grouped)
-		return "a batched or grouped spec";
 	if (spec->nepired)
 		return "an epilogue reduction";
 	for (int t = 0; t < spec->ntensors; ++t)
@@ -75,6 +73,8 @@ const char *pm_pre_refused(const struct pm_spec *spec, const int *pre,
 			return "an operand with a prologue read elsewhere too";
 		if (spec->tensors[pre[i]].rank != 2)
 			return "an operand not of rank 2";
+		if (spec->tensors[pre[i]].grows)
+			return "an operand of a group's rows";
 	}
 	return NULL;
 }

@@ -14,8 +14,10 @@
  * `pre` is set; the operand's read is plain (its prologue gone).
  * The copy's value is the shared-memory pass's: the stored element to
  * fp32, the prologue in fp32, rounded once to the MMA's type.
- * Refused (the rows are not built): batched or grouped specs, epilogue
- * reductions, K-major copies, an operand read anywhere else too.
+ * A batched operand's copy (pm_tensor.batch: of a batched or grouped
+ * spec) is every batch's, slices laid out as the operand's.
+ * Refused (the rows are not built): epilogue reductions, K-major copies,
+ * an operand read anywhere else too, a grouped spec's row operand.
  */
 #ifndef PM_VARIANT_PRE_H
 #define PM_VARIANT_PRE_H

@@ -641,12 +641,7 @@ static void pre_operands(struct pm_variant_set *vs)
 	}
 	if (!vs->npre || vs->target->tma != 2)
 		return;
-	/* the copies live in the workspace: the launcher of a file that
-	 * does not split k takes none */
-	vs->pre_why = !k->scop->nsplit ? "the kernel does not split k: its "
-		"launcher takes no workspace for launcher-applied prologues "
-		"(docs/decisions/0059)" : pm_pre_refused(k->scop->spec,
-		vs->pre, vs->npre);
+	vs->pre_why = pm_pre_refused(k->scop->spec, vs->pre, vs->npre);
 }
 
 /* The rows other than the main kernel's, built by up to

@@ -324,9 +324,9 @@ static void at_size(polymma_kernel *k, argv_fn so, const polymma_spec *s,
 			else if (b[t].f8)
 				((uint8_t *) b[t].host)[i] = b[t].out ? 0 :
 					rand_f8(b[t].f8);
-			else if (b[t].i8)
+			else if (b[t].i8)	/* -8..8, as f8's magnitudes */
 				((int8_t *) b[t].host)[i] = b[t].out ? 0 :
-					(int8_t) (rand() % 255 - 127);
+					(int8_t) (rand() % 17 - 8);
 			else if (b[t].bf16)
 				((uint16_t *) b[t].host)[i] = f2bf(v);
 			else
