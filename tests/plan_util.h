@@ -94,29 +94,38 @@ static inline int pm_test_rows(const char *name, const char *target,
 	return n;
 }
 
-/* The plan of MxNxK (every k extent K) on the H100 model; force: a
- * POLYMMA_VARIANT value or NULL; *rc: PM_RT_OK or the plan's error. */
+/* The plan of problem p on the H100 model; force: a POLYMMA_VARIANT
+ * value or NULL; *rc: PM_RT_OK or the plan's error. */
+static inline struct pm_rt_choice pm_test_plan_p(const struct pm_rt_spec *f,
+	const struct pm_rt_variant *v, int nv, const struct pm_rt_problem *p,
+	const char *force, int *rc)
+{
+	struct pm_rt_device d = pm_test_h100(v, nv);
+	struct pm_rt_force fo;
+	struct pm_rt_choice c;
+
+	memset(&c, 0, sizeof(c));
+	*rc = pm_rt_parse_force(force, v, nv, &fo);
+	if (*rc == PM_RT_OK)
+		*rc = pm_rt_plan(f, v, nv, &d, p, &fo, &c);
+	return c;
+}
+
+/* The plan of MxNxK (every k extent K), as pm_test_plan_p. */
 static inline struct pm_rt_choice pm_test_plan(const struct pm_rt_spec *f,
 	const struct pm_rt_variant *v, int nv, int64_t m, int64_t n, int64_t k,
 	const char *force, int *rc)
 {
-	struct pm_rt_device d = pm_test_h100(v, nv);
 	struct pm_rt_problem p;
-	struct pm_rt_force fo;
-	struct pm_rt_choice c;
 
 	memset(&p, 0, sizeof(p));
-	memset(&c, 0, sizeof(c));
 	p.m = m, p.n = n;
 	for (int r = 0; r < PM_RT_MAX_K; ++r)
 		p.k[r] = k;
 	/* the examples' operands: row-major f16 A(M, K) and B(K, N), as
 	 * their launchers set it (emit/table.c mis_lines) */
 	p.mis = pm_rt_pitch_mis(k, 2) | pm_rt_pitch_mis(n, 2) << 1;
-	*rc = pm_rt_parse_force(force, v, nv, &fo);
-	if (*rc == PM_RT_OK)
-		*rc = pm_rt_plan(f, v, nv, &d, &p, &fo, &c);
-	return c;
+	return pm_test_plan_p(f, v, nv, &p, force, rc);
 }
 
 /* The suffix of the row the plan launches for examples/NAME.tc at MxNxK

@@ -140,20 +140,13 @@ static struct pm_rt_choice plan(const struct pm_rt_spec *f,
 	const struct pm_rt_variant *v, int nv, int64_t m, int64_t n,
 	int64_t k, const char *force, int *rc)
 {
-	struct pm_rt_device d = pm_test_h100(v, nv);
 	struct pm_rt_problem p;
-	struct pm_rt_force fo;
-	struct pm_rt_choice c;
 
 	memset(&p, 0, sizeof(p));
-	memset(&c, 0, sizeof(c));
 	p.m = m, p.n = n, p.k[0] = k;
 	p.pre_bytes = ((size_t) (k * n) * 2 + 255) / 256 * 256;
 	p.pre_reuse = m;
-	*rc = pm_rt_parse_force(force, v, nv, &fo);
-	if (*rc == PM_RT_OK)
-		*rc = pm_rt_plan(f, v, nv, &d, &p, &fo, &c);
-	return c;
+	return pm_test_plan_p(f, v, nv, &p, force, rc);
 }
 
 static void test_pre_plan(void **state)
