@@ -170,7 +170,8 @@ void pm_entry_alloc_fn(struct pm_kernel *k, struct pm_strbuf *b)
  * an id no other stream gets), grown stream-ordered when too small, zero
  * when allocated; launches on one stream run one after the other, and each
  * leaves the counters 0. At most PM_WS_KEPT streams; then an error (the
- * caller takes a workspace for the launch alone). */
+ * caller takes a workspace for the launch alone), as in a CUDA graph
+ * capture (decision 0060). */
 #define PM_WS_KEPT 32
 void pm_entry_get_fn(struct pm_kernel *k, struct pm_strbuf *b)
 {
@@ -181,8 +182,17 @@ void pm_entry_get_fn(struct pm_kernel *k, struct pm_strbuf *b)
 		"size_t bytes, cudaStream_t stream)\n{\n"
 		"\tstatic struct { int dev; unsigned long long id; void *p; "
 		"size_t n; } kept[%d];\n\tstatic int lock;\n"
+		"\tcudaStreamCaptureStatus cs;\n"
 		"\tunsigned long long id;\n\tint dev, i, slot = -1;\n"
 		"\tcudaError_t e = cudaSuccess;\n\tvoid *q = 0;\n\n"
+		/* none in a CUDA graph capture: a graph replays anywhere,
+		 * beside the stream's own launches, and cudaStreamGetId
+		 * would invalidate the capture (decision 0060); the caller
+		 * takes one for the launch alone (graph nodes) */
+		"\tif (cudaStreamIsCapturing(stream, &cs) != cudaSuccess || cs "
+		"!= cudaStreamCaptureStatusNone) {\n"
+		"\t\t(void) cudaGetLastError();\n"
+		"\t\treturn cudaErrorStreamCaptureUnsupported;\n\t}\n"
 		"\tif (cudaGetDevice(&dev) != cudaSuccess || cudaStreamGetId("
 		"stream, &id) != cudaSuccess)\n\t\treturn cudaGetLastError();\n"
 		"\twhile (__sync_lock_test_and_set(&lock, 1))\n\t\t;\n"

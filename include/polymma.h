@@ -210,7 +210,10 @@ int polymma_reference(polymma_ctx *ctx, const polymma_spec *s,
  * why. polymma_kernel_launch_ws takes the caller's workspace (zero-filled
  * before its first use, every launch leaves it so) of
  * polymma_kernel_workspace_size(k, sizes) bytes (too small or NULL: no
- * split), as NAME_ws. Launches are thread-safe. */
+ * split), as NAME_ws. Launches are thread-safe. A launch on a stream
+ * being captured into a CUDA graph takes a workspace of its own in the
+ * capture (allocated, zeroed and freed as graph nodes), never the kept
+ * one (docs/decisions/0060). */
 typedef struct polymma_kernel polymma_kernel;
 int polymma_jit_compile(polymma_ctx *ctx, const char *spec_text,
 	const polymma_options *o, const char *arch, polymma_kernel **kernel);

@@ -169,6 +169,7 @@ static void load_cuda(void)
 	SYM(cu, MemcpyHtoD, "cuMemcpyHtoD_v2");
 	SYM(cu, MemcpyDtoH, "cuMemcpyDtoH_v2");
 	SYM(cu, StreamGetId, "cuStreamGetId");
+	SYM(cu, StreamIsCapturing, "cuStreamIsCapturing");
 	if (!cu.Init || !cu.GetErrorString || !cu.DeviceGet ||
 	    !cu.DeviceGetAttribute || !cu.DevicePrimaryCtxRetain ||
 	    !cu.CtxGetCurrent || !cu.CtxSetCurrent || !cu.CtxGetDevice ||

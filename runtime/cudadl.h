@@ -91,6 +91,8 @@ struct pm_cuda {
 	pm_CUresult (*MemcpyHtoD)(pm_CUdeviceptr, const void *, size_t);
 	pm_CUresult (*MemcpyDtoH)(void *, pm_CUdeviceptr, size_t);
 	pm_CUresult (*StreamGetId)(pm_CUstream, unsigned long long *);
+	/* CUstreamCaptureStatus: 0 none, 1 active, 2 invalidated */
+	pm_CUresult (*StreamIsCapturing)(pm_CUstream, int *);
 };
 
 typedef int pm_nvrtcResult;

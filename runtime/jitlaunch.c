@@ -586,16 +586,57 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	return r ? cuda_fail(k, cu, "the launch", r) : PM_RT_L_OK;
 }
 
+/* A launch's own workspace (o->cap: its stream is being captured into a
+ * CUDA graph), freed after its kernels (launch_done). */
+struct own_ws {
+	int cap;
+	pm_CUdeviceptr p;
+};
+
+/* Whether stream is being captured (or cannot say: a legacy stream
+ * beside a capture); the kept workspace is not for such launches: a
+ * graph replays anywhere, beside the stream's own launches, and the
+ * driver refuses cuStreamGetId in a capture and invalidates it
+ * (docs/decisions/0060). */
+static int capturing(const struct pm_cuda *cu, pm_CUstream stream)
+{
+	int st = 0;
+
+	return cu->StreamIsCapturing &&
+		(cu->StreamIsCapturing(stream, &st) || st != 0);
+}
+
+/* o's workspace of n bytes, the first zero of them zeroed, allocated in
+ * the capture (graph nodes); NULL where it cannot be had. */
+static void *own(const struct pm_cuda *cu, pm_CUstream stream,
+	struct own_ws *o, size_t n, size_t zero)
+{
+	if (o->p)
+		cu->MemFreeAsync(o->p, stream);
+	o->p = 0;
+	if (cu->MemAllocAsync(&o->p, n, stream))
+		return (void *) (o->p = 0);
+	if (zero && cu->MemsetD8Async(o->p, 0, zero, stream)) {
+		cu->MemFreeAsync(o->p, stream);
+		o->p = 0;
+	}
+	return (void *) (uintptr_t) o->p;
+}
+
 /* The kept workspace of this context and stream, of n bytes at least
- * (launch.c, pm_ws_get_NAME); NULL where none can be had. */
+ * (launch.c, pm_ws_get_NAME); in a capture o's own, its first zero
+ * bytes zeroed; NULL where none can be had. */
 static void *kept(struct pm_rt_kernel *k, const struct pm_cuda *cu,
-	pm_CUcontext ctx, pm_CUstream stream, size_t n)
+	pm_CUcontext ctx, pm_CUstream stream, size_t n, struct own_ws *o,
+	size_t zero)
 {
 	unsigned long long id = (unsigned long long) (uintptr_t) stream;
 	int slot = -1;
 	pm_CUdeviceptr p = 0;
 	void *out = NULL;
 
+	if (o->cap)
+		return own(cu, stream, o, n, zero);
 	if (cu->StreamGetId && cu->StreamGetId(stream, &id))
 		return NULL;
 	pthread_mutex_lock(&k->lock);
@@ -631,10 +672,11 @@ static void *kept(struct pm_rt_kernel *k, const struct pm_cuda *cu,
  * caller's ws where ws_bytes hold them; NULL where neither. */
 static void *ws_take(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	const struct pm_rt_module *m, pm_CUstream stream, void *ws,
-	size_t ws_bytes, int use_kept, size_t need)
+	size_t ws_bytes, int use_kept, size_t need, struct own_ws *o,
+	size_t zero)
 {
 	if (use_kept)
-		return kept(k, cu, m->ctx, stream, need);
+		return kept(k, cu, m->ctx, stream, need, o, zero);
 	return ws_bytes >= need ? ws : NULL;
 }
 
@@ -662,7 +704,7 @@ static int ws_check(struct pm_rt_kernel *k, const void *w, int use_kept,
 static int red_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	struct pm_rt_module *m, const struct pm_rt_choice *c,
 	void *const *t, const int64_t *s, void *ws, size_t ws_bytes,
-	int use_kept, pm_CUstream stream)
+	int use_kept, pm_CUstream stream, struct own_ws *o)
 {
 	size_t cnt, need = pm_rt_jit_red_bytes(&k->j, s, &cnt);
 	int rc;
@@ -670,7 +712,7 @@ static int red_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	if (c->ws_bytes)
 		return fail(k, PM_RT_L_EINVAL, "a split plan beside an "
 			"epilogue reduction");
-	ws = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need);
+	ws = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need, o, cnt);
 	if ((rc = ws_check(k, ws, use_kept, need, "the epilogue reduction")))
 		return rc;
 	return run(k, cu, m, c, t, s, ws, stream);
@@ -726,18 +768,20 @@ static size_t kc_need(const struct pm_rt_jit *j, const struct pm_rt_choice *c,
 static int kc_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	struct pm_rt_module *m, struct pm_rt_choice *c, void *const *t,
 	const int64_t *s, void *ws, size_t ws_bytes, int use_kept, int ua,
-	pm_CUstream stream)
+	pm_CUstream stream, struct own_ws *o)
 {
 	void *tt[PM_RT_JIT_TENSORS], *w;
 	size_t at, need = kc_need(&k->j, c, s, &at);
 	int rc;
 
-	w = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need);
+	w = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need, o,
+		c->cnt_bytes);
 	if (!w && c->ws_bytes) {
 		if ((rc = plan(k, cu, m, s, 1, ua, c)))
 			return rc;
 		need = kc_need(&k->j, c, s, &at);
-		w = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need);
+		w = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need, o,
+			c->cnt_bytes);
 	}
 	if ((rc = ws_check(k, w, use_kept, need, "the K-major copies")) ||
 	    (rc = copies(k, cu, m, t, s, (char *) w + at, stream, tt)))
@@ -745,18 +789,15 @@ static int kc_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	return run(k, cu, m, c, tt, s, w, stream);
 }
 
-int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
-	const int64_t *sizes, void *ws, size_t ws_bytes, int use_kept,
-	pm_CUstream stream)
+/* pm_rt_kernel_launch, o: its own workspace in a capture. */
+static int launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	void *const *tensors, const int64_t *sizes, void *ws, size_t ws_bytes,
+	int use_kept, pm_CUstream stream, struct own_ws *o)
 {
-	const char *why = NULL;
-	const struct pm_cuda *cu = pm_cuda(&why);
 	struct pm_rt_module *m;
 	struct pm_rt_choice c;
 	int rc, ua;
 
-	if (!cu)
-		return fail(k, PM_RT_L_ECUDA, "%s", why);
 	if ((rc = checks(k, tensors, sizes, &ua)) || (rc = module(cu, k, &m)))
 		return rc;
 	memset(&c, 0, sizeof(c));
@@ -769,20 +810,41 @@ int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
 	}
 	if (k->j.red)
 		return red_launch(k, cu, m, &c, tensors, sizes, ws, ws_bytes,
-			use_kept, stream);
+			use_kept, stream, o);
 	if (k->j.nkc)
 		return kc_launch(k, cu, m, &c, tensors, sizes, ws, ws_bytes,
-			use_kept, ua, stream);
+			use_kept, ua, stream, o);
 	if (!k->j.planned)
 		return run(k, cu, m, &c, tensors, sizes, NULL, stream);
 	if (use_kept && c.ws_bytes)
-		ws = kept(k, cu, m->ctx, stream, c.ws_bytes);
+		ws = kept(k, cu, m->ctx, stream, c.ws_bytes, o, c.cnt_bytes);
 	else if (!use_kept && c.ws_bytes && ws_bytes < c.ws_bytes)
 		ws = NULL;
 	/* no room for the split: the plan without a workspace */
 	if (c.ws_bytes && !ws && (rc = plan(k, cu, m, sizes, 1, ua, &c)))
 		return rc;
 	return run(k, cu, m, &c, tensors, sizes, ws, stream);
+}
+
+int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
+	const int64_t *sizes, void *ws, size_t ws_bytes, int use_kept,
+	pm_CUstream stream)
+{
+	const char *why = NULL;
+	const struct pm_cuda *cu = pm_cuda(&why);
+	struct own_ws o = { 0, 0 };
+	int rc;
+
+	if (!cu)
+		return fail(k, PM_RT_L_ECUDA, "%s", why);
+	o.cap = use_kept && capturing(cu, stream);
+	rc = launch(k, cu, tensors, sizes, ws, ws_bytes, use_kept, stream,
+		&o);
+	/* a capture's own workspace: freed after the kernels (a graph's
+	 * free node) */
+	if (o.p)
+		cu->MemFreeAsync(o.p, stream);
+	return rc;
 }
 
 size_t pm_rt_kernel_ws_size(struct pm_rt_kernel *k, const int64_t *sizes)

@@ -12,7 +12,10 @@
  * and allows each kernel its dynamic shared memory. The plain launch
  * keeps one workspace per context and stream (zeroed when allocated,
  * stream-ordered; every launch leaves its counters 0), at most
- * PM_RT_KEPT of them; without one the plan runs unsplit. Thread-safe: one
+ * PM_RT_KEPT of them; without one the plan runs unsplit. A stream being
+ * captured into a CUDA graph gets none: the launch allocates its own in
+ * the capture, zeroes its counters and frees it after the kernel (graph
+ * nodes: each replay has its own; docs/decisions/0060). Thread-safe: one
  * lock per kernel around its tables (launches themselves run unlocked).
  */
 #ifndef PM_RT_JITLAUNCH_H

@@ -498,6 +498,9 @@ static struct pm_rt_kernel *mk_kernel(void)
 	size_t n = sizeof(cubin);
 
 	mk_fill();
+	/* one module holds every function (mk_kernel_parts spread them) */
+	for (int r = 0; r < gbr90.nrows; ++r)
+		gbr90.kern[r].part[0] = gbr90.kern[r].part[1] = 0;
 	return pm_rt_kernel_new(&gbr90, 1, &c, &n);
 }
 

@@ -861,6 +861,7 @@ done:
 
 #include "tests/jit_mock.h"
 #include "tests/jit_mock_shapes.h"
+#include "tests/jit_mock_capture.h"
 
 /* NULL arguments: usage errors, no crash (include/polymma.h). */
 static void nulls(void **state)
@@ -915,6 +916,8 @@ int main(void)
 		cmocka_unit_test(launch_kc),
 		cmocka_unit_test(launch_mc),
 		cmocka_unit_test(launch_pre),
+		cmocka_unit_test(launch_capture),
+		cmocka_unit_test(launch_capture_pre),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

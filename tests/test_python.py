@@ -175,6 +175,48 @@ class Bind(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "not a CUDA tensor"):
             _bind.bind_arguments(META, [1, 2, 3, 4])
 
+    def test_binder_memo(self):
+        meta = dict(META, tensors=[dict(t, type="bf16")
+                                   for t in META["tensors"]])
+        b = _bind.Binder(meta)
+        shapes = [(3, 5), (5, 7), (7,), (3, 7)]
+        pa, sa = b([FakeTorch(s) for s in shapes])
+        self.assertEqual((list(pa), list(sa)), ([8192] * 4, [3, 5, 7]))
+        self.assertEqual(len(b._memo), 1)
+        # a hit: the same sizes array, fresh pointers
+        pb, sb = b([FakeTorch(s) for s in shapes])
+        self.assertIs(sb, sa)
+        self.assertEqual(list(pb), [8192] * 4)
+        # what the key does not fix is checked on a hit
+        ts = [FakeTorch(s) for s in shapes]
+        ts[2] = FakeTorch((7,), contiguous=False)
+        with self.assertRaisesRegex(ValueError, "'bias' must be contiguous"):
+            b(ts)
+        ts[2] = FakeTorch((7,), cuda=False)
+        with self.assertRaisesRegex(ValueError, "'bias' is not on a CUDA"):
+            b(ts)
+        # another shape or type misses, and is checked in full
+        ts = [FakeTorch(s) for s in [(3, 5), (6, 7), (7,), (3, 7)]]
+        with self.assertRaisesRegex(ValueError, "'B' dimension 0 is K = 6"):
+            b(ts)
+        ts = [FakeTorch(s) for s in shapes]
+        ts[0] = FakeTorch((3, 5), dtype="torch.float16")
+        with self.assertRaisesRegex(TypeError, "'A' must be bf16, got f16"):
+            b(ts)
+        self.assertEqual(list(b([FakeTorch(s) for s in [
+            (2, 5), (5, 9), (9,), (2, 9)]])[1]), [2, 5, 9])
+        self.assertEqual(len(b._memo), 2)
+        # other kinds are never kept; the count is checked first
+        self.assertEqual(list(b([FakeDLPack(s, code=4) for s in
+                                 shapes])[1]), [3, 5, 7])
+        self.assertEqual(len(b._memo), 2)
+        with self.assertRaisesRegex(TypeError, "takes 4 tensors"):
+            b([FakeTorch(s) for s in shapes[:3]])
+        for m in range(b.LIMIT + 1):
+            b([FakeTorch(s) for s in [(m + 1, 5), (5, 7), (7,),
+                                      (m + 1, 7)]])
+        self.assertLessEqual(len(b._memo), b.LIMIT)
+
 
 class FakeDLPack:
     """A DLPack producer: a capsule 'dltensor' over a DLManagedTensor made
@@ -619,9 +661,10 @@ class TorchOp(unittest.TestCase):
     def test_operator_with_a_stand_in(self):
         """op()'s registration, implementation and fake implementation,
         with a stand-in for torch and for the kernel (no GPU): results
-        allocated from the inputs' shapes, the launch on the current
-        stream with a zeroed workspace of the kernel's size (JIT) or
-        none (nvcc), one registration per name."""
+        allocated from the inputs' shapes (kept per shapes), the kernel
+        called with no stream and no workspace (its own: the current
+        stream, the stream's kept workspace or in a CUDA graph capture
+        the launch's own), one registration per name."""
         mock, calls = MockTorch(), []
 
         class K:
@@ -650,9 +693,13 @@ class TorchOp(unittest.TestCase):
             t, stream, ws = calls[-1]
             self.assertEqual([x.shape for x in t],
                              [(300, 5), (5, 9), (300, 8), (300, 4)])
-            self.assertEqual((stream, ws.nbytes, ws.zeroed), (77, 4096, True))
-            o(MockTensor((3, 5)), B)
-            self.assertEqual(calls[-1][2], (0, 0))	# no split: none
+            self.assertEqual((stream, ws), (None, None))
+            C, D = o(MockTensor((3, 5)), B)
+            self.assertEqual((C.shape, D.shape), ((3, 8), (3, 4)))
+            C, D = o(A, B)
+            self.assertEqual((C.shape, D.shape), ((300, 8), (300, 4)))
+            with self.assertRaisesRegex(ValueError, r"'B' is f16"):
+                o(A, MockTensor((5,)))
             C, D = o.fake(MockTensor((7, 5)), B)	# register_fake's
             self.assertEqual((C.shape, C.fake, D.shape), ((7, 8), True,
                                                           (7, 4)))
@@ -661,7 +708,7 @@ class TorchOp(unittest.TestCase):
             K.backend = "nvcc"
             o2 = pmtorch.op("spec text", name="mk_nvcc")
             o2(A, B)
-            self.assertEqual((calls[-1][1], calls[-1][2]), (77, None))
+            self.assertEqual((calls[-1][1], calls[-1][2]), (None, None))
         finally:
             polymma.compile = real_compile
             if real_torch is None:

@@ -42,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 
-from ._bind import bind_arguments, tensor_info  # noqa: F401
+from ._bind import Binder, bind_arguments, tensor_info  # noqa: F401
 from . import _jit
 from ._jit import JitKernel
 
@@ -357,6 +357,7 @@ class Kernel:
                        ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p]
         fn.restype = ctypes.c_int
         self._fn = fn
+        self._bind = Binder(self.meta)
         err = self._lib.pm_py_error_string
         err.argtypes = [ctypes.c_int]
         err.restype = ctypes.c_char_p
@@ -368,10 +369,8 @@ class Kernel:
         return "<polymma.Kernel %s(%s) %s>" % (self.name, sig, self.target)
 
     def __call__(self, *tensors, stream=None):
-        ptrs, sizes = bind_arguments(self.meta, tensors)
-        pa = (ctypes.c_void_p * len(ptrs))(*ptrs)
-        sa = (ctypes.c_int64 * max(len(sizes), 1))(*sizes)
-        e = self._fn(pa, sa, ctypes.c_void_p(_stream_of(tensors, stream)))
+        pa, sa = self._bind(tensors)
+        e = self._fn(pa, sa, _stream_of(tensors, stream) or None)
         if e:
             raise CudaError(e, self._err(e).decode())
 
@@ -390,7 +389,12 @@ def _torch_stream(tensors):
     torch = sys.modules.get("torch")
     if torch is None:
         return 0
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     for t in tensors:
         if isinstance(t, torch.Tensor) and t.is_cuda:
+            # the current stream's handle without a Stream object (7 us
+            # a call through torch.cuda.current_stream)
+            if raw is not None:
+                return raw(t.get_device())
             return torch.cuda.current_stream(t.device).cuda_stream
     return 0

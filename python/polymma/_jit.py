@@ -12,7 +12,7 @@ import ctypes
 import os
 import sys
 
-from ._bind import bind_arguments
+from ._bind import Binder
 
 # enum polymma_status
 OK, ERR_SPEC, ERR_USAGE, ERR_INTERNAL, ERR_CUDA = 0, 1, 2, 3, 4
@@ -242,6 +242,7 @@ class JitKernel:
         self._errors = errors	# (CudaError, stream_of)
         self._launch = lib.polymma_kernel_launch
         self._free = lib.polymma_kernel_free
+        self._bind = Binder(meta)
 
     def __del__(self):
         k, self._k = getattr(self, "_k", None), None
@@ -254,9 +255,7 @@ class JitKernel:
         return "<polymma.JitKernel %s(%s) %s>" % (self.name, sig, self.arch)
 
     def _arrays(self, tensors):
-        ptrs, sizes = bind_arguments(self.meta, tensors)
-        return ((_P * len(ptrs))(*ptrs),
-                (ctypes.c_int64 * max(len(sizes), 1))(*sizes))
+        return self._bind(tensors)
 
     def workspace_size(self, *tensors):
         """Bytes of workspace the plan wants for these tensors' sizes."""
@@ -266,7 +265,7 @@ class JitKernel:
     def __call__(self, *tensors, stream=None, workspace=None):
         pa, sa = self._arrays(tensors)
         cuda_error, stream_of = self._errors
-        s = ctypes.c_void_p(stream_of(tensors, stream) or None)
+        s = stream_of(tensors, stream) or None
         if workspace is None:
             rc = self._launch(self._k, pa, sa, s)
         else:

@@ -9,9 +9,10 @@ op() compiles the spec (polymma.compile: the JIT where libpolymma.so is
 found) and registers torch.library.custom_op "polymma::NAME" (NAME: the
 spec's def name, or name=): its inputs are the spec's inputs, its results
 the spec's outputs, allocated with the sizes the inputs' shapes bind (and
--D defines). The kernel runs on torch.cuda.current_stream(); on the JIT
-path a split plan's workspace is a zeroed tensor of the call, so that a
-captured CUDA graph owns it. A fake implementation (register_fake) returns
+-D defines). The kernel runs on torch.cuda.current_stream(); a split
+plan's workspace is the stream's kept one, and in a CUDA graph capture
+the launch's own (allocated and freed in the capture: the graph owns it;
+docs/decisions/0060). A fake implementation (register_fake) returns
 empty results of the right shapes and types: torch.compile traces through
 the operator, and the operator's call is captured in a CUDA graph like any
 other kernel. PyTorch is imported when op() is called.
@@ -108,21 +109,27 @@ def _register(torch, k, qual):
         return [torch.empty(s, dtype=dt, device=x.device)
                 for s, dt in zip(shapes, dtypes)]
 
+    shapes_of = {}	# the inputs' shapes -> the outputs'
+
     def impl(*inputs):
         dev = inputs[0].device
         if dev.index is not None and dev.index != torch.cuda.current_device():
             with torch.cuda.device(dev):	# the launch's context
                 return impl(*inputs)
         inputs = [x.contiguous() for x in inputs]
-        res = results(inputs, False)
-        stream = torch.cuda.current_stream(dev).cuda_stream
-        if k.backend == "jit":
-            n = k.workspace_size(*inputs, *res)
-            ws = torch.zeros(n, dtype=torch.uint8, device=dev) if n else \
-                (0, 0)
-            k(*inputs, *res, stream=stream, workspace=ws)
-        else:
-            k(*inputs, *res, stream=stream)
+        key = tuple([x.shape for x in inputs])
+        shapes = shapes_of.get(key)
+        if shapes is None:
+            shapes = output_shapes(meta, [tuple(x.shape) for x in inputs])
+            if len(shapes_of) >= 64:
+                shapes_of.clear()
+            shapes_of[key] = shapes
+        res = [torch.empty(sh, dtype=dt, device=dev)
+               for sh, dt in zip(shapes, dtypes)]
+        # the current stream; a split plan's workspace is the stream's
+        # kept one, or in a CUDA graph capture the launch's own (graph
+        # nodes: docs/decisions/0060)
+        k(*inputs, *res)
         return res[0] if single else tuple(res)
 
     def fake(*inputs):

@@ -18,6 +18,11 @@ PyTorch.
   against a loop over the experts, rows of no group left untouched;
 - 8-bit operands declared MN-major through the JIT (K-major copies,
   decision 0033): gemm_f8e4m3_nn and add_gemm_f8e4m3_mn against torch.
+- kernels called directly (k(...), no workspace given) inside a CUDA graph
+  capture, JIT and nvcc paths (decision 0060): split plans, an epilogue
+  reduction, K-major copies and a launcher-applied prologue, each graph
+  replayed on another stream beside eager calls on the captured one, its
+  outputs bit for bit the eager call's on the same inputs.
 
 Needs build/libpolymma.so (`make shared` here; isl is linked into it,
 docs/decisions/0052-small-integer-isl.md; built with `make ISL=system`,
@@ -328,6 +333,98 @@ def kcopies(torch):
                   ref(*[x.float() for x in ins]))
 
 
+CAPTURED = [
+    ("examples/gemm_nn.tc", [(16, 4096, 4096), (1000, 776, 520)]),
+    ("tests/specs/gemm_rowsum.tc", [(4096, 4096, 1024), (129, 264, 72)]),
+    ("tests/specs/gemm_f8e4m3_nn.tc", [(16, 4096, 4096), (1000, 776, 528)]),
+    ("tests/specs/gemm_w8_zp.tc", [(4096, 4096, 4096), (16, 4096, 4096)]),
+]
+
+
+def tensors_of(torch, k, M, N, K):
+    """Fresh inputs by type (drawn on the host: a failed capture leaves
+    the CUDA generator unusable) and NaN-poisoned (zeroed: integers)
+    outputs."""
+    def rnd(torch, shape):
+        return (torch.rand(shape) * 2 - 1).half().cuda()
+
+    shapes = {"M": M, "N": N, "K": K}
+    ins, outs = [], []
+    for t in k.tensors:
+        shape = [shapes.get(d, d) for d in t["dims"]]
+        ty = t["type"]
+        if t["output"]:
+            dt = {"f16": torch.half, "bf16": torch.bfloat16,
+                  "f32": torch.float, "i32": torch.int32}[ty]
+            outs.append(torch.full(shape, 0 if ty == "i32" else
+                                   float("nan"), device="cuda", dtype=dt))
+        elif ty == "i8":
+            ins.append(torch.randint(-8, 9, shape,
+                                     dtype=torch.int8).cuda())
+        elif ty.startswith("f8"):
+            ins.append((rnd(torch, shape) * 4).to(
+                torch.float8_e4m3fn if ty == "f8e4m3" else
+                torch.float8_e5m2))
+        elif t["name"] == "z":
+            ins.append(torch.randint(-4, 5, shape).half().cuda())
+        else:
+            ins.append(rnd(torch, shape) / (4 if ty == "f16" and
+                                            len(shape) == 1 else 1))
+    return ins, outs
+
+
+def captured(torch):
+    """Direct calls captured into CUDA graphs (decision 0060): the stream's
+    kept workspace stays out of the graph; each launch there takes its own
+    (graph nodes). Captured on stream s after eager calls on s; replayed on
+    another stream while eager calls run on s; outputs bit for bit the
+    eager call's on the replay's inputs."""
+    for path, sizes in CAPTURED:
+        kernels = [polymma.compile(os.path.join(ROOT, path))]
+        try:
+            with open(os.path.join(ROOT, path)) as f:
+                kernels.append(polymma._compile_nvcc(
+                    f.read(), os.path.join(ROOT, path), None, {}))
+        except polymma.Error as e:
+            print("skip the nvcc path: %s" % str(e).splitlines()[0])
+        for k in kernels:
+            for M, N, K in sizes:
+                tag = "%s (%s) %dx%dx%d in a CUDA graph" % (
+                    k.name, k.backend, M, N, K)
+                ins, outs = tensors_of(torch, k, M, N, K)
+                s, s2 = torch.cuda.Stream(), torch.cuda.Stream()
+                s.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(s):
+                    for _ in range(2):
+                        k(*ins, *outs)
+                torch.cuda.synchronize()
+                g = torch.cuda.CUDAGraph()
+                try:
+                    with torch.cuda.graph(g, stream=s):
+                        k(*ins, *outs)
+                except Exception as e:
+                    torch.cuda.synchronize()
+                    report(False, "%s: %s" % (tag, str(e).splitlines()[0]))
+                    continue
+                new, _ = tensors_of(torch, k, M, N, K)
+                for x, y in zip(ins, new):
+                    x.copy_(y)
+                for o in outs:
+                    o.fill_(0 if o.dtype == torch.int32 else float("nan"))
+                eager = [torch.empty_like(o) for o in outs]
+                torch.cuda.synchronize()
+                with torch.cuda.stream(s2):
+                    g.replay()
+                with torch.cuda.stream(s):
+                    for _ in range(3):
+                        k(*ins, *eager)
+                torch.cuda.synchronize()
+                report(all(torch.equal(a, b) for a, b in zip(outs, eager))
+                       and all(bool(torch.isfinite(o.float()).all())
+                               for o in outs),
+                       tag + ": replayed, bit for bit the eager call")
+
+
 class DLPackOnly:
     """A tensor seen through DLPack alone (no data_ptr, no
     __cuda_array_interface__): the producer is the wrapped torch tensor."""
@@ -386,6 +483,7 @@ def main():
     rowsum(torch)
     batched(torch)
     kcopies(torch)
+    captured(torch)
     dlpack(torch)
     per_call(torch)
     torch_op(torch)
