@@ -347,6 +347,73 @@ static void pm_rt_grouped_pre(struct pm_rt_st *st)
 	}
 }
 
+/* extent n's fill of its tiles of b, per mille */
+static int64_t pm_rt_fill(int64_t n, int b)
+{
+	return n * 1000 / (pm_rt_cdiv(n, b) * b);
+}
+
+/* A problem whose copies are reused too little (the rows that widen the
+ * operand in shared memory run): the base row unsplit where its tiles
+ * make one wave at least half full, each tile at least 3/4 filled. Its
+ * block widens each tile of the operand once per 128 rows, the small
+ * row's once per 64 (w8 at 128 x 11008 x 4096: 0.054 ms against 0.093;
+ * docs/decisions/0061). */
+static void pm_rt_widen_rule(struct pm_rt_st *st)
+{
+	const int b = pm_rt_row(st, PM_RT_BASE);
+
+	if (b < 0 || !st->p->pre_bytes || st->p->grouped ||
+	    st->t * 2 <= st->sms || st->t > st->sms ||
+	    pm_rt_fill(st->p->m, st->v[b].bm) < 750 ||
+	    pm_rt_fill(st->p->n, st->v[b].bn) < 750)
+		return;
+	st->small = st->medium = st->small1 = st->medium1 = 0;
+	st->persist = -1;
+	st->s = 1;
+	st->tdp = st->cl = 0;
+}
+
+/* Copies reused enough, the rules' row one that widens the operand in
+ * shared memory (base, split, small, medium: the base's two blocks per SM
+ * make its grid look one wave) over more tiles than SMs, the base's tiles
+ * not all full: the copies' persistent row of fewest rounds x area /
+ * rate, the 128x128 one's rate PM_RT_PRE_PERSIST_RATE (w8 at 144-192 x
+ * 14336 x 4096: the base row 1.3-1.6x the best; full tiles, 256 rows,
+ * keep it: w8 9 % slower, w8zp 12 % faster than _persist_wide;
+ * docs/decisions/0061). */
+#define PM_RT_PRE_PERSIST_RATE 800
+static void pm_rt_pre_rounds(struct pm_rt_st *st)
+{
+	static const int roles[5] = { PM_RT_PERSIST, PM_RT_PERSIST_MID,
+		PM_RT_PERSIST_WIDE, PM_RT_PERSIST_TALL, PM_RT_PERSIST_SQ };
+	const struct pm_rt_sq_cost *sc = &st->f->sq;
+	const int rate[5] = { PM_RT_PRE_PERSIST_RATE, sc->mid, sc->wide,
+		sc->tall, sc->sq };
+	double best = 0.0;
+	int pick = -1;
+
+	const int b = pm_rt_row(st, PM_RT_BASE);
+
+	if (!st->p->pre_bytes || st->persist >= 0 || st->t <= st->sms ||
+	    b < 0 || (pm_rt_fill(st->p->m, st->v[b].bm) == 1000 &&
+	    pm_rt_fill(st->p->n, st->v[b].bn) == 1000))
+		return;
+	for (int i = 0; i < 5; ++i) {
+		const int r = pm_rt_row(st, roles[i]);
+		double c;
+
+		if (r < 0 || !(st->v[r].flags & PM_RT_PRE) || rate[i] <= 0 ||
+		    pm_rt_occ(st, roles[i]) <= 0 || !pm_rt_exact_ok(st, r))
+			continue;
+		c = pm_rt_rounds(st, roles[i], rate[i]);
+		if (pick < 0 || c < best)
+			best = c, pick = roles[i];
+	}
+	if (pick >= 0)
+		pm_rt_take(st, pick);
+}
+
 /* The rules, without the PM_RT_PRE rows where the copies' elements are
  * reused too little. */
 static void pm_rt_rules_of(struct pm_rt_st *st)
@@ -358,9 +425,13 @@ static void pm_rt_rules_of(struct pm_rt_st *st)
 		pm_rt_hide_pre(st, row, 1);
 	pm_rt_grouped_rules(st);
 	if (hide)
+		pm_rt_widen_rule(st);
+	if (hide)
 		pm_rt_hide_pre(st, row, 0);
 	else if (st->p->grouped)
 		pm_rt_grouped_pre(st);
+	else
+		pm_rt_pre_rounds(st);
 }
 
 /* The row to launch without a workspace: one chunk, the small and medium

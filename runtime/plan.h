@@ -79,8 +79,9 @@ enum pm_rt_role {
 /* Rows reading the launcher's copies (PM_RT_PRE) pay a pass over the
  * copied operand per launch: the rules see them where its elements are
  * reused over this many rows of the output or more (problem.pre_reuse:
- * M for a copy of B; docs/decisions/0059-launcher-applied-prologues.md). */
-#define PM_RT_PRE_MIN_REUSE 256
+ * M for a copy of B; docs/decisions/0059-launcher-applied-prologues.md;
+ * 256 until decision 0061 measured them ahead past 128 rows). */
+#define PM_RT_PRE_MIN_REUSE 129
 
 /* One kernel of a generated file. */
 struct pm_rt_variant {

@@ -196,6 +196,55 @@ static void test_pre_plan(void **state)
 	assert_true(npre >= 10);
 }
 
+/* Below the reuse: the base row where its one wave is at least half full
+ * and its tiles 3/4 filled (docs/decisions/0061), else the rules' row;
+ * from PM_RT_PRE_MIN_REUSE the copies, their persistent row of fewest
+ * rounds where the rules keep a row that widens in shared memory. */
+static void test_pre_widen(void **state)
+{
+	static const struct {
+		int64_t m, n;
+		int base, pre, role;	/* role -1: the rules' */
+	} cases[] = {
+		{ 128, 11008, 1, 0, -1 }, { 128, 14336, 1, 0, -1 },
+		{ 96, 11008, 1, 0, -1 },
+		{ 128, 4096, 0, 0, -1 },	/* 32 tiles */
+		{ 64, 11008, 0, 0, -1 },	/* half-filled tiles */
+		{ 16, 14336, 0, 0, -1 }, { 144, 11008, 0, 1, -1 },
+		{ 129, 4096, 0, 1, -1 }, { 192, 11008, 0, 1, -1 },
+		{ 192, 4096, 0, 1, -1 },
+		/* the base row kept by the rules: the copies' rounds */
+		{ 144, 14336, 0, 1, PM_RT_PERSIST_SQ },
+		{ 192, 14336, 0, 1, PM_RT_PERSIST_SQ },
+		{ 256, 14336, 1, 0, -1 },	/* full tiles: the base */
+	};
+	struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	int nv = w8_rows(v, &f), rc;
+
+	(void) state;
+	assert_int_equal(PM_RT_PRE_MIN_REUSE, 129);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); ++i) {
+		struct pm_rt_choice c = plan(&f, v, nv, cases[i].m, cases[i].n,
+			4096, NULL, &rc);
+		struct pm_rt_problem p;
+
+		assert_int_equal(rc, PM_RT_OK);
+		assert_int_equal(v[c.v].role == PM_RT_BASE && c.s == 1,
+			cases[i].base);
+		assert_int_equal(!!(v[c.v].flags & PM_RT_PRE), cases[i].pre);
+		if (cases[i].role >= 0)
+			assert_int_equal(v[c.v].role, cases[i].role);
+		/* the rule needs copies the file could make */
+		memset(&p, 0, sizeof(p));
+		p.m = cases[i].m, p.n = cases[i].n, p.k[0] = 4096;
+		p.pre_reuse = cases[i].m;
+		c = pm_test_plan_p(&f, v, nv, &p, NULL, &rc);
+		assert_false(cases[i].base && cases[i].m < PM_RT_PRE_MIN_REUSE &&
+			v[c.v].role == PM_RT_BASE && c.s == 1);
+	}
+}
+
 /* A forced row reads its copies at any size. */
 static void test_pre_forced(void **state)
 {
@@ -219,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_pre_spec),
 		cmocka_unit_test(test_pre_refused),
 		cmocka_unit_test(test_pre_plan),
+		cmocka_unit_test(test_pre_widen),
 		cmocka_unit_test(test_pre_forced),
 	};
 
