@@ -7,12 +7,15 @@ in its epilogue) against PyTorch's fp8 GEMMs in the same process:
   * torch._scaled_mm with row-wise scales, (M, 1) and (1, N) (the same
     product as ours; PyTorch's own kernel on Hopper).
 
-    PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/f8_scaled_torch.py
+    PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/f8_scaled_torch.py [--graph]
 
 e4m3 inputs, A M x K and B N x K (both K-major, "TN"). Checks every output
 against an fp32 reference of the rounded inputs first (rel_l2 <= 1e-2);
 times with CUDA events after a warm-up, the median of 30 runs, inputs
 rotated over 4 sets. Prints one line a shape and the geometric means.
+--graph: device time, each side's calls replayed from a CUDA graph (per
+call, the default, includes each side's host time: torch.compile's call
+costs ~35 us of it, polymma's ~9, so small problems are host-bound).
 """
 
 import math
@@ -24,7 +27,9 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import timed  # noqa: E402
+from torch_timing import timer  # noqa: E402
+
+timed = timer(sys.argv)
 
 SPEC = """def f8_scaled(f8e4m3(M, K) A, f8e4m3(N, K) B, f32(M) sa, f32(N) sb)
         -> (bf16(M, N) D) {

@@ -4,6 +4,7 @@ reduction kernels), and torch.compile of it.
 
     PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/idioms_torch.py
         [--max-autotune] [--only rowsum|dequant|w8|w8zp] [--target sm_80]
+        [--graph]
 
   rowsum   D = A B (f16), S = the f32 row sums of D (an epilogue reduction,
            docs/decisions/0037): torch: d = a @ b; d.float().sum(1)
@@ -19,6 +20,9 @@ reduction kernels), and torch.compile of it.
 to tune); default: torch.compile's default mode. Every output is checked
 against fp32 torch first; times are CUDA-event medians of 30 runs after a
 warm-up, inputs rotated over 4 sets (bench/tools/torch_timing.py).
+--graph: device time, each side's calls replayed from a CUDA graph (per
+call, the default, includes each side's host time: torch.compile's call
+costs ~35 us of it, polymma's ~9, so small problems are host-bound).
 """
 
 import os
@@ -29,7 +33,9 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import timed  # noqa: E402
+from torch_timing import timer  # noqa: E402
+
+timed = timer(sys.argv)
 
 ROWSUM = """def rowsum(f16(M, K) A, f16(K, N) B) -> (f16(M, N) D, f32(M) S) {
     C(i, j) +=! A(i, k) * B(k, j)

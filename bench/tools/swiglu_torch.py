@@ -3,7 +3,7 @@ loaded once for both products) against PyTorch (two cuBLAS GEMMs and its
 pointwise kernels, and torch.compile of the same function), in one process.
 
     PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/swiglu_torch.py
-        [--compile | --max-autotune] [--dtypes f16,bf16]
+        [--compile | --max-autotune] [--dtypes f16,bf16] [--graph]
 
 --compile: torch.compile's default mode; --max-autotune: mode
 "max-autotune-no-cudagraphs" (issue 29's baseline; minutes to tune).
@@ -11,6 +11,9 @@ pointwise kernels, and torch.compile of the same function), in one process.
 f16 and bf16, LLM shapes (tokens x hidden -> intermediate). Checks every
 output against torch in fp32 first; times with CUDA events, warm-up, the
 median of 30 runs, inputs rotated over 4 sets.
+--graph: device time, each side's calls replayed from a CUDA graph (per
+call, the default, includes each side's host time: torch.compile's call
+costs ~35 us of it, polymma's ~9, so small problems are host-bound).
 """
 
 import os
@@ -21,7 +24,9 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import timed  # noqa: E402
+from torch_timing import timer  # noqa: E402
+
+timed = timer(sys.argv)
 
 SPEC = """def swiglu(T(M, K) X, T(K, N) W, T(K, N) V) -> (T(M, N) O) {
     G(i, j) +=! X(i, k) * W(k, j)

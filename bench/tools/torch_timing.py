@@ -23,3 +23,38 @@ def timed(fn, sets, reps=30, warmup=5):
         b.synchronize()
         ts.append(a.elapsed_time(b))
     return statistics.median(ts)
+
+
+def timed_graph(fn, sets, calls=16, reps=7):
+    """The device time in ms of one fn(*s) call: calls of it, s rotating
+    over sets, captured in a CUDA graph (on a side stream, after a call
+    per set there), the median over reps replays divided by calls. No
+    host time: what the GPU spends, as a graph or a busy stream sees it."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        for x in sets:
+            fn(*x)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g, stream=s):
+        for i in range(calls):
+            fn(*sets[i % len(sets)])
+    g.replay()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(True), torch.cuda.Event(True)
+        a.record()
+        g.replay()
+        b.record()
+        b.synchronize()
+        ts.append(a.elapsed_time(b) / calls)
+    return statistics.median(ts)
+
+
+def timer(argv):
+    """timed_graph where argv has --graph, else timed (per call: each
+    side's host time included, as a Python caller sees it; torch.compile's
+    call costs ~35 us of it, polymma's ~9: small problems are host-bound)."""
+    return timed_graph if "--graph" in argv else timed
