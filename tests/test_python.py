@@ -575,7 +575,8 @@ class MockDevice:
 
 class MockTorch:
     """What polymma.torch asks of torch: dtypes, empty, zeros, the current
-    stream and device, torch.library.custom_op."""
+    stream and device, torch.library's Library (define, impl) and
+    register_fake, torch.ops."""
 
     def __init__(self):
         for name in pmtorch._DTYPES.values():
@@ -583,23 +584,46 @@ class MockTorch:
         self.uint8 = "uint8"
         self.registered = []
         mock = self
+        ops = {}
 
         class Op:
-            def __init__(self, name, fn, schema):
+            def __init__(self, fn):
                 self.fn, self.fake = fn, None
-
-            def register_fake(self, fn):
-                self.fake = fn
 
             def __call__(self, *a):
                 return self.fn(*a)
 
         class Library:
+            def __init__(self, ns, kind):
+                self.ns, self.schemas = ns, {}
+                mock.registered.append(("library", ns, kind))
+
+            def define(self, sig):
+                name = sig[:sig.index("(")]
+                self.schemas[name] = sig[len(name):]
+
+            def impl(self, name, fn, key):
+                qual = self.ns + "::" + name
+                mock.registered.append((qual, self.schemas[name], key))
+                ops[qual] = Op(fn)
+
             @staticmethod
-            def custom_op(name, fn, mutates_args, device_types, schema):
-                mock.registered.append((name, schema, device_types,
-                                        mutates_args))
-                return Op(name, fn, schema)
+            def register_fake(qual, fn, lib):
+                ops[qual].fake = fn
+
+        class Namespace:
+            def __init__(self, ns):
+                self.ns = ns
+
+            def __getattr__(self, name):
+                return ops[self.ns + "::" + name]
+
+        class Ops:
+            def __getattr__(self, ns):
+                return Namespace(ns)
+
+        Library.Library = Library
+        self.ops = Ops()
 
         class Stream:
             cuda_stream = 77
@@ -678,13 +702,16 @@ class TorchOp(unittest.TestCase):
                 calls.append((t, stream, workspace))
 
         real_compile, real_torch = polymma.compile, sys.modules.get("torch")
+        real_libs = dict(pmtorch._libs)
+        pmtorch._libs.clear()
         polymma.compile = lambda *a, **kw: K()
         sys.modules["torch"] = mock
         try:
             o = pmtorch.op("spec text")
-            self.assertEqual(mock.registered, [("polymma::mk", "(Tensor A, "
-                                                "Tensor B) -> (Tensor, "
-                                                "Tensor)", "cuda", ())])
+            self.assertEqual(mock.registered, [
+                ("library", "polymma", "FRAGMENT"),
+                ("polymma::mk", "(Tensor A, Tensor B) -> (Tensor, Tensor)",
+                 "CUDA")])
             self.assertIs(pmtorch.op("spec text"), o)
             A, B = MockTensor((300, 5), "float16"), MockTensor((5, 9))
             C, D = o(A, B)
@@ -717,6 +744,8 @@ class TorchOp(unittest.TestCase):
                 sys.modules["torch"] = real_torch
             pmtorch._ops.pop("polymma::mk", None)
             pmtorch._ops.pop("polymma::mk_nvcc", None)
+            pmtorch._libs.clear()
+            pmtorch._libs.update(real_libs)
 
     @unittest.skipUnless(HAVE_TORCH, "no PyTorch")
     @unittest.skipUnless(HAVE_LIB, "no libpolymma.so")
