@@ -414,12 +414,30 @@ static void pm_rt_pre_rounds(struct pm_rt_st *st)
 		pm_rt_take(st, pick);
 }
 
+/* Decode on few tiles (plan.h, PM_RT_PRE_DECODE): the rules see the
+ * copies' rows where they are reused over 64 rows or fewer and the small
+ * row's T tiles are at most a quarter of the SMs, 48 and under half, 16
+ * and fewer than the SMs. */
+static int pm_rt_pre_decode(const struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_SMALL);
+	int64_t t, most;
+
+	if (!st->p->pre_bytes || st->p->grouped || i < 0)
+		return 0;
+	t = pm_rt_tiles(st, i);
+	most = t * 4 <= st->sms ? PM_RT_PRE_DECODE : t * 2 < st->sms ? 48 :
+		t < st->sms ? 16 : 0;
+	return st->p->pre_reuse <= most;
+}
+
 /* The rules, without the PM_RT_PRE rows where the copies' elements are
  * reused too little. */
 static void pm_rt_rules_of(struct pm_rt_st *st)
 {
 	int row[PM_RT_NROLES];
-	const int hide = st->p->pre_reuse < PM_RT_PRE_MIN_REUSE;
+	const int hide = st->p->pre_reuse < PM_RT_PRE_MIN_REUSE &&
+		!pm_rt_pre_decode(st);
 
 	if (hide)
 		pm_rt_hide_pre(st, row, 1);

@@ -82,6 +82,12 @@ enum pm_rt_role {
  * M for a copy of B; docs/decisions/0059-launcher-applied-prologues.md;
  * 256 until decision 0061 measured them ahead past 128 rows). */
 #define PM_RT_PRE_MIN_REUSE 129
+/* ... and at decode, copies reused over few rows where the small row's T
+ * tiles leave SMs idle: up to 64 rows where T <= SMs / 4, 48 where T <
+ * SMs / 2, 16 where T < SMs (their split row: w8 and w8zp at 1-48 x 4096
+ * x 4096 1.08-1.47x faster than the small row, at 64 rows w8zp's 13 %
+ * slower; docs/decisions/0061). */
+#define PM_RT_PRE_DECODE 64
 
 /* One kernel of a generated file. */
 struct pm_rt_variant {
