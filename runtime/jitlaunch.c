@@ -712,7 +712,8 @@ static int red_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	if (c->ws_bytes)
 		return fail(k, PM_RT_L_EINVAL, "a split plan beside an "
 			"epilogue reduction");
-	ws = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need, o, cnt);
+	/* in a capture all of it zeroed, as launch.c's launch-alone one */
+	ws = ws_take(k, cu, m, stream, ws, ws_bytes, use_kept, need, o, need);
 	if ((rc = ws_check(k, ws, use_kept, need, "the epilogue reduction")))
 		return rc;
 	return run(k, cu, m, c, t, s, ws, stream);
