@@ -374,6 +374,17 @@ class Compile(unittest.TestCase):
         # nothing half-made is left
         self.assertEqual(set(os.listdir(self.cache)), before)
 
+    def test_no_such_command(self):
+        """POLYMMA naming no program: polymma.Error naming it, not an
+        OSError from subprocess."""
+        os.environ["POLYMMA"] = "/nonexistent/polymma"
+        try:
+            with self.assertRaisesRegex(polymma.Error, "cannot run "
+                                        "/nonexistent/polymma"):
+                polymma.compile(GBR, target="sm_80", split_k=3)
+        finally:
+            os.environ["POLYMMA"] = POLYMMA
+
     def test_option_error(self):
         with self.assertRaisesRegex(polymma.OptionError, "--split-k many"):
             polymma.compile(GBR, target="sm_80", split_k="many")

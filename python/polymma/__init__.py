@@ -193,8 +193,11 @@ def _option_args(options):
 
 
 def _run(cmd, cwd=None):
-    return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
+    try:
+        return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    except OSError as e:	# POLYMMA or NVCC naming no program
+        raise Error("cannot run %s: %s" % (cmd[0], e.strerror or e))
 
 
 def _version(cmd):
