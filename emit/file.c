@@ -386,7 +386,7 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 
 		/* a converting copy (docs/decisions/0047): the tile of the
 		 * MMA's type, the raw tiles of the stored one after it */
-		if (k->bufs[i].conv) {
+		if (k->bufs[i].conv && !k->bufs[i].conv_regs) {
 			pm_strbuf_printf(b, "\t%s *%s_raw = (%s *) (%s + %ld);\n",
 				t, name, t, base, off[i] +
 				pm_buffer_raw_off(k, i, host));

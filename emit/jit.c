@@ -137,6 +137,7 @@ static int kernel_row(struct pm_kernel *k, const char *suffix,
 		const struct pm_buffer *buf = &k->bufs[i];
 		struct pm_rt_tma *m = &row->tma[row->ntma];
 		long w = pm_buffer_box_cols(buf);
+		const struct pm_elem *st;
 
 		if (!buf->tma)
 			continue;
@@ -150,9 +151,12 @@ static int kernel_row(struct pm_kernel *k, const char *suffix,
 		m->cols = tensor_dim(k->scop, buf->tensor, 1);
 		m->box_rows = (int) (buf->size[0] / (buf->mc_rows ? 2 : 1));
 		m->box_cols = (int) w;
-		m->swizzle = (int) (k->eb * w);
-		m->dtype = tma_type(op->elem->tma);
-		m->esize = op->elem->bytes;
+		m->swizzle = (int) (pm_buffer_eb(k, i) * w);
+		/* widened in the MMA's registers: the stored type's map */
+		st = buf->conv_regs ? pm_elem_storage(
+			spec->tensors[buf->tensor].type) : op->elem;
+		m->dtype = st ? tma_type(st->tma) : -1;
+		m->esize = st ? st->bytes : 0;
 		m->batched = spec->tensors[buf->tensor].batch;
 		m->kc = spec->tensors[buf->tensor].kcopy;
 		if (m->dtype < 0 || m->tensor < 0 ||

@@ -99,7 +99,7 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 		const struct pm_buffer *buf = &k->bufs[i];
 		const char *name = k->scop->spec->tensors[buf->tensor].name;
 		long w = pm_buffer_box_cols(buf);
-		char d0[64], d1[64], p[96];
+		char d0[64], d1[64], p[96], ty[160];
 
 		if (!buf->tma)
 			continue;
@@ -120,14 +120,22 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 				"%ld, %ld, %ld) != cudaSuccess)\n%s\treturn "
 				"cudaErrorInvalidValue;\n", ind, i, ind, i, name, d0,
 				d1, p, nb, sl, buf->size[0] /
-				(k->bufs[i].mc_rows ? 2 : 1), w, k->eb * w, ind);
+				(k->bufs[i].mc_rows ? 2 : 1), w,
+				pm_buffer_eb(k, i) * w, ind);
 			continue;
 		}
-		pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d("
-			"&pm_tm%d, %s, %s, %s, %s, %ld, %ld, %ld) != cudaSuccess)"
-			"\n%s\treturn cudaErrorInvalidValue;\n", ind, i, ind, i,
-			name, d0, d1, p, buf->size[0] /
-			(k->bufs[i].mc_rows ? 2 : 1), w, k->eb * w, ind);
+		/* widened in the MMA's registers: the stored type's map */
+		if (buf->conv_regs)
+			snprintf(ty, sizeof(ty), "_ty(&pm_tm%d, %s, %s, %d, ", i,
+				name, pm_elem_storage(k->scop->spec->tensors[
+				buf->tensor].type)->tma, pm_buffer_eb(k, i));
+		else
+			snprintf(ty, sizeof(ty), "(&pm_tm%d, %s, ", i, name);
+		pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d"
+			"%s%s, %s, %s, %ld, %ld, %ld) != cudaSuccess)"
+			"\n%s\treturn cudaErrorInvalidValue;\n", ind, i, ind, ty,
+			d0, d1, p, buf->size[0] /
+			(k->bufs[i].mc_rows ? 2 : 1), w, pm_buffer_eb(k, i) * w, ind);
 	}
 	if (k->tma_store)
 		out_map(k, b, ind);

@@ -149,8 +149,10 @@ static void print_mma(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_config *c = k->cfg;
 	const char *acc = pm_emit_acc_name(k, a->op->con);
 
-	const char *ra = k->bufs[k->con[a->op->con].buf_a].pro_regs ? "_ra" :
-		"";
+	const struct pm_buffer *ba = &k->bufs[k->con[a->op->con].buf_a];
+	/* A through the registers: a prologue on them, or widened there
+	 * from its stored type (docs/decisions/0062) */
+	const char *ra = ba->pro_regs ? "_ra" : ba->conv_regs ? "_rc" : "";
 
 	if (host) {
 		pm_strbuf_printf(b, "pm_host_mma_tile%s(%d, %d, %d, %s[", ra,

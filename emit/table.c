@@ -44,7 +44,8 @@ static void row(const struct pm_kernel *k, enum pm_rt_role r,
 	v->flags = (k->exact ? PM_RT_EXACT : 0) | (k->twin ? PM_RT_TWIN : 0) |
 		(pm_kernel_pro_regs(k) ? PM_RT_PRO_REGS : 0) |
 		(c->swap ? PM_RT_SWAP : 0) | (k->last ? PM_RT_LAST : 0) |
-		(pm_emit_pres(k) ? PM_RT_PRE : 0);
+		(pm_emit_pres(k) ? PM_RT_PRE : 0) |
+		(pm_kernel_conv_regs(k) ? PM_RT_CONV_REGS : 0);
 	if (r == PM_RT_PERSIST_SPLIT || r == PM_RT_PERSIST_SPLIT_CL ||
 	    r == PM_RT_PERSIST_SKINNY || r == PM_RT_PERSIST_SWAP ||
 	    r == PM_RT_PERSIST_SWAP32 || r == PM_RT_PERSIST_SWAP64)

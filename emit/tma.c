@@ -25,7 +25,8 @@ static long tma_tile_bytes(struct pm_kernel *k, int c)
 	for (int i = 0; i < k->nbufs; ++i)
 		if (k->bufs[i].con == c)
 			bytes += k->bufs[i].size[0] * pm_buffer_boxes(&k->bufs[i]) *
-				pm_buffer_box_cols(&k->bufs[i]) * k->eb;
+				pm_buffer_box_cols(&k->bufs[i]) *
+				pm_buffer_eb(k, i);
 	return bytes;
 }
 

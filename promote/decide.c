@@ -33,7 +33,7 @@ static long smem_main(struct pm_kernel *k, int host, long *off)
 		if (off)
 			off[i] = *e;
 		*e += k->cfg->stages * k->bufs[i].stage_elems * (host ? 4 :
-			k->eb);
+			pm_buffer_eb(k, i));
 		/* a converting copy's raw stages after its tile's
 		 * (docs/decisions/0047) */
 		if (k->bufs[i].raw_elems)

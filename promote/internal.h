@@ -20,7 +20,7 @@
  * widens the stored elements, docs/decisions/0047)? */
 static inline int pm_pr_smem_pro(const struct pm_buffer *b)
 {
-	return (b->pro != NULL || b->conv) && !b->pro_regs;
+	return (b->pro != NULL || b->conv) && !b->pro_regs && !b->conv_regs;
 }
 
 /* Pitch, swizzle and stage size of buffers first.. (--smem; on targets

@@ -18,6 +18,17 @@ static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
 	 * rows of one swizzle span (no column blocks) */
 	int e = k->eb == 1 ? 2 : 1;
 
+	/* widened in the MMA's registers (conv_regs): one TMA box of the
+	 * stored elements, its rows (32, 64 or 128 bytes) swizzled in place,
+	 * stages of whole 1024 bytes */
+	if (buf->conv_regs) {
+		buf->swz = 1;
+		buf->pitch = w;
+		buf->stage_elems = (buf->size[0] * w * pm_buffer_eb(k,
+			(int) (buf - k->bufs)) + 1023) / 1024 * 1024 /
+			pm_buffer_eb(k, (int) (buf - k->bufs));
+		return 0;
+	}
 	if (k->cfg->smem != 2) {
 		pm_diag_plain(d, "--target %s reads shared memory through wgmma "
 			"descriptors: it needs --smem swizzle",

@@ -39,6 +39,28 @@ static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int c,
 	return isl_union_map_apply_range(mma_exp, reads);
 }
 
+/* Does buffer buf (of tensor, in contraction c) widen its stored elements
+ * in the MMA's registers (conv_regs, docs/decisions/0062)?  A converting
+ * copy of A without a prologue in a persistent kernel of a target with A
+ * in registers, one MMA pipeline, its rows 32, 64 or 128 bytes (a TMA
+ * swizzle of the row). */
+static int conv_regs(struct pm_kernel *k, int c, int tensor,
+	const struct pm_buffer *buf)
+{
+	const struct pm_config *cfg = k->cfg;
+	const struct pm_elem *e = pm_elem_storage(
+		k->scop->spec->tensors[tensor].type);
+	long row = e ? buf->size[1] * e->bytes : 0;
+
+	if (!buf->conv || buf->pro || tensor != k->con[c].a ||
+	    k->scop->join || !cfg->target->mma_ra ||
+	    !cfg->target->desc_smem || !cfg->target->emits_cuda ||
+	    cfg->persistent <= 0 || cfg->mma_inflight > 0 || k->frag[c] ||
+	    buf->rank != 2 || buf->size[0] % 16)
+		return 0;
+	return row == 32 || row == 64 || row == 128;
+}
+
 /* The tensor's own layout strides are not needed here: the buffer is
  * dense row-major in the tensor's dimension order. The footprint is that
  * of contraction c's MMAs; the buffer is copied by contraction 0's
@@ -91,8 +113,9 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 	buf->pro = tensor == k->con[c].a ? k->con[c].pa : k->con[c].pb;
 	/* an operand widened to the MMA's type on the way (decisions/0047) */
 	buf->conv = k->scop->spec->tensors[tensor].type != pm_kernel_ab(k);
+	buf->conv_regs = conv_regs(k, c, tensor, buf);
 	buf->raw_elems = 0;
-	for (int i = 0; buf->conv && i < rank; ++i)
+	for (int i = 0; buf->conv && !buf->conv_regs && i < rank; ++i)
 		buf->raw_elems = (buf->raw_elems ? buf->raw_elems : 1) *
 			buf->size[i];
 	buf->kdim = -1;
@@ -104,7 +127,7 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 			if (r->idx[d] == 2)
 				buf->kdim = d;
 	}
-	if (buf->pro || buf->conv) {
+	if (buf->pro || (buf->conv && !buf->conv_regs)) {
 		snprintf(name, sizeof(name), "PRO_%s",
 			k->scop->spec->tensors[tensor].name);
 		buf->pro_id = pm_kernel_op(k, name, PM_OP_PRO, k->nbufs);

@@ -34,7 +34,7 @@ static const char *tma_obstacle(struct pm_kernel *k, int c)
 			"through the threads";
 	for (int b = 0; b < k->nbufs; ++b) {
 		const struct pm_buffer *buf = &k->bufs[b];
-		int p = buf->pitch;
+		int p = buf->pitch, eb = pm_buffer_eb(k, b);
 
 		if (buf->con != c)
 			continue;
@@ -45,7 +45,7 @@ static const char *tma_obstacle(struct pm_kernel *k, int c)
 		    buf->size[0] > 256)
 			return "a tile is not a 2-D box of at most 256 rows";
 		if (!host && !(buf->swz == 1 && p == buf->size[1] &&
-		    (p * k->eb == 32 || p * k->eb == 64 || p * k->eb == 128)) &&
+		    (p * eb == 32 || p * eb == 64 || p * eb == 128)) &&
 		    !(buf->swz >= 2 && p == buf->size[1]))
 			return "a tile's shared layout is not a TMA swizzle "
 				"(--smem swizzle)";

@@ -75,6 +75,10 @@ enum pm_rt_role {
 				 * workspace with their prologue applied, per
 				 * launch (pm_rt_problem.pre_bytes; docs/decisions/
 				 * 0059-launcher-applied-prologues.md) */
+#define PM_RT_CONV_REGS	64u	/* widens an operand stored in another type
+				 * in the MMA's registers: half the bytes of a
+				 * 16-bit row's k tile (docs/decisions/
+				 * 0062-swapped-rows-widen-in-registers.md) */
 
 /* Rows reading the launcher's copies (PM_RT_PRE) pay a pass over the
  * copied operand per launch: the rules see them where its elements are

@@ -107,7 +107,7 @@ static const int pm_rt_swap_roles[3] = {
  * tokens; docs/decisions/0057-swapped-skinny-row.md). */
 static void pm_rt_rule_swap(struct pm_rt_st *st)
 {
-	int i = -1, r = -1;
+	int i = -1, r = -1, conv;
 	int64_t pb, t, rt, s;
 
 	for (int x = 0; x < 3 && i < 0; ++x) {
@@ -123,10 +123,13 @@ static void pm_rt_rule_swap(struct pm_rt_st *st)
 	    !pm_rt_exact_ok(st, i) || st->ra || st->f->ncon != 1)
 		return;
 	t = pm_rt_tiles(st, i);
-	if (t > pb && r != PM_RT_PERSIST_SWAP)
+	/* weights widened in the registers (half the bytes): the 32 and
+	 * 64 rows past one wave too (decisions/0062) */
+	conv = !!(st->v[i].flags & PM_RT_CONV_REGS);
+	if (t > pb && r != PM_RT_PERSIST_SWAP && !conv)
 		return;
 	s = pm_rt_decode_split(st, i, pb, t, &rt);
-	if (s < 2 && (t * 2 <= pb || r != PM_RT_PERSIST_SWAP))
+	if (s < 2 && (t * 2 <= pb || (r != PM_RT_PERSIST_SWAP && !conv)))
 		return;
 	pm_rt_take_decode(st, r, s, t, rt);
 }

@@ -619,6 +619,24 @@ const struct pm_mark *pm_kernel_mark_of(const struct pm_kernel *k,
 	return NULL;
 }
 
+int pm_buffer_eb(const struct pm_kernel *k, int b)
+{
+	const struct pm_elem *e;
+
+	if (!k->bufs[b].conv_regs)
+		return k->eb;
+	e = pm_elem_storage(k->scop->spec->tensors[k->bufs[b].tensor].type);
+	return e ? e->bytes : k->eb;
+}
+
+int pm_kernel_conv_regs(const struct pm_kernel *k)
+{
+	for (int b = 0; b < k->nbufs; ++b)
+		if (k->bufs[b].conv_regs)
+			return 1;
+	return 0;
+}
+
 int pm_kernel_pro_regs(const struct pm_kernel *k)
 {
 	for (int b = 0; b < k->nbufs; ++b)

@@ -163,6 +163,12 @@ struct pm_buffer {
 	 * into the operand tile (and applies the prologue, if any) */
 	int conv;
 	long raw_elems;
+	/* ... read through the MMA's registers instead (a persistent
+	 * kernel's A operand without a prologue: the swapped rows' weights,
+	 * docs/decisions/0062): COPY lands the stored elements by TMA in the
+	 * buffer's own stages (swizzled rows of size[1] stored elements: no
+	 * operand tile, no raw tile, no PRO), the MMA widens its fragments */
+	int conv_regs;
 };
 
 /* marks a kernel creates at most (pm_kernel_mark): the block's and the
@@ -270,6 +276,13 @@ static inline int pm_kernel_vec(const struct pm_kernel *k)
 {
 	return k->eb == 1 ? 16 : 8;
 }
+
+/* The bytes of an element of buffer b's shared tile: the MMA's type's,
+ * or the stored type's where the MMA widens it from registers
+ * (conv_regs); 4 on the host rendering. */
+int pm_buffer_eb(const struct pm_kernel *k, int b);
+/* Does a buffer of k widen its elements in the MMA's registers? */
+int pm_kernel_conv_regs(const struct pm_kernel *k);
 
 /* The type the MMAs of k multiply (every contraction's). */
 static inline enum pm_type pm_kernel_ab(const struct pm_kernel *k)

@@ -272,6 +272,51 @@ static void test_pre_forced(void **state)
 	assert_int_equal(c.v_nows, -1);
 }
 
+/* i8 weights without a prologue of their own (tests/specs/gemm_w8): the
+ * swapped rows widen them in the MMA's registers, reading no copy, and
+ * run every decode size (docs/decisions/0062). */
+static void test_pre_swap_regs(void **state)
+{
+	static const int64_t ms[] = { 1, 7, 16, 17, 32, 33, 48, 64 };
+	static const int64_t ns[] = { 4096, 11008, 14336, 28672 };
+	struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	int nv = pm_test_rows("../tests/specs/gemm_w8", "sm_90a", NULL, v, &f),
+		rc, nswap = 0;
+
+	(void) state;
+	for (int i = 0; i < nv; ++i) {
+		const int swap = !!(v[i].flags & PM_RT_SWAP);
+
+		nswap += swap;
+		assert_int_equal(!!(v[i].flags & PM_RT_CONV_REGS), swap);
+		if (swap)
+			assert_false(v[i].flags & PM_RT_PRE);
+	}
+	assert_int_equal(nswap, 3);
+	for (size_t i = 0; i < sizeof(ms) / sizeof(*ms); ++i)
+		for (size_t j = 0; j < sizeof(ns) / sizeof(*ns); ++j) {
+			struct pm_rt_choice c = plan(&f, v, nv, ms[i], ns[j],
+				4096, NULL, &rc);
+
+			assert_int_equal(rc, PM_RT_OK);
+			if (getenv("PM_TEST_VERBOSE"))
+				printf("%ldx%ldx4096: %s s=%d\n", (long) ms[i],
+					(long) ns[j], v[c.v].suffix, c.s);
+			assert_true(v[c.v].flags & PM_RT_SWAP);
+			assert_true(v[c.v].bn >= ms[i]);
+			assert_int_equal(c.pre_off, 0);
+		}
+	/* past 64 rows: not a swapped row */
+	{
+		struct pm_rt_choice c = plan(&f, v, nv, 65, 4096, 4096, NULL,
+			&rc);
+
+		assert_int_equal(rc, PM_RT_OK);
+		assert_false(v[c.v].flags & PM_RT_SWAP);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_pre_plan),
 		cmocka_unit_test(test_pre_widen),
 		cmocka_unit_test(test_pre_forced),
+		cmocka_unit_test(test_pre_swap_regs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,6 +164,75 @@ static void test_swap_kernel(void **state)
 		}
 }
 
+/* i8 weights in a swapped persistent kernel (docs/decisions/0062): the
+ * weights are the MMA's A, landed by TMA as stored (one byte an element,
+ * rows swizzled in place, no raw tile and no PRO pass) and widened in the
+ * registers; not so in a kernel that is not persistent, nor with a
+ * prologue of their own (a zero point), which stay in shared memory. */
+static void test_swap_conv_regs(void **state)
+{
+	static const char *const texts[] = {
+		"def w(f16(M, K) A, i8(K, N) Bq, f16(N) s) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * (Bq(k, j) * s(j))\n}\n",
+		"def w(f16(M, K) A, i8(N, K) Bq) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * Bq(j, k)\n}\n",
+		"def w(f16(M, K) A, i8(K, N) Bq, f16(N) z) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * (Bq(k, j) - z(j))\n}\n",
+	};
+
+	(void) state;
+	for (int i = 0; i < 3; ++i)
+		for (int ws = 0; ws < 2; ++ws) {
+			struct pm_spec *s = pm_hr_parse(texts[i]);
+			isl_ctx *ctx = isl_ctx_alloc();
+			struct pm_config cfg;
+			struct pm_diags d;
+			struct pm_kernel *k;
+			const struct pm_buffer *b;
+			int regs = ws && i < 2;
+
+			pm_diags_init(&d, "t", NULL);
+			swap_config(&cfg, "sm_90a");
+			cfg.stages = 10;
+			cfg.tma = -1;
+			if (ws)
+				cfg.persistent = 2, cfg.split_k = 0;
+			k = pm_pipeline_until(ctx, s, &cfg, "promote", &d);
+			/* a prologue in shared memory has no TMA copies: no
+			 * persistent kernel */
+			if (ws && i == 2) {
+				assert_null(k);
+				goto next;
+			}
+			if (!k)
+				fail_msg("%d %d: %s", i, ws, pm_diags_text(&d));
+			b = &k->bufs[k->con[0].buf_a];
+			assert_int_equal(b->tensor, 1);
+			assert_true(b->conv);
+			assert_int_equal(b->conv_regs, regs);
+			assert_int_equal(b->tma, ws);
+			assert_int_equal(pm_buffer_eb(k, k->con[0].buf_a),
+				regs ? 1 : 2);
+			if (regs) {
+				/* 64 k x 128 N bytes or 128 N x 64 k */
+				assert_int_equal(b->raw_elems, 0);
+				assert_null(b->pro_id);
+				assert_int_equal(b->swz, 1);
+				assert_int_equal(b->stage_elems, 64 * 128);
+				assert_int_equal(b->pitch * 1, i ? 64 : 128);
+				assert_true(pm_kernel_conv_regs(k));
+			} else {
+				assert_true(b->raw_elems > 0);
+				assert_non_null(b->pro_id);
+			}
+			pm_pipeline_kernel_free(k);
+next:
+			pm_diags_clear(&d);
+			isl_ctx_free(ctx);
+			pm_spec_free(s);
+		}
+}
+
 /* ---- Host renderings ---- */
 
 /* (Outputs f32: the sums of the drivers' small integers are exact; the
@@ -286,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_swap_spec),
 		cmocka_unit_test(test_swap_refused),
 		cmocka_unit_test(test_swap_kernel),
+		cmocka_unit_test(test_swap_conv_regs),
 		cmocka_unit_test(test_host_gemm),
 		cmocka_unit_test(test_host_fused),
 		cmocka_unit_test(test_host_checker),

@@ -169,8 +169,8 @@ static const char *wanted_persist(struct builder *b,
 	 * launcher's copies (pre_operands), by the rows of large M only */
 	if (vs->npre && t->tma == 2 && vs->pre_why)
 		return vs->pre_why;
-	if (vs->npre && t->tma == 2 && ((r->flags & PM_VF_SWAP) ||
-	    r->role == PM_RT_PERSIST_SKINNY))
+	if (vs->npre && t->tma == 2 && (((r->flags & PM_VF_SWAP) &&
+	    !vs->swap_regs) || r->role == PM_RT_PERSIST_SKINNY))
 		return "a prologue in shared memory: the decode rows would "
 			"copy the operand whole per launch (docs/decisions/0059)";
 	if (t->tma != 2 || !t->pstages || !c->tma)
@@ -478,6 +478,10 @@ static void borrow_main(struct pm_variant_set *vs)
 	b->cfg = vs->main_cfg;
 }
 
+/* The stages of a swapped row widening 8-bit weights in the registers
+ * (docs/decisions/0062-swapped-rows-widen-in-registers.md). */
+#define PM_SWAP_REGS_STAGES 10
+
 /* Queue row r, to be built quietly into its variant in an isl context of
  * its own (run_queued), once its configuration fits (1); else say why not
  * (there; 0). */
@@ -492,11 +496,18 @@ static int queue_row(struct builder *b, const struct pm_variant_desc *r)
 	char buf[128];
 
 	derive(vs->target, r, base, &v->cfg);
-	/* the persistent rows read the launcher's copies (pre_operands) */
-	if ((r->flags & PM_VF_PERSIST) && vs->npre && !vs->pre_why) {
+	/* the persistent rows read the launcher's copies (pre_operands);
+	 * the swapped ones widen the weights in the MMA's registers where
+	 * they can (swap_regs) */
+	if ((r->flags & PM_VF_PERSIST) && vs->npre && !vs->pre_why &&
+	    !((r->flags & PM_VF_SWAP) && vs->swap_regs)) {
 		v->cfg.npre = vs->npre;
 		memcpy(v->cfg.pre, vs->pre, sizeof(v->cfg.pre));
 	}
+	/* 8-bit weights widened in the registers: the 16-token row's
+	 * stages of 10 KB, two blocks an SM (decisions/0062) */
+	if (r->role == PM_RT_PERSIST_SWAP && vs->npre && vs->swap_regs)
+		v->cfg.stages = PM_SWAP_REGS_STAGES;
 	if ((no = fits_acc(vs, &v->cfg, buf, sizeof(buf)))) {
 		snprintf(v->why_not, sizeof(v->why_not), "%s", no);
 		return 0;
@@ -618,6 +629,24 @@ static void main_rows(struct builder *bd)
 	borrow_main(vs);
 }
 
+/* Do the swapped rows of main kernel k read its operands with a prologue
+ * in shared memory themselves, widened in the MMA's registers (promote's
+ * conv_regs, docs/decisions/0062)?  Where every such operand is an i8 B
+ * of the one contraction (the swapped kernels' A) without a prologue of
+ * its own (a factor along j is in the epilogue, 0044). */
+static int swap_regs(const struct pm_kernel *k)
+{
+	for (int i = 0; i < k->nbufs; ++i) {
+		const struct pm_buffer *buf = &k->bufs[i];
+
+		if (!(buf->pro || buf->conv) || buf->pro_regs)
+			continue;
+		if (buf->pro || k->ncon != 1 || buf->tensor != k->con[0].b)
+			return 0;
+	}
+	return 1;
+}
+
 /* The main kernel's operands whose prologue runs in shared memory
  * (promote/internal.h's pm_pr_smem_pro: a prologue not through the MMA's
  * registers, or a converting copy), which have no TMA copies: on a target
@@ -642,6 +671,7 @@ static void pre_operands(struct pm_variant_set *vs)
 	if (!vs->npre || vs->target->tma != 2)
 		return;
 	vs->pre_why = pm_pre_refused(k->scop->spec, vs->pre, vs->npre);
+	vs->swap_regs = swap_regs(k);
 }
 
 /* The rows other than the main kernel's, built by up to
@@ -793,6 +823,11 @@ void pm_variant_set_report(const struct pm_variant_set *vs, FILE *out)
 				fprintf(out, " pre %s %s",
 					v->k->scop->spec->tensors[t].name,
 					pm_type_name(v->k->scop->spec->tensors[t].type));
+		/* the operands widened in the MMA's registers (0062) */
+		for (int b = 0; b < v->k->nbufs; ++b)
+			if (v->k->bufs[b].conv_regs)
+				fprintf(out, " widen-regs %s", v->k->scop->spec->
+					tensors[v->k->bufs[b].tensor].name);
 		fputc('\n', out);
 	}
 }

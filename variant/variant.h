@@ -70,6 +70,9 @@ struct pm_variant_set {
 	int npre;
 	int pre[8];
 	const char *pre_why;
+	/* ... except the swapped rows, which widen them in the MMA's
+	 * registers (i8 weights without a prologue: docs/decisions/0062) */
+	int swap_regs;
 };
 
 /* Build every row of user->target's variant table for spec into *vs: the

@@ -227,6 +227,54 @@ __device__ __forceinline__ void pm_sm90_mma_tile_ra(float *acc,
   pm_wgmma_commit();
 }
 
+// pm_sm90_mma_tile_ra with A stored in another type than the MMA's (an
+// 8-bit integer R, docs/decisions/0062): the tile holds R elements as TMA
+// lands them (rows of PA elements, swizzled in place, SWZA 1); each thread
+// reads its fragment's elements (pairs along k: one 16-bit load where the
+// tile is [m][k], two bytes where it is [k][m]), widens each exactly to
+// the MMA's type and feeds the wgmma from the registers.
+template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
+          int PB, int SWZB, int HA, int HB, typename R>
+__device__ __forceinline__ void pm_sm90_mma_tile_rc(float *acc, const R *As,
+                                                    int a_r0, int a_c0,
+                                                    const PM_AB_T *Bs, int b_r0,
+                                                    int b_c0) {
+  static_assert(MM == 64 && MK % 16 == 0 && sizeof(R) == 1 && SWZA <= 1,
+                "pm_sm90_mma_tile_rc: MM must be 64, MK a multiple of 16, "
+                "A 8-bit rows swizzled in place");
+  const int w = pm_wg_thread() >> 5, l = pm_lane_id();
+  const int m = 16 * w + (l >> 2), q = 2 * (l & 3);
+  uint32_t a[MK / 16][4];
+#pragma unroll
+  for (int kk = 0; kk < MK; kk += 16) {
+    uint32_t *x = a[kk / 16];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      // e: rows m (+ 8 for e odd), k pair q (+ 8 for e >= 2)
+      const int mr = m + ((e & 1) << 3), kc = kk + q + ((e >> 1) << 3);
+      R v0, v1;
+      if constexpr (A_KC) {
+        const R *p = As + pm_smem_off<PA, SWZA, 0, 16>(a_r0 + mr, a_c0 + kc);
+        v0 = p[0];
+        v1 = p[1];
+      } else {
+        v0 = As[pm_smem_off<PA, SWZA, 0, 16>(a_r0 + kc, a_c0 + mr)];
+        v1 = As[pm_smem_off<PA, SWZA, 0, 16>(a_r0 + kc + 1, a_c0 + mr)];
+      }
+      x[e] = pm_pack2(pm_from_f32<PM_AB_T>((float)v0),
+                      pm_from_f32<PM_AB_T>((float)v1));
+    }
+    uint64_t db;
+    if constexpr (B_NC)
+      db = pm_sm90_operand<0, PB, SWZB, HB>(Bs, b_r0 + kk, b_c0);
+    else
+      db = pm_sm90_operand<1, PB, SWZB, HB>(Bs, b_r0, b_c0 + kk);
+    pm_wgmma_fence();
+    pm_wgmma_ra<MN, B_NC ? 1 : 0>(acc, x, db);
+  }
+  pm_wgmma_commit();
+}
+
 // Wait for all of this warpgroup's wgmma; the N accumulator registers at acc
 // are final after it.  A no-op when none is pending.
 template <int N> __device__ __forceinline__ void pm_sm90_drain(float *acc) {
