@@ -85,6 +85,13 @@ static int op_functions(struct pm_kernel *k, const struct pm_op *op,
 			isl_val_int_from_si(k->ctx, c->stages));
 		isl_pw_multi_aff_free(la);
 		isl_pw_multi_aff_free(lb);
+		/* A widened in the registers with a prologue along its rows
+		 * (docs/decisions/0062): the macro tile's first global row */
+		if (k->bufs[con->buf_a].conv_regs && k->bufs[con->buf_a].pro) {
+			snprintf(str, sizeof(str), "%d i0", c->mm);
+			pa[7] = pa_str(k->ctx, "[i0, j0, k0]", str, id);
+			return 8;
+		}
 		if (!k->frag[op->con])
 			return 7;
 		/* fragment buffer of the k-step; the macro tile's origin

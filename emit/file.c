@@ -369,9 +369,12 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 	padded_locals(k, b, host, 0);
 	if (!host)
 		tile_map(k, b);
-	for (int i = 0; i < k->nbufs && !host; ++i)
+	for (int i = 0; i < k->nbufs && !host; ++i) {
 		if (k->bufs[i].pro_regs)
 			pm_print_pro_fn(k, b, i, 0);
+		if (k->bufs[i].conv_regs && k->bufs[i].pro)
+			pm_print_conv_fn(k, b, i);
+	}
 
 	if (host)
 		pm_strbuf_printf(b, "\tstatic float pm_smem[%ld];\n", total / 4);
@@ -473,6 +476,19 @@ static const char prelude[] =
 	"__device__ __forceinline__ float pm_max_f(float a, float b) { return fmaxf(a, b); }\n"
 	"__device__ __forceinline__ float pm_min_f(float a, float b) { return fminf(a, b); }\n";
 
+/* The blocks an SM should hold (__launch_bounds__): 2 for a kernel
+ * widening an operand in the registers whose shared memory lets two
+ * share an SM (the swapped rows' stages were sized for it, 1.2-1.35x
+ * faster; its registers capped for it: w8zp's 124 -> 96, no spill;
+ * docs/decisions/0062), else 1. */
+static int min_blocks(struct pm_kernel *k)
+{
+	long per_block = pm_kernel_smem_bytes(k, 0, NULL) + 1024;
+
+	return pm_kernel_conv_regs(k) && 2 * per_block <=
+		k->cfg->target->smem_max + 1024 ? 2 : 1;
+}
+
 /* One kernel definition, pm_kernel_<name><suffix> (host: <name>). */
 static int kernel_fn(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	const char *suffix, struct pm_strbuf *b, struct pm_diags *d)
@@ -488,8 +504,8 @@ static int kernel_fn(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 	 * may aim at more blocks and spill
 	 * (docs/decisions/0028-accumulator-registers.md) */
 	if (!host)
-		pm_strbuf_printf(b, "__launch_bounds__(%d, 1) ",
-			pm_kernel_threads(k));
+		pm_strbuf_printf(b, "__launch_bounds__(%d, %d) ",
+			pm_kernel_threads(k), min_blocks(k));
 	if (!host && k->mc)
 		pm_strbuf_add(b, "__cluster_dims__(2, 1, 1) ");
 	pm_strbuf_printf(b, "%s%s%s(", host ? "" : "pm_kernel_",

@@ -40,9 +40,15 @@ static void print_tiles(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_print_expr(b, a->e[4]);
 	pm_strbuf_add(b, ", ");
 	pm_print_expr(b, a->e[5]);
-	/* a prologue on A through the MMA's registers: its functor */
+	/* a prologue on A through the MMA's registers: its functor; on A
+	 * widened there, with the macro tile's first row (ast.c) */
 	if (k->bufs[con->buf_a].pro_regs)
 		pm_strbuf_printf(b, ", pm_pro%d", con->buf_a);
+	if (k->bufs[con->buf_a].conv_regs && k->bufs[con->buf_a].pro) {
+		pm_strbuf_add(b, ", ");
+		pm_print_expr(b, a->e[7]);
+		pm_strbuf_printf(b, ", pm_cv%d", con->buf_a);
+	}
 	pm_strbuf_add(b, ");\n");
 }
 

@@ -721,6 +721,24 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	pm_strbuf_add(b, "); } return pm_w; };\n");
 }
 
+void pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i)
+{
+	const struct pm_buffer *buf = &k->bufs[i];
+	const struct pm_contraction *con = &k->con[buf->con];
+	struct pw w = { .chain = buf->tensor, .vars = { "pm_r" } };
+	char ext[64] = "0";
+
+	/* the extent of the rows (variable 0): past it no element is
+	 * stored and no vector read */
+	for (int d = 0; d < con->ra->nidx; ++d)
+		if (con->ra->idx[d] == 0)
+			pm_scop_dim_str(k->scop, buf->tensor, d, ext, sizeof(ext));
+	pm_strbuf_printf(b, "\tconst auto pm_cv%d = [=](float pm_v, int pm_r) "
+		"-> float { (void) pm_v; return pm_r < (%s) ? (float) (", i, ext);
+	print_expr_c(k, b, buf->pro, &w);
+	pm_strbuf_add(b, ") : 0.0f; };\n");
+}
+
 void pm_print_pre_value(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct pm_expr *e, int tensor, const char *const vars[3])
 {

@@ -41,9 +41,10 @@ static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int c,
 
 /* Does buffer buf (of tensor, in contraction c) widen its stored elements
  * in the MMA's registers (conv_regs, docs/decisions/0062)?  A converting
- * copy of A without a prologue in a persistent kernel of a target with A
- * in registers, one MMA pipeline, its rows 32, 64 or 128 bytes (a TMA
- * swizzle of the row). */
+ * copy of A in a persistent kernel of a target with A in registers, one
+ * MMA pipeline, its rows 32, 64 or 128 bytes (a TMA swizzle of the row),
+ * its prologue (if any) reading other tensors along its rows only (a
+ * thread's rows are fixed, its elements' k are not spelled out). */
 static int conv_regs(struct pm_kernel *k, int c, int tensor,
 	const struct pm_buffer *buf)
 {
@@ -52,7 +53,8 @@ static int conv_regs(struct pm_kernel *k, int c, int tensor,
 		k->scop->spec->tensors[tensor].type);
 	long row = e ? buf->size[1] * e->bytes : 0;
 
-	if (!buf->conv || buf->pro || tensor != k->con[c].a ||
+	if (!buf->conv || (pm_prologue_other_vars(buf->pro, tensor) & ~1u) ||
+	    tensor != k->con[c].a ||
 	    k->scop->join || !cfg->target->mma_ra ||
 	    !cfg->target->desc_smem || !cfg->target->emits_cuda ||
 	    cfg->persistent <= 0 || cfg->mma_inflight > 0 || k->frag[c] ||
@@ -127,7 +129,7 @@ static int add_buffer(struct pm_kernel *k, __isl_keep isl_schedule_node *at,
 			if (r->idx[d] == 2)
 				buf->kdim = d;
 	}
-	if (buf->pro || (buf->conv && !buf->conv_regs)) {
+	if ((buf->pro || buf->conv) && !buf->conv_regs) {
 		snprintf(name, sizeof(name), "PRO_%s",
 			k->scop->spec->tensors[tensor].name);
 		buf->pro_id = pm_kernel_op(k, name, PM_OP_PRO, k->nbufs);

@@ -47,6 +47,20 @@ int pm_prologue_reads_other(const struct pm_expr *pro, int tensor)
 	return 0;
 }
 
+unsigned pm_prologue_other_vars(const struct pm_expr *pro, int tensor)
+{
+	unsigned v = 0;
+
+	if (!pro)
+		return 0;
+	if (pro->kind == PM_E_READ && pro->tensor != tensor)
+		for (int d = 0; d < pro->nidx; ++d)
+			v |= 1u << pro->idx[d];
+	for (int i = 0; i < pro->nargs; ++i)
+		v |= pm_prologue_other_vars(pro->args[i], tensor);
+	return v;
+}
+
 /* Does read x (the operand) index variable v? */
 static int has_var(const struct pm_expr *x, int v)
 {

@@ -167,8 +167,9 @@ static void test_swap_kernel(void **state)
 /* i8 weights in a swapped persistent kernel (docs/decisions/0062): the
  * weights are the MMA's A, landed by TMA as stored (one byte an element,
  * rows swizzled in place, no raw tile and no PRO pass) and widened in the
- * registers; not so in a kernel that is not persistent, nor with a
- * prologue of their own (a zero point), which stay in shared memory. */
+ * registers with their prologue along the rows (a zero point); not so in
+ * a kernel that is not persistent, nor with a prologue along k, which
+ * stay in shared memory. */
 static void test_swap_conv_regs(void **state)
 {
 	static const char *const texts[] = {
@@ -178,10 +179,12 @@ static void test_swap_conv_regs(void **state)
 		"  C(i, j) +=! A(i, k) * Bq(j, k)\n}\n",
 		"def w(f16(M, K) A, i8(K, N) Bq, f16(N) z) -> (f16(M, N) C) {\n"
 		"  C(i, j) +=! A(i, k) * (Bq(k, j) - z(j))\n}\n",
+		"def w(f16(M, K) A, i8(K, N) Bq, f16(K) g) -> (f16(M, N) C) {\n"
+		"  C(i, j) +=! A(i, k) * (Bq(k, j) - g(k))\n}\n",
 	};
 
 	(void) state;
-	for (int i = 0; i < 3; ++i)
+	for (int i = 0; i < 4; ++i)
 		for (int ws = 0; ws < 2; ++ws) {
 			struct pm_spec *s = pm_hr_parse(texts[i]);
 			isl_ctx *ctx = isl_ctx_alloc();
@@ -189,7 +192,7 @@ static void test_swap_conv_regs(void **state)
 			struct pm_diags d;
 			struct pm_kernel *k;
 			const struct pm_buffer *b;
-			int regs = ws && i < 2;
+			int regs = ws && i < 3;
 
 			pm_diags_init(&d, "t", NULL);
 			swap_config(&cfg, "sm_90a");
@@ -200,7 +203,7 @@ static void test_swap_conv_regs(void **state)
 			k = pm_pipeline_until(ctx, s, &cfg, "promote", &d);
 			/* a prologue in shared memory has no TMA copies: no
 			 * persistent kernel */
-			if (ws && i == 2) {
+			if (ws && i == 3) {
 				assert_null(k);
 				goto next;
 			}
@@ -217,9 +220,10 @@ static void test_swap_conv_regs(void **state)
 				/* 64 k x 128 N bytes or 128 N x 64 k */
 				assert_int_equal(b->raw_elems, 0);
 				assert_null(b->pro_id);
+				assert_int_equal(!!b->pro, i == 2);
 				assert_int_equal(b->swz, 1);
 				assert_int_equal(b->stage_elems, 64 * 128);
-				assert_int_equal(b->pitch * 1, i ? 64 : 128);
+				assert_int_equal(b->pitch, i == 1 ? 64 : 128);
 				assert_true(pm_kernel_conv_regs(k));
 			} else {
 				assert_true(b->raw_elems > 0);

@@ -8,6 +8,7 @@
 
 #include "polymma.h"
 #include "promote/promote.h"
+#include "schedule_tree/recognise.h"
 #include "schedule_tree/tree.h"
 #include "variant/pre.h"
 #include "variant/variant.h"
@@ -632,8 +633,9 @@ static void main_rows(struct builder *bd)
 /* Do the swapped rows of main kernel k read its operands with a prologue
  * in shared memory themselves, widened in the MMA's registers (promote's
  * conv_regs, docs/decisions/0062)?  Where every such operand is an i8 B
- * of the one contraction (the swapped kernels' A) without a prologue of
- * its own (a factor along j is in the epilogue, 0044). */
+ * of the one contraction (the swapped kernels' A) whose prologue (if
+ * any) reads other tensors along j only (a zero point z(j); a factor
+ * along j is in the epilogue, 0044). */
 static int swap_regs(const struct pm_kernel *k)
 {
 	for (int i = 0; i < k->nbufs; ++i) {
@@ -641,7 +643,8 @@ static int swap_regs(const struct pm_kernel *k)
 
 		if (!(buf->pro || buf->conv) || buf->pro_regs)
 			continue;
-		if (buf->pro || k->ncon != 1 || buf->tensor != k->con[0].b)
+		if (!buf->conv || k->ncon != 1 || buf->tensor != k->con[0].b ||
+		    (pm_prologue_other_vars(buf->pro, buf->tensor) & ~2u))
 			return 0;
 	}
 	return 1;

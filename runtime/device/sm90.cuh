@@ -232,13 +232,21 @@ __device__ __forceinline__ void pm_sm90_mma_tile_ra(float *acc,
 // lands them (rows of PA elements, swizzled in place, SWZA 1); each thread
 // reads its fragment's elements (pairs along k: one 16-bit load where the
 // tile is [m][k], two bytes where it is [k][m]), widens each exactly to
-// the MMA's type and feeds the wgmma from the registers.
+// the MMA's type and feeds the wgmma from the registers. f, where given,
+// maps each element (its value in fp32, its global row: row0 + the row
+// in the macro tile) before the rounding: a prologue reading vectors
+// along the rows (a zero point).
+struct pm_cv_none {
+  __device__ __forceinline__ float operator()(float v, int) const { return v; }
+};
 template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
-          int PB, int SWZB, int HA, int HB, typename R>
+          int PB, int SWZB, int HA, int HB, typename R,
+          typename F = pm_cv_none>
 __device__ __forceinline__ void pm_sm90_mma_tile_rc(float *acc, const R *As,
                                                     int a_r0, int a_c0,
                                                     const PM_AB_T *Bs, int b_r0,
-                                                    int b_c0) {
+                                                    int b_c0, int row0 = 0,
+                                                    F f = F()) {
   static_assert(MM == 64 && MK % 16 == 0 && sizeof(R) == 1 && SWZA <= 1,
                 "pm_sm90_mma_tile_rc: MM must be 64, MK a multiple of 16, "
                 "A 8-bit rows swizzled in place");
@@ -261,9 +269,15 @@ __device__ __forceinline__ void pm_sm90_mma_tile_rc(float *acc, const R *As,
         v0 = As[pm_smem_off<PA, SWZA, 0, 16>(a_r0 + kc, a_c0 + mr)];
         v1 = As[pm_smem_off<PA, SWZA, 0, 16>(a_r0 + kc + 1, a_c0 + mr)];
       }
-      x[e] = pm_pack2(pm_from_f32<PM_AB_T>((float)v0),
-                      pm_from_f32<PM_AB_T>((float)v1));
+      x[e] = pm_pack2(pm_from_f32<PM_AB_T>(f((float)v0, row0 + mr)),
+                      pm_from_f32<PM_AB_T>(f((float)v1, row0 + mr)));
     }
+  }
+  // the wgmma after every fragment: no asm between f's reads of the same
+  // rows (a zero point loaded once a tile, not once a k step)
+#pragma unroll
+  for (int kk = 0; kk < MK; kk += 16) {
+    uint32_t *x = a[kk / 16];
     uint64_t db;
     if constexpr (B_NC)
       db = pm_sm90_operand<0, PB, SWZB, HB>(Bs, b_r0 + kk, b_c0);
