@@ -47,7 +47,8 @@ static void print_tiles(struct pm_kernel *k, struct pm_strbuf *b,
 	if (k->bufs[con->buf_a].conv_regs && k->bufs[con->buf_a].pro) {
 		pm_strbuf_add(b, ", ");
 		pm_print_expr(b, a->e[7]);
-		pm_strbuf_printf(b, ", pm_cv%d", con->buf_a);
+		pm_strbuf_printf(b, ", pm_cv%d, pm_cvr%d", con->buf_a,
+			con->buf_a);
 	}
 	pm_strbuf_add(b, ");\n");
 }

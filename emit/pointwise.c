@@ -121,6 +121,10 @@ struct pw {
 	/* the _unaligned row's column of a prologue's element, clamped
 	 * per element (pro_coords) */
 	char gcol[192];
+	/* reads of other tensors as pm_c[q], q their place in ctx[]: a
+	 * row's values loaded once (pm_print_conv_fn) */
+	const struct pm_expr *const *ctx;
+	int nctx;
 };
 
 /* The element of broadcast read e at the index variables' names vars[]
@@ -173,6 +177,11 @@ static void print_expr_c(struct pm_kernel *k, struct pm_strbuf *b,
 		for (int q = 0; pr && q < pr->n; ++q)
 			if (pr->reads[q] == e) {
 				pm_strbuf_printf(b, "pm_x%d[pm_e]", q);
+				return;
+			}
+		for (int q = 0; q < w->nctx; ++q)
+			if (w->ctx[q] == e) {
+				pm_strbuf_printf(b, "pm_c[%d]", q);
 				return;
 			}
 		/* one element (the host's: at the row and column clamped to
@@ -721,22 +730,54 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	pm_strbuf_add(b, "); } return pm_w; };\n");
 }
 
-void pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i)
+/* The reads of tensors other than t in e, left to right: their number;
+ * the first max in r[]. */
+static int other_reads(const struct pm_expr *e, int t,
+	const struct pm_expr **r, int n, int max)
+{
+	if (e->kind == PM_E_READ && e->tensor != t) {
+		if (n < max)
+			r[n] = e;
+		return n + 1;
+	}
+	for (int i = 0; i < e->nargs; ++i)
+		n = other_reads(e->args[i], t, r, n, max);
+	return n;
+}
+
+int pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i)
 {
 	const struct pm_buffer *buf = &k->bufs[i];
 	const struct pm_contraction *con = &k->con[buf->con];
+	const struct pm_expr *r[PM_CONV_READS];
+	int n = other_reads(buf->pro, buf->tensor, r, 0, PM_CONV_READS);
 	struct pw w = { .chain = buf->tensor, .vars = { "pm_r" } };
 	char ext[64] = "0";
 
+	if (n > PM_CONV_READS)
+		return -1;
 	/* the extent of the rows (variable 0): past it no element is
 	 * stored and no vector read */
 	for (int d = 0; d < con->ra->nidx; ++d)
 		if (con->ra->idx[d] == 0)
 			pm_scop_dim_str(k->scop, buf->tensor, d, ext, sizeof(ext));
-	pm_strbuf_printf(b, "\tconst auto pm_cv%d = [=](float pm_v, int pm_r) "
-		"-> float { (void) pm_v; return pm_r < (%s) ? (float) (", i, ext);
+	/* a row's values of the reads, once a tile */
+	pm_strbuf_printf(b, "\tconst auto pm_cvr%d = [=](int pm_r, float *pm_c) "
+		"{ (void) pm_r; (void) pm_c; const bool pm_in = pm_r < (%s); "
+		"(void) pm_in; ", i, ext);
+	for (int q = 0; q < n; ++q) {
+		pm_strbuf_printf(b, "pm_c[%d] = pm_in ? ", q);
+		print_expr_c(k, b, r[q], &w);
+		pm_strbuf_add(b, " : 0.0f; ");
+	}
+	pm_strbuf_add(b, "};\n");
+	/* an element at its row's values */
+	w.ctx = r, w.nctx = n;
+	pm_strbuf_printf(b, "\tconst auto pm_cv%d = [](float pm_v, const float "
+		"*pm_c) -> float { (void) pm_c; return (float) (", i);
 	print_expr_c(k, b, buf->pro, &w);
-	pm_strbuf_add(b, ") : 0.0f; };\n");
+	pm_strbuf_add(b, "); };\n");
+	return 0;
 }
 
 void pm_print_pre_value(struct pm_kernel *k, struct pm_strbuf *b,

@@ -54,6 +54,7 @@ static int conv_regs(struct pm_kernel *k, int c, int tensor,
 	long row = e ? buf->size[1] * e->bytes : 0;
 
 	if (!buf->conv || (pm_prologue_other_vars(buf->pro, tensor) & ~1u) ||
+	    pm_prologue_other_reads(buf->pro, tensor) > PM_CONV_READS ||
 	    tensor != k->con[c].a ||
 	    k->scop->join || !cfg->target->mma_ra ||
 	    !cfg->target->desc_smem || !cfg->target->emits_cuda ||

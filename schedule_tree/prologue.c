@@ -61,6 +61,19 @@ unsigned pm_prologue_other_vars(const struct pm_expr *pro, int tensor)
 	return v;
 }
 
+int pm_prologue_other_reads(const struct pm_expr *pro, int tensor)
+{
+	int n = 0;
+
+	if (!pro)
+		return 0;
+	if (pro->kind == PM_E_READ)
+		return pro->tensor != tensor;
+	for (int i = 0; i < pro->nargs; ++i)
+		n += pm_prologue_other_reads(pro->args[i], tensor);
+	return n;
+}
+
 /* Does read x (the operand) index variable v? */
 static int has_var(const struct pm_expr *x, int v)
 {

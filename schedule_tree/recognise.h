@@ -28,6 +28,8 @@ int pm_prologue_reads_other(const struct pm_expr *pro, int tensor);
 /* The index variables (bit v: variable v; 0 i, 1 j, 2 k) of prologue
  * pro's reads of tensors other than tensor (0: none, or scalars). */
 unsigned pm_prologue_other_vars(const struct pm_expr *pro, int tensor);
+/* The number of pro's reads of tensors other than tensor. */
+int pm_prologue_other_reads(const struct pm_expr *pro, int tensor);
 /* -1 with a diagnostic (unsupported) when prologue pro (NULL: none) of
  * operand read x reads a tensor a prologue cannot: not an input, not
  * f16, bf16 or f32, or indexed by a variable x does not have. */

@@ -167,7 +167,9 @@ struct pm_buffer {
 	 * kernel's A operand without a prologue: the swapped rows' weights,
 	 * docs/decisions/0062): COPY lands the stored elements by TMA in the
 	 * buffer's own stages (swizzled rows of size[1] stored elements: no
-	 * operand tile, no raw tile, no PRO), the MMA widens its fragments */
+	 * operand tile, no raw tile, no PRO), the MMA widens its fragments
+	 * (its prologue's reads of other tensors, at most PM_CONV_READS,
+	 * loaded once per row: runtime/device/sm90.cuh's context) */
 	int conv_regs;
 };
 
@@ -276,6 +278,10 @@ static inline int pm_kernel_vec(const struct pm_kernel *k)
 {
 	return k->eb == 1 ? 16 : 8;
 }
+
+/* The most reads of other tensors in the prologue of an operand widened
+ * in the MMA's registers (pm_sm90_mma_tile_rc's row context). */
+#define PM_CONV_READS 4
 
 /* The bytes of an element of buffer b's shared tile: the MMA's type's,
  * or the stored type's where the MMA widens it from registers

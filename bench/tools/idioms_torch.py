@@ -33,7 +33,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import timer  # noqa: E402
+from torch_timing import compiled, timer  # noqa: E402
 
 timed = timer(sys.argv)
 
@@ -70,9 +70,9 @@ def rel(a, b):
 def rowsum(mode, shapes):
     k = polymma.compile(ROWSUM, target=TARGET)
     eager = lambda a, b: (lambda d: (d, d.float().sum(1)))(a @ b)
-    comp = torch.compile(eager, mode=mode)
     ok = True
     for M, N, K in shapes:
+        comp = compiled(eager, mode)
         sets = [(rnd(M, K), rnd(K, N)) for _ in range(4)]
         d = torch.empty(M, N, device="cuda", dtype=torch.float16)
         s = torch.empty(M, device="cuda", dtype=torch.float32)
@@ -90,9 +90,9 @@ def rowsum(mode, shapes):
 def dequant(mode, shapes):
     k = polymma.compile(DEQUANT, target=TARGET)
     eager = lambda a, b, s: a @ (b * s)
-    comp = torch.compile(eager, mode=mode)
     ok = True
     for M, N, K in shapes:
+        comp = compiled(eager, mode)
         sets = [(rnd(M, K), rnd(K, N),
                  (torch.rand(N, device="cuda") + 0.5).half())
                 for _ in range(4)]
@@ -128,9 +128,9 @@ def w8(mode, shapes, zp=False):
         eager = lambda a, bq, z, s: a @ ((bq.half() - z) * s)
     else:
         eager = lambda a, bq, s: a @ (bq.half() * s)
-    comp = torch.compile(eager, mode=mode)
     ok = True
     for M, N, K in shapes:
+        comp = compiled(eager, mode)
         sets = w8_sets(M, N, K, zp)
         c = torch.empty(M, N, device="cuda", dtype=torch.float16)
         k(*sets[0], c)

@@ -24,7 +24,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import timer  # noqa: E402
+from torch_timing import compiled, timer  # noqa: E402
 
 timed = timer(sys.argv)
 
@@ -51,8 +51,8 @@ def main():
             continue
         k = polymma.compile(SPEC.replace("T(", name + "("), target="sm_90a")
         eager = lambda x, w, v: torch.nn.functional.silu(x @ w) * (x @ v)
-        comp = torch.compile(eager, mode=mode) if mode else None
         for M, N, K in SHAPES:
+            comp = compiled(eager, mode) if mode else None
             sets = [(torch.randn(M, K, device="cuda", dtype=dt) / 8,
                      torch.randn(K, N, device="cuda", dtype=dt) / 8,
                      torch.randn(K, N, device="cuda", dtype=dt) / 8)

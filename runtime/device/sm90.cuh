@@ -233,26 +233,93 @@ __device__ __forceinline__ void pm_sm90_mma_tile_ra(float *acc,
 // reads its fragment's elements (pairs along k: one 16-bit load where the
 // tile is [m][k], two bytes where it is [k][m]), widens each exactly to
 // the MMA's type and feeds the wgmma from the registers. f, where given,
-// maps each element (its value in fp32, its global row: row0 + the row
-// in the macro tile) before the rounding: a prologue reading vectors
-// along the rows (a zero point).
+// maps each element (its value in fp32, its row's values c[]) before the
+// rounding: a prologue reading vectors along the rows (a zero point); g
+// loads a row's values (its global row: row0 + the row in the macro
+// tile), twice a call: a thread's elements lie on two rows.
 struct pm_cv_none {
-  __device__ __forceinline__ float operator()(float v, int) const { return v; }
+  __device__ __forceinline__ float operator()(float v, const float *) const {
+    return v;
+  }
+  __device__ __forceinline__ void operator()(int, float *) const {}
 };
+// The most row values (schedule_tree/tree.h's PM_CONV_READS).
+enum { PM_CV_READS = 4 };
+
+// Stored i8 bytes (as unsigned, b + 256 below 0) widened without the
+// conversion unit (I2F and F2F issue at a sixteenth of the FP32 rate:
+// they bound the decode rows, docs/decisions/0062), exactly: b + 128 in
+// a float's mantissa at 2^23, minus 2^23 + 128.
+__device__ __forceinline__ float pm_s8_f32(uint32_t u) {
+  return __uint_as_float(0x4B000000u | ((u ^ 0x80u) & 0xffu)) - 8388736.0f;
+}
+// ... two of them as a pair of the MMA's type: f16 by the same trick at
+// 2^10 (1024 + b + 128 - 1152), bf16 as the floats' upper halves (b has
+// at most 8 significant bits: the truncation is exact).
+template <typename T>
+__device__ __forceinline__ uint32_t pm_s8x2(uint32_t lo, uint32_t hi);
+template <>
+__device__ __forceinline__ uint32_t pm_s8x2<__half>(uint32_t lo, uint32_t hi) {
+  const uint32_t w = ((lo ^ 0x80u) & 0xffu) | (((hi ^ 0x80u) & 0xffu) << 16) |
+                     0x64006400u;
+  const __half2 m = __halves2half2(__ushort_as_half((unsigned short)0x6480u),
+                                   __ushort_as_half((unsigned short)0x6480u));
+  const __half2 r = __hsub2(*reinterpret_cast<const __half2 *>(&w), m);
+  return *reinterpret_cast<const uint32_t *>(&r);
+}
+template <>
+__device__ __forceinline__ uint32_t pm_s8x2<__nv_bfloat16>(uint32_t lo,
+                                                          uint32_t hi) {
+  return __byte_perm(__float_as_uint(pm_s8_f32(lo)),
+                     __float_as_uint(pm_s8_f32(hi)), 0x7632);
+}
+// Two floats rounded once each into a pair of the MMA's type (one
+// instruction).
+template <typename T>
+__device__ __forceinline__ uint32_t pm_f32x2(float lo, float hi);
+template <>
+__device__ __forceinline__ uint32_t pm_f32x2<__half>(float lo, float hi) {
+  const __half2 r = __floats2half2_rn(lo, hi);
+  return *reinterpret_cast<const uint32_t *>(&r);
+}
+template <>
+__device__ __forceinline__ uint32_t pm_f32x2<__nv_bfloat16>(float lo,
+                                                           float hi) {
+  const __nv_bfloat162 r = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<const uint32_t *>(&r);
+}
+// A pair of elements (k, k + 1) of a row of values c through f, rounded
+// once; without a prologue, exact and without the conversion unit.
+template <typename F>
+__device__ __forceinline__ uint32_t pm_rc_pair(F f, uint32_t u0, uint32_t u1,
+                                               const float *c) {
+  return pm_f32x2<PM_AB_T>(f(pm_s8_f32(u0), c), f(pm_s8_f32(u1), c));
+}
+// (a template: files of other MMA types never instantiate it)
+template <typename T = PM_AB_T>
+__device__ __forceinline__ uint32_t pm_rc_pair(pm_cv_none, uint32_t u0,
+                                               uint32_t u1, const float *) {
+  return pm_s8x2<T>(u0, u1);
+}
 template <int MM, int MN, int MK, int A_KC, int PA, int SWZA, int B_NC,
           int PB, int SWZB, int HA, int HB, typename R,
-          typename F = pm_cv_none>
+          typename F = pm_cv_none, typename G = pm_cv_none>
 __device__ __forceinline__ void pm_sm90_mma_tile_rc(float *acc, const R *As,
                                                     int a_r0, int a_c0,
                                                     const PM_AB_T *Bs, int b_r0,
                                                     int b_c0, int row0 = 0,
-                                                    F f = F()) {
-  static_assert(MM == 64 && MK % 16 == 0 && sizeof(R) == 1 && SWZA <= 1,
+                                                    F f = F(), G g = G()) {
+  static_assert(MM == 64 && MK % 16 == 0 && sizeof(R) == 1 && SWZA <= 1 &&
+                    (R)(-1) < (R)0,
                 "pm_sm90_mma_tile_rc: MM must be 64, MK a multiple of 16, "
-                "A 8-bit rows swizzled in place");
+                "A signed 8-bit integers, rows swizzled in place");
+  const unsigned char *Au = reinterpret_cast<const unsigned char *>(As);
   const int w = pm_wg_thread() >> 5, l = pm_lane_id();
   const int m = 16 * w + (l >> 2), q = 2 * (l & 3);
   uint32_t a[MK / 16][4];
+  float c[2][PM_CV_READS];
+  g(row0 + m, c[0]);
+  g(row0 + m + 8, c[1]);
 #pragma unroll
   for (int kk = 0; kk < MK; kk += 16) {
     uint32_t *x = a[kk / 16];
@@ -260,21 +327,20 @@ __device__ __forceinline__ void pm_sm90_mma_tile_rc(float *acc, const R *As,
     for (int e = 0; e < 4; ++e) {
       // e: rows m (+ 8 for e odd), k pair q (+ 8 for e >= 2)
       const int mr = m + ((e & 1) << 3), kc = kk + q + ((e >> 1) << 3);
-      R v0, v1;
+      uint32_t v0, v1;
       if constexpr (A_KC) {
-        const R *p = As + pm_smem_off<PA, SWZA, 0, 16>(a_r0 + mr, a_c0 + kc);
+        const unsigned char *p =
+            Au + pm_smem_off<PA, SWZA, 0, 16>(a_r0 + mr, a_c0 + kc);
         v0 = p[0];
         v1 = p[1];
       } else {
-        v0 = As[pm_smem_off<PA, SWZA, 0, 16>(a_r0 + kc, a_c0 + mr)];
-        v1 = As[pm_smem_off<PA, SWZA, 0, 16>(a_r0 + kc + 1, a_c0 + mr)];
+        v0 = Au[pm_smem_off<PA, SWZA, 0, 16>(a_r0 + kc, a_c0 + mr)];
+        v1 = Au[pm_smem_off<PA, SWZA, 0, 16>(a_r0 + kc + 1, a_c0 + mr)];
       }
-      x[e] = pm_pack2(pm_from_f32<PM_AB_T>(f((float)v0, row0 + mr)),
-                      pm_from_f32<PM_AB_T>(f((float)v1, row0 + mr)));
+      x[e] = pm_rc_pair(f, v0, v1, c[e & 1]);
     }
   }
-  // the wgmma after every fragment: no asm between f's reads of the same
-  // rows (a zero point loaded once a tile, not once a k step)
+  // the wgmma after every fragment
 #pragma unroll
   for (int kk = 0; kk < MK; kk += 16) {
     uint32_t *x = a[kk / 16];
