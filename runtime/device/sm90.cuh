@@ -170,6 +170,21 @@ __device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const PM_AB_T *As,
   pm_wgmma_commit();
 }
 
+// One k16 step of A from registers x: B's descriptor at step kk, the
+// fence ordering x's writes, the wgmma.
+template <int MN, int B_NC, int PB, int SWZB, int HB>
+__device__ __forceinline__ void pm_sm90_ra_step(float *acc, const uint32_t *x,
+                                                const PM_AB_T *Bs, int b_r0,
+                                                int b_c0, int kk) {
+  uint64_t db;
+  if constexpr (B_NC)
+    db = pm_sm90_operand<0, PB, SWZB, HB>(Bs, b_r0 + kk, b_c0);
+  else
+    db = pm_sm90_operand<1, PB, SWZB, HB>(Bs, b_r0, b_c0 + kk);
+  pm_wgmma_fence();
+  pm_wgmma_ra<MN, B_NC ? 1 : 0>(acc, x, db);
+}
+
 // pm_sm90_mma_tile with A from registers, through f: each thread's warp
 // loads its 16 rows of every k16 step of A with ldmatrix (.trans for an
 // [k][m] tile), f maps every .f16x2 register (a pointwise prologue on A),
@@ -216,13 +231,7 @@ __device__ __forceinline__ void pm_sm90_mma_tile_ra(float *acc,
 #pragma unroll
     for (int e = 0; e < 4; ++e)
       x[e] = f(x[e]);
-    uint64_t db;
-    if constexpr (B_NC)
-      db = pm_sm90_operand<0, PB, SWZB, HB>(Bs, b_r0 + kk, b_c0);
-    else
-      db = pm_sm90_operand<1, PB, SWZB, HB>(Bs, b_r0, b_c0 + kk);
-    pm_wgmma_fence();
-    pm_wgmma_ra<MN, B_NC ? 1 : 0>(acc, x, db);
+    pm_sm90_ra_step<MN, B_NC, PB, SWZB, HB>(acc, x, Bs, b_r0, b_c0, kk);
   }
   pm_wgmma_commit();
 }
@@ -342,16 +351,9 @@ __device__ __forceinline__ void pm_sm90_mma_tile_rc(float *acc, const R *As,
   }
   // the wgmma after every fragment
 #pragma unroll
-  for (int kk = 0; kk < MK; kk += 16) {
-    uint32_t *x = a[kk / 16];
-    uint64_t db;
-    if constexpr (B_NC)
-      db = pm_sm90_operand<0, PB, SWZB, HB>(Bs, b_r0 + kk, b_c0);
-    else
-      db = pm_sm90_operand<1, PB, SWZB, HB>(Bs, b_r0, b_c0 + kk);
-    pm_wgmma_fence();
-    pm_wgmma_ra<MN, B_NC ? 1 : 0>(acc, x, db);
-  }
+  for (int kk = 0; kk < MK; kk += 16)
+    pm_sm90_ra_step<MN, B_NC, PB, SWZB, HB>(acc, a[kk / 16], Bs, b_r0, b_c0,
+                                            kk);
   pm_wgmma_commit();
 }
 
