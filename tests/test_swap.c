@@ -170,71 +170,93 @@ static void test_swap_kernel(void **state)
  * registers with their prologue along the rows (a zero point); not so in
  * a kernel that is not persistent, nor with a prologue along k, which
  * stay in shared memory. */
+/* One case of test_swap_conv_regs: in a persistent kernel, regs: widened
+ * in the registers (0: no persistent kernel), pro: with a prologue, pitch
+ * of its tile's rows (bytes). */
+struct conv_case {
+	const char *text;
+	int regs, pro, pitch;
+};
+
+static void conv_regs_case(const struct conv_case *cc, int ws)
+{
+	struct pm_spec *s = pm_hr_parse(cc->text);
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_config cfg;
+	struct pm_diags d;
+	struct pm_kernel *k;
+	const struct pm_buffer *b;
+	int regs = ws && cc->regs;
+
+	pm_diags_init(&d, "t", NULL);
+	swap_config(&cfg, "sm_90a");
+	cfg.stages = 10;
+	cfg.tma = -1;
+	if (ws)
+		cfg.persistent = 2, cfg.split_k = 0;
+	k = pm_pipeline_until(ctx, s, &cfg, "promote", &d);
+	/* a prologue in shared memory has no TMA copies: no persistent
+	 * kernel */
+	if (ws && !cc->regs) {
+		assert_null(k);
+		goto next;
+	}
+	if (!k)
+		fail_msg("%s %d: %s", cc->text, ws, pm_diags_text(&d));
+	b = &k->bufs[k->con[0].buf_a];
+	assert_int_equal(b->tensor, 1);
+	assert_true(b->conv);
+	assert_int_equal(b->conv_regs, regs);
+	assert_int_equal(b->tma, ws);
+	assert_int_equal(pm_buffer_eb(k, k->con[0].buf_a), regs ? 1 : 2);
+	if (regs) {
+		/* 64 k x 128 N bytes or 128 N x 64 k */
+		assert_int_equal(b->raw_elems, 0);
+		assert_null(b->pro_id);
+		assert_int_equal(!!b->pro, cc->pro);
+		assert_int_equal(b->swz, 1);
+		assert_int_equal(b->stage_elems, 64 * 128);
+		assert_int_equal(b->pitch, cc->pitch);
+		assert_true(pm_kernel_conv_regs(k));
+	} else {
+		assert_true(b->raw_elems > 0);
+		assert_non_null(b->pro_id);
+	}
+	pm_pipeline_kernel_free(k);
+next:
+	pm_diags_clear(&d);
+	isl_ctx_free(ctx);
+	pm_spec_free(s);
+}
+
 static void test_swap_conv_regs(void **state)
 {
-	static const char *const texts[] = {
-		"def w(f16(M, K) A, i8(K, N) Bq, f16(N) s) -> (f16(M, N) C) {\n"
-		"  C(i, j) +=! A(i, k) * (Bq(k, j) * s(j))\n}\n",
-		"def w(f16(M, K) A, i8(N, K) Bq) -> (f16(M, N) C) {\n"
-		"  C(i, j) +=! A(i, k) * Bq(j, k)\n}\n",
-		"def w(f16(M, K) A, i8(K, N) Bq, f16(N) z) -> (f16(M, N) C) {\n"
-		"  C(i, j) +=! A(i, k) * (Bq(k, j) - z(j))\n}\n",
-		"def w(f16(M, K) A, i8(K, N) Bq, f16(K) g) -> (f16(M, N) C) {\n"
-		"  C(i, j) +=! A(i, k) * (Bq(k, j) - g(k))\n}\n",
+	static const struct conv_case cases[] = {
+		{ "def w(f16(M, K) A, i8(K, N) Bq, f16(N) s) -> (f16(M, N) C) {\n"
+		  "  C(i, j) +=! A(i, k) * (Bq(k, j) * s(j))\n}\n", 1, 0, 128 },
+		{ "def w(f16(M, K) A, i8(N, K) Bq) -> (f16(M, N) C) {\n"
+		  "  C(i, j) +=! A(i, k) * Bq(j, k)\n}\n", 1, 0, 64 },
+		{ "def w(f16(M, K) A, i8(K, N) Bq, f16(N) z) -> (f16(M, N) C) {\n"
+		  "  C(i, j) +=! A(i, k) * (Bq(k, j) - z(j))\n}\n", 1, 1, 128 },
+		/* a prologue without vectors but a scalar */
+		{ "def w(f16(M, K) A, i8(K, N) Bq, f16 al) -> (f32(M, N) C) {\n"
+		  "  C(i, j) +=! A(i, k) * (relu(Bq(k, j)) * al)\n}\n", 1, 1,
+		  128 },
+		/* along k: in shared memory */
+		{ "def w(f16(M, K) A, i8(K, N) Bq, f16(K) g) -> (f16(M, N) C) {\n"
+		  "  C(i, j) +=! A(i, k) * (Bq(k, j) - g(k))\n}\n", 0, 1, 0 },
+		/* more row values than PM_CONV_READS */
+		{ "def w(f16(M, K) A, i8(K, N) Bq, f16(N) a, f16(N) b, f16(N) c, "
+		  "f16(N) e, f16(N) f) -> (f16(M, N) C) {\n"
+		  "  C(i, j) +=! A(i, k) * (relu((Bq(k, j) - a(j)) * b(j) - c(j)) "
+		  "* e(j) - f(j))\n}\n", 0, 1, 0 },
 	};
 
 	(void) state;
-	for (int i = 0; i < 4; ++i)
-		for (int ws = 0; ws < 2; ++ws) {
-			struct pm_spec *s = pm_hr_parse(texts[i]);
-			isl_ctx *ctx = isl_ctx_alloc();
-			struct pm_config cfg;
-			struct pm_diags d;
-			struct pm_kernel *k;
-			const struct pm_buffer *b;
-			int regs = ws && i < 3;
-
-			pm_diags_init(&d, "t", NULL);
-			swap_config(&cfg, "sm_90a");
-			cfg.stages = 10;
-			cfg.tma = -1;
-			if (ws)
-				cfg.persistent = 2, cfg.split_k = 0;
-			k = pm_pipeline_until(ctx, s, &cfg, "promote", &d);
-			/* a prologue in shared memory has no TMA copies: no
-			 * persistent kernel */
-			if (ws && i == 3) {
-				assert_null(k);
-				goto next;
-			}
-			if (!k)
-				fail_msg("%d %d: %s", i, ws, pm_diags_text(&d));
-			b = &k->bufs[k->con[0].buf_a];
-			assert_int_equal(b->tensor, 1);
-			assert_true(b->conv);
-			assert_int_equal(b->conv_regs, regs);
-			assert_int_equal(b->tma, ws);
-			assert_int_equal(pm_buffer_eb(k, k->con[0].buf_a),
-				regs ? 1 : 2);
-			if (regs) {
-				/* 64 k x 128 N bytes or 128 N x 64 k */
-				assert_int_equal(b->raw_elems, 0);
-				assert_null(b->pro_id);
-				assert_int_equal(!!b->pro, i == 2);
-				assert_int_equal(b->swz, 1);
-				assert_int_equal(b->stage_elems, 64 * 128);
-				assert_int_equal(b->pitch, i == 1 ? 64 : 128);
-				assert_true(pm_kernel_conv_regs(k));
-			} else {
-				assert_true(b->raw_elems > 0);
-				assert_non_null(b->pro_id);
-			}
-			pm_pipeline_kernel_free(k);
-next:
-			pm_diags_clear(&d);
-			isl_ctx_free(ctx);
-			pm_spec_free(s);
-		}
+	assert_int_equal(PM_CONV_READS, 4);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); ++i)
+		for (int ws = 0; ws < 2; ++ws)
+			conv_regs_case(&cases[i], ws);
 }
 
 /* ---- Host renderings ---- */
