@@ -429,8 +429,8 @@ static void launch_fn(const struct pm_variant_set *vs, struct pm_strbuf *b)
 
 		if (!v->k)
 			continue;
-		pm_strbuf_printf(b, "\tcase %d: { /* %s */\n", n++,
-			v->desc->why);
+		pm_strbuf_printf(b, "\tcase %d: { /* %s; %d stages */\n", n++,
+			v->desc->why, v->k->cfg->stages);
 		pm_emit_pre_call(vs, v->k, b, "\t\t");
 		launch(v->k, v->desc->suffix, b, "\t\t", NULL);
 		pm_strbuf_add(b, "\t}\n");

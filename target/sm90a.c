@@ -79,24 +79,24 @@ static const struct pm_variant_desc variants[] = {
 	{ .role = PM_RT_PERSIST_SKINNY, .suffix = "_persist_skinny",
 	  .from = PM_RT_NROLES, .shape = { 64, 128, 64, 128, 8 },
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER,
-	  .why = "split-K units of 64x128, 8 stages, for M of 64 or fewer" },
+	  .why = "split-K units of 64x128, for M of 64 or fewer" },
 	{ .role = PM_RT_PERSIST_SWAP, .suffix = "_persist_swap",
 	  .from = PM_RT_NROLES, .shape = { 128, 16, 64, 16, 11 },
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP |
 		PM_VF_LAST,
 	  .why = "the operands swapped: split-K units of 128 of N by 16 of M, "
-		"11 stages, for M of 16 or fewer" },
+		"for M of 16 or fewer" },
 	{ .role = PM_RT_PERSIST_SWAP32, .suffix = "_persist_swap32",
 	  .from = PM_RT_NROLES, .shape = { 64, 32, 64, 32, 12 },
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP |
 		PM_VF_LAST,
 	  .why = "the operands swapped: split-K units of 64 of N by 32 of M, "
-		"12 stages, for M of 32 or fewer" },
+		"for M of 32 or fewer" },
 	{ .role = PM_RT_PERSIST_SWAP64, .suffix = "_persist_swap64",
 	  .from = PM_RT_NROLES, .shape = { 64, 64, 64, 64, 8 },
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP,
 	  .why = "the operands swapped: split-K units of 64 of N by 64 of M, "
-		"8 stages, for M of 64 or fewer" },
+		"for M of 64 or fewer" },
 	{ .role = PM_RT_SMALL_TMA, .suffix = "_small_tma", .from = PM_RT_SMALL,
 	  .flags = PM_VF_TMA | PM_VF_ROW_RASTER,
 	  .why = "the small variant with TMA copies (3/2 blocks per SM)" },
