@@ -111,6 +111,8 @@ __isl_give isl_schedule_node *pm_rstage_stores(struct pm_kernel *k, int c,
  * --mma-inflight, no fragment pipeline or register staging, no prologue in
  * shared memory, and 2-D tiles in a TMA swizzle layout. */
 int pm_tma_decide(struct pm_kernel *k, int c, struct pm_diags *d);
+/* Why contraction c cannot use TMA copies, or NULL. */
+const char *pm_tma_obstacle(struct pm_kernel *k, int c);
 /* Around the MMA subtree node (right below the [kt] band):
  *   prologue q < S-1 { [SYNC_REUSE] COPY(q) [COMMIT_PRO] }
  *   k loop { WAIT(kt); MMA(kt) issued; COPY(kt + S - 1); DRAIN;

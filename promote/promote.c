@@ -44,7 +44,9 @@ static __isl_give isl_union_map *mma_access(struct pm_kernel *k, int c,
  * copy of A in a persistent kernel of a target with A in registers, one
  * MMA pipeline, its rows 32, 64 or 128 bytes (a TMA swizzle of the row),
  * its prologue (if any) reading other tensors along its rows only (a
- * thread's rows are fixed, its elements' k are not spelled out). */
+ * thread's rows are fixed, its elements' k are not spelled out); in the
+ * swapped rows only, the kernels checked on the GPU (an i8 A elsewhere,
+ * --persistent on, stays refused as before). */
 static int conv_regs(struct pm_kernel *k, int c, int tensor,
 	const struct pm_buffer *buf)
 {
@@ -55,7 +57,7 @@ static int conv_regs(struct pm_kernel *k, int c, int tensor,
 
 	if (!buf->conv || (pm_prologue_other_vars(buf->pro, tensor) & ~1u) ||
 	    pm_prologue_other_reads(buf->pro, tensor) > PM_CONV_READS ||
-	    tensor != k->con[c].a ||
+	    tensor != k->con[c].a || !cfg->swap ||
 	    k->scop->join || !cfg->target->mma_ra ||
 	    !cfg->target->desc_smem || !cfg->target->emits_cuda ||
 	    cfg->persistent <= 0 || cfg->mma_inflight > 0 || k->frag[c] ||
@@ -308,8 +310,11 @@ static int pipeline(struct pm_kernel *k, int c, isl_schedule_node **node,
 	if (k->tma[c])
 		return pm_tma_pipeline(k, c, node, d);
 	if (k->cfg->persistent > 0) {
+		const char *why = k->cfg->tma ? pm_tma_obstacle(k, c) : NULL;
+
 		pm_diag_plain(d, "--persistent on: not possible here (it needs "
-			"TMA copies: --target sm_90a, --tma not off)");
+			"TMA copies%s%s)", why ? ", and " : ": --target sm_90a, "
+			"--tma not off", why ? why : "");
 		return -1;
 	}
 	k->pro_late[c] = pro_late_decide(k, c, d);

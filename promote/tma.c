@@ -16,8 +16,7 @@
 #include "target/target.h"
 #include "promote/internal.h"
 
-/* Why contraction c cannot use TMA copies, or NULL. */
-static const char *tma_obstacle(struct pm_kernel *k, int c)
+const char *pm_tma_obstacle(struct pm_kernel *k, int c)
 {
 	const struct pm_config *cfg = k->cfg;
 	int host = !cfg->target->emits_cuda;
@@ -61,7 +60,7 @@ int pm_tma_decide(struct pm_kernel *k, int c, struct pm_diags *d)
 
 	if (!want)
 		return 0;
-	why = tma_obstacle(k, c);
+	why = pm_tma_obstacle(k, c);
 	if (why && cfg->tma > 0) {
 		pm_diag_plain(d, "--tma on: not possible here (%s)", why);
 		return -1;

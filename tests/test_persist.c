@@ -610,8 +610,9 @@ static void test_refusals(void **state)
 		{ "def p(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
 		  "    C(i, j) +=! A(i, k) * tanh(B(k, j))\n}\n",
 		  { "target", "sm_90a", "persistent", "on" },
-		  "--persistent on: not possible here (it needs TMA copies: "
-		  "--target sm_90a, --tma not off)" },
+		  "--persistent on: not possible here (it needs TMA copies, and "
+		  "a prologue applied in shared memory reads the units each "
+		  "thread copied)" },
 		{ "gemm_nn", { "target", "sm_80", "persistent", "on" },
 		  "--persistent on: it needs TMA copies (--target sm_90a, --tma "
 		  "not off); target sm_80" },
