@@ -373,7 +373,7 @@ static void kernel_locals(struct pm_kernel *k, struct pm_strbuf *b, int host)
 		if (k->bufs[i].pro_regs)
 			pm_print_pro_fn(k, b, i, 0);
 		if (k->bufs[i].conv_regs && k->bufs[i].pro)
-			(void) pm_print_conv_fn(k, b, i);
+			pm_print_conv_fn(k, b, i);
 	}
 
 	if (host)

@@ -153,8 +153,7 @@ static int kernel_row(struct pm_kernel *k, const char *suffix,
 		m->box_cols = (int) w;
 		m->swizzle = (int) (pm_buffer_eb(k, i) * w);
 		/* widened in the MMA's registers: the stored type's map */
-		st = buf->conv_regs ? pm_elem_storage(
-			spec->tensors[buf->tensor].type) : op->elem;
+		st = pm_buffer_stored(k, i) ? pm_buffer_stored(k, i) : op->elem;
 		m->dtype = st ? tma_type(st->tma) : -1;
 		m->esize = st ? st->bytes : 0;
 		m->batched = spec->tensors[buf->tensor].batch;

@@ -100,6 +100,7 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 		const char *name = k->scop->spec->tensors[buf->tensor].name;
 		long w = pm_buffer_box_cols(buf);
 		char d0[64], d1[64], p[96], ty[160];
+		const struct pm_elem *st;
 
 		if (!buf->tma)
 			continue;
@@ -125,10 +126,9 @@ static void tma_maps(struct pm_kernel *k, struct pm_strbuf *b,
 			continue;
 		}
 		/* widened in the MMA's registers: the stored type's map */
-		if (buf->conv_regs)
+		if ((st = pm_buffer_stored(k, i)))
 			snprintf(ty, sizeof(ty), "_ty(&pm_tm%d, %s, %s, %d, ", i,
-				name, pm_elem_storage(k->scop->spec->tensors[
-				buf->tensor].type)->tma, pm_buffer_eb(k, i));
+				name, st->tma, st->bytes);
 		else
 			snprintf(ty, sizeof(ty), "(&pm_tm%d, %s, ", i, name);
 		pm_strbuf_printf(b, "%sCUtensorMap pm_tm%d;\n%sif (pm_tma_map_2d"

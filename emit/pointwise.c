@@ -730,32 +730,18 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
 	pm_strbuf_add(b, "); } return pm_w; };\n");
 }
 
-/* The reads of tensors other than t in e, left to right: their number;
- * the first max in r[]. */
-static int other_reads(const struct pm_expr *e, int t,
-	const struct pm_expr **r, int n, int max)
-{
-	if (e->kind == PM_E_READ && e->tensor != t) {
-		if (n < max)
-			r[n] = e;
-		return n + 1;
-	}
-	for (int i = 0; i < e->nargs; ++i)
-		n = other_reads(e->args[i], t, r, n, max);
-	return n;
-}
-
-int pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i)
+void pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i)
 {
 	const struct pm_buffer *buf = &k->bufs[i];
 	const struct pm_contraction *con = &k->con[buf->con];
 	const struct pm_expr *r[PM_CONV_READS];
-	int n = other_reads(buf->pro, buf->tensor, r, 0, PM_CONV_READS);
+	/* at most PM_CONV_READS: promote's conv_regs (pm_prologue_along) */
+	int n = pm_prologue_other_reads(buf->pro, buf->tensor, r,
+		PM_CONV_READS);
 	struct pw w = { .chain = buf->tensor, .vars = { "pm_r" } };
 	char ext[64] = "0";
 
-	if (n > PM_CONV_READS)
-		return -1;
+	n = n < PM_CONV_READS ? n : PM_CONV_READS;
 	/* the extent of the rows (variable 0): past it no element is
 	 * stored and no vector read */
 	for (int d = 0; d < con->ra->nidx; ++d)
@@ -777,7 +763,6 @@ int pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i)
 		"*pm_c) -> float { (void) pm_c; return (float) (", i);
 	print_expr_c(k, b, buf->pro, &w);
 	pm_strbuf_add(b, "); };\n");
-	return 0;
 }
 
 void pm_print_pre_value(struct pm_kernel *k, struct pm_strbuf *b,

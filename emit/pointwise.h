@@ -32,8 +32,8 @@ void pm_print_pro_fn(struct pm_kernel *k, struct pm_strbuf *b, int i,
  * two kernel locals: "pm_cvr<i> = [=](int r, float *c) {..}" loads row
  * r's values of the prologue's other reads into c[] (0 past the rows),
  * "pm_cv<i> = [](float v, const float *c) -> float {..}" the element's
- * value from them. -1 past PM_CONV_READS reads (tree.h). */
-int pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i);
+ * value from them. */
+void pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i);
 /* Does an epilogue statement load input tensor t two elements at a time
  * (f16 or f32, indexed by j in its last dimension; the launcher checks
  * that its address is a multiple of two elements)? */

@@ -22,11 +22,12 @@ static int layout_desc(struct pm_kernel *k, struct pm_buffer *buf,
 	 * stored elements, its rows (32, 64 or 128 bytes) swizzled in place,
 	 * stages of whole 1024 bytes */
 	if (buf->conv_regs) {
+		int eb = pm_buffer_eb(k, (int) (buf - k->bufs));
+
 		buf->swz = 1;
 		buf->pitch = w;
-		buf->stage_elems = (buf->size[0] * w * pm_buffer_eb(k,
-			(int) (buf - k->bufs)) + 1023) / 1024 * 1024 /
-			pm_buffer_eb(k, (int) (buf - k->bufs));
+		buf->stage_elems = (buf->size[0] * w * eb + 1023) / 1024 * 1024 /
+			eb;
 		return 0;
 	}
 	if (k->cfg->smem != 2) {

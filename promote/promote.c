@@ -55,8 +55,7 @@ static int conv_regs(struct pm_kernel *k, int c, int tensor,
 		k->scop->spec->tensors[tensor].type);
 	long row = e ? buf->size[1] * e->bytes : 0;
 
-	if (!buf->conv || (pm_prologue_other_vars(buf->pro, tensor) & ~1u) ||
-	    pm_prologue_other_reads(buf->pro, tensor) > PM_CONV_READS ||
+	if (!buf->conv || !pm_prologue_along(buf->pro, tensor, 0) ||
 	    tensor != k->con[c].a || !cfg->swap ||
 	    k->scop->join || !cfg->target->mma_ra ||
 	    !cfg->target->desc_smem || !cfg->target->emits_cuda ||

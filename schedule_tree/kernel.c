@@ -619,13 +619,16 @@ const struct pm_mark *pm_kernel_mark_of(const struct pm_kernel *k,
 	return NULL;
 }
 
+const struct pm_elem *pm_buffer_stored(const struct pm_kernel *k, int b)
+{
+	return k->bufs[b].conv_regs ? pm_elem_storage(
+		k->scop->spec->tensors[k->bufs[b].tensor].type) : NULL;
+}
+
 int pm_buffer_eb(const struct pm_kernel *k, int b)
 {
-	const struct pm_elem *e;
+	const struct pm_elem *e = pm_buffer_stored(k, b);
 
-	if (!k->bufs[b].conv_regs)
-		return k->eb;
-	e = pm_elem_storage(k->scop->spec->tensors[k->bufs[b].tensor].type);
 	return e ? e->bytes : k->eb;
 }
 

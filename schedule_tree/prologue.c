@@ -47,31 +47,38 @@ int pm_prologue_reads_other(const struct pm_expr *pro, int tensor)
 	return 0;
 }
 
-unsigned pm_prologue_other_vars(const struct pm_expr *pro, int tensor)
+/* pm_prologue_other_reads from n reads found: the new count. */
+static int other_reads(const struct pm_expr *e, int tensor,
+	const struct pm_expr **r, int n, int max)
 {
-	unsigned v = 0;
-
-	if (!pro)
-		return 0;
-	if (pro->kind == PM_E_READ && pro->tensor != tensor)
-		for (int d = 0; d < pro->nidx; ++d)
-			v |= 1u << pro->idx[d];
-	for (int i = 0; i < pro->nargs; ++i)
-		v |= pm_prologue_other_vars(pro->args[i], tensor);
-	return v;
+	if (e->kind == PM_E_READ && e->tensor != tensor) {
+		if (n < max)
+			r[n] = e;
+		return n + 1;
+	}
+	for (int i = 0; i < e->nargs; ++i)
+		n = other_reads(e->args[i], tensor, r, n, max);
+	return n;
 }
 
-int pm_prologue_other_reads(const struct pm_expr *pro, int tensor)
+int pm_prologue_other_reads(const struct pm_expr *pro, int tensor,
+	const struct pm_expr **r, int max)
 {
-	int n = 0;
+	return pro ? other_reads(pro, tensor, r, 0, max) : 0;
+}
 
-	if (!pro)
+int pm_prologue_along(const struct pm_expr *pro, int tensor, int var)
+{
+	const struct pm_expr *r[PM_CONV_READS];
+	int n = pm_prologue_other_reads(pro, tensor, r, PM_CONV_READS);
+
+	if (n > PM_CONV_READS)
 		return 0;
-	if (pro->kind == PM_E_READ)
-		return pro->tensor != tensor;
-	for (int i = 0; i < pro->nargs; ++i)
-		n += pm_prologue_other_reads(pro->args[i], tensor);
-	return n;
+	for (int q = 0; q < n; ++q)
+		for (int d = 0; d < r[q]->nidx; ++d)
+			if (r[q]->idx[d] != var)
+				return 0;
+	return 1;
 }
 
 /* Does read x (the operand) index variable v? */

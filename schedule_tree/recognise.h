@@ -25,11 +25,14 @@
 const struct pm_expr *pm_prologue_operand(const struct pm_expr *e);
 /* Does prologue pro (NULL: none) read a tensor other than tensor? */
 int pm_prologue_reads_other(const struct pm_expr *pro, int tensor);
-/* The index variables (bit v: variable v; 0 i, 1 j, 2 k) of prologue
- * pro's reads of tensors other than tensor (0: none, or scalars). */
-unsigned pm_prologue_other_vars(const struct pm_expr *pro, int tensor);
-/* The number of pro's reads of tensors other than tensor. */
-int pm_prologue_other_reads(const struct pm_expr *pro, int tensor);
+/* The number of prologue pro's (NULL: none) reads of tensors other than
+ * tensor; the first max of them, left to right, in r[]. */
+int pm_prologue_other_reads(const struct pm_expr *pro, int tensor,
+	const struct pm_expr **r, int max);
+/* Does pro read other tensors along variable var only (0 i, 1 j; or
+ * scalars), at most PM_CONV_READS of them: a prologue an operand widened
+ * in the MMA's registers can apply (docs/decisions/0062)? */
+int pm_prologue_along(const struct pm_expr *pro, int tensor, int var);
 /* -1 with a diagnostic (unsupported) when prologue pro (NULL: none) of
  * operand read x reads a tensor a prologue cannot: not an input, not
  * f16, bf16 or f32, or indexed by a variable x does not have. */

@@ -163,8 +163,8 @@ struct pm_buffer {
 	 * into the operand tile (and applies the prologue, if any) */
 	int conv;
 	long raw_elems;
-	/* ... read through the MMA's registers instead (a persistent
-	 * kernel's A operand without a prologue: the swapped rows' weights,
+	/* ... read through the MMA's registers instead (a swapped row's A
+	 * operand: the user's weights, their prologue along the rows only,
 	 * docs/decisions/0062): COPY lands the stored elements by TMA in the
 	 * buffer's own stages (swizzled rows of size[1] stored elements: no
 	 * operand tile, no raw tile, no PRO), the MMA widens its fragments
@@ -283,9 +283,11 @@ static inline int pm_kernel_vec(const struct pm_kernel *k)
  * in the MMA's registers (pm_sm90_mma_tile_rc's row context). */
 #define PM_CONV_READS 4
 
-/* The bytes of an element of buffer b's shared tile: the MMA's type's,
- * or the stored type's where the MMA widens it from registers
- * (conv_regs); 4 on the host rendering. */
+/* The stored type of buffer b's shared tile where the MMA widens it from
+ * registers (conv_regs: its TMA maps' type), else NULL (the MMA's). */
+const struct pm_elem *pm_buffer_stored(const struct pm_kernel *k, int b);
+/* The bytes of an element of buffer b's shared tile: the stored type's
+ * (pm_buffer_stored), else k->eb (the MMA's; 4 on the host rendering). */
 int pm_buffer_eb(const struct pm_kernel *k, int b);
 /* Does a buffer of k widen its elements in the MMA's registers? */
 int pm_kernel_conv_regs(const struct pm_kernel *k);

@@ -644,9 +644,7 @@ static int swap_regs(const struct pm_kernel *k)
 		if (!(buf->pro || buf->conv) || buf->pro_regs)
 			continue;
 		if (!buf->conv || k->ncon != 1 || buf->tensor != k->con[0].b ||
-		    (pm_prologue_other_vars(buf->pro, buf->tensor) & ~2u) ||
-		    pm_prologue_other_reads(buf->pro, buf->tensor) >
-		    PM_CONV_READS)
+		    !pm_prologue_along(buf->pro, buf->tensor, 1))
 			return 0;
 	}
 	return 1;
