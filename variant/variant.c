@@ -8,8 +8,8 @@
 
 #include "polymma.h"
 #include "promote/promote.h"
-#include "schedule_tree/recognise.h"
 #include "schedule_tree/tree.h"
+#include "variant/operands.h"
 #include "variant/pre.h"
 #include "variant/variant.h"
 
@@ -167,7 +167,7 @@ static const char *wanted_persist(struct builder *b,
 	if (c->persistent >= 0)
 		return "--persistent given";
 	/* operands with a prologue in shared memory: read as the
-	 * launcher's copies (pre_operands), by the rows of large M only */
+	 * launcher's copies (operands.h), by the rows of large M only */
 	if (vs->npre && t->tma == 2 && vs->pre_why)
 		return vs->pre_why;
 	if (vs->npre && t->tma == 2 && (((r->flags & PM_VF_SWAP) &&
@@ -497,7 +497,7 @@ static int queue_row(struct builder *b, const struct pm_variant_desc *r)
 	char buf[128];
 
 	derive(vs->target, r, base, &v->cfg);
-	/* the persistent rows read the launcher's copies (pre_operands);
+	/* the persistent rows read the launcher's copies (operands.h);
 	 * the swapped ones widen the weights in the MMA's registers where
 	 * they can (swap_regs) */
 	if ((r->flags & PM_VF_PERSIST) && vs->npre && !vs->pre_why &&
@@ -630,53 +630,6 @@ static void main_rows(struct builder *bd)
 	borrow_main(vs);
 }
 
-/* Do the swapped rows of main kernel k read its operands with a prologue
- * in shared memory themselves, widened in the MMA's registers (promote's
- * conv_regs, docs/decisions/0062)?  Where every such operand is an i8 B
- * of the one contraction (the swapped kernels' A) whose prologue (if
- * any) reads other tensors along j only (a zero point z(j); a factor
- * along j is in the epilogue, 0044). */
-static int swap_regs(const struct pm_kernel *k)
-{
-	for (int i = 0; i < k->nbufs; ++i) {
-		const struct pm_buffer *buf = &k->bufs[i];
-
-		if (!(buf->pro || buf->conv) || buf->pro_regs)
-			continue;
-		if (!buf->conv || k->ncon != 1 || buf->tensor != k->con[0].b ||
-		    !pm_prologue_along(buf->pro, buf->tensor, 1))
-			return 0;
-	}
-	return 1;
-}
-
-/* The main kernel's operands whose prologue runs in shared memory
- * (promote/internal.h's pm_pr_smem_pro: a prologue not through the MMA's
- * registers, or a converting copy), which have no TMA copies: on a target
- * whose persistent rows copy by TMA, those rows read them as copies the
- * launcher writes into the workspace (variant/pre.h,
- * docs/decisions/0059-launcher-applied-prologues.md). */
-static void pre_operands(struct pm_variant_set *vs)
-{
-	const struct pm_kernel *k = vs->main;
-
-	for (int i = 0; i < k->nbufs; ++i) {
-		const struct pm_buffer *buf = &k->bufs[i];
-		int seen = 0;
-
-		if (!(buf->pro || buf->conv) || buf->pro_regs)
-			continue;
-		for (int j = 0; j < vs->npre; ++j)
-			seen |= vs->pre[j] == buf->tensor;
-		if (!seen && vs->npre < 8)
-			vs->pre[vs->npre++] = buf->tensor;
-	}
-	if (!vs->npre || vs->target->tma != 2)
-		return;
-	vs->pre_why = pm_pre_refused(k->scop->spec, vs->pre, vs->npre);
-	vs->swap_regs = swap_regs(k);
-}
-
 /* The rows other than the main kernel's, built by up to
  * pm_variant_threads threads (the calling one among them). */
 static void build_rows(const struct pm_spec *spec, struct pm_variant_set *vs)
@@ -758,7 +711,7 @@ int pm_variant_set_build(isl_ctx *ctx, const struct pm_spec *spec,
 	if (!vs->main)
 		return pm_diags_class(d) == PM_ERR_INTERNAL ? POLYMMA_ERR_INTERNAL :
 			POLYMMA_ERR_SPEC;
-	pre_operands(vs);
+	pm_variant_pre_operands(vs);
 	build_rows(spec, vs);
 	ragged_k(vs);
 	for (int i = 0; i < PM_RT_NROLES; ++i) {
