@@ -8,11 +8,13 @@ in its epilogue) against PyTorch's fp8 GEMMs in the same process:
     product as ours; PyTorch's own kernel on Hopper).
 
     PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/f8_scaled_torch.py [--graph]
+        [--shapes MxNxK,...]
 
 e4m3 inputs, A M x K and B N x K (both K-major, "TN"). Checks every output
 against an fp32 reference of the rounded inputs first (rel_l2 <= 1e-2);
 times with CUDA events after a warm-up, the median of 30 runs, inputs
 rotated over 4 sets. Prints one line a shape and the geometric means.
+--shapes: these sizes instead (M, N, K multiples of 16: torch._scaled_mm's).
 --graph: device time, each side's calls replayed from a CUDA graph (per
 call, the default, includes each side's host time: torch.compile's call
 costs ~35 us of it, polymma's ~9, so small problems are host-bound).
@@ -56,7 +58,11 @@ def main():
     k = polymma.compile(SPEC, target="sm_90a")
     one = torch.ones((), device="cuda")
     ok, r_lt, r_row = True, [], []
-    for M, N, K in SHAPES:
+    shapes = SHAPES
+    if "--shapes" in sys.argv:
+        shapes = [tuple(int(v) for v in x.split("x")) for x in
+                  sys.argv[sys.argv.index("--shapes") + 1].split(",")]
+    for M, N, K in shapes:
         sets = [inputs(M, N, K) for _ in range(4)]
         out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
         a, b, sa, sb = sets[0]

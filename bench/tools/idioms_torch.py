@@ -4,7 +4,8 @@ reduction kernels), and torch.compile of it.
 
     PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/idioms_torch.py
         [--max-autotune] [--only rowsum|dequant|w8|w8zp] [--target sm_80]
-        [--graph]
+        [--graph] [--shapes MxNxK,...] [--rows SUFFIX,...]
+        [--only rowsum|dequant|w8|w8zp|add]
 
   rowsum   D = A B (f16), S = the f32 row sums of D (an epilogue reduction,
            docs/decisions/0037): torch: d = a @ b; d.float().sum(1)
@@ -15,11 +16,17 @@ reduction kernels), and torch.compile of it.
            dequantize, then cuBLAS: a @ (bq.half() * s)
   w8zp     C = A ((Bq - z) diag(s)), a per-column zero point too: torch:
            a @ ((bq.half() - z) * s)
+  add      O = A B + E F (the paper's Add(GEMM, GEMM), examples/add_gemm.tc):
+           torch: a @ b + e @ f
 
 --max-autotune: torch.compile's "max-autotune-no-cudagraphs" mode (minutes
 to tune); default: torch.compile's default mode. Every output is checked
 against fp32 torch first; times are CUDA-event medians of 30 runs after a
 warm-up, inputs rotated over 4 sets (bench/tools/torch_timing.py).
+--shapes: these problem sizes instead of each idiom's own (w8, w8zp, add).
+--rows: w8, w8zp and add also with each of these kernels forced
+(POLYMMA_VARIANT=SUFFIX[,s=N], written SUFFIX/s=N; checked as the plan's),
+one line each.
 --graph: device time, each side's calls replayed from a CUDA graph (per
 call, the default, includes each side's host time: torch.compile's call
 costs ~35 us of it, polymma's ~9, so small problems are host-bound).
@@ -33,7 +40,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import compiled, timer  # noqa: E402
+from torch_timing import arg_list, compiled, forced, shapes_arg, timer  # noqa: E402,E501
 
 timed = timer(sys.argv)
 
@@ -122,6 +129,28 @@ def w8_sets(M, N, K, zp):
     return [one() for _ in range(4)]
 
 
+def rows_of(tag, shape, k, sets, out, ref, times):
+    """(good, line, (time, *times)) for the plan, then for each kernel of
+    --rows forced: k on sets[0] into out (poisoned first) against ref,
+    then timed over sets. A row that cannot run the sizes is printed and
+    skipped; the plan must run."""
+    def run():
+        out.fill_(float("nan"))
+        k(*sets[0], out)
+        return rel(out, ref), timed(lambda *t: k(*t, out), sets)
+    for row, e, t in forced(arg_list("--rows"), run):
+        if e is None and row == "plan":
+            raise RuntimeError("%s %s: %s" % (tag, shape, t))
+        if e is None:
+            print("%-7s %5dx%5dx%5d %s: not run (%s)" % (
+                (tag,) + shape + (row, t)))
+            continue
+        good = e < 5e-3
+        yield good, "%-7s %5dx%5dx%5d %-16s rel_l2 %.1e %s" % (
+            (tag,) + shape + (row, e, "ok" if good else "FAIL")), \
+            (t,) + times
+
+
 def w8(mode, shapes, zp=False):
     k = polymma.compile(W8ZP if zp else W8, target=TARGET)
     if zp:
@@ -133,17 +162,41 @@ def w8(mode, shapes, zp=False):
         comp = compiled(eager, mode)
         sets = w8_sets(M, N, K, zp)
         c = torch.empty(M, N, device="cuda", dtype=torch.float16)
-        k(*sets[0], c)
         x = sets[0]
         w = (x[1].float() - x[2].float()) * x[3].float() if zp else \
             x[1].float() * x[2].float()
-        e = rel(c, x[0].float() @ w)
-        ok &= e < 5e-3
-        yield ok, "%-7s %5dx%5dx%5d rel_l2 %.1e %s" % (
-            "w8zp" if zp else "w8", M, N, K, e,
-            "ok" if e < 5e-3 else "FAIL"), (
-            timed(lambda *t: k(*t, c), sets), timed(eager, sets),
-            timed(comp, sets))
+        ref = x[0].float() @ w
+        for good, line, t in rows_of("w8zp" if zp else "w8", (M, N, K), k,
+                                     sets, c, ref, (timed(eager, sets),
+                                                    timed(comp, sets))):
+            ok &= good
+            yield ok, line, t
+
+
+ADD = """def add_gemm(f16(M, K) A, f16(K, N) B, f16(M, K) E, f16(K, N) F)
+    -> (f16(M, N) O) {
+    C(i, j) +=! A(i, k) * B(k, j)
+    D(i, j) +=! E(i, k) * F(k, j)
+    O(i, j) = C(i, j) + D(i, j)
+}
+"""
+
+
+def add(mode, shapes):
+    k = polymma.compile(ADD, target=TARGET)
+    eager = lambda a, b, e, f: a @ b + e @ f
+    ok = True
+    for M, N, K in shapes:
+        comp = compiled(eager, mode)
+        sets = [(rnd(M, K), rnd(K, N), rnd(M, K), rnd(K, N))
+                for _ in range(4)]
+        o = torch.empty(M, N, device="cuda", dtype=torch.float16)
+        x = sets[0]
+        ref = eager(*(t.float() for t in x))
+        for good, line, t in rows_of("add", (M, N, K), k, sets, o, ref,
+                                     (timed(eager, sets), timed(comp, sets))):
+            ok &= good
+            yield ok, line, t
 
 
 def main():
@@ -155,11 +208,15 @@ def main():
     runs = [("rowsum", rowsum, [(8192, 11008, 4096), (4096, 4096, 4096)]),
             ("dequant", dequant, [(4096, 11008, 4096), (16, 4096, 4096)]),
             ("w8", w8, W8_SHAPES),
-            ("w8zp", lambda m, sh: w8(m, sh, True), W8_SHAPES)]
+            ("w8zp", lambda m, sh: w8(m, sh, True), W8_SHAPES),
+            ("add", add, [(4096, 4096, 4096), (16, 4096, 4096)])]
+    given = shapes_arg([])
     ok = True
     for name, fn, shapes in runs:
         if only and name != only:
             continue
+        if given and (name.startswith("w8") or name == "add"):
+            shapes = given
         for good, line, (t_pm, t_e, t_c) in fn(mode, shapes):
             ok &= good
             print("%s | polymma %.3f ms | torch %.3f ms (%.2fx) | "

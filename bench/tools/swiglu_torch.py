@@ -4,6 +4,7 @@ pointwise kernels, and torch.compile of the same function), in one process.
 
     PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/swiglu_torch.py
         [--compile | --max-autotune] [--dtypes f16,bf16] [--graph]
+        [--shapes MxNxK,...] [--rows SUFFIX,...]
 
 --compile: torch.compile's default mode; --max-autotune: mode
 "max-autotune-no-cudagraphs" (issue 29's baseline; minutes to tune).
@@ -11,6 +12,9 @@ pointwise kernels, and torch.compile of the same function), in one process.
 f16 and bf16, LLM shapes (tokens x hidden -> intermediate). Checks every
 output against torch in fp32 first; times with CUDA events, warm-up, the
 median of 30 runs, inputs rotated over 4 sets.
+--shapes: these sizes instead of the LLM shapes (e.g. decode: 16x11008x4096).
+--rows: polymma also with each of these kernels forced (POLYMMA_VARIANT=
+SUFFIX[,s=N], written SUFFIX/s=N), each checked as the plan's, one line each.
 --graph: device time, each side's calls replayed from a CUDA graph (per
 call, the default, includes each side's host time: torch.compile's call
 costs ~35 us of it, polymma's ~9, so small problems are host-bound).
@@ -24,7 +28,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import compiled, timer  # noqa: E402
+from torch_timing import arg_list, compiled, forced, shapes_arg, timer  # noqa: E402,E501
 
 timed = timer(sys.argv)
 
@@ -44,6 +48,7 @@ def main():
     dtypes = "f16,bf16"
     if "--dtypes" in sys.argv:
         dtypes = sys.argv[sys.argv.index("--dtypes") + 1]
+    shapes = shapes_arg(SHAPES)
     print(torch.cuda.get_device_name(), "torch.compile mode:", mode)
     ok = True
     for name, dt in (("f16", torch.float16), ("bf16", torch.bfloat16)):
@@ -51,7 +56,7 @@ def main():
             continue
         k = polymma.compile(SPEC.replace("T(", name + "("), target="sm_90a")
         eager = lambda x, w, v: torch.nn.functional.silu(x @ w) * (x @ v)
-        for M, N, K in SHAPES:
+        for M, N, K in shapes:
             comp = compiled(eager, mode) if mode else None
             sets = [(torch.randn(M, K, device="cuda", dtype=dt) / 8,
                      torch.randn(K, N, device="cuda", dtype=dt) / 8,
@@ -59,22 +64,31 @@ def main():
                     for _ in range(4)]
             out = torch.empty(M, N, device="cuda", dtype=dt)
             x, w, v = sets[0]
-            k(x, w, v, out)
             ref = eager(x.float(), w.float(), v.float())
-            err = ((out.float() - ref).norm() / ref.norm()).item()
-            good = err < (5e-3 if dt == torch.float16 else 2e-2)
-            ok &= good
-            t_pm = timed(lambda a, b, c: k(a, b, c, out), sets)
+            tol = 5e-3 if dt == torch.float16 else 2e-2
+
+            def run():
+                out.fill_(float("nan"))
+                k(x, w, v, out)
+                err = ((out.float() - ref).norm() / ref.norm()).item()
+                return err, timed(lambda a, b, c: k(a, b, c, out), sets)
             t_eager = timed(eager, sets)
-            line = ("%-4s %5dx%5dx%5d rel_l2 %.1e %s | polymma %.3f ms | "
-                    "torch %.3f ms (%.2fx)" % (name, M, N, K, err,
-                                               "ok" if good else "FAIL",
-                                               t_pm, t_eager,
-                                               t_eager / t_pm))
-            if comp:
-                t_c = timed(comp, sets)
-                line += " | torch.compile %.3f ms (%.2fx)" % (t_c, t_c / t_pm)
-            print(line, flush=True)
+            t_c = timed(comp, sets) if comp else None
+            for row, err, t_pm in forced(arg_list("--rows"), run):
+                if err is None:
+                    print("%-4s %5dx%5dx%5d %s: not run (%s)" % (
+                        name, M, N, K, row, t_pm))
+                    continue
+                good = err < tol
+                ok &= good
+                line = ("%-4s %5dx%5dx%5d %-15s rel_l2 %.1e %s | polymma "
+                        "%.3f ms | torch %.3f ms (%.2fx)" % (
+                            name, M, N, K, row, err, "ok" if good else
+                            "FAIL", t_pm, t_eager, t_eager / t_pm))
+                if t_c:
+                    line += " | torch.compile %.3f ms (%.2fx)" % (
+                        t_c, t_c / t_pm)
+                print(line, flush=True)
     return 0 if ok else 1
 
 

@@ -2,7 +2,9 @@
 around each call after a warm-up, the median of the runs, the argument
 sets rotated (so that inputs are not all in L2)."""
 
+import os
 import statistics
+import sys
 
 import torch
 
@@ -69,3 +71,31 @@ def timer(argv):
     side's host time included, as a Python caller sees it; torch.compile's
     call costs ~35 us of it, polymma's ~9: small problems are host-bound)."""
     return timed_graph if "--graph" in argv else timed
+
+
+def arg_list(name):
+    """The comma-separated values after option name in sys.argv, or []."""
+    return sys.argv[sys.argv.index(name) + 1].split(",") \
+        if name in sys.argv else []
+
+
+def shapes_arg(default):
+    """--shapes MxNxK,... as tuples, else default."""
+    return [tuple(int(v) for v in x.split("x"))
+            for x in arg_list("--shapes")] or default
+
+
+def forced(rows, run):
+    """[(row, *run())]: run() under the launch plan ("plan"), then with
+    each of rows forced (POLYMMA_VARIANT=SUFFIX[,s=N], written SUFFIX/s=N
+    here; the launcher reads it at each call); (row, None, why) for a row
+    that cannot run the sizes."""
+    out = []
+    for r in [""] + rows:
+        os.environ["POLYMMA_VARIANT"] = r.replace("/", ",")
+        try:
+            out.append((r or "plan",) + tuple(run()))
+        except Exception as ex:  # noqa: BLE001 (a row refusing the sizes)
+            out.append((r, None, str(ex).splitlines()[0][:70]))
+    os.environ.pop("POLYMMA_VARIANT", None)
+    return out
