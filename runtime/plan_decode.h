@@ -97,14 +97,17 @@ static const int pm_rt_swap_roles[3] = {
 };
 
 /* Decode shapes of at most 64 tokens: the narrowest swapped row whose
- * columns hold M (16: 128 of N by 16 tokens, 11 stages; 32 and 64: 64 of
+ * columns hold M (16: 128 of N by 16 tokens, 6 stages (0063); 32 and 64: 64 of
  * N, 12 and 8 stages; B's tile on wgmma's 64-row side, no zero rows),
  * split as the skinny rule splits (s = P / T chunks of PM_RT_MIN_PKT k
  * tiles or more, at most the consumer warps), in its place; the 32 and
  * 64 rows only where every chunk is resident (T <= P), the 16 row also
  * unsplit over more than half the blocks (measured against the skinny
  * row, same process, H200: 1.09-1.14x at M <= 16, 1.04-1.08x at 24-64
- * tokens; docs/decisions/0057-swapped-skinny-row.md). */
+ * tokens; docs/decisions/0057-swapped-skinny-row.md). Any number of
+ * contractions, where the file has the row (two: SwiGLU 1.19-1.41x, Add
+ * 1.04-1.77x faster than the rows taken before at 1-64 tokens;
+ * docs/decisions/0063-decode-two-contractions.md). */
 static void pm_rt_rule_swap(struct pm_rt_st *st)
 {
 	int i = -1, r = -1, conv;
@@ -120,7 +123,7 @@ static void pm_rt_rule_swap(struct pm_rt_st *st)
 		return;
 	pb = (int64_t) st->sms * pm_rt_occ(st, r);
 	if (!st->nofix || pb <= 0 || st->ktsum < PM_RT_MIN_PKT ||
-	    !pm_rt_exact_ok(st, i) || st->ra || st->f->ncon != 1)
+	    !pm_rt_exact_ok(st, i) || st->ra)
 		return;
 	t = pm_rt_tiles(st, i);
 	/* weights widened in the registers (half the bytes): the 32 and
@@ -132,6 +135,26 @@ static void pm_rt_rule_swap(struct pm_rt_st *st)
 	if (s < 2 && (t * 2 <= pb || (r != PM_RT_PERSIST_SWAP && !conv)))
 		return;
 	pm_rt_take_decode(st, r, s, t, rt);
+}
+
+/* Decode shapes (M <= 64) of files with two contractions or more and no
+ * skinny row (SwiGLU: X's tile shared, the skinny row's stages do not
+ * fit) that no swapped row took (T > P): _small_tma's 64x64 tiles
+ * (measured on SwiGLU at 17-64 tokens, N 11008-28672, 172-448 tiles:
+ * 1.13-1.27x faster than the rows taken before, _persist's 128x128 tiles
+ * or the base's; docs/decisions/0063-decode-two-contractions.md). */
+static void pm_rt_rule_decode_small(struct pm_rt_st *st)
+{
+	if (pm_rt_row(st, PM_RT_SMALL_TMA) < 0 || !st->nofix || st->ra ||
+	    st->f->ncon < 2 || st->p->m > 64 ||
+	    pm_rt_row(st, PM_RT_PERSIST_SKINNY) >= 0 ||
+	    pm_rt_occ(st, PM_RT_SMALL_TMA) <= 0 ||
+	    (st->persist >= PM_RT_PERSIST_SWAP &&
+	     st->persist <= PM_RT_PERSIST_SWAP64))
+		return;
+	pm_rt_take(st, -1);
+	st->cl = 0;
+	st->small = st->small1 = st->gtma = 1;
 }
 
 /* Today's pm_plan_NAME: the rules in order. */
@@ -153,6 +176,7 @@ static void pm_rt_rules(struct pm_rt_st *st)
 	pm_rt_rule_pitch(st);
 	pm_rt_rule_skinny(st);
 	pm_rt_rule_swap(st);
+	pm_rt_rule_decode_small(st);
 	if (!(st->persist == PM_RT_PERSIST_SPLIT && !st->tdp && st->s > 1 &&
 	    st->s == st->cl))
 		st->cl = 0;

@@ -100,7 +100,9 @@ struct pm_rt_st {
 	int small, medium;	/* launch the small / medium row */
 	int small1, medium1;	/* ... where the split falls back to one chunk */
 	int pfew, psplit;
-	int gtma;		/* a grouped problem's small row: _small_tma */
+	int gtma;		/* the small row is _small_tma: a grouped
+				 * problem's (0055), decode with two
+				 * contractions (0063) */
 };
 
 /* Role r is a persistent kernel whose units are chunks of tiles, reduced

@@ -81,7 +81,7 @@ static const struct pm_variant_desc variants[] = {
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER,
 	  .why = "split-K units of 64x128, for M of 64 or fewer" },
 	{ .role = PM_RT_PERSIST_SWAP, .suffix = "_persist_swap",
-	  .from = PM_RT_NROLES, .shape = { 128, 16, 64, 16, 11 },
+	  .from = PM_RT_NROLES, .shape = { 128, 16, 64, 16, 6 },
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER | PM_VF_SWAP |
 		PM_VF_LAST,
 	  .why = "the operands swapped: split-K units of 128 of N by 16 of M, "

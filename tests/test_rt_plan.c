@@ -65,7 +65,7 @@ static const struct pm_rt_variant gemm_rows[] = {
 		165968, TW, CL_ROW },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
 		TW, 4, 0, 0 },
-	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 209080,
+	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 116840,
 		TW | SW | LA, 8, 0, 0 },
 	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776,
 		TW | SW | LA, 4, 0, 0 },
@@ -99,7 +99,7 @@ static const struct pm_rt_variant add_rows[] = {
 		165968, TW, CL_ROW },
 	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
 		TW, 4, 0, 0 },
-	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 209080,
+	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 116840,
 		TW | SW | LA, 8, 0, 0 },
 	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776,
 		TW | SW | LA, 4, 0, 0 },
@@ -275,6 +275,45 @@ static void test_add_gemm(void **state)
 {
 	(void) state;
 	check_golden("add_gemm");
+}
+
+/* Decode with two contractions (docs/decisions/0063): the swapped rows
+ * where the file has them and they take the grid (SwiGLU's 16-token row
+ * at 6 stages fits, Add's rows), else, without a skinny row, _small_tma;
+ * one contraction and 65 tokens keep their rows. */
+static void test_two_contractions_decode(void **state)
+{
+	static const struct {
+		const char *name;
+		long long m, n, k;
+		const char *row;
+		int s;
+	} cases[] = {
+		{ "../tests/specs/swiglu", 1, 11008, 4096, "_persist_swap", 1 },
+		{ "../tests/specs/swiglu", 16, 4096, 4096, "_persist_swap", 4 },
+		{ "../tests/specs/swiglu", 8, 28672, 4096, "_persist_swap", 1 },
+		{ "../tests/specs/swiglu", 64, 4096, 11008, "_persist_swap64",
+			2 },
+		{ "../tests/specs/swiglu", 32, 11008, 4096, "_small_tma", 1 },
+		{ "../tests/specs/swiglu", 64, 28672, 4096, "_small_tma", 1 },
+		{ "../tests/specs/swiglu", 65, 11008, 4096, "_persist", 1 },
+		{ "add_gemm", 16, 11008, 4096, "_persist_swap", 1 },
+		{ "add_gemm", 32, 4096, 4096, "_persist_swap32", 2 },
+		{ "add_gemm", 32, 11008, 4096, "_persist_narrow", 1 },
+		{ "gemm_nn", 32, 11008, 4096, "_persist_narrow", 1 },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+		struct pm_rt_choice c;
+		const char *row = pm_test_plan_suffix(cases[i].name, "sm_90a",
+			NULL, cases[i].m, cases[i].n, cases[i].k, &c);
+
+		if (strcmp(row, cases[i].row) || c.s != cases[i].s)
+			fail_msg("%s %lldx%lldx%lld: %s s=%d, expected %s s=%d",
+				cases[i].name, cases[i].m, cases[i].n,
+				cases[i].k, row, c.s, cases[i].row, cases[i].s);
+	}
 }
 
 static void test_relu_gemm(void **state)
@@ -724,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_ragged_k),
 		cmocka_unit_test(test_tail_no_workspace),
 		cmocka_unit_test(test_copy_offset),
+		cmocka_unit_test(test_two_contractions_decode),
 		cmocka_unit_test(test_force),
 		cmocka_unit_test(test_sm80),
 		cmocka_unit_test(test_invalid),
