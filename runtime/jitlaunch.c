@@ -69,10 +69,8 @@ void pm_rt_kernel_free(struct pm_rt_kernel *k)
 	if (!k)
 		return;
 	cu = pm_cuda(NULL);
-	for (int i = 0; cu && i < PM_RT_KEPT; ++i)
-		if (k->kept[i].p)
-			cu->MemFreeAsync(k->kept[i].p,
-				(pm_CUstream) (uintptr_t) 0);
+	if (cu)
+		pm_rt_ws_free_kept(cu, k->kept);
 	for (int i = 0; cu && i < k->nmods; ++i)
 		unload(cu, &k->mods[i]);
 	pthread_mutex_destroy(&k->lock);
@@ -586,97 +584,16 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	return r ? cuda_fail(k, cu, "the launch", r) : PM_RT_L_OK;
 }
 
-/* A launch's own workspace (o->cap: its stream is being captured into a
- * CUDA graph), freed after its kernels (launch_done). */
-struct own_ws {
-	int cap;
-	pm_CUdeviceptr p;
-};
-
-/* Whether stream is being captured (or cannot say: a legacy stream
- * beside a capture); the kept workspace is not for such launches: a
- * graph replays anywhere, beside the stream's own launches, and the
- * driver refuses cuStreamGetId in a capture and invalidates it
- * (docs/decisions/0060). */
-static int capturing(const struct pm_cuda *cu, pm_CUstream stream)
-{
-	int st = 0;
-
-	return cu->StreamIsCapturing &&
-		(cu->StreamIsCapturing(stream, &st) || st != 0);
-}
-
-/* o's workspace of n bytes, the first zero of them zeroed, allocated in
- * the capture (graph nodes); NULL where it cannot be had. */
-static void *own(const struct pm_cuda *cu, pm_CUstream stream,
-	struct own_ws *o, size_t n, size_t zero)
-{
-	if (o->p)
-		cu->MemFreeAsync(o->p, stream);
-	o->p = 0;
-	if (cu->MemAllocAsync(&o->p, n, stream))
-		return (void *) (o->p = 0);
-	if (zero && cu->MemsetD8Async(o->p, 0, zero, stream)) {
-		cu->MemFreeAsync(o->p, stream);
-		o->p = 0;
-	}
-	return (void *) (uintptr_t) o->p;
-}
-
-/* The kept workspace of this context and stream, of n bytes at least
- * (launch.c, pm_ws_get_NAME); in a capture o's own, its first zero
- * bytes zeroed; NULL where none can be had. */
-static void *kept(struct pm_rt_kernel *k, const struct pm_cuda *cu,
-	pm_CUcontext ctx, pm_CUstream stream, size_t n, struct own_ws *o,
-	size_t zero)
-{
-	unsigned long long id = (unsigned long long) (uintptr_t) stream;
-	int slot = -1;
-	pm_CUdeviceptr p = 0;
-	void *out = NULL;
-
-	if (o->cap)
-		return own(cu, stream, o, n, zero);
-	if (cu->StreamGetId && cu->StreamGetId(stream, &id))
-		return NULL;
-	pthread_mutex_lock(&k->lock);
-	for (int i = 0; i < PM_RT_KEPT; ++i) {
-		if (k->kept[i].p && k->kept[i].ctx == ctx &&
-		    k->kept[i].stream == id) {
-			slot = i;
-			break;
-		}
-		if (!k->kept[i].p && slot < 0)
-			slot = i;
-	}
-	if (slot >= 0 && k->kept[slot].p && k->kept[slot].n >= n)
-		out = (void *) (uintptr_t) k->kept[slot].p;
-	else if (slot >= 0 && !cu->MemAllocAsync(&p, n, stream)) {
-		if (cu->MemsetD8Async(p, 0, n, stream)) {
-			cu->MemFreeAsync(p, stream);
-		} else {
-			if (k->kept[slot].p)
-				cu->MemFreeAsync(k->kept[slot].p, stream);
-			k->kept[slot].ctx = ctx;
-			k->kept[slot].stream = id;
-			k->kept[slot].p = p;
-			k->kept[slot].n = n;
-			out = (void *) (uintptr_t) p;
-		}
-	}
-	pthread_mutex_unlock(&k->lock);
-	return out;
-}
-
 /* need bytes of workspace: the stream's kept one (use_kept), else the
  * caller's ws where ws_bytes hold them; NULL where neither. */
 static void *ws_take(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	const struct pm_rt_module *m, pm_CUstream stream, void *ws,
-	size_t ws_bytes, int use_kept, size_t need, struct own_ws *o,
+	size_t ws_bytes, int use_kept, size_t need, struct pm_rt_own_ws *o,
 	size_t zero)
 {
 	if (use_kept)
-		return kept(k, cu, m->ctx, stream, need, o, zero);
+		return pm_rt_ws_kept(cu, &k->lock, k->kept, m->ctx, stream,
+			need, o, zero);
 	return ws_bytes >= need ? ws : NULL;
 }
 
@@ -704,7 +621,7 @@ static int ws_check(struct pm_rt_kernel *k, const void *w, int use_kept,
 static int red_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	struct pm_rt_module *m, const struct pm_rt_choice *c,
 	void *const *t, const int64_t *s, void *ws, size_t ws_bytes,
-	int use_kept, pm_CUstream stream, struct own_ws *o)
+	int use_kept, pm_CUstream stream, struct pm_rt_own_ws *o)
 {
 	size_t cnt, need = pm_rt_jit_red_bytes(&k->j, s, &cnt);
 	int rc;
@@ -769,7 +686,7 @@ static size_t kc_need(const struct pm_rt_jit *j, const struct pm_rt_choice *c,
 static int kc_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	struct pm_rt_module *m, struct pm_rt_choice *c, void *const *t,
 	const int64_t *s, void *ws, size_t ws_bytes, int use_kept, int ua,
-	pm_CUstream stream, struct own_ws *o)
+	pm_CUstream stream, struct pm_rt_own_ws *o)
 {
 	void *tt[PM_RT_JIT_TENSORS], *w;
 	size_t at, need = kc_need(&k->j, c, s, &at);
@@ -793,7 +710,7 @@ static int kc_launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 /* pm_rt_kernel_launch, o: its own workspace in a capture. */
 static int launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	void *const *tensors, const int64_t *sizes, void *ws, size_t ws_bytes,
-	int use_kept, pm_CUstream stream, struct own_ws *o)
+	int use_kept, pm_CUstream stream, struct pm_rt_own_ws *o)
 {
 	struct pm_rt_module *m;
 	struct pm_rt_choice c;
@@ -818,7 +735,8 @@ static int launch(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	if (!k->j.planned)
 		return run(k, cu, m, &c, tensors, sizes, NULL, stream);
 	if (use_kept && c.ws_bytes)
-		ws = kept(k, cu, m->ctx, stream, c.ws_bytes, o, c.cnt_bytes);
+		ws = pm_rt_ws_kept(cu, &k->lock, k->kept, m->ctx, stream,
+			c.ws_bytes, o, c.cnt_bytes);
 	else if (!use_kept && c.ws_bytes && ws_bytes < c.ws_bytes)
 		ws = NULL;
 	/* no room for the split: the plan without a workspace */
@@ -833,18 +751,15 @@ int pm_rt_kernel_launch(struct pm_rt_kernel *k, void *const *tensors,
 {
 	const char *why = NULL;
 	const struct pm_cuda *cu = pm_cuda(&why);
-	struct own_ws o = { 0, 0 };
+	struct pm_rt_own_ws o;
 	int rc;
 
 	if (!cu)
 		return fail(k, PM_RT_L_ECUDA, "%s", why);
-	o.cap = use_kept && capturing(cu, stream);
+	pm_rt_own_ws_begin(cu, &o, stream, use_kept);
 	rc = launch(k, cu, tensors, sizes, ws, ws_bytes, use_kept, stream,
 		&o);
-	/* a capture's own workspace: freed after the kernels (a graph's
-	 * free node) */
-	if (o.p)
-		cu->MemFreeAsync(o.p, stream);
+	pm_rt_own_ws_done(cu, &o, stream);
 	return rc;
 }
 

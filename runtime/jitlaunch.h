@@ -10,13 +10,10 @@
  * context, made current). Per context it asks once for the SMs, each
  * row's blocks per SM and the clusters the split-in-clusters row fits,
  * and allows each kernel its dynamic shared memory. The plain launch
- * keeps one workspace per context and stream (zeroed when allocated,
- * stream-ordered; every launch leaves its counters 0), at most
- * PM_RT_KEPT of them; without one the plan runs unsplit. A stream being
- * captured into a CUDA graph gets none: the launch allocates its own in
- * the capture, zeroes its counters and frees it after the kernel (graph
- * nodes: each replay has its own; docs/decisions/0060). Thread-safe: one
- * lock per kernel around its tables (launches themselves run unlocked).
+ * takes the workspace it keeps for the context and stream, or in a CUDA
+ * graph capture its own (runtime/jitws.h); without one the plan runs
+ * unsplit. Thread-safe: one lock per kernel around its tables (launches
+ * themselves run unlocked).
  */
 #ifndef PM_RT_JITLAUNCH_H
 #define PM_RT_JITLAUNCH_H
@@ -25,9 +22,9 @@
 
 #include "runtime/cudadl.h"
 #include "runtime/jit.h"
+#include "runtime/jitws.h"
 
 #define PM_RT_CTXS 8
-#define PM_RT_KEPT 32
 /* runtime/device/kcopy.cuh's tile and block: PM_KC_ROWS, PM_KC_COLS,
  * PM_KC_THREADS (tests/jit_mock.h checks the launches against them) */
 #define PM_RT_KC_ROWS 64
@@ -63,12 +60,7 @@ struct pm_rt_kernel {
 	pthread_mutex_t lock;
 	int nmods;
 	struct pm_rt_module mods[PM_RT_CTXS];
-	struct {
-		pm_CUcontext ctx;
-		unsigned long long stream;
-		pm_CUdeviceptr p;
-		size_t n;
-	} kept[PM_RT_KEPT];
+	struct pm_rt_kept_ws kept[PM_RT_KEPT];	/* runtime/jitws.h */
 	char err[512];		/* the last failure's message */
 };
 
