@@ -142,11 +142,13 @@ static void pm_rt_rule_swap(struct pm_rt_st *st)
  * fit) that no swapped row took (T > P): _small_tma's 64x64 tiles
  * (measured on SwiGLU at 17-64 tokens, N 11008-28672, 172-448 tiles:
  * 1.13-1.27x faster than the rows taken before, _persist's 128x128 tiles
- * or the base's; docs/decisions/0063-decode-two-contractions.md). */
+ * or the base's; docs/decisions/0063-decode-two-contractions.md). Not
+ * grouped problems: their rules hide the persistent rows, the skinny one
+ * too, and have their own small row (0055). */
 static void pm_rt_rule_decode_small(struct pm_rt_st *st)
 {
 	if (pm_rt_row(st, PM_RT_SMALL_TMA) < 0 || !st->nofix || st->ra ||
-	    st->f->ncon < 2 || st->p->m > 64 ||
+	    st->f->ncon < 2 || st->p->m > 64 || st->p->grouped ||
 	    pm_rt_row(st, PM_RT_PERSIST_SKINNY) >= 0 ||
 	    pm_rt_occ(st, PM_RT_SMALL_TMA) <= 0 ||
 	    (st->persist >= PM_RT_PERSIST_SWAP &&

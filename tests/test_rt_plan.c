@@ -314,6 +314,25 @@ static void test_two_contractions_decode(void **state)
 				cases[i].name, cases[i].m, cases[i].n,
 				cases[i].k, row, c.s, cases[i].row, cases[i].s);
 	}
+	/* grouped (3 experts, 60 tokens): the grouped rules' small row, not
+	 * the decode rule's (their persistent rows hidden, the skinny one
+	 * too) */
+	{
+		struct pm_rt_variant v[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		struct pm_rt_problem p;
+		struct pm_rt_choice c;
+		int nv = pm_test_rows("../tests/specs/moe_swiglu", "sm_90a",
+			NULL, v, &f), rc;
+
+		memset(&p, 0, sizeof(p));
+		p.m = 60, p.n = 3000, p.grouped = 3;
+		for (int r = 0; r < PM_RT_MAX_K; ++r)
+			p.k[r] = 512;
+		c = pm_test_plan_p(&f, v, nv, &p, NULL, &rc);
+		assert_int_equal(rc, PM_RT_OK);
+		assert_string_equal(v[c.v].suffix, "_small");
+	}
 }
 
 static void test_relu_gemm(void **state)
