@@ -29,7 +29,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import timer  # noqa: E402
+from torch_timing import shapes_arg, timer  # noqa: E402
 
 timed = timer(sys.argv)
 
@@ -58,11 +58,7 @@ def main():
     k = polymma.compile(SPEC, target="sm_90a")
     one = torch.ones((), device="cuda")
     ok, r_lt, r_row = True, [], []
-    shapes = SHAPES
-    if "--shapes" in sys.argv:
-        shapes = [tuple(int(v) for v in x.split("x")) for x in
-                  sys.argv[sys.argv.index("--shapes") + 1].split(",")]
-    for M, N, K in shapes:
+    for M, N, K in shapes_arg(SHAPES):
         sets = [inputs(M, N, K) for _ in range(4)]
         out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
         a, b, sa, sb = sets[0]

@@ -3,9 +3,8 @@ kernel, the same function in eager PyTorch (cuBLAS and its pointwise or
 reduction kernels), and torch.compile of it.
 
     PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/idioms_torch.py
-        [--max-autotune] [--only rowsum|dequant|w8|w8zp] [--target sm_80]
-        [--graph] [--shapes MxNxK,...] [--rows SUFFIX,...]
-        [--only rowsum|dequant|w8|w8zp|add]
+        [--max-autotune] [--only rowsum|dequant|w8|w8zp|add]
+        [--target sm_80] [--graph] [--shapes MxNxK,...] [--rows SUFFIX,...]
 
   rowsum   D = A B (f16), S = the f32 row sums of D (an epilogue reduction,
            docs/decisions/0037): torch: d = a @ b; d.float().sum(1)
@@ -40,7 +39,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import arg_list, compiled, forced, shapes_arg, timer  # noqa: E402,E501
+from torch_timing import checked_rows, compiled, shapes_arg, timer  # noqa: E402,E501
 
 timed = timer(sys.argv)
 
@@ -133,21 +132,15 @@ def rows_of(tag, shape, k, sets, out, ref, times):
     """(good, line, (time, *times)) for the plan, then for each kernel of
     --rows forced: k on sets[0] into out (poisoned first) against ref,
     then timed over sets. A row that cannot run the sizes is printed and
-    skipped; the plan must run."""
+    skipped; the plan must run (torch_timing.checked_rows)."""
     def run():
         out.fill_(float("nan"))
         k(*sets[0], out)
         return rel(out, ref), timed(lambda *t: k(*t, out), sets)
-    for row, e, t in forced(arg_list("--rows"), run):
-        if e is None and row == "plan":
-            raise RuntimeError("%s %s: %s" % (tag, shape, t))
-        if e is None:
-            print("%-7s %5dx%5dx%5d %s: not run (%s)" % (
-                (tag,) + shape + (row, t)))
-            continue
-        good = e < 5e-3
-        yield good, "%-7s %5dx%5dx%5d %-16s rel_l2 %.1e %s" % (
-            (tag,) + shape + (row, e, "ok" if good else "FAIL")), \
+    name = "%-7s %5dx%5dx%5d" % ((tag,) + shape)
+    for row, good, e, t in checked_rows(name, run, 5e-3):
+        yield good, "%s %-16s rel_l2 %.1e %s" % (
+            name, row, e, "ok" if good else "FAIL"), \
             (t,) + times
 
 

@@ -28,7 +28,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__)))), "python"))
 import polymma  # noqa: E402
-from torch_timing import arg_list, compiled, forced, shapes_arg, timer  # noqa: E402,E501
+from torch_timing import checked_rows, compiled, shapes_arg, timer  # noqa: E402,E501
 
 timed = timer(sys.argv)
 
@@ -74,17 +74,13 @@ def main():
                 return err, timed(lambda a, b, c: k(a, b, c, out), sets)
             t_eager = timed(eager, sets)
             t_c = timed(comp, sets) if comp else None
-            for row, err, t_pm in forced(arg_list("--rows"), run):
-                if err is None:
-                    print("%-4s %5dx%5dx%5d %s: not run (%s)" % (
-                        name, M, N, K, row, t_pm))
-                    continue
-                good = err < tol
+            tag = "%-4s %5dx%5dx%5d" % (name, M, N, K)
+            for row, good, err, t_pm in checked_rows(tag, run, tol):
                 ok &= good
-                line = ("%-4s %5dx%5dx%5d %-15s rel_l2 %.1e %s | polymma "
-                        "%.3f ms | torch %.3f ms (%.2fx)" % (
-                            name, M, N, K, row, err, "ok" if good else
-                            "FAIL", t_pm, t_eager, t_eager / t_pm))
+                line = ("%s %-15s rel_l2 %.1e %s | polymma %.3f ms | "
+                        "torch %.3f ms (%.2fx)" % (
+                            tag, row, err, "ok" if good else "FAIL", t_pm,
+                            t_eager, t_eager / t_pm))
                 if t_c:
                     line += " | torch.compile %.3f ms (%.2fx)" % (
                         t_c, t_c / t_pm)

@@ -96,6 +96,19 @@ def forced(rows, run):
         try:
             out.append((r or "plan",) + tuple(run()))
         except Exception as ex:  # noqa: BLE001 (a row refusing the sizes)
-            out.append((r, None, str(ex).splitlines()[0][:70]))
+            out.append((r or "plan", None, str(ex).splitlines()[0][:70]))
     os.environ.pop("POLYMMA_VARIANT", None)
     return out
+
+
+def checked_rows(tag, run, tol):
+    """(row, good, err, time) for the plan, then for each kernel of --rows
+    forced (forced: run() returns (err, time)); a row that cannot run the
+    sizes is printed and skipped, the plan must run (RuntimeError)."""
+    for row, e, t in forced(arg_list("--rows"), run):
+        if e is None and row == "plan":
+            raise RuntimeError("%s: the plan: %s" % (tag, t))
+        if e is None:
+            print("%s %s: not run (%s)" % (tag, row, t))
+            continue
+        yield row, e < tol, e, t
