@@ -107,8 +107,9 @@ static const int pm_rt_swap_roles[3] = {
  * tokens; docs/decisions/0057-swapped-skinny-row.md). Any number of
  * contractions, where the file has the row (two: SwiGLU 1.19-1.41x, Add
  * 1.04-1.77x faster than the rows taken before at 1-64 tokens;
- * docs/decisions/0063-decode-two-contractions.md). */
-static void pm_rt_rule_swap(struct pm_rt_st *st)
+ * docs/decisions/0063-decode-two-contractions.md). 1 where it takes the
+ * grid. */
+static int pm_rt_rule_swap(struct pm_rt_st *st)
 {
 	int i = -1, r = -1, conv;
 	int64_t pb, t, rt, s;
@@ -120,29 +121,31 @@ static void pm_rt_rule_swap(struct pm_rt_st *st)
 			i = j, r = pm_rt_swap_roles[x];
 	}
 	if (i < 0)
-		return;
+		return 0;
 	pb = (int64_t) st->sms * pm_rt_occ(st, r);
 	if (!st->nofix || pb <= 0 || st->ktsum < PM_RT_MIN_PKT ||
 	    !pm_rt_exact_ok(st, i) || st->ra)
-		return;
+		return 0;
 	t = pm_rt_tiles(st, i);
 	/* weights widened in the registers (half the bytes): the 32 and
 	 * 64 rows past one wave too (decisions/0062) */
 	conv = !!(st->v[i].flags & PM_RT_CONV_REGS);
 	if (t > pb && r != PM_RT_PERSIST_SWAP && !conv)
-		return;
+		return 0;
 	s = pm_rt_decode_split(st, i, pb, t, &rt);
 	if (s < 2 && (t * 2 <= pb || (r != PM_RT_PERSIST_SWAP && !conv)))
-		return;
+		return 0;
 	pm_rt_take_decode(st, r, s, t, rt);
+	return 1;
 }
 
 /* Decode shapes (M <= 64) of files with two contractions or more and no
  * skinny row (SwiGLU: X's tile shared, the skinny row's stages do not
- * fit) that no swapped row took (T > P): _small_tma's 64x64 tiles
- * (measured on SwiGLU at 17-64 tokens, N 11008-28672, 172-448 tiles:
- * 1.13-1.27x faster than the rows taken before, _persist's 128x128 tiles
- * or the base's; docs/decisions/0063-decode-two-contractions.md). Not
+ * fit) that no swapped row took (T > P; called only then): _small_tma's
+ * 64x64 tiles (measured on SwiGLU at 17-64 tokens, N 11008-28672,
+ * 172-448 tiles: 1.13-1.27x faster than the rows taken before, _persist's
+ * 128x128 tiles or the base's;
+ * docs/decisions/0063-decode-two-contractions.md). Not
  * grouped problems: their rules hide the persistent rows, the skinny one
  * too, and have their own small row (0055). */
 static void pm_rt_rule_decode_small(struct pm_rt_st *st)
@@ -150,12 +153,9 @@ static void pm_rt_rule_decode_small(struct pm_rt_st *st)
 	if (pm_rt_row(st, PM_RT_SMALL_TMA) < 0 || !st->nofix || st->ra ||
 	    st->f->ncon < 2 || st->p->m > 64 || st->p->grouped ||
 	    pm_rt_row(st, PM_RT_PERSIST_SKINNY) >= 0 ||
-	    pm_rt_occ(st, PM_RT_SMALL_TMA) <= 0 ||
-	    (st->persist >= PM_RT_PERSIST_SWAP &&
-	     st->persist <= PM_RT_PERSIST_SWAP64))
+	    pm_rt_occ(st, PM_RT_SMALL_TMA) <= 0)
 		return;
 	pm_rt_take(st, -1);
-	st->cl = 0;
 	st->small = st->small1 = st->gtma = 1;
 }
 
@@ -177,8 +177,8 @@ static void pm_rt_rules(struct pm_rt_st *st)
 	pm_rt_rule_narrow(st);
 	pm_rt_rule_pitch(st);
 	pm_rt_rule_skinny(st);
-	pm_rt_rule_swap(st);
-	pm_rt_rule_decode_small(st);
+	if (!pm_rt_rule_swap(st))
+		pm_rt_rule_decode_small(st);
 	if (!(st->persist == PM_RT_PERSIST_SPLIT && !st->tdp && st->s > 1 &&
 	    st->s == st->cl))
 		st->cl = 0;
