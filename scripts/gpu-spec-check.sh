@@ -26,7 +26,8 @@
 # '^_persist_swap'), FORCE_SIZES, SAN_SIZES (named: M=..,N=..,K=..; a case's extra symbols are appended),
 # KSIZES_8, KSIZES_16, KSIZES_1 (K not a multiple of the k tile, appended to
 # each of the three lists by the case's K rule), OUT (folder of
-# spec-check.log; default build/spec).
+# spec-check.log; default build/spec), RUN_TIMEOUT (seconds one run may
+# take, 900; a run past it fails with rc=124: a hang names its row).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.." || exit 2
@@ -328,8 +329,8 @@ run_one() {
 	echo "== run POLYMMA_VARIANT=$v ${pre[*]} $W/$name $(field "$c" 2) ${wsarg[*]} $sizes" >"$log"
 	exec 2>>"$log"
 	# shellcheck disable=SC2086
-	if [ "$v" = - ]; then timeout 900 "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" "${wsarg[@]}" $sizes
-	else POLYMMA_VARIANT=$v timeout 900 "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" "${wsarg[@]}" $sizes
+	if [ "$v" = - ]; then timeout "${RUN_TIMEOUT:-900}" "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" "${wsarg[@]}" $sizes
+	else POLYMMA_VARIANT=$v timeout "${RUN_TIMEOUT:-900}" "${pre[@]}" "$W/$name" "$(field "$c" 2)" --tag "$name" "${wsarg[@]}" $sizes
 	fi >>"$log" 2>&1
 	echo "rc=$?" >>"$log"
 }
