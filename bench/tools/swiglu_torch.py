@@ -4,7 +4,7 @@ pointwise kernels, and torch.compile of the same function), in one process.
 
     PYTHONPATH=python POLYMMA=build/polymma python3 bench/tools/swiglu_torch.py
         [--compile | --max-autotune] [--dtypes f16,bf16] [--graph]
-        [--shapes MxNxK,...] [--rows SUFFIX,...]
+        [--shapes MxNxK,...] [--rows SUFFIX,...] [--bound]
 
 --compile: torch.compile's default mode; --max-autotune: mode
 "max-autotune-no-cudagraphs" (issue 29's baseline; minutes to tune).
@@ -15,6 +15,9 @@ median of 30 runs, inputs rotated over 4 sets.
 --shapes: these sizes instead of the LLM shapes (e.g. decode: 16x11008x4096).
 --rows: polymma also with each of these kernels forced (POLYMMA_VARIANT=
 SUFFIX[,s=N], written SUFFIX/s=N), each checked as the plan's, one line each.
+--bound: also the two GEMMs alone (torch.mm into preallocated outputs):
+eager / that is what a fused kernel at the library's GEMM speed can gain
+over eager PyTorch (the pointwise passes it saves).
 --graph: device time, each side's calls replayed from a CUDA graph (per
 call, the default, includes each side's host time: torch.compile's call
 costs ~35 us of it, polymma's ~9, so small problems are host-bound).
@@ -74,6 +77,11 @@ def main():
                 return err, timed(lambda a, b, c: k(a, b, c, out), sets)
             t_eager = timed(eager, sets)
             t_c = timed(comp, sets) if comp else None
+            t_g = None
+            if "--bound" in sys.argv:
+                g, u = torch.empty_like(out), torch.empty_like(out)
+                t_g = timed(lambda a, b, c: (torch.mm(a, b, out=g),
+                                             torch.mm(a, c, out=u)), sets)
             tag = "%-4s %5dx%5dx%5d" % (name, M, N, K)
             for row, good, err, t_pm in checked_rows(tag, run, tol):
                 ok &= good
@@ -84,6 +92,9 @@ def main():
                 if t_c:
                     line += " | torch.compile %.3f ms (%.2fx)" % (
                         t_c, t_c / t_pm)
+                if t_g:
+                    line += " | 2 GEMMs %.3f ms (bound %.2fx)" % (
+                        t_g, t_eager / t_g)
                 print(line, flush=True)
     return 0 if ok else 1
 
