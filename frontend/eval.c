@@ -13,6 +13,10 @@ struct ev {
 	const struct pm_spec *spec;
 	const struct pm_stmt *s;
 	int64_t ext[PM_MAX_VARS];
+	/* each variable's first value (0; a grouped product's first row of
+	 * a run of one group's rows, and the group index): odometers walk
+	 * [lo, ext), dense boxes hold ext - lo values */
+	int64_t lo[PM_MAX_VARS];
 	int64_t *stride;	/* [ntensors][PM_MAX_RANK] */
 	double **val;		/* [ntensors] */
 	int64_t *pt;		/* the current point, one value per variable */
@@ -239,6 +243,12 @@ static void extents(struct ev *v, const struct pm_expr *e)
 		extents(v, e->args[i]);
 }
 
+/* Every variable at its first value. */
+static void start(struct ev *v)
+{
+	memcpy(v->pt, v->lo, sizeof(int64_t) * PM_MAX_VARS);
+}
+
 /* Advance the odometer over the variables in set (in v->ord, the last
  * one fastest); 0 when it wrapped around. */
 static int next(struct ev *v, unsigned set)
@@ -250,7 +260,7 @@ static int next(struct ev *v, unsigned set)
 			continue;
 		if (++v->pt[x] < v->ext[x])
 			return 1;
-		v->pt[x] = 0;
+		v->pt[x] = v->lo[x];
 	}
 	return 0;
 }
@@ -270,8 +280,8 @@ static int64_t box_off(const struct ev *v, unsigned set, int x,
 			continue;
 		if (y == x)
 			*stride = mul;
-		off += v->pt[y] * mul;
-		mul *= v->ext[y];
+		off += (v->pt[y] - v->lo[y]) * mul;
+		mul *= v->ext[y] - v->lo[y];
 	}
 	return off;
 }
@@ -282,7 +292,7 @@ static int64_t box_size(const struct ev *v, unsigned set)
 
 	for (int y = 0; y < v->s->nvars; ++y)
 		if (set >> y & 1)
-			n *= v->ext[y];
+			n *= v->ext[y] - v->lo[y];
 	return n;
 }
 
@@ -295,7 +305,7 @@ static double *materialize(struct ev *v, const struct pm_expr *e,
 
 	if (!f)
 		return NULL;
-	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	start(v);
 	do
 		f[i++] = eval(v, e);
 	while (next(v, set));
@@ -311,9 +321,9 @@ static void product(struct ev *v, double *res, const double *l, unsigned ls,
 	int x = v->inner;
 	unsigned all = (1u << v->s->nvars) - 1, lhs = (1u << v->s->nlhs) - 1;
 	unsigned outer = all & ~(1u << x);
-	int64_t n = v->ext[x], dl, dr, dres, ol, or, ores;
+	int64_t n = v->ext[x] - v->lo[x], dl, dr, dres, ol, or, ores;
 
-	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	start(v);
 	do {
 		ol = box_off(v, ls, x, &dl);
 		or = box_off(v, rs, x, &dr);
@@ -334,7 +344,7 @@ static double *extremum(struct ev *v, double *res, int64_t n)
 
 	for (int64_t i = 0; i < n; ++i)
 		res[i] = max ? -INFINITY : INFINITY;
-	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	start(v);
 	do {
 		int64_t i = box_off(v, lhs, -1, &stride);
 		double x = eval(v, s->rhs);
@@ -349,11 +359,52 @@ static int64_t clamp_row(double x, int64_t rows)
 	return !(x > 0) ? 0 : x > (double) rows ? rows : (int64_t) x;
 }
 
+/* A sum of products (T +=! l * r, T += l * r): the fast path. */
+static int is_product(const struct pm_stmt *s)
+{
+	return s->kind != PM_S_ASSIGN && !(s->kind == PM_S_REDUCE &&
+	    s->red != PM_RED_SUM) && s->rhs->kind == PM_E_BIN &&
+	    s->rhs->op == '*';
+}
+
+/* A grouped product: product() over each run of consecutive rows of one
+ * group e (grp[row], -1: none), the odometers from the run's first row,
+ * the group index (variable nvars) fixed at e; res holds per values a
+ * row. 0 when out of memory. */
+static int grouped_product(struct ev *v, double *res, const int64_t *grp,
+	int64_t rows, int64_t per)
+{
+	const struct pm_expr *e = v->s->rhs;
+	unsigned ls = vars_of(e->args[0]), rs = vars_of(e->args[1]);
+	int ok = 1;
+
+	for (int64_t a = 0, b; a < rows && ok; a = b) {
+		double *l, *r;
+
+		for (b = a + 1; b < rows && grp[b] == grp[a]; ++b)
+			;
+		if (grp[a] < 0)
+			continue;
+		v->lo[0] = a, v->ext[0] = b, v->lo[v->s->nvars] = grp[a];
+		l = materialize(v, e->args[0], ls);
+		r = materialize(v, e->args[1], rs);
+		ok = l && r;
+		if (ok)
+			product(v, res + a * per, l, ls, r, rs);
+		free(l);
+		free(r);
+	}
+	v->lo[0] = 0, v->ext[0] = rows, v->lo[v->s->nvars] = 0;
+	return ok;
+}
+
 /* A grouped statement (docs/LANGUAGE.md, "Grouped contractions"): each
  * row (lhs variable 0) of group e = [offs(e - 1), offs(e)) (offs(-1) 0,
  * every bound clamped to the rows) computed with the group index
- * (variable nvars) e; a row of no group keeps its value. Every point is
- * walked (no product fast path: the group varies with the row). */
+ * (variable nvars) e; a row of no group keeps its value. A product
+ * runs grouped_product (the later group wins a row that overlapping
+ * offsets give two: grp[] holds one group a row); any other statement
+ * walks every point. */
 static double *grouped(struct ev *v, double *res, int64_t n)
 {
 	const struct pm_stmt *s = v->s;
@@ -376,14 +427,22 @@ static double *grouped(struct ev *v, double *res, int64_t n)
 		for (int64_t r = lo; r < hi; ++r)
 			grp[r] = e;
 	}
-	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
-	do {
-		if (grp[v->pt[0]] < 0)
-			continue;
-		v->pt[s->nvars] = grp[v->pt[0]];
-		res[box_off(v, lhs, -1, &stride)] += eval(v, s->rhs);
-	} while (all && next(v, all));
 	per = n / rows;
+	if (is_product(s)) {
+		if (!grouped_product(v, res, grp, rows, per)) {
+			free(grp);
+			free(res);
+			return NULL;
+		}
+	} else {
+		start(v);
+		do {
+			if (grp[v->pt[0]] < 0)
+				continue;
+			v->pt[s->nvars] = grp[v->pt[0]];
+			res[box_off(v, lhs, -1, &stride)] += eval(v, s->rhs);
+		} while (all && next(v, all));
+	}
 	for (int64_t r = 0; r < rows; ++r)
 		if (grp[r] < 0)
 			memcpy(res + r * per, old + r * per,
@@ -414,7 +473,7 @@ static double *statement(struct ev *v, int64_t n)
 		return grouped(v, res, n);
 	if (s->kind == PM_S_REDUCE && s->red != PM_RED_SUM)
 		return extremum(v, res, n);
-	if (s->kind != PM_S_ASSIGN && e->kind == PM_E_BIN && e->op == '*') {
+	if (is_product(s)) {
 		l = materialize(v, e->args[0], vars_of(e->args[0]));
 		r = materialize(v, e->args[1], vars_of(e->args[1]));
 		if (l && r)
@@ -428,7 +487,7 @@ static double *statement(struct ev *v, int64_t n)
 		}
 		return res;
 	}
-	memset(v->pt, 0, sizeof(int64_t) * PM_MAX_VARS);
+	start(v);
 	do {
 		i = box_off(v, lhs, -1, &stride);
 		res[i] += eval(v, e);

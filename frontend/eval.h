@@ -19,7 +19,7 @@
  *   A grouped statement (`group e by offs` and the statements after it):
  *   each row (lhs variable 0) of group e, [offs(e - 1), offs(e)) clamped
  *   to the rows, with the group index e; rows of no group keep their
- *   value (every point walked: no product fast path).
+ *   value (a product summed over each run of one group's rows).
  *   Sums run in lexicographic order of the reduction vars, in double; the
  *   functions are the generator's (gelu: the tanh form). Outputs are
  *   converted to their type once, after the last statement (the

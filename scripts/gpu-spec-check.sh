@@ -27,7 +27,11 @@
 # KSIZES_8, KSIZES_16, KSIZES_1 (K not a multiple of the k tile, appended to
 # each of the three lists by the case's K rule), OUT (folder of
 # spec-check.log; default build/spec), RUN_TIMEOUT (seconds one run may
-# take, 900; a run past it fails with rc=124: a hang names its row).
+# take, 900; a run past it fails with rc=124: a hang names its row),
+# CHECK_REF_CACHE (the folder where check_spec.cu keeps each size's
+# reference outputs, keyed by the spec, sizes and inputs: a file's forced
+# rows compute a size's reference once; default build/spec/ref, empty for
+# none).
 set -u -o pipefail
 SELF=$(readlink -f "$0")
 cd "$(dirname "$SELF")/.." || exit 2
@@ -359,6 +363,7 @@ for c in "${CASES[@]}"; do
 	[ -z "$ONLY" ] || [[ ${c%%|*} =~ $ONLY ]] && names+=("${c%%|*}")
 done
 mkdir -p "$W/sweep"
+export CHECK_REF_CACHE=${CHECK_REF_CACHE-$W/ref}
 rm -f "$W/sweep/san.txt"
 LOG=${OUT:-$W}/spec-check.log
 RES=$W/results.txt
