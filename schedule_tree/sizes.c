@@ -111,6 +111,41 @@ static int epi_red_output(const struct pm_spec *spec, int t)
 	return spec->nepired && spec->stmts[spec->nstmts].lhs == t;
 }
 
+/* Does e (NULL: none) read tensor t? */
+static int reads(const struct pm_expr *e, int t)
+{
+	if (!e)
+		return 0;
+	if (e->kind == PM_E_READ)
+		return e->tensor == t;
+	for (int i = 0; i < e->nargs; ++i)
+		if (reads(e->args[i], t))
+			return 1;
+	return 0;
+}
+
+/* Is t, in a grouped spec, a vector along the output's rows that only the
+ * epilogue reads (a per-token scale: `Y(i, j) = Z(i, j) * s(i)`)? Each
+ * thread loads its rows' elements one by one (emit/pointwise.c pairs
+ * only along the columns), so s(T) leaves the tokens T any count. Not in
+ * other specs: their swapped rows (variant/swap.h) put the rows on the
+ * columns, where the epilogue loads s in pairs (a pair past an odd M). */
+static int row_vector(const struct pm_kernel *k, int t)
+{
+	const struct pm_spec *spec = k->scop->spec;
+	const struct pm_tensor *T = &spec->tensors[t];
+
+	if (!spec->grouped || T->rank != 1 || T->role == PM_OUTPUT ||
+	    T->dims[0].sym != spec->tensors[k->con[0].out].dims[0].sym ||
+	    T->dims[0].sym == spec->tensors[k->con[0].out].dims[1].sym)
+		return 0;
+	for (int c = 0; c < k->ncon; ++c)
+		if (k->con[c].a == t || k->con[c].b == t ||
+		    reads(k->con[c].pa, t) || reads(k->con[c].pb, t))
+			return 0;
+	return 1;
+}
+
 int pm_kernel_sym_align(const struct pm_kernel *k, int s)
 {
 	const struct pm_spec *spec = k->scop->spec;
@@ -122,10 +157,11 @@ int pm_kernel_sym_align(const struct pm_kernel *k, int s)
 	if (k->cfg->narrow_copies)
 		return 1;
 	/* whole 16-byte rows: 8 elements, 16 of one byte; an epilogue
-	 * reduction's output is stored element by element (emit/epired.c) */
+	 * reduction's output is stored element by element (emit/epired.c),
+	 * a per-row vector loaded so (row_vector) */
 	for (int t = 0; t < spec->ntensors; ++t)
 		if (spec->tensors[t].rank > 0 && !epi_red_output(spec, t) &&
-		    spec->tensors[t].dims[pm_tensor_contig(
+		    !row_vector(k, t) && spec->tensors[t].dims[pm_tensor_contig(
 		    &spec->tensors[t])].sym == s)
 			m = byte_type(spec->tensors[t].type) ? 16 :
 				m > 8 ? m : 8;

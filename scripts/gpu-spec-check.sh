@@ -93,7 +93,6 @@ BSIZES_32=${BSIZES_32:-"Bt=1,M=1,N=8,K=32 Bt=3,M=127,N=264,K=96 Bt=64,M=129,N=13
 # group (left poisoned), offsets past T (clamped). N and K multiples of 8
 # (whole 16-byte rows); GSIZES_32: sm_70's (K a multiple of 32).
 GSIZES_8=${GSIZES_8:-"E=1,T=1,N=8,K=8,groups=1 E=3,T=12,N=136,K=72,groups=0:1:7 E=3,T=300,N=264,K=1000,groups=127:0:129 E=1,T=5,N=8,K=8,groups=0 E=8,T=700,N=136,K=264,groups=auto E=64,T=5000,N=512,K=512,groups=auto E=16,T=1300,N=768,K=136,groups=auto E=2,T=1000,N=3000,K=512,groups=600:900"}
-GSIZES_8T=${GSIZES_8T:-"E=1,T=8,N=8,K=8,groups=1 E=3,T=16,N=136,K=72,groups=0:1:7 E=3,T=304,N=264,K=1000,groups=127:0:129 E=1,T=8,N=8,K=8,groups=0 E=8,T=704,N=136,K=264,groups=auto E=64,T=5000,N=512,K=512,groups=auto E=16,T=1304,N=768,K=136,groups=auto E=2,T=1000,N=3000,K=512,groups=600:900"}
 # GSIZES_16: i8 weights' rows (N % 16), with groups of 1024 rows and more
 # (the launcher-applied copies, docs/decisions/0059)
 GSIZES_16=${GSIZES_16:-"E=1,T=1,N=16,K=16,groups=1 E=3,T=12,N=144,K=72,groups=0:1:7 E=3,T=300,N=272,K=1000,groups=127:0:129 E=8,T=700,N=144,K=264,groups=auto E=2,T=3000,N=1024,K=520,groups=1200:1800 E=4,T=5000,N=512,K=512,groups=auto"}
@@ -157,10 +156,10 @@ CASES+=(
 )
 # grouped specs (docs/decisions/0045): every target, TMA on and off
 for b in moe_up moe_scale moe_swiglu; do
-	# sm_90a asks 16-byte rows of moe_scale's row vector s(T): T % 8
-	g=GSIZES_8; [ $b = moe_scale ] && g=GSIZES_8T
-	CASES+=("${b}_sm90a|tests/specs/$b.tc|--target sm_90a|||$g"
-		"${b}_notma_sm90a|tests/specs/$b.tc|--target sm_90a --tma off|||$g"
+	# any T: moe_scale's per-token s(T) is read row by row
+	# (schedule_tree/sizes.c row_vector)
+	CASES+=("${b}_sm90a|tests/specs/$b.tc|--target sm_90a|||GSIZES_8"
+		"${b}_notma_sm90a|tests/specs/$b.tc|--target sm_90a --tma off|||GSIZES_8"
 		"${b}_sm80|tests/specs/$b.tc|--target sm_80|||GSIZES_8"
 		"${b}_sm70|tests/specs/$b.tc|--target sm_70|||GSIZES_32")
 done

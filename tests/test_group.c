@@ -423,6 +423,55 @@ static void test_legal(void **state)
 	}
 }
 
+/* The sizes the launchers ask (schedule_tree/sizes.c
+ * pm_kernel_sym_align): moe_scale's per-token scale s(T), read row by
+ * row in the epilogue, leaves the tokens T any count on every target;
+ * gemm_f16_scale's sa(M) keeps M a
+ * multiple of 8 (its swapped rows load sa in pairs). */
+static int sym_of(const struct pm_spec *s, const char *name)
+{
+	for (int i = 0; i < s->nsyms; ++i)
+		if (!strcmp(s->syms[i].name, name))
+			return i;
+	return -1;
+}
+
+static void test_row_vector_sizes(void **state)
+{
+	static const char *const targets[] = { "sm_70", "sm_80", "sm_90a" };
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct pm_diags d;
+
+	(void) state;
+	pm_diags_init(&d, "t", NULL);
+	for (int t = 0; t < 3; ++t) {
+		const char *f[2] = { "tests/specs/moe_scale.tc",
+			"tests/specs/gemm_f16_scale.tc" };
+
+		for (int i = 0; i < 2; ++i) {
+			struct pm_spec *s = parse_file(f[i]);
+			struct pm_config cfg;
+			struct pm_kernel *k;
+			const char *rows = i ? "M" : "T";
+
+			memset(&cfg, 0, sizeof(cfg));
+			cfg.target = pm_target_find(targets[t]);
+			cfg.split_k = cfg.stages = 1;
+			cfg.tma = -1;
+			k = pm_pipeline_until(ctx, s, &cfg, "contract", &d);
+			if (!k)
+				fail_msg("%s %s: %s", f[i], targets[t],
+					pm_diags_text(&d));
+			assert_int_equal(pm_kernel_sym_align(k,
+				sym_of(k->scop->spec, rows)), i ? 8 : 1);
+			pm_pipeline_kernel_free(k);
+			pm_spec_free(s);
+		}
+	}
+	pm_diags_clear(&d);
+	isl_ctx_free(ctx);
+}
+
 #include "tests/group_render.h"
 
 int main(void)
@@ -435,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_legal),
+		cmocka_unit_test(test_row_vector_sizes),
 		cmocka_unit_test(test_host),
 		cmocka_unit_test(test_host_can_fail),
 		cmocka_unit_test(test_units),
