@@ -620,8 +620,9 @@ static int source(const struct pm_variant_set *vs, struct pm_strbuf *b,
 		pm_strbuf_add(b, prelude);
 		elem_fns(b);
 		/* the _unaligned row's pair loads, element by element
-		 * (docs/decisions/0046-narrow-copies.md) */
-		if (k->var[PM_RT_UNALIGNED])
+		 * (docs/decisions/0046-narrow-copies.md), and the swapped
+		 * rows' of vectors along the tokens (pointwise.c) */
+		if (k->var[PM_RT_UNALIGNED] || pm_emit_has_swapped(k))
 			pm_strbuf_add(b, "template <typename T> __device__ "
 				"__forceinline__ void pm_ld2f_n(const T *p, bool "
 				"two, float *a, float *b) { *a = pm_f(p[0]); *b = "

@@ -268,6 +268,27 @@ static void print_second(struct pm_kernel *k, struct pm_strbuf *b,
 	pm_strbuf_printf(b, ", pm_j0 + 1 < %s", n);
 }
 
+/* Is read e, in kernel k, a vector along a swapped row's columns
+ * (variant/swap.h: the user's rows, any count: docs/decisions/0064)?
+ * Its pairs load element by element (pm_ld2f_n: any alignment), the
+ * second inside the columns where they are ragged. */
+static int swapped_vector(const struct pm_kernel *k, const struct pm_expr *e)
+{
+	const struct pm_spec *spec = k->scop->spec;
+
+	return spec->tensors[k->con[0].out].tposed &&
+		spec->tensors[e->tensor].rank == 1;
+}
+
+int pm_emit_has_swapped(const struct pm_kernel *k)
+{
+	for (int r = 0; r < PM_RT_NROLES; ++r)
+		if (k->var[r] && k->var[r]->scop->spec->tensors[
+		    k->var[r]->con[0].out].tposed)
+			return 1;
+	return 0;
+}
+
 /* pm_print_epi's loop over the register pairs of macro tile a (fragment
  * frag; w: the other contractions' values, the reads loaded in pairs);
  * guarded: only the pairs inside the ragged sizes load their
@@ -280,7 +301,11 @@ static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 	const struct epi_pairs *pr = w->pr;
 	const struct pm_config *c = k->cfg;
 	const struct pm_stmt *st = &k->scop->spec->stmts[a->op->stmt];
+	const int clamp = guarded &&
+		k->scop->spec->tensors[k->con[0].out].tposed;
+	struct pw wc = *w;
 
+	wc.cl = clamp;
 	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_r = 0; "
 		"pm_r < %d; pm_r += 2) { int pm_m, pm_n; %s_acc_coord<%d, "
 		"%d>(pm_r, %s(), &pm_m, &pm_n); const int64_t pm_i = ",
@@ -299,23 +324,33 @@ static void epi_loop(struct pm_kernel *k, struct pm_strbuf *b,
 		pm_strbuf_add(b, ") { ");
 	}
 	for (int q = 0; q < pr->n; ++q) {
+		int el = k->cfg->narrow_copies ||
+			swapped_vector(k, pr->reads[q]);
+
 		pm_strbuf_printf(b, "float pm_x%d[2]; pm_ld2f%s(&", q,
-			k->cfg->narrow_copies ? "_n" : "");
+			el ? "_n" : "");
 		print_read_at(k, b, pr->reads[q], "pm_j0", "pm_i");
-		if (k->cfg->narrow_copies)
+		if (el)
 			print_second(k, b, guarded);
 		pm_strbuf_printf(b, ", &pm_x%d[0], &pm_x%d[1]); ", q, q);
 	}
 	pm_strbuf_printf(b, "_Pragma(\"unroll\") for (int pm_e = 0; pm_e < 2; "
 		"++pm_e) { float *pm_p = &%s%s[pm_r + pm_e]; const int64_t "
 		"pm_j = pm_j0 + pm_e; ", pm_emit_acc_name(k, a->op->con), frag);
+	/* a swapped row's ragged columns are the tokens, any count: the
+	 * second of a pair may be past them, its reads at the last one
+	 * (docs/decisions/0064-per-token-vectors-any-rows.md) */
+	if (clamp) {
+		print_clamp(k, b, 0, "i");
+		print_clamp(k, b, 1, "j");
+	}
 	/* s32 accumulators (i8 operands): their bits until the first
 	 * epilogue statement makes them f32 values */
 	pm_strbuf_add(b, int_acc(k) && a->op->stmt == k->ncon ?
 		"const float pm_v = (float) __float_as_int(*pm_p); " :
 		"const float pm_v = *pm_p; ");
 	pm_strbuf_add(b, "(void) pm_j; (void) pm_v; *pm_p = ");
-	print_expr_c(k, b, st->rhs, w);
+	print_expr_c(k, b, st->rhs, &wc);
 	pm_strbuf_add(b, guarded ? "; } } }" : "; } }");
 }
 

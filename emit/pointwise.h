@@ -38,6 +38,8 @@ void pm_print_conv_fn(struct pm_kernel *k, struct pm_strbuf *b, int i);
  * (f16 or f32, indexed by j in its last dimension; the launcher checks
  * that its address is a multiple of two elements)? */
 int pm_epi_pairs_tensor(struct pm_kernel *k, int t);
+/* Does the file of main kernel k hold swapped rows (variant/swap.h)? */
+int pm_emit_has_swapped(const struct pm_kernel *k);
 /* Expression e of the epilogue's language in fp32 (emit/epired.c: an
  * epilogue reduction's): the chain tensor at (i, j) is pm_v, inputs are
  * loaded at pm_i / pm_j (host, cl: at pm_ic / pm_jc, clamped to the sizes

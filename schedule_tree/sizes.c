@@ -124,18 +124,18 @@ static int reads(const struct pm_expr *e, int t)
 	return 0;
 }
 
-/* Is t, in a grouped spec, a vector along the output's rows that only the
- * epilogue reads (a per-token scale: `Y(i, j) = Z(i, j) * s(i)`)? Each
- * thread loads its rows' elements one by one (emit/pointwise.c pairs
- * only along the columns), so s(T) leaves the tokens T any count. Not in
- * other specs: their swapped rows (variant/swap.h) put the rows on the
- * columns, where the epilogue loads s in pairs (a pair past an odd M). */
+/* Is t a vector along the output's rows that only the epilogue reads (a
+ * per-token scale: `C(i, j) = X(i, j) * sa(i)`)? Each thread loads its
+ * rows' elements one by one (emit/pointwise.c pairs only along the
+ * columns; a swapped row's, variant/swap.h, whose columns are these
+ * rows, loads them element by element too), so sa(M) leaves M any
+ * (docs/decisions/0064-per-token-vectors-any-rows.md). */
 static int row_vector(const struct pm_kernel *k, int t)
 {
 	const struct pm_spec *spec = k->scop->spec;
 	const struct pm_tensor *T = &spec->tensors[t];
 
-	if (!spec->grouped || T->rank != 1 || T->role == PM_OUTPUT ||
+	if (T->rank != 1 || T->role == PM_OUTPUT ||
 	    T->dims[0].sym != spec->tensors[k->con[0].out].dims[0].sym ||
 	    T->dims[0].sym == spec->tensors[k->con[0].out].dims[1].sym)
 		return 0;

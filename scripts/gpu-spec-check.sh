@@ -67,6 +67,10 @@ KSIZES_1=${KSIZES_1:-"M=1000,N=3000,K=1 M=200,N=328,K=7 M=200,N=328,K=127 M=768,
 # split-K size (small grid, long K): the prologues reading vectors and the
 # three contractions of docs/decisions/0039 (K % 8); odd32: sm_70's (K % 32)
 KSIZES_odd=${KSIZES_odd:-"M=7,N=8,K=8 M=127,N=136,K=1000 M=129,N=264,K=40 M=129,N=1000,K=1000 M=4097,N=264,K=1000 M=255,N=384,K=8200"}
+# epilogues reading vectors along the tokens (sa(M): any M,
+# schedule_tree/sizes.c row_vector): odd and decode M, the swapped rows'
+# ragged columns (N, K whole 16-byte rows of 8-bit operands too)
+KSIZES_vec=${KSIZES_vec:-"M=1,N=272,K=1008 M=7,N=4112,K=512 M=9,N=144,K=64 M=15,N=3008,K=2048 M=33,N=1008,K=528 M=127,N=144,K=1008 M=4097,N=272,K=1008"}
 KSIZES_odd32=${KSIZES_odd32:-"M=7,N=8,K=32 M=127,N=136,K=992 M=129,N=264,K=64 M=255,N=384,K=8192"}
 # i8 weights beside f16/bf16 activations (docs/decisions/0047): odd M, the
 # i8 tensor's contiguous dimension (N, or K where K-major) whole 16-byte
@@ -180,7 +184,7 @@ done
 # specs of tests/specs/gemm_f16_scale*.tc on both targets
 for f in tests/specs/gemm_f16_scale*.tc; do
 	b=$(basename "$f" .tc)
-	CASES+=("${b}_sm90a|$f|--target sm_90a|" "${b}_sm80|$f|--target sm_80|")
+	CASES+=("${b}_sm90a|$f|--target sm_90a||vec" "${b}_sm80|$f|--target sm_80||vec")
 done
 # i8 weights widened to f16 or bf16 (docs/decisions/0047): every target
 # (bf16 not on sm_70)
@@ -204,7 +208,8 @@ done
 for f in tests/specs/*f8e*.tc tests/specs/*_i8_*.tc tests/specs/*_i8.tc; do
 	[ -e "$f" ] || continue
 	b=$(basename "$f" .tc)
-	CASES+=("${b}_sm90a|$f|--target sm_90a||16")
+	k=16; [[ $b == *scale* ]] && k=vec
+	CASES+=("${b}_sm90a|$f|--target sm_90a||$k")
 	[[ $b == *i8* ]] && CASES+=("${b}_sm80|$f|--target sm_80||16")
 done
 

@@ -259,6 +259,50 @@ static void test_swap_conv_regs(void **state)
 			conv_regs_case(&cases[i], ws);
 }
 
+/* The sm_90a file of a per-token scale (any M: schedule_tree/sizes.c
+ * row_vector) and a residual: the launcher asks no M % 8 and leaves its
+ * rows to the plan; the swapped rows, whose columns are the tokens, load
+ * sa's pairs element by element (pm_ld2f_n), the second inside M in
+ * ragged tiles, never as a pair (past an odd M, or misaligned), and read
+ * R there at the token clamped to M (a pair's second past an odd M
+ * computes what is never stored; memcheck found the read past R). */
+static void test_swap_row_vector(void **state)
+{
+	static const char text[] =
+		"def r(f16(M, K) A, f16(K, N) B, f32(M) sa, f16(M) sh, "
+		"f16(M, N) R) -> (f16(M, N) C) {\n"
+		"  T(i, j) +=! A(i, k) * B(k, j)\n"
+		"  C(i, j) = T(i, j) * sa(i) + sh(i) + R(i, j)\n}\n";
+	polymma_ctx *ctx = polymma_ctx_alloc();
+	polymma_options *o = polymma_options_alloc();
+	polymma_result *r = NULL;
+	const char *src;
+
+	(void) state;
+	assert_int_equal(polymma_options_set(o, "target", "sm_90a", NULL),
+		POLYMMA_OK);
+	assert_int_equal(polymma_generate(ctx, text, "r.tc", o, &r),
+		POLYMMA_OK);
+	src = polymma_result_source(r);
+	assert_non_null(strstr(src, "_persist_swap"));
+	assert_null(strstr(src, "M % 8"));
+	assert_non_null(strstr(src, "pm_ld2f_n(&sa[(int64_t) pm_j0], "
+		"pm_j0 + 1 < M, "));
+	assert_non_null(strstr(src, "pm_ld2f_n(&sh[(int64_t) pm_j0], "
+		"pm_j0 + 1 < M, "));
+	assert_null(strstr(src, "pm_ld2f(&sa["));
+	assert_null(strstr(src, "pm_ld2f(&sh["));
+	/* R, read transposed element by element: in a ragged tile at the
+	 * last token where a pair's second is past M */
+	assert_non_null(strstr(src, "const int64_t pm_jc = (int) pm_j < M ? "
+		"pm_j : M - 1;"));
+	assert_non_null(strstr(src, "R[(int64_t) pm_jc * (int64_t) N + "
+		"(int64_t) pm_ic]"));
+	polymma_result_free(r);
+	polymma_options_free(o);
+	polymma_ctx_free(ctx);
+}
+
 /* ---- Host renderings ---- */
 
 /* (Outputs f32: the sums of the drivers' small integers are exact; the
@@ -340,8 +384,8 @@ static void test_host_gemm(void **state)
 							"%d split %ld", l, c, i, S);
 }
 
-/* An epilogue (bias by column, a residual read transposed) and two
- * contractions summed. */
+/* An epilogue (bias by column, a residual read transposed), two
+ * contractions summed, vectors along the rows. */
 static void test_host_fused(void **state)
 {
 	static const int64_t sz[3] = { 9, 136, 96 };
@@ -357,6 +401,14 @@ static void test_host_fused(void **state)
 			"  U(i, j) +=! D(i, k) * E(k, j)\n"
 			"  C(i, j) = T(i, j) + U(i, j)\n}\n", &hcfgs[c], 1, 0,
 			"A, B, D, E, C, M, N, K", sz, 0), 0);
+		/* vectors along the tokens (M = 9: any M,
+		 * schedule_tree/sizes.c row_vector) on the columns */
+		assert_int_equal(render(
+			"def r(f16(M, K) A, f16(K, N) B, f32(M) sa, f16(M) sh) "
+			"-> (f16(M, N) C) {\n"
+			"  T(i, j) +=! A(i, k) * B(k, j)\n"
+			"  C(i, j) = T(i, j) * sa(i) + sh(i)\n}\n", &hcfgs[c],
+			1, 0, "A, B, sa, sh, C, M, N, K", sz, 0), 0);
 	}
 }
 
@@ -382,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_swap_refused),
 		cmocka_unit_test(test_swap_kernel),
 		cmocka_unit_test(test_swap_conv_regs),
+		cmocka_unit_test(test_swap_row_vector),
 		cmocka_unit_test(test_host_gemm),
 		cmocka_unit_test(test_host_fused),
 		cmocka_unit_test(test_host_checker),
