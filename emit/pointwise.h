@@ -1,6 +1,6 @@
-/* Internal to emit/: the pointwise parts of ops (pointwise.c): the
- * epilogue on the accumulators, the prologues on copied units or on the
- * MMA's register operand. */
+/* Internal to emit/: the pointwise parts of ops: the epilogue on the
+ * accumulators (pointwise.c), the prologues on copied units or on the
+ * MMA's register operand (prologue.c). */
 #ifndef PM_EMIT_POINTWISE_H
 #define PM_EMIT_POINTWISE_H
 
