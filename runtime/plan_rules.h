@@ -329,23 +329,28 @@ static void pm_rt_rule_small_medium(struct pm_rt_st *st)
 	st->medium = st->s == 1 && st->medium1;
 }
 
-/* Role r's row (exact: its tile divides M and N) fills its waves to fill
- * per cent. */
+/* Role r's row (an exact one only where its tile divides M and N) fills
+ * its waves to fill per cent: the elements of M x N over those of its
+ * waves of tiles (on ragged sizes the last tiles' unused rows and columns
+ * count empty; docs/decisions/0065-ragged-wide-tall.md). */
 static int pm_rt_fills(const struct pm_rt_st *st, int r, int64_t fill)
 {
 	const int i = pm_rt_row(st, r);
-	int64_t t2, bw;
+	int64_t t2, bw, area;
 
-	if (i < 0 || pm_rt_occ(st, r) <= 0 || !pm_rt_divides(st, i))
+	if (i < 0 || pm_rt_occ(st, r) <= 0 || !pm_rt_exact_ok(st, i))
 		return 0;
-	t2 = (st->p->m / st->v[i].bm) * (st->p->n / st->v[i].bn) *
-		pm_rt_batch(st);
+	t2 = pm_rt_tiles(st, i);
 	bw = (int64_t) st->sms * pm_rt_occ(st, r);
-	return t2 * 100 >= fill * pm_rt_cdiv(t2, bw) * bw;
+	area = (int64_t) st->v[i].bm * st->v[i].bn;
+	return (double) st->p->m * (double) st->p->n *
+		(double) pm_rt_batch(st) * 100.0 >= (double) fill *
+		(double) (pm_rt_cdiv(t2, bw) * bw) * (double) area;
 }
 
-/* Grids of several waves (T > B): the wide blocks where they divide M and
- * N and fill their waves to 85 % (smem traffic per flop lower; measured
+/* Grids of several waves (T > B): the wide blocks where they fill their
+ * waves to 85 % (M x N over their waves' elements: ragged sizes run
+ * their guarded kernel, docs/decisions/0065-ragged-wide-tall.md; smem traffic per flop lower; measured
  * 3-12 % faster there, slower on poorly filled waves; with a register
  * prologue, whose alternative is two 128x128 blocks per SM, 70 % at 16 k
  * tiles or more: 3-15 % faster from 72 %, 7-14 % slower under 67 %), else

@@ -244,8 +244,9 @@ struct pm_kernel {
 	 * warps run the rest; the block loops over output tiles */
 	int ws;
 	/* 1: launched only on sizes that are multiples of its block tile
-	 * (the plan's wide and tall variants): no ragged last tiles, no
-	 * guards (pm_kernel_sym_ragged is 0) */
+	 * (rows flagged PM_VF_EXACT or built exact: docs/decisions/0018,
+	 * 0065): no ragged last tiles, no guards (pm_kernel_sym_ragged is
+	 * 0) */
 	int exact;
 	/* The file takes k extents that are not multiples of the k tile
 	 * (set by variant/ for every kernel of a set, or none:

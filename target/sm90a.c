@@ -41,12 +41,14 @@ static const struct pm_variant_desc variants[] = {
 	  .why = "persistent 128x128 blocks, a producer warp" },
 	{ .role = PM_RT_PERSIST_WIDE, .suffix = "_persist_wide",
 	  .from = PM_RT_NROLES, .shape = { 128, 256, 64, 256, 3 },
-	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO | PM_VF_EXACT,
+	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO |
+		PM_VF_EXACT_IF_CHAIN | PM_VF_EXACT_IF_RED | PM_VF_NO_GROUPED,
 	  .rate = 1090,
 	  .why = "persistent 128x256 blocks for grids of several waves" },
 	{ .role = PM_RT_PERSIST_TALL, .suffix = "_persist_tall",
 	  .from = PM_RT_NROLES, .shape = { 256, 128, 128, 128, 3 },
-	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_EXACT,
+	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_EXACT_IF_CHAIN |
+		PM_VF_EXACT_IF_RED | PM_VF_NO_GROUPED,
 	  .rate = 1000,
 	  .why = "persistent 256x128 blocks for grids of several waves" },
 	{ .role = PM_RT_PERSIST_MID, .suffix = "_persist_mid",

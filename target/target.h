@@ -57,7 +57,8 @@ enum pm_variant_flag {
 	/* one k tile of MMAs kept in flight */
 	PM_VF_INFLIGHT = 1 << 8,
 	/* launched only where its tile divides M and N: no ragged guards;
-	 * _IF_CHAIN: so with an epilogue of several statements */
+	 * _IF_CHAIN: so with an epilogue of several statements or one
+	 * loading many registers a pair (docs/decisions/0018, 0034) */
 	PM_VF_EXACT = 1 << 9,
 	PM_VF_EXACT_IF_CHAIN = 1 << 10,
 	/* blocks in row-major order (all resident at once) */
@@ -85,6 +86,10 @@ enum pm_variant_flag {
 	 * tile's chunks, none waits for another (no residency;
 	 * docs/decisions/0058-last-arriver-split.md) */
 	PM_VF_LAST = 1 << 19,
+	/* with PM_VF_EXACT_IF_CHAIN: exact also with an epilogue reduction
+	 * (its guarded 128x256 and 256x128 kernels spilled;
+	 * docs/decisions/0065-ragged-wide-tall.md) */
+	PM_VF_EXACT_IF_RED = 1 << 20,
 };
 
 /* One row of a target's variant table. */

@@ -234,7 +234,7 @@ static void test_variant(void **state)
 	}
 	/* the plan (the H100 model: 132 SMs, 2 big blocks per SM): only on
 	 * grids of more than one wave of the big kernel; the wide kernel
-	 * where it divides M and N and fills its waves to 85 %, else the
+	 * where it fills its waves to 85 %, else the
 	 * 128x128 one where its waves are fuller */
 	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
 		1920, 3840, 1664), "_persist_wide");		/* 225 / 264 */
@@ -328,8 +328,10 @@ static void test_variant(void **state)
 		1536, 2816, 1664), "_persist_wide");
 	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
 		2560, 3840, 3968), "_persist_wide");
+	/* ragged N (3712 = 14.5 x 256): the wide row's guarded kernel
+	 * (docs/decisions/0065-ragged-wide-tall.md) */
 	assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
-		1920, 3712, 1664), "_base");
+		1920, 3712, 1664), "_persist_wide");
 	{
 		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
 		struct pm_rt_spec f;
@@ -339,8 +341,9 @@ static void test_variant(void **state)
 
 		assert_true(rows[pm_test_role(rows, nv, PM_RT_PERSIST)].flags &
 			PM_RT_PRO_REGS);
-		/* the wide kernel's exact 128x256 tiles at 1090 / 1000 */
-		assert_true(w >= 0 && (rows[w].flags & PM_RT_EXACT));
+		/* the wide kernel's 128x256 tiles (and its exact twin) at
+		 * 1090 / 1000 */
+		assert_true(w >= 0 && (rows[w].flags & PM_RT_TWIN));
 		assert_true(rows[w].bm == 128 && rows[w].bn == 256);
 		assert_int_equal(f.ra.wide, 1090);
 		assert_int_equal(f.ra.partial, 500);

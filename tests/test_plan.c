@@ -145,8 +145,10 @@ static void test_relu_gemm(void **state)
 	 * one round of 126 blocks (measured 32 % faster) */
 	assert_plan(s, "3456x1280x768", "s=1 persist=6 tdp=0 small=0 "
 		"medium=0 cl=0");
-	/* tall blocks no faster than two big ones per SM */
-	assert_plan(s, "3072x1152x1280", "s=1 persist=0 tdp=0 small=0 "
+	/* tall blocks no faster than two big ones per SM, but the wide
+	 * row's guarded kernel on the ragged N (1152 = 4.5 x 256; measured
+	 * 5 % faster than the base there: docs/decisions/0065) */
+	assert_plan(s, "3072x1152x1280", "s=1 persist=2 tdp=0 small=0 "
 		"medium=0 cl=0");
 	/* small grids: 4 chunks of the workspace split, not clusters */
 	assert_plan(s, "2048x128x2432", "s=4 persist=3 tdp=0 small=0 "

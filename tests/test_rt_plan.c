@@ -27,7 +27,6 @@
 #define h100 pm_test_h100
 
 #define TW PM_RT_TWIN
-#define EX PM_RT_EXACT
 #define PR PM_RT_PRO_REGS
 #define SW PM_RT_SWAP
 #define LA PM_RT_LAST
@@ -49,9 +48,9 @@ static const struct pm_rt_variant gemm_rows[] = {
 	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65600, TW, 0, 0, 0 },
 	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73776, TW, 0, 0, 0 },
 	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 },
-	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, EX,
+	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, TW,
 		0, 0, 0 },
-	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, EX,
+	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, TW,
 		0, 0, 0 },
 	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW,
 		0, 0, 0 },
@@ -83,9 +82,9 @@ static const struct pm_rt_variant add_rows[] = {
 	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65664, TW, 0, 0, 0 },
 	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73824, TW, 0, 0, 0 },
 	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 },
-	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, EX,
+	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, TW,
 		0, 0, 0 },
-	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, EX,
+	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, TW,
 		0, 0, 0 },
 	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW,
 		0, 0, 0 },
@@ -121,9 +120,9 @@ static const struct pm_rt_variant relu_rows[] = {
 	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 384, 165952, TW | PR,
 		0, 0, 0 },
 	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 384, 215088,
-		EX | PR, 0, 0, 0 },
+		TW | PR, 0, 0, 0 },
 	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 384, 217136,
-		EX | PR, 0, 0, 0 },
+		TW | PR, 0, 0, 0 },
 	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 384, 215104,
 		TW | PR, 0, 0, 0 },
 	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 512, 224304, TW | PR,
@@ -441,11 +440,13 @@ static void test_choices(void **state)
 	assert_int_equal(c.ws_bytes, 0);
 	assert_int_equal(c.kc[0], 9 * 64);
 	assert_int_equal(c.kc[1], 9 * 64);
-	/* ragged 4095x4096: _persist_wide needs its tile to divide M */
+	/* ragged 4095x4096: _persist_wide's guarded kernel, its waves as
+	 * full as at 4096 (docs/decisions/0065-ragged-wide-tall.md) */
 	c = plan(&gemm_spec, gemm_rows, nv, 4095, 4096, 4096, NULL, &rc);
 	assert_int_equal(rc, PM_RT_OK);
-	assert_int_not_equal(gemm_rows[c.v].role, PM_RT_PERSIST_WIDE);
+	assert_int_equal(gemm_rows[c.v].role, PM_RT_PERSIST_WIDE);
 	assert_int_equal(c.exact, 0);
+
 }
 
 /* Batched problems (docs/decisions/0042): the persistent rows' units are
@@ -460,9 +461,9 @@ static void test_batched(void **state)
 		{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0,
 			0, 0 },
 		{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288,
-			215088, EX, 0, 0, 0 },
+			215088, TW, 0, 0, 0 },
 		{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288,
-			217136, EX, 0, 0, 0 },
+			217136, TW, 0, 0, 0 },
 		{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104,
 			TW, 0, 0, 0 },
 		{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304,
@@ -600,11 +601,24 @@ static void test_force(void **state)
 	c = plan(&gemm_spec, gemm_rows, nv, 4096, 4096, 4096, "_persist_wide",
 		&rc);
 	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_WIDE, 1, 0, 0, 0, 132);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_WIDE, 1, 0, 0, 1, 132);
 	assert_int_equal(c.v_nows, -1);
 	c = plan(&gemm_spec, gemm_rows, nv, 4000, 4096, 4096, "_persist_wide",
 		&rc);
-	assert_int_equal(rc, PM_RT_EILLEGAL);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_WIDE, 1, 0, 0, 0, 132);
+	/* an exact row (an epilogue chain's wide one, 0018) */
+	{
+		struct pm_rt_variant ex[NROWS(gemm_rows)];
+
+		memcpy(ex, gemm_rows, sizeof(ex));
+		for (int i = 0; i < nv; ++i)
+			if (ex[i].role == PM_RT_PERSIST_WIDE)
+				ex[i].flags = PM_RT_EXACT;
+		c = plan(&gemm_spec, ex, nv, 4000, 4096, 4096,
+			"_persist_wide", &rc);
+		assert_int_equal(rc, PM_RT_EILLEGAL);
+	}
 	/* twins: _persist_mid where 192 divides N */
 	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1536, 512, "_persist_mid",
 		&rc);

@@ -55,23 +55,27 @@ static void test_tall(void **state)
 	assert_null(strstr(k, "__cluster_dims__"));
 	free(k);
 	/* the plan (H100 model): after the wide rule (which it would equal
-	 * where both divide), on its terms: M a multiple of 256, its waves
-	 * 85 % full (230 tiles of 264: 87 %; 220: 83 %); the tail rule
+	 * where both fill), on its terms: its waves 85 % full in elements
+	 * (2560x2944: 230 tiles of 264, 87 %; 2432x2944 (ragged M): 230
+	 * tiles, 2432 x 2944 / (264 x 256 x 128) = 83 %; 2560x2816: 220,
+	 * 83 %; docs/decisions/0065-ragged-wide-tall.md); the tail rule
 	 * leaves it alone (450 tiles, 54 in the last wave) */
-	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
-		2560, 2944, 512), "_persist_tall");
-	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
-		2432, 2944, 512), "_base");
-	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
-		2560, 2816, 512), "_base");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 2560, 2944, 512, "_persist_wide"), "_persist_tall");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 2432, 2944, 512, "_persist_wide"), "_base");
+	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
+		opts, 2560, 2816, 512, "_persist_wide"), "_base");
 	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
 		2048, 4096, 512), "_persist_wide");
 	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
 		opts, 2048, 4096, 512, "_persist_wide"), "_persist_tall");
+	/* a ragged N: the wide rows' guarded kernel first, then the tall
+	 * ones' exact one */
 	assert_string_equal(pm_test_launch("gemm_bias_relu", "sm_90a", opts,
-		2304, 3200, 2176), "_persist_tall");
+		2304, 3200, 2176), "_persist_wide");
 	assert_string_equal(pm_test_launch_without("gemm_bias_relu", "sm_90a",
-		opts, 2304, 3200, 2176, "_persist_tall"), "_persist_split,s=2");
+		opts, 2304, 3200, 2176, "_persist_wide"), "_persist_tall");
 	{
 		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
 		struct pm_rt_spec f;
@@ -83,7 +87,7 @@ static void test_tall(void **state)
 		assert_string_equal(rows[i].suffix, "_persist_tall");
 		assert_true(rows[i].bm == 256 && rows[i].bn == 128 &&
 			rows[i].threads == 288 && rows[i].smem == 217136);
-		assert_int_equal(rows[i].flags, PM_RT_EXACT);
+		assert_int_equal(rows[i].flags, PM_RT_TWIN);
 		assert_non_null(l);
 		assert_non_null(strstr(l, "pm_kernel_gemm_bias_relu_persist_tall"
 			"<<<grid, 288, 217136, stream>>>("));
@@ -112,8 +116,13 @@ static void test_tall(void **state)
 		assert_int_equal(f.ra.tall, 1000);
 		assert_true(rows[pm_test_role(rows, nv, PM_RT_PERSIST_TALL)].flags
 			& PM_RT_PRO_REGS);
+		/* the wide term off: its guarded kernel takes these ragged
+		 * sizes (docs/decisions/0065-ragged-wide-tall.md) */
 		assert_string_equal(pm_test_launch("relu_gemm", "sm_90a", opts,
-			2560, 2944, 1024), "_base");
+			2560, 2944, 1024), "_persist_wide");
+		f.ra.wide = 0;
+		c = pm_test_plan(&f, rows, nv, 2560, 2944, 1024, NULL, &rc);
+		assert_string_equal(rows[c.v].suffix, "");
 		f.ra.tall = 1200;
 		c = pm_test_plan(&f, rows, nv, 2560, 2944, 1024, NULL, &rc);
 		assert_string_equal(rows[c.v].suffix, "_persist_tall");

@@ -14,8 +14,9 @@
 
 /* Each kernel with ragged sizes also comes as its exact twin (emit/print.h
  * pm_emit_twin): the code without guards, which the launcher runs where
- * the kernel's tile divides M and N; the wide and tall variants, exact
- * themselves, have none. */
+ * the kernel's tile divides M and N; the wide and tall variants too
+ * since their stores are TMA's (docs/decisions/0065-ragged-wide-tall.md),
+ * exact only with an epilogue chain (0018). */
 static void test_exact_twins(void **state)
 {
 	const char *opts[] = { "target", "sm_90a", NULL };
@@ -26,7 +27,8 @@ static void test_exact_twins(void **state)
 	const char *src;
 	static const char *const twins[] = { "", "_split", "_small", "_medium",
 		"_persist", "_persist_split", "_persist_split_cl", "_small_tma",
-		"_persist_mid", "_persist_sq", "_persist_narrow" };
+		"_persist_mid", "_persist_sq", "_persist_narrow",
+		"_persist_wide", "_persist_tall" };
 
 	(void) state;
 	assert_int_equal(polymma_options_set(o, opts[0], opts[1], NULL),
@@ -55,12 +57,9 @@ static void test_exact_twins(void **state)
 		/* raised and launched */
 		assert_true(count(src, launch) >= 3);
 	}
-	assert_null(strstr(src, "pm_kernel_gemm_nn_persist_wide_x"));
-	assert_null(strstr(src, "pm_kernel_gemm_nn_persist_tall_x"));
-	/* the wide kernel: no ragged M, N; a ragged K (its TMA boxes past K
-	 * are zeros: decisions/0030) */
+	/* the wide kernel: its ragged K too (its TMA boxes past K are
+	 * zeros: decisions/0030) */
 	k = kernel_text(src, " pm_kernel_gemm_nn_persist_wide(");
-	assert_null(strstr(k, "pm_tM"));
 	assert_non_null(strstr(k, "c2 < pm_tK / 64"));
 	free(k);
 	assert_non_null(strstr(src, "if ((M % 64 == 0 && K % 64 == 0 && N % 64 "
@@ -69,9 +68,9 @@ static void test_exact_twins(void **state)
 		"128 == 0))\n"));
 	assert_non_null(strstr(src, "if ((M % 128 == 0 && K % 64 == 0 && N % "
 		"192 == 0))\n"));
-	/* the variant table: a twin flag on each of those rows, the wide and
-	 * tall ones exact; the plan's choice launches the twin where the
-	 * row's tile divides M and N (H100 model) */
+	/* the variant table: a twin flag on each of those rows; the plan's
+	 * choice launches the twin where the row's tile divides M and N
+	 * (H100 model), the wide row's guarded kernel on ragged M */
 	{
 		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
 		struct pm_rt_spec f;
@@ -85,10 +84,14 @@ static void test_exact_twins(void **state)
 			assert_int_equal(rows[r].flags & (PM_RT_TWIN | PM_RT_EXACT),
 				PM_RT_TWIN);
 		}
-		assert_int_equal(rows[pm_test_row(rows, nv, "_persist_wide")].flags,
-			PM_RT_EXACT);
-		assert_int_equal(rows[pm_test_row(rows, nv, "_persist_tall")].flags,
-			PM_RT_EXACT);
+		pm_test_plan_suffix("gemm_nn", "sm_90a", NULL, 4095, 14336,
+			4096, &c);
+		assert_true(c.v == pm_test_row(rows, nv, "_persist_wide") &&
+			!c.exact);
+		pm_test_plan_suffix("gemm_nn", "sm_90a", NULL, 4096, 14336,
+			4096, &c);
+		assert_true(c.v == pm_test_row(rows, nv, "_persist_wide") &&
+			c.exact);
 		pm_test_plan_suffix("gemm_nn", "sm_90a", NULL, 2560, 3840, 3968,
 			&c);
 		assert_true(c.v == pm_test_row(rows, nv, "_persist") && c.exact);
@@ -98,7 +101,38 @@ static void test_exact_twins(void **state)
 		pm_test_plan_suffix("gemm_nn", "sm_90a", NULL, 1920, 3840, 1664,
 			&c);
 		assert_true(c.v == pm_test_row(rows, nv, "_persist_wide") &&
-			!c.exact);
+			c.exact);
+		/* the fill rule counts elements, not tiles: 1281x8000 is 11 x
+		 * 32 wide tiles, 89 % of 3 waves, but their last row and
+		 * column are mostly empty: 1281 x 8000 / (3 x 132 x 128 x
+		 * 256) = 79 % (without the mid row, which the plan takes
+		 * there after the fill rule) */
+		assert_string_equal(pm_test_launch_without("gemm_nn", "sm_90a",
+			NULL, 1281, 8000, 4096, "_persist_mid"),
+			"_persist_split,s=4");
+		assert_string_equal(pm_test_launch_without("gemm_nn", "sm_90a",
+			NULL, 4095, 8000, 4096, "_persist_mid"), "_persist_wide");
+	}
+	/* an epilogue chain keeps them exact (0018), and the plan off them
+	 * on ragged sizes */
+	{
+		struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+		struct pm_rt_spec f;
+		struct pm_rt_choice c;
+		const int nv = pm_test_rows("gemm_epilogue_chain", "sm_90a",
+			NULL, rows, &f);
+
+		assert_int_equal(rows[pm_test_row(rows, nv, "_persist_wide")].flags,
+			PM_RT_EXACT);
+		assert_int_equal(rows[pm_test_row(rows, nv, "_persist_tall")].flags,
+			PM_RT_EXACT);
+		pm_test_plan_suffix("gemm_epilogue_chain", "sm_90a", NULL, 4096,
+			14336, 4096, &c);
+		assert_true(c.v == pm_test_row(rows, nv, "_persist_wide"));
+		pm_test_plan_suffix("gemm_epilogue_chain", "sm_90a", NULL, 4095,
+			14336, 4096, &c);
+		assert_true(c.v != pm_test_row(rows, nv, "_persist_wide") &&
+			c.v != pm_test_row(rows, nv, "_persist_tall"));
 	}
 	polymma_result_free(r);
 	polymma_options_free(o);

@@ -124,8 +124,8 @@ static const char *wanted(struct builder *b,
 	if (c->grouped && (r->flags & PM_VF_EXACT))
 		return GROUP_EXACT;
 	if (c->grouped && (r->flags & PM_VF_NO_GROUPED))
-		return "grouped: the walk over the groups spills this tile's "
-			"registers (docs/decisions/0051)";
+		return "grouped: no room in this tile's registers for the "
+			"walk over the groups (docs/decisions/0051, 0065)";
 	if (c->batched && (r->flags & PM_VF_PSPLIT))
 		return "batched: k is not split (docs/decisions/0036)";
 	if (c->batched && (r->flags & PM_VF_SPLIT_PLAN) &&
@@ -417,8 +417,9 @@ static int pair_regs(const struct pm_kernel *k, const struct pm_expr *e,
 
 /* Is row r's kernel k built exact only (no ragged guards): the row says
  * so, or it does with an epilogue of several statements (docs/decisions/
- * 0018) or one loading more than PM_RAGGED_PAIR_REGS_MAX registers a
- * pair of elements (0034)? */
+ * 0018), an epilogue reduction (where the row says so too, 0065) or one
+ * loading more than PM_RAGGED_PAIR_REGS_MAX registers a pair of elements
+ * (0034)? */
 static int exact_only(const struct pm_variant_desc *r,
 	const struct pm_kernel *k)
 {
@@ -430,6 +431,8 @@ static int exact_only(const struct pm_variant_desc *r,
 	if (!(r->flags & PM_VF_EXACT_IF_CHAIN))
 		return 0;
 	if (k->nepi > 1)
+		return 1;
+	if ((r->flags & PM_VF_EXACT_IF_RED) && k->cfg->epi_red)
 		return 1;
 	for (int s = k->ncon; s < spec->nstmts; ++s)
 		regs += pair_regs(k, spec->stmts[s].rhs, spec->stmts[s - 1].lhs);
