@@ -123,7 +123,7 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 # Target helper files embedded into the library (directories excluded).
 TARGET_FILES := $(sort $(filter-out $(patsubst %/,%,$(wildcard runtime/device/*/)),\
 	$(wildcard runtime/device/*))) runtime/plan.h runtime/plan_rules.h \
-	runtime/plan_decode.h runtime/plan.c
+	runtime/plan_big.h runtime/plan_decode.h runtime/plan.c
 EMBED := $(BUILD)/tools/embed
 GEN := $(BUILD)/gen
 

@@ -95,6 +95,12 @@ int pm_emit_rt_table(const struct pm_variant_set *vs,
 	spec->sq.wide = spec->ra.wide;
 	spec->sq.tall = spec->ra.tall;
 	spec->sq.sq = rate(t, PM_RT_PERSIST_SQ);
+	if (t->big_mid_rate > 0) {
+		spec->big.wide = spec->ra.wide;
+		spec->big.tall = spec->ra.tall;
+		spec->big.mid = t->big_mid_rate;
+		spec->big.sq = spec->sq.sq;
+	}
 	return n;
 }
 
@@ -107,8 +113,8 @@ static const char *const role_names[PM_RT_NROLES] = {
 	"PM_RT_PERSIST_SWAP64", "PM_RT_UNALIGNED",
 };
 
-/* runtime/plan.h, plan_rules.h, plan_decode.h and plan.c, once per
- * translation unit. */
+/* runtime/plan.h, plan_rules.h, plan_big.h, plan_decode.h and plan.c,
+ * once per translation unit. */
 static void runtime_text(struct pm_strbuf *b)
 {
 	pm_strbuf_add(b, "\n/* The launch plan (polymma runtime/plan.h, "
@@ -117,6 +123,7 @@ static void runtime_text(struct pm_strbuf *b)
 	pm_strbuf_add(b, pm_embed_plan_h);
 	pm_strbuf_add(b, "#ifndef PM_RT_PLAN_C\n#define PM_RT_PLAN_C\n");
 	pm_strbuf_add(b, pm_embed_plan_rules_h);
+	pm_strbuf_add(b, pm_embed_plan_big_h);
 	pm_strbuf_add(b, pm_embed_plan_decode_h);
 	pm_strbuf_add(b, pm_embed_plan_c);
 	pm_strbuf_add(b, "#endif\n");
@@ -156,10 +163,11 @@ static void tables(const struct pm_variant_set *vs, struct pm_strbuf *b)
 	pm_strbuf_printf(b, "};\n\n/* contractions' k extents, contractions, "
 		"accumulators, split-K (0 auto),\n * the cost models (per "
 		"mille) */\nstatic const struct pm_rt_spec pm_spec_%s = { %d, "
-		"%d, %d, %d,\n\t{ %d, %d, %d, %d, %d }, { %d, %d, %d, %d, %d } };"
-		"\n", name, f.nk, f.ncon, f.nacc, f.split_k, f.ra.partial,
-		f.ra.medium, f.ra.wide, f.ra.tall, f.ra.mid, f.sq.gain, f.sq.mid,
-		f.sq.wide, f.sq.tall, f.sq.sq);
+		"%d, %d, %d,\n\t{ %d, %d, %d, %d, %d }, { %d, %d, %d, %d, %d },"
+		"\n\t{ %d, %d, %d, %d } };\n", name, f.nk, f.ncon, f.nacc,
+		f.split_k, f.ra.partial, f.ra.medium, f.ra.wide, f.ra.tall,
+		f.ra.mid, f.sq.gain, f.sq.mid, f.sq.wide, f.sq.tall, f.sq.sq,
+		f.big.wide, f.big.tall, f.big.mid, f.big.sq);
 }
 
 /* static int pm_clusters_NAME(void *ctx, int s): clusters of s blocks of

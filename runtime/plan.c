@@ -16,6 +16,9 @@
 #ifndef PM_RT_PLAN_RULES_H
 #include "runtime/plan_rules.h"
 #endif
+#ifndef PM_RT_PLAN_BIG_H
+#include "runtime/plan_big.h"
+#endif
 #ifndef PM_RT_PLAN_DECODE_H
 #include "runtime/plan_decode.h"
 #endif
@@ -381,7 +384,8 @@ static void pm_rt_widen_rule(struct pm_rt_st *st)
  * rate, the 128x128 one's rate PM_RT_PRE_PERSIST_RATE (w8 at 144-192 x
  * 14336 x 4096: the base row 1.3-1.6x the best; full tiles, 256 rows,
  * keep it: w8 9 % slower, w8zp 12 % faster than _persist_wide;
- * docs/decisions/0061). */
+ * docs/decisions/0061). The wide and tall rows only where their tiles
+ * divide M and N, as measured (their ragged kernels, 0065, were not). */
 #define PM_RT_PRE_PERSIST_RATE 800
 static void pm_rt_pre_rounds(struct pm_rt_st *st)
 {
@@ -404,7 +408,9 @@ static void pm_rt_pre_rounds(struct pm_rt_st *st)
 		double c;
 
 		if (r < 0 || !(st->v[r].flags & PM_RT_PRE) || rate[i] <= 0 ||
-		    pm_rt_occ(st, roles[i]) <= 0 || !pm_rt_exact_ok(st, r))
+		    pm_rt_occ(st, roles[i]) <= 0 || !pm_rt_exact_ok(st, r) ||
+		    ((roles[i] == PM_RT_PERSIST_WIDE ||
+		    roles[i] == PM_RT_PERSIST_TALL) && !pm_rt_divides(st, r)))
 			continue;
 		c = pm_rt_rounds(st, roles[i], rate[i]);
 		if (pick < 0 || c < best)

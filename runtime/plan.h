@@ -118,6 +118,12 @@ struct pm_rt_sq_cost {
 	int gain, mid, wide, tall, sq;
 };
 
+/* The big persistent rows' rates per mille of the 128x128 kernel's in
+ * the rule among them (plan_big.h; 0: not a candidate). */
+struct pm_rt_big_cost {
+	int wide, tall, mid, sq;
+};
+
 /* A file's fixed facts. */
 struct pm_rt_spec {
 	int nk;		/* k extents (problem.k entries), 1..PM_RT_MAX_K */
@@ -126,6 +132,7 @@ struct pm_rt_spec {
 	int split_k;	/* 0: --split-k auto, 1: never, N > 1: always N */
 	struct pm_rt_ra_cost ra;
 	struct pm_rt_sq_cost sq;
+	struct pm_rt_big_cost big;
 };
 
 /* The device: SMs, blocks per SM of each row (the occupancy API with the

@@ -11,6 +11,9 @@
 #ifndef PM_RT_PLAN_RULES_H
 #include "runtime/plan_rules.h"
 #endif
+#ifndef PM_RT_PLAN_BIG_H
+#include "runtime/plan_big.h"
+#endif
 
 /* Grids of under a quarter tile per SM, 128x128 tiles, with
  * PM_RT_SKINNY_KT to PM_RT_SKINNY_KT_MAX k tiles (one contraction, no register prologue,
@@ -174,6 +177,7 @@ static void pm_rt_rules(struct pm_rt_st *st)
 	if (ra_model)
 		pm_rt_rule_ra(st);
 	pm_rt_rule_sq(st);
+	pm_rt_rule_big(st);
 	pm_rt_rule_narrow(st);
 	pm_rt_rule_pitch(st);
 	pm_rt_rule_skinny(st);

@@ -16,8 +16,9 @@
  *     workspace; none where the units fill under half the SMs.
  *   small: T < SMs, unsplit: _small (_small_tma from 3/2 blocks per SM).
  *   medium: T < B, one partial wave filled 5/4 better: _medium.
- *   fill (T > B): _persist_wide / _persist_tall where they divide M, N and
- *     fill their waves to 85 %, else _persist where it fills them better.
+ *   fill (T > B): _persist_wide / _persist_tall where they fill their
+ *     waves to 85 % (in elements), else _persist where it fills them
+ *     better.
  *   tail (T > PS): _persist_split on the last wave's tiles when it is at
  *     most half full.
  *   mid (T > SMs): _persist_mid where its waves are 75 % full and fuller.
@@ -25,6 +26,8 @@
  *     modelled time instead of fill, tail and mid.
  *   sq (T > SMs): _persist_sq where the best other row's rounds cost
  *     gain / 1000 of its own.
+ *   big (T > SMs, one of wide, tall, mid, sq so far): the one of them of
+ *     least rounds x area / rate (plan_big.h; docs/decisions/0066).
  *   narrow: _persist on one wave whose 64x192 grid is one wave too.
  *   pitch (rows of A or B not whole 32-byte sectors): T > SMs, where B's
  *     are, or in place of the 128x128 rows where A's are, the persistent
@@ -34,7 +37,8 @@
  *     (docs/decisions/0040, 0050): _persist_skinny split.
  *   swap: decode shapes (M <= 64): the narrowest swapped row that holds M
  *     (docs/decisions/0057).
- * The last two and pm_rt_rules itself are in plan_decode.h.
+ * big is in plan_big.h; the last two and pm_rt_rules itself are in
+ * plan_decode.h.
  * A grouped problem (problem.grouped) runs them without the persistent
  * rows (docs/decisions/0051), then its own rule (pm_rt_rule_grouped:
  * _persist_mid on many tiles, _persist_narrow on decode-like groups,

@@ -17,6 +17,7 @@ extern const char pm_embed_red_cuh[];
 extern const char pm_embed_convert_cuh[];
 extern const char pm_embed_plan_h[];
 extern const char pm_embed_plan_rules_h[];
+extern const char pm_embed_plan_big_h[];
 extern const char pm_embed_plan_decode_h[];
 extern const char pm_embed_plan_c[];
 

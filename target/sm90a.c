@@ -127,7 +127,7 @@ const struct pm_target pm_target_sm90a = {
 	.mma_ra = 1, .tma = 2, .pstages = 4,
 	/* the H100's 227 KB */
 	.smem_max = 232448,
-	.ra_partial = 500, .sq_gain = 1100,
+	.ra_partial = 500, .sq_gain = 1100, .big_mid_rate = 1130,
 	.nvariants = PM_N(variants), .variants = variants,
 	.noperands = PM_N(operands), .operands = operands,
 };

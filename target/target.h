@@ -214,6 +214,10 @@ struct pm_target {
 	 * time is at least sq_gain per mille of theirs (0: no rule); the
 	 * rates are the rows' (docs/decisions) */
 	int ra_partial, sq_gain;
+	/* the mid row's rate per mille in the rule among the big persistent
+	 * rows (runtime/plan_big.h; the others': their rows' rate); 0: no
+	 * such rule (docs/decisions/0066-big-rows-rounds.md) */
+	int big_mid_rate;
 	/* The most dynamic shared memory a block of the target's GPUs may
 	 * use (bytes, opted in): a kernel that needs more is not built
 	 * (variant/) */

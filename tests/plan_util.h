@@ -149,11 +149,23 @@ static inline const char *pm_test_plan_suffix(const char *name,
 	return rc == PM_RT_OK ? rows[c.v].suffix : "?";
 }
 
+/* Is s one of the space-separated words of list? */
+static inline int pm_test_in_list(const char *list, const char *s)
+{
+	const size_t n = strlen(s);
+
+	for (const char *p = list; p && *p; p += strcspn(p, " "),
+	    p += strspn(p, " "))
+		if (strcspn(p, " ") == n && !strncmp(p, s, n))
+			return 1;
+	return 0;
+}
+
 /* The launch the plan picks for examples/NAME.tc at MxNxK on the H100
- * model, without the row of suffix drop (NULL: none; to see the rule it
- * overrides), as POLYMMA_VARIANT would force it: "<suffix>" ("_base" for
- * the base row), ",s=N" where it splits k in N chunks; "?" when it fails
- * (static storage, valid up to the next call). */
+ * model, without the rows of the suffixes in drop (space-separated; NULL:
+ * none; to see the rule they override), as POLYMMA_VARIANT would force it:
+ * "<suffix>" ("_base" for the base row), ",s=N" where it splits k in N
+ * chunks; "?" when it fails (static storage, valid up to the next call). */
 static inline const char *pm_test_launch_without(const char *name,
 	const char *target, const char *const *opts, int64_t m, int64_t n,
 	int64_t k, const char *drop)
@@ -166,11 +178,11 @@ static inline const char *pm_test_launch_without(const char *name,
 	const char *sfx;
 
 	for (int i = 0; drop && i < nv; ++i)
-		if (!strcmp(rows[i].suffix, drop)) {
+		if (pm_test_in_list(drop, rows[i].suffix)) {
 			memmove(&rows[i], &rows[i + 1], (size_t) (nv - i - 1) *
 				sizeof(rows[0]));
 			--nv;
-			break;
+			--i;
 		}
 	if (nv < 1)
 		return "?";

@@ -138,9 +138,12 @@ static const struct pm_rt_variant relu_rows[] = {
 /* sm_90a's cost tables (emit/target.c: ra_cost, sq_cost). */
 #define SM90_RA { 500, 950, 1090, 1000, 1060 }
 #define SM90_SQ { 1100, 1060, 1090, 1000, 1090 }
+#define SM90_BIG { 1090, 1000, 1130, 1090 }
 
-static const struct pm_rt_spec gemm_spec = { 1, 1, 1, 0, SM90_RA, SM90_SQ };
-static const struct pm_rt_spec add_spec = { 2, 2, 1, 0, SM90_RA, SM90_SQ };
+static const struct pm_rt_spec gemm_spec = { 1, 1, 1, 0, SM90_RA, SM90_SQ,
+	SM90_BIG };
+static const struct pm_rt_spec add_spec = { 2, 2, 1, 0, SM90_RA, SM90_SQ,
+	SM90_BIG };
 
 #define NROWS(a) ((int) (sizeof(a) / sizeof((a)[0])))
 
@@ -588,6 +591,40 @@ static void test_copy_offset(void **state)
 	assert_true(pm_rt_copy_offset(&c) >= c.cnt_bytes);
 }
 
+/* The rule among the big persistent rows (docs/decisions/0066): the one
+ * of least rounds x area / rate where the rules before chose one of
+ * them; the mid row where the fill rule had wide on LLM shapes, sq where
+ * its 192x192 tiles run fewer rounds, wide where mid's fill is poor; off
+ * without rates (sm_80), with a register prologue, batched. */
+static void test_big(void **state)
+{
+	const int nv = NROWS(gemm_rows);
+	struct pm_rt_spec off = gemm_spec;
+	struct pm_rt_choice c;
+	int rc;
+
+	(void) state;
+	memset(&off.big, 0, sizeof(off.big));
+	c = plan(&gemm_spec, gemm_rows, nv, 8192, 14336, 4096, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_MID, 1, 0, 0, 0, 132);
+	c = plan(&off, gemm_rows, nv, 8192, 14336, 4096, NULL, &rc);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_WIDE, 1, 0, 0, 1, 132);
+	/* 16 x 43 wide tiles (6 rounds) against 11 x 58 sq ones (5) */
+	c = plan(&gemm_spec, gemm_rows, nv, 2048, 11008, 4096, NULL, &rc);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SQ, 1, 0, 0, 0, 132);
+	c = plan(&off, gemm_rows, nv, 2048, 11008, 4096, NULL, &rc);
+	assert_int_equal(gemm_rows[c.v].role, PM_RT_PERSIST_WIDE);
+	/* 4096^2: 4 rounds of wide tiles against 6 of mid ones */
+	c = plan(&gemm_spec, gemm_rows, nv, 4096, 4096, 4096, NULL, &rc);
+	assert_int_equal(gemm_rows[c.v].role, PM_RT_PERSIST_WIDE);
+	/* the register prologue's own model: its choice stays */
+	c = plan(&gemm_spec, relu_rows, NROWS(relu_rows), 8192, 14336, 4096,
+		NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_int_not_equal(relu_rows[c.v].role, PM_RT_PERSIST_MID);
+}
+
 /* The override: a legal row, an exact row at a size its tile does not
  * divide, a split count, unknown suffixes and bad syntax. */
 static void test_force(void **state)
@@ -721,7 +758,7 @@ static void test_sm80(void **state)
 		{ "_small", PM_RT_SMALL, 64, 64, 32, 128, 32768, TW, 0, 0, 0 },
 	};
 	static const struct pm_rt_spec f = { 1, 1, 1, 0, { 0, 0, 0, 0, 0 },
-		{ 0, 0, 0, 0, 0 } };
+		{ 0, 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
 	struct pm_rt_device d = h100(rows, 3);
 	struct pm_rt_problem p;
 	struct pm_rt_choice c;
@@ -797,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_tail_no_workspace),
 		cmocka_unit_test(test_copy_offset),
 		cmocka_unit_test(test_two_contractions_decode),
+		cmocka_unit_test(test_big),
 		cmocka_unit_test(test_force),
 		cmocka_unit_test(test_sm80),
 		cmocka_unit_test(test_invalid),
