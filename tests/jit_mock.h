@@ -633,12 +633,28 @@ static void launch_checks(void **state)
 	assert_int_equal(mk.launches, 0);
 	setenv("POLYMMA_VARIANT", "_nope", 1);
 	assert_int_equal(mk_run(k, ok, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);
-	/* exact rows where the tile does not divide */
+	/* the wide row's guarded kernel where its tile does not divide
+	 * (docs/decisions/0065) */
 	setenv("POLYMMA_VARIANT", "_persist_wide", 1);
-	assert_int_equal(mk_run(k, ok, mk_t, NULL, 0, 1), PM_RT_L_EINVAL);
-	assert_int_equal(mk.launches, 0);
+	assert_int_equal(mk_run(k, ok, mk_t, NULL, 0, 1), 0);
+	assert_int_equal(mk.launches, 1);
 	unsetenv("POLYMMA_VARIANT");
 	pm_rt_kernel_free(k);
+	/* an exact row (an epilogue chain's wide one, 0018) there: refused */
+	for (int r = 0; r < gbr90.nrows; ++r)
+		if (gbr90.rows[r].role == PM_RT_PERSIST_WIDE) {
+			const unsigned flags = gbr90.rows[r].flags;
+
+			gbr90.rows[r].flags = PM_RT_EXACT;
+			k = mk_kernel();
+			setenv("POLYMMA_VARIANT", "_persist_wide", 1);
+			assert_int_equal(mk_run(k, ok, mk_t, NULL, 0, 1),
+				PM_RT_L_EINVAL);
+			assert_int_equal(mk.launches, 0);
+			unsetenv("POLYMMA_VARIANT");
+			pm_rt_kernel_free(k);
+			gbr90.rows[r].flags = flags;
+		}
 	pm_cuda_override(NULL);
 }
 
