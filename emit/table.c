@@ -95,7 +95,9 @@ int pm_emit_rt_table(const struct pm_variant_set *vs,
 	spec->sq.wide = spec->ra.wide;
 	spec->sq.tall = spec->ra.tall;
 	spec->sq.sq = rate(t, PM_RT_PERSIST_SQ);
-	if (t->big_mid_rate > 0) {
+	/* measured with float accumulators; i32 ones ran mid up to 8 %
+	 * slower than wide (docs/decisions/0066) */
+	if (t->big_mid_rate > 0 && !m->cfg->int_acc) {
 		spec->big.wide = spec->ra.wide;
 		spec->big.tall = spec->ra.tall;
 		spec->big.mid = t->big_mid_rate;

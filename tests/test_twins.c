@@ -178,6 +178,15 @@ static void test_printed_spec(void **state)
 		p = end - 1;
 	}
 	assert_int_equal(n, (int) (sizeof(want) / sizeof(int)));
+	/* i32 accumulators: no rates for the rule among the big rows
+	 * (docs/decisions/0066), wide where the f16 file runs mid */
+	assert_true(pm_test_rows("../tests/specs/gemm_i8_nt", "sm_90a", NULL,
+		rows, &f) > 0);
+	assert_int_equal(f.big.wide + f.big.tall + f.big.mid + f.big.sq, 0);
+	assert_string_equal(pm_test_launch("../tests/specs/gemm_i8_nt",
+		"sm_90a", NULL, 4096, 14336, 4096), "_persist_wide");
+	assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", NULL, 4096,
+		14336, 4096), "_persist_mid");
 	polymma_result_free(r);
 	polymma_options_free(o);
 	polymma_ctx_free(ctx);
