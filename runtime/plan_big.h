@@ -10,21 +10,12 @@
 #include "runtime/plan_rules.h"
 #endif
 
-/* The big persistent rows: one block per SM, unsplit. */
+/* The big persistent rows (one block per SM, unsplit), in the order of
+ * struct pm_rt_big_cost's rates. */
 static const int pm_rt_big_roles[4] = {
 	PM_RT_PERSIST_WIDE, PM_RT_PERSIST_TALL, PM_RT_PERSIST_MID,
 	PM_RT_PERSIST_SQ
 };
-
-/* Role r's rate in the rule (0: not a candidate). */
-static int pm_rt_big_rate(const struct pm_rt_st *st, int r)
-{
-	const struct pm_rt_big_cost *b = &st->f->big;
-
-	return r == PM_RT_PERSIST_WIDE ? b->wide : r == PM_RT_PERSIST_TALL ?
-		b->tall : r == PM_RT_PERSIST_MID ? b->mid :
-		r == PM_RT_PERSIST_SQ ? b->sq : 0;
-}
 
 /* Grids of more than one wave where the rules before chose one of the big
  * persistent rows: the one of them of least rounds x area / rate
@@ -37,6 +28,8 @@ static int pm_rt_big_rate(const struct pm_rt_st *st, int r)
  * batched (0042) nor grouped, no split asked. */
 static void pm_rt_rule_big(struct pm_rt_st *st)
 {
+	const struct pm_rt_big_cost *b = &st->f->big;
+	const int rate[4] = { b->wide, b->tall, b->mid, b->sq };
 	int in = 0, pick = -1;
 	double best = 0, c;
 
@@ -54,10 +47,10 @@ static void pm_rt_rule_big(struct pm_rt_st *st)
 	for (int j = 0; j < 4; ++j) {
 		const int r = pm_rt_big_roles[j], i = pm_rt_row(st, r);
 
-		if (i < 0 || pm_rt_big_rate(st, r) <= 0 ||
-		    pm_rt_occ(st, r) <= 0 || !pm_rt_exact_ok(st, i))
+		if (i < 0 || rate[j] <= 0 || pm_rt_occ(st, r) <= 0 ||
+		    !pm_rt_exact_ok(st, i))
 			continue;
-		c = pm_rt_rounds(st, r, pm_rt_big_rate(st, r));
+		c = pm_rt_rounds(st, r, rate[j]);
 		if (pick < 0 || c < best)
 			best = c, pick = r;
 	}
