@@ -1,15 +1,17 @@
 /* runtime/plan.c, the launch plan over a variant table, on the host.
  *
- * The four examples' sm_90a variant tables (hand-written from the files
- * `polymma gen examples/NAME.tc --target sm_90a` writes; to be replaced by
- * the rows the library produces) on the H100 model of tests/plan_probe.cu
+ * The four examples' sm_90a variant tables (tests/rt_plan_tables.h,
+ * hand-written from the files `polymma gen examples/NAME.tc --target
+ * sm_90a` writes, checked against the rows the library produces) on the
+ * H100 model of tests/plan_probe.cu
  * (132 SMs; blocks per SM from threads and dynamic shared memory; half the
  * SMs' worth of clusters), at every size of tests/golden/plan_sizes.txt:
  * the rules' flags printed as plan_probe prints pm_plan_NAME's must equal
  * tests/golden/plan_NAME_sm90a.txt byte for byte, and the row chosen must
- * be the one the generated launcher runs on those flags. Also the sm_80
- * and fixed-split shapes of the plan, the override POLYMMA_VARIANT and
- * the workspace fallback.
+ * be the one the generated launcher runs on those flags. Also the
+ * fixed-split shapes of the plan and the workspace fallback; the rule
+ * among the big rows, the override POLYMMA_VARIANT, sm_80's plan and bad
+ * inputs are test_rt_plan_rules.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,131 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/plan.h"
-#include "tests/plan_util.h"
-
-#define h100 pm_test_h100
-
-#define TW PM_RT_TWIN
-#define PR PM_RT_PRO_REGS
-#define SW PM_RT_SWAP
-#define LA PM_RT_LAST
-
-/* The cluster row's receive area (emit/plan.c's plan_cluster, printed in
- * pm_plan_NAME: "1 * (c - 1) * 64 * ((8 + c - 1) / c) * 128 <= 131072"):
- * 1 accumulator x 64 registers x 32 lanes x 4 bytes per warp, 8 consumer
- * warps, 131072 bytes of stages. */
-#define CL_ROW 8, 8192, 131072
-
-/* gemm_nn and gemm_bias_relu (identical geometry): threads from
- * __launch_bounds__, smem from the launches' <<<grid, threads, smem>>> and
- * pm_device's occupancy calls, tiles from the grids and TMA boxes; wide
- * and tall have no _x twin (exact: the plan checks their tile divides). */
-static const struct pm_rt_variant gemm_rows[] = {
-	{ "", PM_RT_BASE, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
-	{ "_split", PM_RT_SPLIT, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
-	{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
-	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65600, TW, 0, 0, 0 },
-	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73776, TW, 0, 0, 0 },
-	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 },
-	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, TW,
-		0, 0, 0 },
-	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, TW,
-		0, 0, 0 },
-	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW,
-		0, 0, 0 },
-	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304, TW,
-		0, 0, 0 },
-	{ "_persist_narrow", PM_RT_PERSIST_NARROW, 64, 192, 64, 160, 222304,
-		TW, 0, 0, 0 },
-	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 288, 165952, TW,
-		8, 0, 0 },
-	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288,
-		165968, TW, CL_ROW },
-	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
-		TW, 4, 0, 0 },
-	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 116840,
-		TW | SW | LA, 8, 0, 0 },
-	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776,
-		TW | SW | LA, 4, 0, 0 },
-	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416,
-		TW | SW, 4, 0, 0 },
-	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
-		0 },
-};
-
-/* add_gemm: the base, split, medium and small_tma kernels' smem differ. */
-static const struct pm_rt_variant add_rows[] = {
-	{ "", PM_RT_BASE, 128, 128, 64, 256, 98400, TW, 0, 0, 0 },
-	{ "_split", PM_RT_SPLIT, 128, 128, 64, 256, 98400, TW, 0, 0, 0 },
-	{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
-	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65664, TW, 0, 0, 0 },
-	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73824, TW, 0, 0, 0 },
-	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 },
-	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, TW,
-		0, 0, 0 },
-	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, TW,
-		0, 0, 0 },
-	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW,
-		0, 0, 0 },
-	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304, TW,
-		0, 0, 0 },
-	{ "_persist_narrow", PM_RT_PERSIST_NARROW, 64, 192, 64, 160, 222304,
-		TW, 0, 0, 0 },
-	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 288, 165952, TW,
-		8, 0, 0 },
-	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288,
-		165968, TW, CL_ROW },
-	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
-		TW, 4, 0, 0 },
-	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 116840,
-		TW | SW | LA, 8, 0, 0 },
-	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776,
-		TW | SW | LA, 4, 0, 0 },
-	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416,
-		TW | SW, 4, 0, 0 },
-	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
-		0 },
-};
-
-/* relu_gemm: the persistent kernels' prologue through the MMA's
- * registers (a producer warpgroup: 384 threads, sq 512); no narrow and no
- * cluster kernel. */
-static const struct pm_rt_variant relu_rows[] = {
-	{ "", PM_RT_BASE, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
-	{ "_split", PM_RT_SPLIT, 128, 128, 64, 256, 98352, TW, 0, 0, 0 },
-	{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
-	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65600, TW, 0, 0, 0 },
-	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73776, TW, 0, 0, 0 },
-	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 384, 165952, TW | PR,
-		0, 0, 0 },
-	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 384, 215088,
-		TW | PR, 0, 0, 0 },
-	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 384, 217136,
-		TW | PR, 0, 0, 0 },
-	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 384, 215104,
-		TW | PR, 0, 0, 0 },
-	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 512, 224304, TW | PR,
-		0, 0, 0 },
-	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 384, 165952,
-		TW | PR, 8, 0, 0 },
-	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 256, 214144,
-		TW | PR, 4, 0, 0 },
-	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW | PR, 0,
-		0, 0 },
-};
-
-/* sm_90a's cost tables (emit/target.c: ra_cost, sq_cost). */
-#define SM90_RA { 500, 950, 1090, 1000, 1060 }
-#define SM90_SQ { 1100, 1060, 1090, 1000, 1090 }
-#define SM90_BIG { 1090, 1000, 1130, 1090 }
-
-static const struct pm_rt_spec gemm_spec = { 1, 1, 1, 0, SM90_RA, SM90_SQ,
-	SM90_BIG };
-static const struct pm_rt_spec add_spec = { 2, 2, 1, 0, SM90_RA, SM90_SQ,
-	SM90_BIG };
-
-#define NROWS(a) ((int) (sizeof(a) / sizeof((a)[0])))
+#include "tests/rt_plan_tables.h"
 
 /* The role today's launcher runs on the flags w (small, medium, persist
  * 1-7, the split, the base). */
@@ -166,8 +44,6 @@ static int launched_role(const struct pm_rt_rules *w)
 		return role[w->persist];
 	return w->s > 1 ? PM_RT_SPLIT : PM_RT_BASE;
 }
-
-#define plan pm_test_plan
 
 /* Every size of plan_sizes.txt: the flags equal the golden's line, the
  * row is what the launcher runs on them. */
@@ -341,19 +217,6 @@ static void test_relu_gemm(void **state)
 {
 	(void) state;
 	check_golden("relu_gemm");
-}
-
-/* What a choice launches: row role, chunks, tdp, cluster, twin, grid. */
-static void assert_choice(const struct pm_rt_choice *c,
-	const struct pm_rt_variant *v, int role, int s, long long tdp, int cl,
-	int exact, long long grid)
-{
-	assert_int_equal(v[c->v].role, role);
-	assert_int_equal(c->s, s);
-	assert_int_equal(c->tdp, tdp);
-	assert_int_equal(c->cl, cl);
-	assert_int_equal(c->exact, exact);
-	assert_int_equal(c->grid, grid);
 }
 
 /* The launch geometry and workspace of a few golden plans. */
@@ -591,235 +454,6 @@ static void test_copy_offset(void **state)
 	assert_true(pm_rt_copy_offset(&c) >= c.cnt_bytes);
 }
 
-/* The rule among the big persistent rows (docs/decisions/0066): the one
- * of least rounds x area / rate where the rules before chose one of
- * them; the mid row where the fill rule had wide on LLM shapes, sq where
- * its 192x192 tiles run fewer rounds, wide where mid's fill is poor; off
- * without rates (sm_80), with a register prologue, batched. */
-static void test_big(void **state)
-{
-	const int nv = NROWS(gemm_rows);
-	struct pm_rt_spec off = gemm_spec;
-	struct pm_rt_choice c;
-	int rc;
-
-	(void) state;
-	memset(&off.big, 0, sizeof(off.big));
-	c = plan(&gemm_spec, gemm_rows, nv, 8192, 14336, 4096, NULL, &rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_MID, 1, 0, 0, 0, 132);
-	c = plan(&off, gemm_rows, nv, 8192, 14336, 4096, NULL, &rc);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_WIDE, 1, 0, 0, 1, 132);
-	/* 16 x 43 wide tiles (6 rounds) against 11 x 58 sq ones (5) */
-	c = plan(&gemm_spec, gemm_rows, nv, 2048, 11008, 4096, NULL, &rc);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SQ, 1, 0, 0, 0, 132);
-	c = plan(&off, gemm_rows, nv, 2048, 11008, 4096, NULL, &rc);
-	assert_int_equal(gemm_rows[c.v].role, PM_RT_PERSIST_WIDE);
-	/* 4096^2: 4 rounds of wide tiles against 6 of mid ones */
-	c = plan(&gemm_spec, gemm_rows, nv, 4096, 4096, 4096, NULL, &rc);
-	assert_int_equal(gemm_rows[c.v].role, PM_RT_PERSIST_WIDE);
-	/* the register prologue's own model: its choice stays */
-	c = plan(&gemm_spec, relu_rows, NROWS(relu_rows), 8192, 14336, 4096,
-		NULL, &rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_int_not_equal(relu_rows[c.v].role, PM_RT_PERSIST_MID);
-}
-
-/* The override: a legal row, an exact row at a size its tile does not
- * divide, a split count, unknown suffixes and bad syntax. */
-static void test_force(void **state)
-{
-	const int nv = NROWS(gemm_rows);
-	struct pm_rt_force fo;
-	struct pm_rt_choice c;
-	int rc;
-
-	(void) state;
-	c = plan(&gemm_spec, gemm_rows, nv, 4096, 4096, 4096, "_persist_wide",
-		&rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_WIDE, 1, 0, 0, 1, 132);
-	assert_int_equal(c.v_nows, -1);
-	c = plan(&gemm_spec, gemm_rows, nv, 4000, 4096, 4096, "_persist_wide",
-		&rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_WIDE, 1, 0, 0, 0, 132);
-	/* an exact row (an epilogue chain's wide one, 0018) */
-	{
-		struct pm_rt_variant ex[NROWS(gemm_rows)];
-
-		memcpy(ex, gemm_rows, sizeof(ex));
-		for (int i = 0; i < nv; ++i)
-			if (ex[i].role == PM_RT_PERSIST_WIDE)
-				ex[i].flags = PM_RT_EXACT;
-		c = plan(&gemm_spec, ex, nv, 4000, 4096, 4096,
-			"_persist_wide", &rc);
-		assert_int_equal(rc, PM_RT_EILLEGAL);
-	}
-	/* twins: _persist_mid where 192 divides N */
-	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1536, 512, "_persist_mid",
-		&rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_MID, 1, 0, 0, 1, 64);
-	/* a tile's chunks need not be resident together where the last to
-	 * arrive sums them (PM_RT_LAST, docs/decisions/0058): 86 tiles x 4
-	 * chunks on 132 SMs; not on the 64-column row, whose chunks wait */
-	c = plan(&gemm_spec, gemm_rows, nv, 1, 11008, 4096, "_persist_swap,s=4",
-		&rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SWAP, 4, 0, 0, 0, 132);
-	assert_int_equal(c.ws_bytes, PM_RT_CNT_BYTES + 86 * 4 * 128 * 16 * 4);
-	c = plan(&gemm_spec, gemm_rows, nv, 64, 11008, 4096,
-		"_persist_swap64,s=2", &rc);
-	assert_int_equal(rc, PM_RT_EILLEGAL);
-	c = plan(&gemm_spec, gemm_rows, nv, 100, 100, 512, "_base", &rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_BASE, 1, 0, 0, 0, 1);
-	/* k of 10 tiles: 4 chunks of 3, 3, 3, 1; 6 would leave 5 */
-	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 640, "_split,s=4", &rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_SPLIT, 4, 0, 0, 1, 64);
-	assert_int_equal(c.kc[0], 192);
-	assert_int_equal(c.ws_bytes, 4096 + (size_t) 64 * 4 * 65536);
-	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 640, "_split,s=6", &rc);
-	assert_int_equal(rc, PM_RT_EILLEGAL);
-	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 640, "_split", &rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_true(c.s >= 2);
-	/* the split persistent kernel: at most 8 chunks (its consumer warps) */
-	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
-		"_persist_split,s=8", &rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SPLIT, 8, 0, 0, 1, 128);
-	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
-		"_persist_split,s=16", &rc);
-	assert_int_equal(rc, PM_RT_EILLEGAL);
-	/* ... and every chunk resident at once (the chunks of a tile wait
-	 * for each other): 192 tiles on 132 blocks cannot split; 64 tiles
-	 * split in 2 chunks, not 3 (a GPU run hung there before) */
-	c = plan(&gemm_spec, gemm_rows, nv, 1000, 3000, 512, "_persist_split",
-		&rc);
-	assert_int_equal(rc, PM_RT_EILLEGAL);
-	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 4096,
-		"_persist_split,s=3", &rc);
-	assert_int_equal(rc, PM_RT_EILLEGAL);
-	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 4096,
-		"_persist_split", &rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_int_equal(c.s, 2);
-	/* clusters: 16 tiles, 132 / c / 2 clusters at once: at most 4 */
-	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
-		"_persist_split_cl", &rc);
-	assert_int_equal(rc, PM_RT_OK);
-	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SPLIT_CL, 4, 0, 4, 1, 64);
-	assert_int_equal(c.ws_bytes, 0);
-	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096,
-		"_persist_split_cl,s=8", &rc);
-	assert_int_equal(rc, PM_RT_EILLEGAL);
-	c = plan(&gemm_spec, gemm_rows, nv, 512, 512, 4096, "_persist,s=2",
-		&rc);
-	assert_int_equal(rc, PM_RT_EILLEGAL);
-	/* a row the file does not have, an unknown suffix, bad syntax */
-	c = plan(&gemm_spec, relu_rows, NROWS(relu_rows), 512, 512, 4096,
-		"_persist_narrow", &rc);
-	assert_int_equal(rc, PM_RT_EUNKNOWN);
-	assert_int_equal(pm_rt_parse_force("_bogus", gemm_rows, nv, &fo),
-		PM_RT_EUNKNOWN);
-	assert_int_equal(pm_rt_parse_force("_persist_", gemm_rows, nv, &fo),
-		PM_RT_EUNKNOWN);
-	assert_int_equal(pm_rt_parse_force("_split,x=2", gemm_rows, nv, &fo),
-		PM_RT_ESYNTAX);
-	assert_int_equal(pm_rt_parse_force("_split,s=", gemm_rows, nv, &fo),
-		PM_RT_ESYNTAX);
-	assert_int_equal(pm_rt_parse_force("_split,s=0", gemm_rows, nv, &fo),
-		PM_RT_ESYNTAX);
-	assert_int_equal(pm_rt_parse_force("_split,s=2x", gemm_rows, nv, &fo),
-		PM_RT_ESYNTAX);
-	assert_int_equal(fo.v, -1);
-	assert_int_equal(pm_rt_parse_force("_split,s=12", gemm_rows, nv, &fo),
-		PM_RT_OK);
-	assert_int_equal(fo.v, 1);
-	assert_int_equal(fo.s, 12);
-	assert_int_equal(pm_rt_parse_force("", gemm_rows, nv, &fo), PM_RT_OK);
-	assert_int_equal(fo.v, -1);
-	assert_int_equal(pm_rt_parse_force(NULL, gemm_rows, nv, &fo), PM_RT_OK);
-	assert_int_equal(fo.v, -1);
-}
-
-/* sm_80's plan (gemm_nn --target sm_80: base, split, small; kt of 32):
- * the workspace split from 4/5 of the SMs, the small row below. */
-
-static void test_sm80(void **state)
-{
-	/* 128x128x32 blocks, 2 per SM on the model */
-	static const struct pm_rt_variant rows[] = {
-		{ "", PM_RT_BASE, 128, 128, 32, 256, 98304, TW, 0, 0, 0 },
-		{ "_split", PM_RT_SPLIT, 128, 128, 32, 256, 98304, TW, 0, 0, 0 },
-		{ "_small", PM_RT_SMALL, 64, 64, 32, 128, 32768, TW, 0, 0, 0 },
-	};
-	static const struct pm_rt_spec f = { 1, 1, 1, 0, { 0, 0, 0, 0, 0 },
-		{ 0, 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
-	struct pm_rt_device d = h100(rows, 3);
-	struct pm_rt_problem p;
-	struct pm_rt_choice c;
-
-	(void) state;
-	memset(&p, 0, sizeof(p));
-	d.sms = 108;
-	/* 96 tiles >= 4/5 of 108: s = min(216 / 96, 128 / 4) = 2 */
-	p.m = 1024, p.n = 1536, p.k[0] = 4096;
-	assert_int_equal(pm_rt_plan(&f, rows, 3, &d, &p, NULL, &c), PM_RT_OK);
-	assert_choice(&c, rows, PM_RT_SPLIT, 2, 0, 0, 1, 96);
-	/* no workspace: unsplit, and 96 < 108 tiles: the small row */
-	assert_int_equal(c.v_nows, 2);
-	/* 64 tiles: the small row, unsplit */
-	p.n = 1024;
-	assert_int_equal(pm_rt_plan(&f, rows, 3, &d, &p, NULL, &c), PM_RT_OK);
-	assert_choice(&c, rows, PM_RT_SMALL, 1, 0, 0, 1, 256);
-	/* --split-k 3: always 3 */
-	{
-		struct pm_rt_spec f3 = f;
-
-		f3.split_k = 3;
-		assert_int_equal(pm_rt_plan(&f3, rows, 3, &d, &p, NULL, &c),
-			PM_RT_OK);
-		assert_choice(&c, rows, PM_RT_SPLIT, 3, 0, 0, 1, 64);
-	}
-	/* --split-k 1 (no split row): the small row where T < SMs only */
-	assert_int_equal(pm_rt_plan(&f, rows, 1, &d, &p, NULL, &c), PM_RT_OK);
-	assert_choice(&c, rows, PM_RT_BASE, 1, 0, 0, 1, 64);
-	/* --small-variant off: the split below 4/5 of the SMs too */
-	p.n = 512;
-	assert_int_equal(pm_rt_plan(&f, rows, 2, &d, &p, NULL, &c), PM_RT_OK);
-	assert_choice(&c, rows, PM_RT_SPLIT, 6, 0, 0, 1, 32);
-}
-
-/* Bad inputs: no base row, two rows of one role, no k. */
-static void test_invalid(void **state)
-{
-	struct pm_rt_variant rows[2];
-	struct pm_rt_device d;
-	struct pm_rt_problem p;
-	struct pm_rt_choice c;
-
-	(void) state;
-	memcpy(rows, gemm_rows, sizeof(rows));
-	d = h100(rows, 2);
-	memset(&p, 0, sizeof(p));
-	p.m = p.n = 256, p.k[0] = 256;
-	assert_int_equal(pm_rt_plan(&gemm_spec, rows, 2, &d, &p, NULL, &c),
-		PM_RT_OK);
-	rows[1].role = PM_RT_BASE;
-	assert_int_equal(pm_rt_plan(&gemm_spec, rows, 2, &d, &p, NULL, &c),
-		PM_RT_EINVAL);
-	assert_int_equal(pm_rt_plan(&gemm_spec, rows + 1, 0, &d, &p, NULL, &c),
-		PM_RT_EINVAL);
-	rows[1].role = PM_RT_SPLIT;
-	p.k[0] = 0;
-	assert_int_equal(pm_rt_plan(&gemm_spec, rows, 2, &d, &p, NULL, &c),
-		PM_RT_EINVAL);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -834,10 +468,6 @@ int main(void)
 		cmocka_unit_test(test_tail_no_workspace),
 		cmocka_unit_test(test_copy_offset),
 		cmocka_unit_test(test_two_contractions_decode),
-		cmocka_unit_test(test_big),
-		cmocka_unit_test(test_force),
-		cmocka_unit_test(test_sm80),
-		cmocka_unit_test(test_invalid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
