@@ -175,7 +175,8 @@ static const struct pm_opt table[] = {
 		"With `--persistent on` (unsplit, TMA): each consumer "
 		"warpgroup waits for all but the k tile it just issued and "
 		"releases the stage before (the last tile drains and releases "
-		"both); the `_persist_narrow` variant runs so."),
+		"both); the `_persist_narrow` and `_persist_slim` variants "
+		"run so."),
 	SWITCH("pro-overlap", pro_overlap, "on for sm_90a where possible",
 		"transform tile k+1 while tile k's asynchronous MMAs run",
 		"Prologues (pointwise work on an operand in shared memory): "
@@ -241,7 +242,11 @@ static const struct pm_opt table[] = {
 		"of one 64x192 `wgmma`, one k tile of them in flight, 160 "
 		"threads; not with a prologue through the registers), "
 		"launched unsplit where the plan runs `_persist` on one wave "
-		"and the 64x192 grid is one wave too, and `_persist_split` "
+		"and the 64x192 grid is one wave too, `_persist_slim` "
+		"(64x128, 8 stages, the narrow one's structure) where the "
+		"plan chose the small or medium variant or two split chunks "
+		"and the 64x128 grid is one wave of a third of the SMs or "
+		"more, and `_persist_split` "
 		"(128x128, split-K inside the persistent kernel, reduced "
 		"through a workspace) on grids under 3/5 tile per SM and on "
 		"the tail of grids of several waves, with its twin "

@@ -165,7 +165,7 @@ static void pm_rt_fill_choice(const struct pm_rt_st *st, int i, int64_t s,
 static void pm_rt_why(const struct pm_rt_st *st, struct pm_rt_rules *w)
 {
 	static const int num[PM_RT_NROLES] = { 0, 0, 0, 0, 0, 1, 2, 4, 5, 6,
-		7, 3, 3, 8, 9, 10, 11, 0 };
+		7, 12, 3, 3, 8, 9, 10, 11, 0 };
 
 	w->s = (int) st->s;
 	w->persist = st->persist < 0 ? 0 : num[st->persist];

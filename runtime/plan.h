@@ -50,6 +50,7 @@ enum pm_rt_role {
 	PM_RT_PERSIST_MID,	/* "_persist_mid": 128x192 */
 	PM_RT_PERSIST_SQ,	/* "_persist_sq": 192x192 */
 	PM_RT_PERSIST_NARROW,	/* "_persist_narrow": 64x192, MMAs in flight */
+	PM_RT_PERSIST_SLIM,	/* "_persist_slim": 64x128, MMAs in flight */
 	PM_RT_PERSIST_SPLIT,	/* "_persist_split": split-K units, workspace */
 	PM_RT_PERSIST_SPLIT_CL,	/* "_persist_split_cl": a tile's chunks in a cluster */
 	PM_RT_PERSIST_SKINNY,	/* "_persist_skinny": 64-row split units, M <= 64 */
@@ -176,7 +177,7 @@ struct pm_rt_problem {
 /* The flags of today's rules before the launcher's precedence (small,
  * medium, persist, split, base): what pm_plan_NAME's struct held, persist
  * in its numbering (1 persist, 2 wide, 3 split, 4 tall, 5 mid, 6 sq,
- * 7 narrow). For tests and logs only: launch from pm_rt_choice. */
+ * 7 narrow, 8 skinny, 9-11 the swapped rows, 12 slim). For tests and logs only: launch from pm_rt_choice. */
 struct pm_rt_rules {
 	int s, persist, small, medium, cl;
 	int64_t tdp;

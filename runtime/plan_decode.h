@@ -179,6 +179,7 @@ static void pm_rt_rules(struct pm_rt_st *st)
 	pm_rt_rule_sq(st);
 	pm_rt_rule_big(st);
 	pm_rt_rule_narrow(st);
+	pm_rt_rule_slim(st);
 	pm_rt_rule_pitch(st);
 	pm_rt_rule_skinny(st);
 	if (!pm_rt_rule_swap(st))

@@ -29,6 +29,8 @@
  *   big (T > SMs, one of wide, tall, mid, sq so far): the one of them of
  *     least rounds x area / rate (plan_big.h; docs/decisions/0066).
  *   narrow: _persist on one wave whose 64x192 grid is one wave too.
+ *   slim: the small or medium row, or a split in two chunks, where the
+ *     64x128 grid is one wave: _persist_slim (docs/decisions/0067).
  *   pitch (rows of A or B not whole 32-byte sectors): T > SMs, where B's
  *     are, or in place of the 128x128 rows where A's are, the persistent
  *     row of least rounds x area / flops per byte copied; T <= SMs,
@@ -83,6 +85,13 @@
 /* the largest cluster */
 #define PM_RT_MAX_CL 8
 /* The workspace's counters: PM_RT_CNT_BYTES (plan.h). */
+/* the slim row: from this many k tiles of work (at 6-8 k tiles measured
+ * 5-15 % slower than the small row, from 14 1.03-1.11x faster), and in
+ * place of two chunks up to this many (GEMM at 32-64: 1.02-1.15x faster;
+ * Add(GEMM, GEMM) at 76-116, two contractions: 4-13 % slower;
+ * docs/decisions/0067-slim-row-small-grids.md) */
+#define PM_RT_SLIM_KT 12
+#define PM_RT_SLIM_SPLIT_KT 64
 /* The fill rule's wave fill, per cent (85; with a register prologue 70 at
  * 16 k tiles or more), the mid rule's (75). */
 #define PM_RT_FILL 85
@@ -663,6 +672,37 @@ static void pm_rt_rule_narrow(struct pm_rt_st *st)
 		return;
 	if (pm_rt_tiles(st, i) <= (int64_t) st->sms * o)
 		st->persist = PM_RT_PERSIST_NARROW;
+}
+
+/* Grids under one wave of 128x128 tiles that the rules ran on the small
+ * or medium rows, or split in two chunks up to PM_RT_SLIM_SPLIT_KT k
+ * tiles, whose 64x128 grid is one wave and a third of the SMs or more,
+ * from PM_RT_SLIM_KT k tiles of work: the slim row (64x128 blocks, one
+ * per SM, one consumer warpgroup, 8 stages, a k tile of MMAs in flight).
+ * GEMM, against the rows before in one process (H200): 1.03-1.15x faster
+ * at the 13 paper and square grids it takes (1024^3 1.10x: 0.99 ->
+ * 1.10x cuBLAS); the small row stays where slim lost 5-15 % (6-8 k
+ * tiles, or 16-32 of its tiles), the split in three chunks or more and
+ * the skinny row where their k split won. Not on misaligned rows (the
+ * pitch rule), decode shapes (M <= 64: the skinny and swapped rows),
+ * batched or grouped problems, prologues through the registers
+ * (docs/decisions/0067-slim-row-small-grids.md). */
+static void pm_rt_rule_slim(struct pm_rt_st *st)
+{
+	const int i = pm_rt_row(st, PM_RT_PERSIST_SLIM);
+	const int o = pm_rt_occ(st, PM_RT_PERSIST_SLIM);
+	const int split2 = st->persist == PM_RT_PERSIST_SPLIT && !st->tdp &&
+		!st->cl && st->s <= 2 && st->ktsum <= PM_RT_SLIM_SPLIT_KT;
+	int64_t t;
+
+	if (i < 0 || !st->nofix || o <= 0 || pm_rt_mis(st) || st->ra ||
+	    st->p->m <= 64 || pm_rt_batch(st) > 1 || st->p->grouped ||
+	    st->ktsum < PM_RT_SLIM_KT || !pm_rt_exact_ok(st, i) ||
+	    !(st->small || st->medium || split2))
+		return;
+	t = pm_rt_tiles(st, i);
+	if (t * 3 >= (int64_t) st->sms && t <= (int64_t) st->sms * o)
+		pm_rt_take(st, PM_RT_PERSIST_SLIM);
 }
 
 /* A grouped problem's rules (problem.grouped = E groups, after the others,

@@ -69,6 +69,12 @@ static const struct pm_variant_desc variants[] = {
 	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO |
 		PM_VF_INFLIGHT,
 	  .why = "persistent 64x192 blocks, MMAs in flight, one-wave grids" },
+	{ .role = PM_RT_PERSIST_SLIM, .suffix = "_persist_slim",
+	  .from = PM_RT_NROLES, .shape = { 64, 128, 64, 128, 8 },
+	  .flags = PERSIST | PM_VF_UNSPLIT | PM_VF_ONE_MACRO |
+		PM_VF_INFLIGHT | PM_VF_NO_GROUPED,
+	  .why = "persistent 64x128 blocks, MMAs in flight, 8 stages, for "
+		"small grids they hold in one wave" },
 	{ .role = PM_RT_PERSIST_SPLIT, .suffix = "_persist_split",
 	  .from = PM_RT_NROLES,
 	  .flags = PERSIST | PM_VF_PSPLIT | PM_VF_NO_CLUSTER,

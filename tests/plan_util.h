@@ -128,27 +128,6 @@ static inline struct pm_rt_choice pm_test_plan(const struct pm_rt_spec *f,
 	return pm_test_plan_p(f, v, nv, &p, force, rc);
 }
 
-/* The suffix of the row the plan launches for examples/NAME.tc at MxNxK
- * (static storage: the target table's), or "?" when it fails. */
-static inline const char *pm_test_plan_suffix(const char *name,
-	const char *target, const char *const *opts, int64_t m, int64_t n,
-	int64_t k, struct pm_rt_choice *out)
-{
-	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
-	struct pm_rt_spec f;
-	struct pm_rt_choice c;
-	int nv = pm_test_rows(name, target, opts, rows, &f), rc;
-
-	if (out)
-		memset(out, 0, sizeof(*out));
-	if (nv < 1)
-		return "?";
-	c = pm_test_plan(&f, rows, nv, m, n, k, NULL, &rc);
-	if (out)
-		*out = c;
-	return rc == PM_RT_OK ? rows[c.v].suffix : "?";
-}
-
 /* Is s one of the space-separated words of list? */
 static inline int pm_test_in_list(const char *list, const char *s)
 {
@@ -159,6 +138,53 @@ static inline int pm_test_in_list(const char *list, const char *s)
 		if (strcspn(p, " ") == n && !strncmp(p, s, n))
 			return 1;
 	return 0;
+}
+
+/* Removes the rows of the suffixes in drop (space-separated; NULL: none)
+ * from rows[0..nv); the rows left. */
+static inline int pm_test_drop_rows(struct pm_rt_variant *rows, int nv,
+	const char *drop)
+{
+	for (int i = 0; drop && i < nv; ++i)
+		if (pm_test_in_list(drop, rows[i].suffix)) {
+			memmove(&rows[i], &rows[i + 1], (size_t) (nv - i - 1) *
+				sizeof(rows[0]));
+			--nv;
+			--i;
+		}
+	return nv;
+}
+
+/* pm_test_plan_suffix without the rows of the suffixes in drop
+ * (space-separated; NULL: none). */
+static inline const char *pm_test_plan_suffix_without(const char *name,
+	const char *target, const char *const *opts, int64_t m, int64_t n,
+	int64_t k, const char *drop, struct pm_rt_choice *out)
+{
+	struct pm_rt_variant rows[PM_RT_MAX_VARIANTS];
+	struct pm_rt_spec f;
+	struct pm_rt_choice c;
+	int nv = pm_test_rows(name, target, opts, rows, &f), rc;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	nv = pm_test_drop_rows(rows, nv, drop);
+	if (nv < 1)
+		return "?";
+	c = pm_test_plan(&f, rows, nv, m, n, k, NULL, &rc);
+	if (out)
+		*out = c;
+	return rc == PM_RT_OK ? rows[c.v].suffix : "?";
+}
+
+/* The suffix of the row the plan launches for examples/NAME.tc at MxNxK
+ * (static storage: the target table's), or "?" when it fails. */
+static inline const char *pm_test_plan_suffix(const char *name,
+	const char *target, const char *const *opts, int64_t m, int64_t n,
+	int64_t k, struct pm_rt_choice *out)
+{
+	return pm_test_plan_suffix_without(name, target, opts, m, n, k, NULL,
+		out);
 }
 
 /* The launch the plan picks for examples/NAME.tc at MxNxK on the H100
@@ -177,13 +203,7 @@ static inline const char *pm_test_launch_without(const char *name,
 	int nv = pm_test_rows(name, target, opts, rows, &f), rc;
 	const char *sfx;
 
-	for (int i = 0; drop && i < nv; ++i)
-		if (pm_test_in_list(drop, rows[i].suffix)) {
-			memmove(&rows[i], &rows[i + 1], (size_t) (nv - i - 1) *
-				sizeof(rows[0]));
-			--nv;
-			--i;
-		}
+	nv = pm_test_drop_rows(rows, nv, drop);
 	if (nv < 1)
 		return "?";
 	c = pm_test_plan(&f, rows, nv, m, n, k, NULL, &rc);

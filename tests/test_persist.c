@@ -372,6 +372,15 @@ static void test_variant(void **state)
  * rows' partials and stores only them); grids of several waves run the
  * full waves' tiles whole and split the tail's; the plan's rules and the
  * launch. */
+/* The split rules' choice for gemm_nn without the slim row. */
+#define NO_SLIM "_persist_slim"
+static const char *split_launch(const char *const *opts, int64_t m,
+	int64_t n, int64_t k)
+{
+	return pm_test_launch_without("gemm_nn", "sm_90a", opts, m, n, k,
+		NO_SLIM);
+}
+
 static void test_split(void **state)
 {
 	const char *opts[] = { "target", "sm_90a", NULL };
@@ -501,38 +510,46 @@ static void test_split(void **state)
 	}
 	free(s);
 	free(diag);
-	/* the plan (H100 model): under 3/5 tile per SM, not on 1/2 to 3/5
-	 * with 16 k tiles (67 tiles: _persist), chunks of 16 k tiles or more
-	 * (40 tiles: 47 k tiles 2, 48 3), whole (50: 3 of 17), at most 8
-	 * (one strip per consumer warp), units filling half the SMs (33
-	 * tiles x 2 chunks, not 32); the grid the units, at most one block
-	 * per SM; no workspace: unsplit, not this kernel */
+	/* the plan (H100 model) without the slim row (which takes grids of
+	 * at most one wave of 64x128 tiles the split runs in two chunks:
+	 * 8448x128x2048, 132 of them; docs/decisions/0067): under 3/5 tile
+	 * per SM, not on 1/2 to 3/5 with 16 k tiles (67 tiles: _persist),
+	 * chunks of 16 k tiles or more (40 tiles: 47 k tiles 2, 48 3), whole
+	 * (50: 3 of 17), at most 8 (one strip per consumer warp), units
+	 * filling half the SMs (33 tiles x 2 chunks, not 32); the grid the
+	 * units, at most one block per SM; no workspace: unsplit, not this
+	 * kernel */
 	{
+		struct pm_rt_variant r2[PM_RT_MAX_VARIANTS];
 		struct pm_rt_choice c;
 
 		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
-			8448, 128, 2048), "_persist_split,s=2");
-		pm_test_plan_suffix("gemm_nn", "sm_90a", opts, 8448, 128, 2048,
-			&c);
+			8448, 128, 2048), "_persist_slim");
+		assert_string_equal(split_launch(opts, 8448, 128, 2048),
+			"_persist_split,s=2");
+		pm_test_plan_suffix_without("gemm_nn", "sm_90a", opts, 8448,
+			128, 2048, NO_SLIM, &c);
 		assert_true(c.grid == 132 && c.kc[0] == 1024 && c.tdp == 0);
 		assert_int_equal(c.ws_bytes, 4096 + 66 * 2 * 65536);
-		assert_int_equal(c.v_nows, pm_test_row(rows, nv, "_small_tma"));
-		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
-			8576, 128, 2048), "_persist");
-		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
-			1280, 512, 3008), "_persist_split,s=2");
-		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
-			1280, 512, 3072), "_persist_split,s=3");
-		pm_test_plan_suffix("gemm_nn", "sm_90a", opts, 1280, 512, 3200,
-			&c);
+		memcpy(r2, rows, sizeof(rows));
+		assert_int_equal(c.v_nows, pm_test_row(r2,
+			pm_test_drop_rows(r2, nv, NO_SLIM), "_small_tma"));
+		assert_string_equal(split_launch(opts, 8576, 128, 2048),
+			"_persist");
+		assert_string_equal(split_launch(opts, 1280, 512, 3008),
+			"_persist_split,s=2");
+		assert_string_equal(split_launch(opts, 1280, 512, 3072),
+			"_persist_split,s=3");
+		pm_test_plan_suffix_without("gemm_nn", "sm_90a", opts, 1280,
+			512, 3200, NO_SLIM, &c);
 		assert_true(c.s == 3 && c.kc[0] == 17 * 64 && c.grid == 120);
-		pm_test_plan_suffix("gemm_nn", "sm_90a", opts, 1280, 128, 16384,
-			&c);
+		pm_test_plan_suffix_without("gemm_nn", "sm_90a", opts, 1280,
+			128, 16384, NO_SLIM, &c);
 		assert_true(c.s == 8 && c.grid == 80);
-		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
-			4224, 128, 2048), "_persist_split,s=2");
-		assert_string_equal(pm_test_launch("gemm_nn", "sm_90a", opts,
-			4096, 128, 2048), "_small");
+		assert_string_equal(split_launch(opts, 4224, 128, 2048),
+			"_persist_split,s=2");
+		assert_string_equal(split_launch(opts, 4096, 128, 2048),
+			"_small");
 	}
 	/* several waves whose last is at most half full (594 tiles: 66 of
 	 * 132; 595: 67), k of 16 tiles or more: the full waves' tiles whole,

@@ -26,13 +26,14 @@
 #include "tests/rt_plan_tables.h"
 
 /* The role today's launcher runs on the flags w (small, medium, persist
- * 1-7, the split, the base). */
+ * 1-12, the split, the base). */
 static int launched_role(const struct pm_rt_rules *w)
 {
-	static const int role[12] = { -1, PM_RT_PERSIST, PM_RT_PERSIST_WIDE,
+	static const int role[13] = { -1, PM_RT_PERSIST, PM_RT_PERSIST_WIDE,
 		PM_RT_PERSIST_SPLIT, PM_RT_PERSIST_TALL, PM_RT_PERSIST_MID,
 		PM_RT_PERSIST_SQ, PM_RT_PERSIST_NARROW, PM_RT_PERSIST_SKINNY,
-		PM_RT_PERSIST_SWAP, PM_RT_PERSIST_SWAP32, PM_RT_PERSIST_SWAP64 };
+		PM_RT_PERSIST_SWAP, PM_RT_PERSIST_SWAP32, PM_RT_PERSIST_SWAP64,
+		PM_RT_PERSIST_SLIM };
 
 	if (w->small)
 		return PM_RT_SMALL;

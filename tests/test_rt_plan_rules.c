@@ -1,6 +1,6 @@
 /* runtime/plan.c on the hand-written sm_90a tables (tests/
  * rt_plan_tables.h) and an sm_80 one: the rule among the big persistent
- * rows (docs/decisions/0066), the override POLYMMA_VARIANT, sm_80's
+ * rows (docs/decisions/0066), the slim row's (0067), the override POLYMMA_VARIANT, sm_80's
  * plan, and bad inputs. The golden plans are test_rt_plan.c's.
  */
 #include <stdarg.h>
@@ -47,6 +47,64 @@ static void test_big(void **state)
 		NULL, &rc);
 	assert_int_equal(rc, PM_RT_OK);
 	assert_int_not_equal(relu_rows[c.v].role, PM_RT_PERSIST_MID);
+}
+
+/* The slim row's rule (docs/decisions/0067): in place of the small row
+ * or two chunks where its 64x128 grid is one wave and a third of the SMs
+ * or more (44 of 132), from 12 k tiles of work, two chunks only up to 64;
+ * not past one wave, three chunks, misaligned rows, M <= 64, batched. */
+static void test_slim(void **state)
+{
+	static const struct {
+		int64_t m, n, k;
+		int role, s;
+	} cases[] = {
+		{ 1024, 1024, 1024, PM_RT_PERSIST_SLIM, 1 },	/* _small_tma */
+		{ 1024, 1024, 4096, PM_RT_PERSIST_SLIM, 1 },	/* 64 k tiles */
+		{ 1024, 1024, 4160, PM_RT_PERSIST_SPLIT, 2 },	/* 65 */
+		{ 2816, 128, 1536, PM_RT_PERSIST_SLIM, 1 },	/* 44 tiles */
+		{ 2752, 128, 1536, PM_RT_SMALL, 1 },		/* 43 */
+		{ 1920, 384, 512, PM_RT_SMALL, 1 },		/* 8 k tiles */
+		{ 896, 768, 3200, PM_RT_PERSIST_SPLIT, 3 },
+		{ 640, 1792, 256, PM_RT_SMALL_TMA, 1 },		/* 140 tiles */
+		{ 1000, 1000, 1000, PM_RT_PERSIST, 1 },		/* the pitch rule */
+		{ 64, 4096, 1024, PM_RT_SMALL, 1 },		/* M <= 64 */
+	};
+	const int nv = NROWS(gemm_rows);
+	struct pm_rt_problem p;
+	struct pm_rt_choice c;
+	int rc;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+		c = plan(&gemm_spec, gemm_rows, nv, cases[i].m, cases[i].n,
+			cases[i].k, NULL, &rc);
+		assert_int_equal(rc, PM_RT_OK);
+		assert_int_equal(gemm_rows[c.v].role, cases[i].role);
+		assert_int_equal(c.s, cases[i].s);
+	}
+	c = plan(&gemm_spec, gemm_rows, nv, 1024, 1024, 1024, NULL, &rc);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SLIM, 1, 0, 0, 1, 128);
+	assert_int_equal(c.ws_bytes, 0);
+	/* 2 batches of 512x1024: 128 of its tiles, but batched */
+	memset(&p, 0, sizeof(p));
+	p.m = 512, p.n = 1024, p.k[0] = 1024, p.batch = 2;
+	c = pm_test_plan_p(&gemm_spec, gemm_rows, nv, &p, NULL, &rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_int_not_equal(gemm_rows[c.v].role, PM_RT_PERSIST_SLIM);
+	p.batch = 1;
+	c = pm_test_plan_p(&gemm_spec, gemm_rows, nv, &p, NULL, &rc);
+	assert_int_equal(gemm_rows[c.v].role, PM_RT_PERSIST_SLIM);
+	/* two contractions: 2 x 56 k tiles keep their two chunks */
+	c = plan(&add_spec, add_rows, NROWS(add_rows), 3072, 256, 3584, NULL,
+		&rc);
+	assert_int_equal(add_rows[c.v].role, PM_RT_PERSIST_SPLIT);
+	assert_int_equal(c.s, 2);
+	/* forced where the rule would not take it (two rounds): it runs */
+	c = plan(&gemm_spec, gemm_rows, nv, 640, 1792, 256, "_persist_slim",
+		&rc);
+	assert_int_equal(rc, PM_RT_OK);
+	assert_choice(&c, gemm_rows, PM_RT_PERSIST_SLIM, 1, 0, 0, 1, 132);
 }
 
 /* The override: a legal row, an exact row at a size its tile does not
@@ -248,6 +306,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_big),
+		cmocka_unit_test(test_slim),
 		cmocka_unit_test(test_force),
 		cmocka_unit_test(test_sm80),
 		cmocka_unit_test(test_invalid),

@@ -27,7 +27,7 @@ static void test_exact_twins(void **state)
 	const char *src;
 	static const char *const twins[] = { "", "_split", "_small", "_medium",
 		"_persist", "_persist_split", "_persist_split_cl", "_small_tma",
-		"_persist_mid", "_persist_sq", "_persist_narrow",
+		"_persist_mid", "_persist_sq", "_persist_narrow", "_persist_slim",
 		"_persist_wide", "_persist_tall" };
 
 	(void) state;
