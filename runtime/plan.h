@@ -177,7 +177,8 @@ struct pm_rt_problem {
 /* The flags of today's rules before the launcher's precedence (small,
  * medium, persist, split, base): what pm_plan_NAME's struct held, persist
  * in its numbering (1 persist, 2 wide, 3 split, 4 tall, 5 mid, 6 sq,
- * 7 narrow, 8 skinny, 9-11 the swapped rows, 12 slim). For tests and logs only: launch from pm_rt_choice. */
+ * 7 narrow, 8 skinny, 9-11 the swapped rows, 12 slim). For tests and
+ * logs only: launch from pm_rt_choice. */
 struct pm_rt_rules {
 	int s, persist, small, medium, cl;
 	int64_t tdp;

@@ -680,10 +680,10 @@ static void pm_rt_rule_narrow(struct pm_rt_st *st)
  * from PM_RT_SLIM_KT k tiles of work: the slim row (64x128 blocks, one
  * per SM, one consumer warpgroup, 8 stages, a k tile of MMAs in flight).
  * GEMM, against the rows before in one process (H200): 1.03-1.15x faster
- * at the 13 paper and square grids it takes (1024^3 1.10x: 0.99 ->
- * 1.10x cuBLAS); the small row stays where slim lost 5-15 % (6-8 k
- * tiles, or 16-32 of its tiles), the split in three chunks or more and
- * the skinny row where their k split won. Not on misaligned rows (the
+ * at the 13 paper and square grids it takes (1024^3 1.10x); the small
+ * row stays where slim lost 5-15 % (6-8 k tiles, or 16-32 of its
+ * tiles), the split in three chunks or more and the skinny row where
+ * their k split won. Not on misaligned rows (the
  * pitch rule), decode shapes (M <= 64: the skinny and swapped rows),
  * batched or grouped problems, prologues through the registers
  * (docs/decisions/0067-slim-row-small-grids.md). */

@@ -1,7 +1,7 @@
 /* runtime/plan.c on the hand-written sm_90a tables (tests/
  * rt_plan_tables.h) and an sm_80 one: the rule among the big persistent
- * rows (docs/decisions/0066), the slim row's (0067), the override POLYMMA_VARIANT, sm_80's
- * plan, and bad inputs. The golden plans are test_rt_plan.c's.
+ * rows (docs/decisions/0066), the slim row's (0067), the override
+ * POLYMMA_VARIANT, sm_80's plan, and bad inputs. The golden plans are test_rt_plan.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>
