@@ -105,6 +105,35 @@ const char *pm_reserved_name(const char *name, bool def, bool gen)
 	return NULL;
 }
 
+/* The words isl's parser reads as keywords whatever their case (its
+ * isl_stream's); size symbols become parameter names in the strings the
+ * polyhedral stages parse. */
+static const char *const isl_keywords[] = {
+	"exists", "and", "or", "implies", "not", "infty", "infinity", "nan",
+	"min", "max", "rat", "true", "false", "ceild", "floord", "mod",
+	"ceil", "floor",
+};
+
+/* a and b are equal ignoring ASCII case. */
+static bool same_word(const char *a, const char *b)
+{
+	for (; *a && *b; ++a, ++b)
+		if (tolower((unsigned char) *a) != tolower((unsigned char) *b))
+			return false;
+	return *a == *b;
+}
+
+const char *pm_isl_keyword(const char *name)
+{
+	for (size_t i = 0; i < COUNT(isl_keywords); ++i)
+		if (same_word(isl_keywords[i], name))
+			return "size symbols may not be a keyword of isl's "
+				"parser (exists, and, or, implies, not, infty, "
+				"infinity, NaN, min, max, rat, true, false, "
+				"ceild, floord, mod, ceil, floor, in any case)";
+	return NULL;
+}
+
 /* The leading reductions: the contractions of a fused kernel. */
 static int ncontractions(const struct pm_spec *spec)
 {

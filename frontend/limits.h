@@ -59,6 +59,11 @@ enum {
  * it may. */
 const char *pm_reserved_name(const char *name, bool def, bool gen);
 
+/* Why name may not name a size symbol: a keyword of isl's parser, which
+ * reads the symbols as the parameters of the spec's sets (exists, min,
+ * mod, ..., in any case); NULL when it may. */
+const char *pm_isl_keyword(const char *name);
+
 struct pm_spec;
 /* The limits of one kernel, which bound the isl work of `gen` and of
  * `check` alike: at most PM_LIMIT_CONTRACTIONS contractions and

@@ -117,6 +117,9 @@ static int add_sym(struct sema *S, const char *name, struct pm_loc loc)
 	if (i >= 0)
 		return i;
 	check_c_name(S, name, loc, false);
+	if (pm_isl_keyword(name) && !pm_reserved_name(name, false, false))
+		pm_diag_error(S->diags, loc, "'%s': %s", name,
+			pm_isl_keyword(name));
 	if (spec->nsyms == PM_LIMIT_SYMS) {
 		if (!S->full_syms)
 			pm_diag_error(S->diags, loc, "too many size symbols "

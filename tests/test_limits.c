@@ -594,6 +594,21 @@ static void test_reserved_names(void **state)
 		"t.tc:1:5: error: ", "'pm_gemm': names starting with 'pm_'");
 	parse_err("def g(f32(PM_NV) x) -> (f32(PM_NV) y) {\n  y(i) = x(i)\n}\n",
 		"t.tc:1:11: error: ", "names starting with 'PM_'");
+	/* isl's keywords, in any case, as size symbols (its parser read
+	 * them as keywords: an internal error before); as an index or a
+	 * tensor they never reach it */
+	parse_err("def g(f16(M, K) A, f16(miN, K) B) -> (f32(M, miN) C) {\n"
+		"  C(i, j) +=! A(i, k) * B(j, k)\n}\n", "t.tc:1:24: error: ",
+		"'miN': size symbols may not be a keyword of isl's parser");
+	parse_err("def g(f32(Exists) x) -> (f32(Exists) y) {\n  y(i) = x(i)\n}"
+		"\n", "t.tc:1:11: error: ", "'Exists': size symbols may not");
+	parse_err("def g(f32(infinity) x) -> (f32(infinity) y) {\n"
+		"  y(i) = x(i)\n}\n", "t.tc:1:11: error: ", "'infinity'");
+	gen_limits("def g(f16(M, K) A, f16(K, N) B) -> (f16(M, N) C) {\n"
+		"  C(mod, j) +=! A(mod, k) * B(k, j)\n}\n", NULL, NULL);
+	assert_null(pm_isl_keyword("minimum"));
+	assert_null(pm_isl_keyword("mo"));
+	assert_non_null(pm_isl_keyword("NAN"));
 	/* C library names the generated file uses; main as the def */
 	parse_err("def main(f32(M) x) -> (f32(M) y) {\n  y(i) = x(i)\n}\n",
 		"t.tc:1:5: error: ", "'main': it is a C library name");
