@@ -113,13 +113,14 @@ static int add_sym(struct sema *S, const char *name, struct pm_loc loc)
 {
 	struct pm_spec *spec = S->spec;
 	int i = find_sym(spec, name);
+	const char *why;
 
 	if (i >= 0)
 		return i;
 	check_c_name(S, name, loc, false);
-	if (pm_isl_keyword(name) && !pm_reserved_name(name, false, false))
-		pm_diag_error(S->diags, loc, "'%s': %s", name,
-			pm_isl_keyword(name));
+	if (!pm_reserved_name(name, false, false) &&
+	    (why = pm_isl_keyword(name)))
+		pm_diag_error(S->diags, loc, "'%s': %s", name, why);
 	if (spec->nsyms == PM_LIMIT_SYMS) {
 		if (!S->full_syms)
 			pm_diag_error(S->diags, loc, "too many size symbols "

@@ -22,6 +22,37 @@
  * warps, 131072 bytes of stages. */
 #define CL_ROW 8, 8192, 131072
 
+/* The rows from _persist on, alike in gemm_nn, gemm_bias_relu and
+ * add_gemm. */
+#define SM90_PERSIST_ROWS \
+	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 }, \
+	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, TW, \
+		0, 0, 0 }, \
+	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, TW, \
+		0, 0, 0 }, \
+	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW, \
+		0, 0, 0 }, \
+	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304, TW, \
+		0, 0, 0 }, \
+	{ "_persist_narrow", PM_RT_PERSIST_NARROW, 64, 192, 64, 160, 222304, \
+		TW, 0, 0, 0 }, \
+	{ "_persist_slim", PM_RT_PERSIST_SLIM, 64, 128, 64, 160, 214144, \
+		TW, 0, 0, 0 }, \
+	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 288, 165952, TW, \
+		8, 0, 0 }, \
+	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288, \
+		165968, TW, CL_ROW }, \
+	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144, \
+		TW, 4, 0, 0 }, \
+	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 116840, \
+		TW | SW | LA, 8, 0, 0 }, \
+	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776, \
+		TW | SW | LA, 4, 0, 0 }, \
+	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416, \
+		TW | SW, 4, 0, 0 }, \
+	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0, \
+		0 },
+
 /* gemm_nn and gemm_bias_relu (identical geometry): threads from
  * __launch_bounds__, smem from the launches' <<<grid, threads, smem>>> and
  * pm_device's occupancy calls, tiles from the grids and TMA boxes; wide
@@ -32,33 +63,7 @@ static const struct pm_rt_variant gemm_rows[] = {
 	{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
 	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65600, TW, 0, 0, 0 },
 	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73776, TW, 0, 0, 0 },
-	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 },
-	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, TW,
-		0, 0, 0 },
-	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, TW,
-		0, 0, 0 },
-	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW,
-		0, 0, 0 },
-	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304, TW,
-		0, 0, 0 },
-	{ "_persist_narrow", PM_RT_PERSIST_NARROW, 64, 192, 64, 160, 222304,
-		TW, 0, 0, 0 },
-	{ "_persist_slim", PM_RT_PERSIST_SLIM, 64, 128, 64, 160, 214144,
-		TW, 0, 0, 0 },
-	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 288, 165952, TW,
-		8, 0, 0 },
-	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288,
-		165968, TW, CL_ROW },
-	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
-		TW, 4, 0, 0 },
-	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 116840,
-		TW | SW | LA, 8, 0, 0 },
-	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776,
-		TW | SW | LA, 4, 0, 0 },
-	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416,
-		TW | SW, 4, 0, 0 },
-	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
-		0 },
+	SM90_PERSIST_ROWS
 };
 
 /* add_gemm: the base, split, medium and small_tma kernels' smem differ. */
@@ -68,33 +73,7 @@ static const struct pm_rt_variant add_rows[] = {
 	{ "_small", PM_RT_SMALL, 64, 64, 64, 128, 65536, TW, 0, 0, 0 },
 	{ "_small_tma", PM_RT_SMALL_TMA, 64, 64, 64, 128, 65664, TW, 0, 0, 0 },
 	{ "_medium", PM_RT_MEDIUM, 64, 128, 64, 128, 73824, TW, 0, 0, 0 },
-	{ "_persist", PM_RT_PERSIST, 128, 128, 64, 288, 165952, TW, 0, 0, 0 },
-	{ "_persist_wide", PM_RT_PERSIST_WIDE, 128, 256, 64, 288, 215088, TW,
-		0, 0, 0 },
-	{ "_persist_tall", PM_RT_PERSIST_TALL, 256, 128, 64, 288, 217136, TW,
-		0, 0, 0 },
-	{ "_persist_mid", PM_RT_PERSIST_MID, 128, 192, 64, 288, 215104, TW,
-		0, 0, 0 },
-	{ "_persist_sq", PM_RT_PERSIST_SQ, 192, 192, 64, 416, 224304, TW,
-		0, 0, 0 },
-	{ "_persist_narrow", PM_RT_PERSIST_NARROW, 64, 192, 64, 160, 222304,
-		TW, 0, 0, 0 },
-	{ "_persist_slim", PM_RT_PERSIST_SLIM, 64, 128, 64, 160, 214144,
-		TW, 0, 0, 0 },
-	{ "_persist_split", PM_RT_PERSIST_SPLIT, 128, 128, 64, 288, 165952, TW,
-		8, 0, 0 },
-	{ "_persist_split_cl", PM_RT_PERSIST_SPLIT_CL, 128, 128, 64, 288,
-		165968, TW, CL_ROW },
-	{ "_persist_skinny", PM_RT_PERSIST_SKINNY, 64, 128, 64, 160, 214144,
-		TW, 4, 0, 0 },
-	{ "_persist_swap", PM_RT_PERSIST_SWAP, 128, 16, 64, 288, 116840,
-		TW | SW | LA, 8, 0, 0 },
-	{ "_persist_swap32", PM_RT_PERSIST_SWAP32, 64, 32, 64, 160, 152776,
-		TW | SW | LA, 4, 0, 0 },
-	{ "_persist_swap64", PM_RT_PERSIST_SWAP64, 64, 64, 64, 160, 140416,
-		TW | SW, 4, 0, 0 },
-	{ "_unaligned", PM_RT_UNALIGNED, 128, 128, 64, 256, 98304, TW, 0, 0,
-		0 },
+	SM90_PERSIST_ROWS
 };
 
 /* relu_gemm: the persistent kernels' prologue through the MMA's
