@@ -278,6 +278,18 @@ static const struct pm_opt table[] = {
 		"H100 measured 6 % slower, "
 		"`docs/decisions/0017-multicast-off-by-default.md`). `1` (or `off`): no "
 		"clusters." },
+	SWITCH("pdl", pdl, "on for sm_90a",
+		"sm_90a: programmatic dependent launch",
+		"Every kernel waits for the previous grid of its stream "
+		"(`griddepcontrol.wait`) before it touches memory, and the "
+		"launchers (the file's and the JIT's) launch it with the "
+		"programmatic stream serialization attribute: in a stream of "
+		"kernels launched so, one starts while the grid before it "
+		"finishes (1.2-1.6 us a launch on the H200, "
+		"`docs/decisions/0068-pdl.md`); after any other work it waits "
+		"as a plain launch does. No kernel signals early: the next "
+		"grid starts as this one's blocks exit. `off`: plain launches; "
+		"`on` is an error for a target without it."),
 	{ .key = "small-variant", .flag = "--small-variant",
 	  .metavar = "auto|off", .kind = PM_OPT_ENUM,
 	  .field = { F(small_variant) }, .nfields = 1, .choices = auto_off,
@@ -491,6 +503,7 @@ polymma_options *polymma_options_alloc(void)
 	o->cfg.tma = -1;
 	o->cfg.persistent = -1;
 	o->cfg.cluster = -1;
+	o->cfg.pdl = -1;
 	o->cfg.small_variant = -1;
 	o->cfg.reg_stage = -1;
 	return o;

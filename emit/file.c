@@ -501,6 +501,11 @@ static int kernel_fn(struct pm_kernel *k, __isl_keep isl_ast_node *ast,
 		k->scop->spec->name, suffix);
 	kernel_params(k, b, host);
 	pm_strbuf_add(b, ")\n{\n");
+	/* launched so that it may start before the previous grid ends
+	 * (launch.c): nothing touches memory before the wait
+	 * (docs/decisions/0068-pdl.md) */
+	if (!host && k->cfg->pdl > 0)
+		pm_strbuf_add(b, "\tpm_pdl_wait();\n");
 	kernel_locals(k, b, host);
 	if (k->ws)
 		return pm_emit_ws_body(k, ast, b, d);

@@ -156,18 +156,27 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
 	const char *ind, const char *grid, const char *cl, int stream)
 {
+	/* a launch: also the programmatic dependency (launch.c) */
+	int pdl = stream && k->cfg->pdl > 0;
+
 	pm_strbuf_printf(b, "%scudaLaunchConfig_t pm_lc = {};\n"
-		"%scudaLaunchAttribute pm_la[1];\n%spm_lc.gridDim = %s;\n"
+		"%scudaLaunchAttribute pm_la[%d];\n%spm_lc.gridDim = %s;\n"
 		"%spm_lc.blockDim = dim3(%d, 1, 1);\n"
 		"%spm_lc.dynamicSmemBytes = %ld;\n%s%s"
 		"%spm_la[0].id = cudaLaunchAttributeClusterDimension;\n"
 		"%spm_la[0].val.clusterDim.x = %s;\n"
 		"%spm_la[0].val.clusterDim.y = 1;\n"
 		"%spm_la[0].val.clusterDim.z = 1;\n"
-		"%spm_lc.attrs = pm_la;\n%spm_lc.numAttrs = 1;\n", ind, ind, ind,
-		grid, ind, pm_kernel_threads(k), ind, pm_kernel_smem_bytes(k, 0, NULL),
-		stream ? ind : "", stream ? "pm_lc.stream = stream;\n" : "",
-		ind, ind, cl, ind, ind, ind, ind);
+		"%spm_lc.attrs = pm_la;\n%spm_lc.numAttrs = %d;\n", ind, ind,
+		1 + pdl, ind, grid, ind, pm_kernel_threads(k), ind,
+		pm_kernel_smem_bytes(k, 0, NULL), stream ? ind : "", stream ?
+		"pm_lc.stream = stream;\n" : "", ind, ind, cl, ind, ind, ind,
+		ind, 1 + pdl);
+	if (pdl)
+		pm_strbuf_printf(b, "%spm_la[1].id = "
+			"cudaLaunchAttributeProgrammaticStreamSerialization;\n"
+			"%spm_la[1].val.programmaticStreamSerializationAllowed = "
+			"1;\n", ind, ind);
 }
 
 const char *pm_emit_acc_name(const struct pm_kernel *k, int c)

@@ -42,10 +42,11 @@ void pm_emit_signature(struct pm_kernel *k, struct pm_strbuf *b,
 
 /* ---- The block: threads, shared memory, barriers, accumulators ---- */
 
-/* "cudaLaunchConfig_t pm_lc" and "cudaLaunchAttribute pm_la[1]" for kernel
+/* "cudaLaunchConfig_t pm_lc" and "cudaLaunchAttribute pm_la[]" for kernel
  * k (its threads and shared memory) in clusters of `cl` blocks on grid
  * `grid` (C expressions), lines indented by ind; stream: also the
- * launch's stream. */
+ * launch's stream and, where k waits for the previous grid (--pdl), the
+ * programmatic dependency. */
 void pm_emit_cluster_config(struct pm_kernel *k, struct pm_strbuf *b,
 	const char *ind, const char *grid, const char *cl, int stream);
 /* The register accumulator of contraction c: "pm_acc" or "pm_acc1" (one

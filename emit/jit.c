@@ -367,6 +367,7 @@ int pm_emit_jit(const struct pm_variant_set *vs, struct pm_rt_jit *j,
 		return -1;
 	j->nrows = pm_emit_rt_table(vs, j->rows, kern, &j->spec);
 	j->planned = j->nrows > 1;
+	j->pdl = vs->main->cfg->pdl > 0;
 	/* launch.c, launch_fn and kc_single: the copies after the split's
 	 * part where a plan may split */
 	j->kc_split = j->nkc && j->planned && vs->main->scop->nsplit;

@@ -193,6 +193,24 @@ static void twin_cond(struct pm_kernel *k, char *buf, size_t len)
 		snprintf(buf + off, len - off, ")");
 }
 
+/* "return pm_launch_pdl(KERNEL, grid, threads, smem, stream, args);":
+ * the kernel (its exact twin where ex holds) launched so that it may
+ * start while the stream's previous grid ends; its first statement waits
+ * for that grid (file.c, docs/decisions/0068-pdl.md). */
+static void launch_pdl(struct pm_kernel *k, struct pm_strbuf *b,
+	const char *ind, const char *suffix, const char *ex, long smem,
+	const char *args)
+{
+	const char *name = k->scop->spec->name;
+
+	pm_strbuf_printf(b, "%sreturn pm_launch_pdl(", ind);
+	if (ex)
+		pm_strbuf_printf(b, "%s ? pm_kernel_%s%s_x : ", ex, name,
+			suffix);
+	pm_strbuf_printf(b, "pm_kernel_%s%s, grid, %d, %ld, stream, %s);\n",
+		name, suffix, pm_kernel_threads(k), smem, args);
+}
+
 /* The launch of kernel pm_kernel_<name><suffix>: one block per output
  * tile in x (file.c maps it to the tile), split: the plan p's chunks in z
  * and its workspace. */
@@ -341,14 +359,20 @@ static void launch(struct pm_kernel *k, const char *suffix,
 				"pm_kernel_%s%s, %s);\n%s}\n", ind, spec->name,
 				suffix, args.s ? args.s : "", ind);
 	}
-	if (twin)
-		pm_strbuf_printf(b, "%sif (%s)\n%s\tpm_kernel_%s%s_x<<<grid, %d, "
-			"%ld, stream>>>(%s);\n%selse\n\t", ind, ex, ind,
+	if (k->cfg->pdl > 0)
+		launch_pdl(k, b, ind, suffix, twin ? ex : NULL, smem,
+			args.s ? args.s : "");
+	else {
+		if (twin)
+			pm_strbuf_printf(b, "%sif (%s)\n%s\tpm_kernel_%s%s_x<<<"
+				"grid, %d, %ld, stream>>>(%s);\n%selse\n\t", ind, ex,
+				ind, spec->name, suffix, pm_kernel_threads(k), smem,
+				args.s ? args.s : "", ind);
+		pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, "
+			"stream>>>(%s);\n%sreturn cudaGetLastError();\n", ind,
 			spec->name, suffix, pm_kernel_threads(k), smem,
 			args.s ? args.s : "", ind);
-	pm_strbuf_printf(b, "%spm_kernel_%s%s<<<grid, %d, %ld, stream>>>(%s);\n"
-		"%sreturn cudaGetLastError();\n", ind, spec->name, suffix,
-		pm_kernel_threads(k), smem, args.s ? args.s : "", ind);
+	}
 	if (args.failed)
 		b->failed = 1;
 	pm_strbuf_free(&args);

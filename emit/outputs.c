@@ -126,12 +126,14 @@ char *pm_emit_meta(struct pm_kernel *k)
 		"  \"warp\": [%d, %d],\n  \"mma\": [%d, %d, %d],\n"
 		"  \"threads\": %d,\n  \"split_k\": %s,\n  \"stages\": %d,\n"
 		"  \"smem\": \"%s\",\n  \"persistent\": \"%s\",\n"
-		"  \"cluster\": \"%s\",\n  \"sizes\": [", POLYMMA_VERSION,
+		"  \"cluster\": \"%s\",\n  \"pdl\": \"%s\",\n  \"sizes\": [",
+		POLYMMA_VERSION,
 		spec->name, c->target->name, c->bm, c->bn, c->bk, c->wm, c->wn,
 		c->mm, c->mn, c->mk, pm_kernel_threads(k),
 		pm_emit_split_str(k, sk), c->stages, pm_emit_smem_name(c->smem),
 		k->ws ? "on" : k->var[PM_RT_PERSIST] ? "auto" : "off",
-		c->cluster == 1 ? "1" : c->cluster == 2 ? "2" : "auto");
+		c->cluster == 1 ? "1" : c->cluster == 2 ? "2" : "auto",
+		c->pdl > 0 ? "on" : "off");
 	for (int i = 0; i < n; ++i)
 		pm_strbuf_printf(&b, "%s\"%s\"", i ? ", " : "",
 			spec->syms[order[i]].name);

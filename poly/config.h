@@ -108,6 +108,12 @@ struct pm_config {
 	 * reads of B; emit/); 1 = none; -1 = auto: none (2 measured 6 %
 	 * slower, docs/decisions/0017-multicast-off-by-default.md) */
 	int cluster;
+	/* programmatic dependent launch (targets with it, sm_90a): every
+	 * kernel waits for the previous grid of its stream before it
+	 * touches memory, launched so that it may start before that grid's
+	 * end (docs/decisions/0068-pdl.md): -1 = where the target has it
+	 * (default), 0 = off, 1 = required */
+	int pdl;
 	int ndefines;
 	struct pm_define defines[PM_MAX_DEFINES];
 	/* --dump-schedule: dump_all, or dump_pass names one pass */

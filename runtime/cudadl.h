@@ -31,6 +31,7 @@ typedef struct {
 #define PM_CU_ATTR_CC_MINOR 76
 #define PM_CU_FUNC_MAX_DYN_SMEM 8		/* MAX_DYNAMIC_SHARED_SIZE_BYTES */
 #define PM_CU_LAUNCH_ATTR_CLUSTER_DIM 4
+#define PM_CU_LAUNCH_ATTR_PROG_SERIAL 6	/* PROGRAMMATIC_STREAM_SERIALIZATION */
 #define PM_CU_TMAP_INTERLEAVE_NONE 0
 #define PM_CU_TMAP_L2_256B 3
 #define PM_CU_TMAP_OOB_NONE 0
@@ -43,6 +44,7 @@ typedef struct {
 		struct {
 			unsigned x, y, z;
 		} cluster;
+		int prog_serial;	/* programmaticStreamSerializationAllowed */
 	} value;
 } pm_CUlaunchAttribute;
 

@@ -178,6 +178,7 @@ static void all(struct pm_rt_io *io, struct pm_rt_jit *j, int out)
 		dim(io, &j->pre[i].reuse, out);
 	}
 	F(j->planned, 0, 1);
+	F(j->pdl, 0, 1);
 	F(j->red, 0, 3);
 	F(j->red_bm, 0, 1 << 16);
 	F(j->red_bn, 0, 1 << 16);

@@ -154,6 +154,11 @@ struct pm_rt_jit {
 		struct pm_rt_dim r, c, reuse;
 	} pre[PM_RT_JIT_KC];
 	int planned;		/* several kernels: pm_rt_plan picks */
+	/* the kernels wait for the stream's previous grid (--pdl): launched
+	 * with the programmatic stream serialization attribute
+	 * (docs/decisions/0068-pdl.md; the copy and prologue kernels are
+	 * not) */
+	int pdl;
 	/* an epilogue reduction (docs/decisions/0037, 0056): 0 none, else 1
 	 * + what it keeps (0 rows, 1 columns, 2 a scalar); its workspace's
 	 * partials are for tiles of red_bm x red_bn at least (the file's

@@ -488,6 +488,53 @@ static int pre_copies(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	return PM_RT_L_OK;
 }
 
+/* Kernel f of row w on grid x 1 x gz in clusters of cl blocks (0: none)
+ * with the file's programmatic dependency (k->j.pdl, the kernels' wait:
+ * docs/decisions/0068-pdl.md): the driver's result, or -1 (k's error
+ * set) where clusters need a cuLaunchKernelEx the driver lacks. Without
+ * it the dependency is dropped: a plain launch, the wait a no-op. */
+static int launch_kernel(struct pm_rt_kernel *k, const struct pm_cuda *cu,
+	pm_CUfunction f, const struct pm_rt_jit_row *w, unsigned grid,
+	unsigned gz, unsigned cl, pm_CUstream stream, void **arg)
+{
+	pm_CUlaunchAttribute a[2];
+	pm_CUlaunchConfig lc;
+	unsigned n = 0;
+
+	memset(a, 0, sizeof(a));
+	memset(&lc, 0, sizeof(lc));
+	if (cl) {
+		a[n].id = PM_CU_LAUNCH_ATTR_CLUSTER_DIM;
+		a[n].value.cluster.x = cl;
+		a[n].value.cluster.y = a[n].value.cluster.z = 1;
+		++n;
+	}
+	if (k->j.pdl && cu->LaunchKernelEx) {
+		a[n].id = PM_CU_LAUNCH_ATTR_PROG_SERIAL;
+		a[n].value.prog_serial = 1;
+		++n;
+	}
+	if (!n)
+		return (int) cu->LaunchKernel(f, grid, 1, gz,
+			(unsigned) w->threads, 1, 1, (unsigned) w->smem, stream,
+			arg, NULL);
+	if (!cu->LaunchKernelEx) {
+		fail(k, PM_RT_L_ECUDA, "the driver has no cuLaunchKernelEx "
+			"(CUDA 12 or later)");
+		return -1;
+	}
+	lc.grid[0] = grid;
+	lc.grid[1] = 1;
+	lc.grid[2] = gz;
+	lc.block[0] = (unsigned) w->threads;
+	lc.block[1] = lc.block[2] = 1;
+	lc.smem = (unsigned) w->smem;
+	lc.stream = stream;
+	lc.attrs = a;
+	lc.nattrs = n;
+	return (int) cu->LaunchKernelEx(&lc, f, arg, NULL);
+}
+
 /* launch.c, launch: row c->v with its arguments. */
 static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 	struct pm_rt_module *m, const struct pm_rt_choice *c,
@@ -555,33 +602,11 @@ static int run(struct pm_rt_kernel *k, const struct pm_cuda *cu,
 		if (w->twin_mult[i] && s[i] % w->twin_mult[i])
 			x = 0;
 	x = x && w->twin;
-	if (w->cl && c->cl > 1) {
-		pm_CUlaunchAttribute a;
-		pm_CUlaunchConfig lc;
-
-		memset(&a, 0, sizeof(a));
-		memset(&lc, 0, sizeof(lc));
-		a.id = PM_CU_LAUNCH_ATTR_CLUSTER_DIM;
-		a.value.cluster.x = (unsigned) c->cl;
-		a.value.cluster.y = a.value.cluster.z = 1;
-		lc.grid[0] = (unsigned) grid;
-		lc.grid[1] = lc.grid[2] = 1;
-		lc.block[0] = (unsigned) w->threads;
-		lc.block[1] = lc.block[2] = 1;
-		lc.smem = (unsigned) w->smem;
-		lc.stream = stream;
-		lc.attrs = &a;
-		lc.nattrs = 1;
-		if (!cu->LaunchKernelEx)
-			return fail(k, PM_RT_L_ECUDA, "the driver has no "
-				"cuLaunchKernelEx (CUDA 12 or later)");
-		r = cu->LaunchKernelEx(&lc, m->f[c->v][x], arg, NULL);
-	} else {
-		r = cu->LaunchKernel(m->f[c->v][x], (unsigned) grid, 1,
-			(unsigned) gz, (unsigned) w->threads,
-			1, 1, (unsigned) w->smem, stream, arg, NULL);
-	}
-	return r ? cuda_fail(k, cu, "the launch", r) : PM_RT_L_OK;
+	r = launch_kernel(k, cu, m->f[c->v][x], w, (unsigned) grid,
+		(unsigned) gz, w->cl && c->cl > 1 ? (unsigned) c->cl : 0u, stream,
+		arg);
+	return r < 0 ? PM_RT_L_ECUDA : r ? cuda_fail(k, cu, "the launch", r) :
+		PM_RT_L_OK;
 }
 
 /* need bytes of workspace: the stream's kept one (use_kept), else the

@@ -130,7 +130,7 @@ const struct pm_target pm_target_sm90a = {
 	.unit = 128, .unit_thread = "pm_wg_thread",
 	.desc_smem = 1, .mma_drain = "pm_sm90_drain",
 	.mma_wait_prev = "pm_wgmma_wait<1>();",
-	.mma_ra = 1, .tma = 2, .pstages = 4,
+	.mma_ra = 1, .tma = 2, .pstages = 4, .pdl = 1,
 	/* the H100's 227 KB */
 	.smem_max = 232448,
 	.ra_partial = 500, .sq_gain = 1100, .big_mid_rate = 1130,

@@ -207,6 +207,11 @@ struct pm_target {
 	/* Persistent warp-specialized kernels (promote/tma.c, variant/):
 	 * their stages (0: none) */
 	int pstages;
+	/* Programmatic dependent launch (--pdl): each kernel waits for the
+	 * stream's previous grid (griddepcontrol.wait) before it touches
+	 * memory, and the launchers launch it with the programmatic stream
+	 * serialization attribute (docs/decisions/0068-pdl.md); 0: none */
+	int pdl;
 	/* The launch plan's cost models (runtime/plan.c): with a prologue
 	 * through the MMA's registers, a partial last wave costs
 	 * ra_partial + (1000 - ra_partial) x its fill per mille (0: no

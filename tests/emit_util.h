@@ -87,6 +87,22 @@ static inline int count(const char *s, const char *what)
 	return n;
 }
 
+/* A launch of kernel `name` whose configuration starts with cfg (e.g.
+ * "288, 165952, stream"): "name<<<grid, cfg", or on sm_90a "name, grid,
+ * cfg" inside a pm_launch_pdl (docs/decisions/0068-pdl.md); NULL where s
+ * has none. */
+static inline const char *find_launch(const char *s, const char *name,
+	const char *cfg)
+{
+	char a[192], b[192];
+	const char *p;
+
+	snprintf(a, sizeof(a), "%s<<<grid, %s", name, cfg);
+	snprintf(b, sizeof(b), "%s, grid, %s", name, cfg);
+	p = strstr(s, a);
+	return p ? p : strstr(s, b);
+}
+
 /* The text of kernel `name` (up to the next kernel or the host code). */
 static inline char *kernel_text(const char *s, const char *name)
 {

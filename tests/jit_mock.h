@@ -11,6 +11,7 @@ static struct {
 	int launches;
 	char fn[96];
 	unsigned grid[3], block[3], smem, cluster;
+	int pdl;	/* the last launch's programmatic dependency */
 	void *t[16];
 	int sz[16];
 	void *part, *cnt, *rpart, *rcnt;
@@ -249,6 +250,7 @@ static pm_CUresult mk_launch(pm_CUfunction f, unsigned gx, unsigned gy,
 	mk.block[0] = bx, mk.block[1] = by, mk.block[2] = bz;
 	mk.smem = smem;
 	mk.cluster = 0;
+	mk.pdl = 0;
 	mk_args(f, p);
 	return 0;
 }
@@ -256,11 +258,23 @@ static pm_CUresult mk_launch(pm_CUfunction f, unsigned gx, unsigned gy,
 static pm_CUresult mk_launch_ex(const pm_CUlaunchConfig *c, pm_CUfunction f,
 	void **p, void **extra)
 {
+	const char *name = mk.names[(uintptr_t) f - 1];
+
+	/* the copy and prologue kernels have no wait: plain launches only
+	 * (docs/decisions/0068-pdl.md) */
+	assert_true(strncmp(name, "pm_kernel_", 10) == 0);
 	mk_launch(f, c->grid[0], c->grid[1], c->grid[2], c->block[0],
 		c->block[1], c->block[2], c->smem, c->stream, p, extra);
-	assert_int_equal(c->nattrs, 1);
-	assert_int_equal(c->attrs[0].id, PM_CU_LAUNCH_ATTR_CLUSTER_DIM);
-	mk.cluster = c->attrs[0].value.cluster.x;
+	assert_true(c->nattrs >= 1 && c->nattrs <= 2);
+	for (unsigned i = 0; i < c->nattrs; ++i) {
+		if (c->attrs[i].id == PM_CU_LAUNCH_ATTR_PROG_SERIAL) {
+			assert_int_equal(c->attrs[i].value.prog_serial, 1);
+			mk.pdl = 1;
+			continue;
+		}
+		assert_int_equal(c->attrs[i].id, PM_CU_LAUNCH_ATTR_CLUSTER_DIM);
+		mk.cluster = c->attrs[i].value.cluster.x;
+	}
 	return 0;
 }
 
@@ -429,6 +443,8 @@ static void mk_check(const struct pm_rt_choice *c, const int64_t *s,
 	snprintf(want, sizeof(want), "pm_kernel_%s%s%s", mk_j->name, w->suffix,
 		x ? "_x" : "");
 	assert_string_equal(mk.fn, want);
+	/* the kernels wait for the previous grid: launched so (--pdl) */
+	assert_int_equal(mk.pdl, mk_j->pdl);
 	mk_grid(c, w, s, gx_gz);
 	assert_int_equal(mk.grid[0], gx_gz[0]);
 	assert_int_equal(mk.grid[1], 1);

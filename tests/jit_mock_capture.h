@@ -66,6 +66,15 @@ static pm_CUresult cap_launch(pm_CUfunction f, unsigned gx, unsigned gy,
 	return mk_launch(f, gx, gy, gz, bx, by, bz, smem, s, p, extra);
 }
 
+/* the kernels' launches with attributes (--pdl, clusters) */
+static pm_CUresult cap_launch_ex(const pm_CUlaunchConfig *c, pm_CUfunction f,
+	void **p, void **extra)
+{
+	cap.nlaunch++;
+	cap.launch_at = ++cap.seq;
+	return mk_launch_ex(c, f, p, extra);
+}
+
 static struct pm_cuda cap_cuda;
 
 static void cap_install(int capturing)
@@ -77,6 +86,7 @@ static void cap_install(int capturing)
 	cap_cuda.MemFreeAsync = cap_free;
 	cap_cuda.MemsetD8Async = cap_memset;
 	cap_cuda.LaunchKernel = cap_launch;
+	cap_cuda.LaunchKernelEx = cap_launch_ex;
 	memset(&cap, 0, sizeof(cap));
 	cap.capturing = capturing;
 	pm_cuda_override(&cap_cuda);

@@ -415,3 +415,57 @@ static void launch_pre(void **state)
 		pm_cuda_override(NULL);
 	}
 }
+
+/* Programmatic dependent launch (docs/decisions/0068-pdl.md): an sm_90a
+ * file's kernels are launched with the programmatic dependency (every row
+ * forced; mk_check compares mk.pdl with the description's), --pdl off's
+ * without it, and a driver without cuLaunchKernelEx launches them plain;
+ * sm_80 files have none. */
+static void launch_pdl(void **state)
+{
+	static char mem[4][1 << 16] __attribute__((aligned(256)));
+	static struct pm_rt_jit j, off, j80;
+	void *t[4] = { mem[0], mem[1], mem[2], mem[3] };
+	int64_t s[PM_RT_JIT_SYMS];
+	struct pm_rt_kernel *k;
+	struct pm_rt_choice c;
+	struct pm_cuda no_ex;
+	int rc, ran = 0;
+
+	(void) state;
+	k = mk_file("gemm_nn", &j);
+	assert_int_equal(j.pdl, 1);
+	mk_sizes(&j, "M=100,N=136,K=72", s);
+	for (int r = 0; r < j.nrows; ++r)
+		if (mk_forced(k, r, s, t, &c)) {
+			mk_check(&c, s, t);
+			assert_int_equal(mk.pdl, 1);
+			ran++;
+		}
+	assert_true(ran >= 3);
+	unsetenv("POLYMMA_VARIANT");
+	/* no cuLaunchKernelEx: plain launches (the kernels' wait a no-op) */
+	no_ex = mk_cuda;
+	no_ex.LaunchKernelEx = NULL;
+	pm_cuda_override(&no_ex);
+	mk_expect(s, NULL, 0, &c);
+	assert_int_equal(mk_run(k, s, t, NULL, 0, 1), 0);
+	assert_int_equal(mk.launches, 1);
+	assert_int_equal(mk.pdl, 0);
+	pm_rt_kernel_free(k);
+	/* --pdl off */
+	gen_opt[0] = "pdl", gen_opt[1] = "off";
+	k = mk_file("gemm_nn", &off);
+	gen_opt[0] = gen_opt[1] = NULL;
+	assert_int_equal(off.pdl, 0);
+	mk_expect(s, NULL, 0, &c);
+	assert_int_equal(mk_run(k, s, t, NULL, 0, 1), 0);
+	mk_check(&c, s, t);
+	assert_int_equal(mk.pdl, 0);
+	pm_rt_kernel_free(k);
+	pm_cuda_override(NULL);
+	/* a target without it */
+	free(generate("gemm_nn", "sm_80", &j80, &rc));
+	assert_int_equal(rc, 0);
+	assert_int_equal(j80.pdl, 0);
+}

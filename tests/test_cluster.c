@@ -142,7 +142,8 @@ static void test_cluster_planned_grid(void **state)
 		if (n > 2 && !strcmp(name + n - 2, "_x"))
 			continue;	/* launched beside its kernel */
 		kernels++;
-		snprintf(call, sizeof(call), "%s<<<grid,", name);
+		/* launched with the programmatic dependency (--pdl) */
+		snprintf(call, sizeof(call), "%s, grid, ", name);
 		l = strstr(s, call);
 		assert_non_null(l);
 		/* the last grid before the launch */
@@ -263,8 +264,9 @@ static void test_cluster_split(void **state)
 		free(k);
 		k = launch_case(s, pm_test_role(rows, nv, PM_RT_PERSIST_SPLIT));
 		assert_non_null(k);
-		assert_non_null(strstr(k, "\t\tpm_kernel_gemm_nn_persist_split"
-			"<<<grid, 288, "));
+		assert_non_null(strstr(k, "\t\treturn pm_launch_pdl("));
+		assert_non_null(strstr(k, " : pm_kernel_gemm_nn_persist_split, "
+			"grid, 288, "));
 		assert_null(strstr(k, "cudaLaunchKernelEx"));
 		free(k);
 	}
@@ -412,9 +414,9 @@ static void test_cluster_split(void **state)
 	/* (runtime/plan.h, embedded, names the role) */
 	assert_null(strstr(s, "pm_kernel_gemm_nn_persist_split_cl"));
 	assert_null(strstr(s, "\"_persist_split_cl\", PM_RT_"));
-	assert_null(strstr(s, "cudaLaunchKernelEx"));
-	assert_non_null(strstr(s, "pm_kernel_gemm_nn_persist_split<<<grid, 288, "
-		"165952, stream>>>("));
+	assert_null(strstr(s, "cudaLaunchKernelEx(&pm_lc"));
+	assert_non_null(strstr(s, " : pm_kernel_gemm_nn_persist_split, grid, "
+		"288, 165952, stream, ("));
 	free(s);
 	free(diag);
 	/* no cluster row, and the sizes split in clusters by default split

@@ -300,7 +300,7 @@ static void test_sm90a_kernel(void **state)
 		"pm_fence_proxy_async(); __syncthreads();"));
 	assert_null(strstr(s, "__builtin_unreachable"));
 	assert_non_null(strstr(s, "pm_sm90_store<64, 128>(pm_acc[(0)], pm_cst"));
-	assert_non_null(strstr(s, "<<<grid, 256, 98304, stream>>>"));
+	assert_non_null(strstr(s, ", grid, 256, 98304, stream, "));
 	free(s);
 
 	/* tt: A stored [k][m] is MN-major, in 64-wide blocks of 64 rows */
@@ -362,6 +362,105 @@ static void test_rows_threads(void **state)
 	}
 }
 
+/* Kernel i's count in src of "pm_kernel_..." definitions whose first
+ * statement is the grid-dependency wait (docs/decisions/0068-pdl.md). */
+static int waits_first(const char *src, int *kernels)
+{
+	int n = 0;
+
+	*kernels = 0;
+	for (const char *p = strstr(src, "__global__"); p;
+	    p = strstr(p + 1, "__global__")) {
+		const char *body = strstr(p, ")\n{\n");
+
+		if (!strstr(p, " pm_kernel_") || strstr(p, " pm_kernel_") > body)
+			continue;	/* a prologue or copy kernel */
+		(*kernels)++;
+		n += !strncmp(body, ")\n{\n\tpm_pdl_wait();\n", 19);
+	}
+	return n;
+}
+
+/* Lines launching a pm_kernel by <<<>>> (the copy and prologue kernels'
+ * launches are not counted). */
+static int plain_launches(const char *src)
+{
+	int n = 0;
+
+	for (const char *p = strstr(src, "<<<"); p; p = strstr(p + 1, "<<<")) {
+		const char *l = p;
+
+		while (l > src && l[-1] != '\n')
+			l--;
+		n += strstr(l, "pm_kernel_") && strstr(l, "pm_kernel_") < p;
+	}
+	return n;
+}
+
+/* --pdl: on sm_90a every pm_kernel of every example waits for the previous
+ * grid first and every launch of one asks for the programmatic dependency
+ * (pm_launch_pdl, or the cluster launch's second attribute), none by
+ * <<<>>>; --pdl off and sm_80: no wait, no attribute. */
+static void test_pdl(void **state)
+{
+	static const char *const ex[] = { "gemm_nn", "gemm_tt",
+		"gemm_bias_relu", "add_gemm", "relu_gemm",
+		"gemm_epilogue_chain" };
+	static const char *const on[] = { "target", "sm_90a", NULL };
+	static const char *const off[] = { "target", "sm_90a", "pdl", "off",
+		NULL };
+	static const char *const t80[] = { "target", "sm_80", NULL };
+	char *diag = NULL;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(ex) / sizeof(*ex); ++i) {
+		char *s = try_gen(ex[i], on, &diag), *o, *e;
+		int nk, nw;
+
+		free(diag);
+		assert_non_null(s);
+		nw = waits_first(s, &nk);
+		assert_true(nk >= 10);
+		assert_int_equal(nw, nk);
+		assert_int_equal(count(s, "pm_pdl_wait();"), nk);
+		assert_int_equal(plain_launches(s), 0);
+		assert_true(count(s, "return pm_launch_pdl(") >= nk / 2);
+		assert_int_equal(count(s, "cudaLaunchKernelEx(&pm_lc"),
+			count(s, "pm_la[1].id = "
+			"cudaLaunchAttributeProgrammaticStreamSerialization;"));
+		o = try_gen(ex[i], off, &diag);
+		free(diag);
+		e = try_gen(ex[i], t80, &diag);
+		free(diag);
+		assert_non_null(o);
+		assert_non_null(e);
+		assert_int_equal(waits_first(o, &nk), 0);
+		assert_true(nk >= 10);
+		assert_int_equal(count(o, "pm_pdl_wait();"), 0);
+		assert_int_equal(count(o, "return pm_launch_pdl("), 0);
+		assert_int_equal(count(o, "pm_la[1].id = "), 0);
+		assert_true(plain_launches(o) >= nk);
+		assert_int_equal(count(e, "pm_pdl_wait"), 0);
+		assert_int_equal(count(e, "pm_launch_pdl"), 0);
+		free(s);
+		free(o);
+		free(e);
+	}
+	/* the JSON meta names it (sm_90a, --pdl off, sm_80) */
+	for (int i = 0; i < 3; ++i) {
+		static const char *const o90[] = { "target", "sm_90a", NULL };
+		static const char *const o90off[] = { "target", "sm_90a", "pdl",
+			"off", NULL };
+		static const char *const *const o[3] = { o90, o90off, NULL };
+		char *meta, *t = gen("nn", o[i], NULL, &meta);
+
+		assert_non_null(strstr(meta, i ? "\"pdl\": \"off\",\n" :
+			"\"pdl\": \"on\",\n"));
+		free(meta);
+		free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_layout_orientation),
 		cmocka_unit_test(test_sm90a_kernel),
 		cmocka_unit_test(test_rows_threads),
+		cmocka_unit_test(test_pdl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

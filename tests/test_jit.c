@@ -92,30 +92,55 @@ static void drop_casts(char *s, const struct pm_rt_jit *j)
 	}
 }
 
-/* Every launch of row r in src ("pm_kernel_NAME<suffix>[_x]<<<" and
- * cudaLaunchKernelEx's) passes pm_rt_jit_args' list; the number seen. */
+/* got (a copy of the n bytes at a, casts dropped) is want. */
+static void check_args(const char *a, size_t n, const char *want,
+	const struct pm_rt_jit *j, int r)
+{
+	char *got = strndup(a, n);
+
+	drop_casts(got, j);
+	if (strcmp(got, want))
+		fprintf(stderr, "%s row %d:\n got  %s\n want %s\n", j->name, r,
+			got, want);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* Every launch of row r in src ("pm_kernel_NAME<suffix>[_x]<<<", and
+ * "pm_launch_pdl([... ? pm_kernel_NAME<suffix>_x : ]pm_kernel_NAME<suffix>,
+ * grid, T, S, stream, ...)" where its kernels wait for the previous grid,
+ * --pdl) passes pm_rt_jit_args' list; the number seen. */
 static int check_row(const char *src, const struct pm_rt_jit *j, int r)
 {
-	char want[2048], call[256], *got;
+	char want[2048], call[256];
 	int seen = 0;
+	const char *p = src;
 
 	pm_rt_jit_args(j, r, want, sizeof(want));
-	for (int x = 0; x < 2; ++x) {
-		const char *p = src;
+	snprintf(call, sizeof(call), "pm_kernel_%s%s, grid, ", j->name,
+		j->kern[r].suffix);
+	while ((p = strstr(p, call))) {
+		const char *l = p, *a, *e;
 
+		while (l > src && l[-1] != '\n')
+			l--;
+		assert_non_null(strstr(l, "return pm_launch_pdl("));
+		assert_true(strstr(l, "return pm_launch_pdl(") < p);
+		a = strstr(p, ", stream, ") + strlen(", stream, ");
+		e = strstr(a, ");\n");
+		check_args(a, (size_t) (e - a), want, j, r);
+		seen++;
+		p = e;
+	}
+	for (int x = 0; x < 2; ++x) {
+		p = src;
 		snprintf(call, sizeof(call), "pm_kernel_%s%s%s<<<", j->name,
 			j->kern[r].suffix, x ? "_x" : "");
 		while ((p = strstr(p, call))) {
 			const char *a = strstr(p, ">>>(") + 4;
 			const char *e = strstr(a, ");\n");
 
-			got = strndup(a, (size_t) (e - a));
-			drop_casts(got, j);
-			if (strcmp(got, want))
-				fprintf(stderr, "%s row %d:\n got  %s\n want %s\n",
-					j->name, r, got, want);
-			assert_string_equal(got, want);
-			free(got);
+			check_args(a, (size_t) (e - a), want, j, r);
 			seen++;
 			p = e;
 		}
@@ -699,6 +724,7 @@ int main(void)
 		cmocka_unit_test(launch_batched),
 		cmocka_unit_test(launch_kc),
 		cmocka_unit_test(launch_mc),
+		cmocka_unit_test(launch_pdl),
 		cmocka_unit_test(launch_pre),
 		cmocka_unit_test(launch_capture),
 		cmocka_unit_test(launch_capture_pre),

@@ -389,6 +389,15 @@ static void gen_free(struct gen *g)
 	free(g->meta);
 }
 
+/* The first kernel launch in f: "<<<", or "pm_launch_pdl(" on sm_90a
+ * (docs/decisions/0068-pdl.md); NULL where none. */
+static const char *first_launch(const char *f)
+{
+	const char *a = strstr(f, "<<<"), *b = strstr(f, "pm_launch_pdl(");
+
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
 /* The text of the first function whose head contains what (up to the
  * next line "}"), in src: a copy. */
 static char *function(const char *src, const char *what)
@@ -418,7 +427,7 @@ static void test_sm90a_files(void **state)
 	assert_non_null(strstr(f, "pm_kc_run_g(&B, M, N, K, (char *) workspace "
 		"+ pm_rt_copy_offset(c), stream)"));
 	/* the copies before any kernel; B's maps with the padded pitch */
-	assert_true(strstr(f, "pm_kc_run_g(") < strstr(f, "<<<"));
+	assert_true(strstr(f, "pm_kc_run_g(") < first_launch(f));
 	assert_non_null(strstr(f, "pm_tma_map_2d(&pm_tm1, B, N, K, "
 		"pm_kc_pitch(K), "));
 	assert_non_null(strstr(f, "pm_tma_map_2d(&pm_tm0, A, M, K, K, "));
@@ -480,7 +489,7 @@ static void test_sm90a_files(void **state)
 	f = function(g.source, "static cudaError_t pm_launch_g(");
 	assert_non_null(strstr(f, "pm_kc_run_g(&A, M, N, K, (char *) "
 		"workspace, stream)"));
-	assert_true(strstr(f, "pm_kc_run_g(") < strstr(f, "<<<"));
+	assert_true(strstr(f, "pm_kc_run_g(") < first_launch(f));
 	free(f);
 	assert_non_null(strstr(g.source, "cudaError_t g_ws("));
 	gen_free(&g);

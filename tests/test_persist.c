@@ -82,8 +82,8 @@ static void test_structure(void **state)
 	 * blocks */
 	assert_non_null(strstr(s, "pm_pblocks = (int64_t) n * (o > 0 ? o : 1);"));
 	assert_non_null(strstr(s, "< (int64_t) (pm_pblocks) ? "));
-	assert_non_null(strstr(s, "pm_kernel_gemm_nn<<<grid, 288, 165952, "
-		"stream>>>("));
+	assert_non_null(find_launch(s, "pm_kernel_gemm_nn", "288, 165952, "
+		"stream"));
 	free(s);
 }
 
@@ -117,7 +117,7 @@ static void test_fused(void **state)
 	assert_int_equal(count(k, "// producer"), 1);
 	assert_int_equal(count(k, "pm_tma_load_2d("), 3);
 	free(k);
-	assert_non_null(strstr(s, "pm_kernel_relu_gemm<<<grid, 384, "));
+	assert_non_null(find_launch(s, "pm_kernel_relu_gemm", "384, "));
 	assert_non_null(strstr(s, "(&o, pm_kernel_relu_gemm, 384, "));
 	free(s);
 	free(diag);
@@ -270,13 +270,13 @@ static void test_variant(void **state)
 		char *l = launch_case(s, pm_test_row(rows, nv, "_persist"));
 
 		assert_non_null(l);
-		assert_non_null(strstr(l, "pm_kernel_gemm_bias_relu_persist<<<"
-			"grid, 288, 165952, stream>>>("));
+		assert_non_null(find_launch(l, "pm_kernel_gemm_bias_relu_persist",
+			"288, 165952, stream"));
 		free(l);
 		l = launch_case(s, pm_test_row(rows, nv, "_persist_wide"));
 		assert_non_null(l);
-		assert_non_null(strstr(l, "pm_kernel_gemm_bias_relu_persist_wide"
-			"<<<grid, 288, 215088, stream>>>("));
+		assert_non_null(find_launch(l, "pm_kernel_gemm_bias_relu_"
+			"persist_wide", "288, 215088, stream"));
 		free(l);
 	}
 	assert_non_null(strstr(s, "\t\tfor (int i = 0; i < "
@@ -502,8 +502,8 @@ static void test_split(void **state)
 		assert_non_null(l);
 		assert_non_null(strstr(l, "\t\tdim3 grid((unsigned) (c->grid), "
 			"1);\n"));
-		assert_non_null(strstr(l, "pm_kernel_gemm_nn_persist_split<<<grid, "
-			"288, 165952, stream>>>("));
+		assert_non_null(find_launch(l, "pm_kernel_gemm_nn_persist_split",
+			"288, 165952, stream"));
 		assert_non_null(strstr(l, ", (int) c->kc[0], (unsigned) c->tdp, "
 			"pm_tm0, pm_tm1);"));
 		free(l);

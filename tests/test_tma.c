@@ -143,7 +143,7 @@ static void test_sm90a_tma(void **state)
 			assert_true(rows[i].bm == 64 && rows[i].bn == 128 &&
 				rows[i].threads == 128);
 			assert_non_null(l);
-			assert_non_null(strstr(l, "pm_kernel_gemm_nn_medium<<<grid, "
+			assert_non_null(find_launch(l, "pm_kernel_gemm_nn_medium",
 				"128, "));
 			free(l);
 			/* its blocks per SM asked with the others' */

@@ -62,12 +62,14 @@ static void test_exact_twins(void **state)
 	k = kernel_text(src, " pm_kernel_gemm_nn_persist_wide(");
 	assert_non_null(strstr(k, "c2 < pm_tK / 64"));
 	free(k);
-	assert_non_null(strstr(src, "if ((M % 64 == 0 && K % 64 == 0 && N % 64 "
-		"== 0))\n"));
-	assert_non_null(strstr(src, "if ((M % 128 == 0 && K % 64 == 0 && N % "
-		"128 == 0))\n"));
-	assert_non_null(strstr(src, "if ((M % 128 == 0 && K % 64 == 0 && N % "
-		"192 == 0))\n"));
+	/* the twin where the tile divides the sizes (sm_90a's launches: in
+	 * pm_launch_pdl, docs/decisions/0068-pdl.md) */
+	assert_non_null(strstr(src, "pm_launch_pdl((M % 64 == 0 && K % 64 == 0 "
+		"&& N % 64 == 0) ? "));
+	assert_non_null(strstr(src, "pm_launch_pdl((M % 128 == 0 && K % 64 == 0 "
+		"&& N % 128 == 0) ? "));
+	assert_non_null(strstr(src, "pm_launch_pdl((M % 128 == 0 && K % 64 == 0 "
+		"&& N % 192 == 0) ? "));
 	/* the variant table: a twin flag on each of those rows; the plan's
 	 * choice launches the twin where the row's tile divides M and N
 	 * (H100 model), the wide row's guarded kernel on ragged M */

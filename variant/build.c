@@ -129,6 +129,12 @@ int pm_config_finish(struct pm_config *c, const struct pm_operand_row *row,
 	}
 	if (c->mma_inflight < 0 || !t->mma_drain)
 		c->mma_inflight = 0;
+	if (c->pdl > 0 && !t->pdl) {
+		pm_diag_plain(d, "--pdl on: target %s has no programmatic "
+			"dependent launch (sm_90a has)", t->name);
+		return POLYMMA_ERR_SPEC;
+	}
+	c->pdl = c->pdl < 0 ? t->pdl : c->pdl;
 	c->smem = c->smem >= 0 ? c->smem : t->smem;
 	if (c->split_k > 64) {
 		pm_diag_plain(d, "--split-k %d: at most 64 chunks of the "

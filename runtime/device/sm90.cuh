@@ -460,6 +460,16 @@ __device__ __forceinline__ void pm_mbar_wait(uint64_t *bar, unsigned parity) {
   } while (!done);
 }
 
+// Programmatic dependent launch (--pdl, docs/decisions/0068-pdl.md): the
+// first statement of every kernel; it returns once the stream's previous
+// grid has completed and its memory is visible (at once where the launch
+// did not ask for a programmatic dependency). No kernel signals early
+// (griddepcontrol.launch_dependents): the next grid starts as this one's
+// blocks exit.
+__device__ __forceinline__ void pm_pdl_wait() {
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+}
+
 // The tensor map's descriptor fetched ahead of the block's first copy (at
 // the kernel's start, beside the barriers' initialisation).
 __device__ __forceinline__ void pm_tma_prefetch(const CUtensorMap *map) {

@@ -134,6 +134,27 @@ static inline __attribute__((unused)) cudaError_t pm_tma_map_2d(CUtensorMap *m, 
   return pm_tma_map_2d_ty(m, base, PM_AB_TMA, sizeof(PM_AB_T), rows, cols,
                           pitch, box_rows, box_cols, swb);
 }
+
+// Kernel k (whose first statement is pm_pdl_wait) on grid x threads with
+// smem bytes of dynamic shared memory on stream s, launched with the
+// programmatic stream serialization attribute: it may start while the
+// stream's previous grid finishes (docs/decisions/0068-pdl.md).
+template <typename... P, typename... A>
+static inline cudaError_t pm_launch_pdl(void (*k)(P...), dim3 grid,
+                                        unsigned threads, size_t smem,
+                                        cudaStream_t s, A... a) {
+  cudaLaunchConfig_t lc = {};
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  at[0].val.programmaticStreamSerializationAllowed = 1;
+  lc.gridDim = grid;
+  lc.blockDim = dim3(threads, 1, 1);
+  lc.dynamicSmemBytes = smem;
+  lc.stream = s;
+  lc.attrs = at;
+  lc.numAttrs = 1;
+  return cudaLaunchKernelEx(&lc, k, ((P) a)...);
+}
 #endif // __CUDACC_RTC__
 
 #endif // POLYMMA_TARGETS_SM90_STORE_CUH
