@@ -159,6 +159,7 @@ static void test_cluster_planned_grid(void **state)
 	assert_true(kernels >= 3);	/* _persist, _persist_wide, _persist_tall */
 	assert_int_equal(launches, kernels);
 	free(s);
+	free(diag);
 }
 
 static void test_cluster_split(void **state)
