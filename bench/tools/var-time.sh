@@ -7,6 +7,8 @@
 #         earlier commit's, to time two generators in one process);
 #   SPEC: bench/specs/SPEC.tc (default gemm; relu_gemm times against a relu
 #         kernel + cuBLAS); SIZES (default the 100 paper sizes); TAG; TLIM.
+# VT_FORCE and VT_GRAPH pass through to var_time.cu (forced rows; N calls
+# a CUDA graph, timed per call).
 # Writes $OUT/var-TAG.txt ("VAR MxNxK cublas_ms name=ms .. nsets").
 #   VARS="def:
 #   nocl:--cluster 1" bash bench/tools/var-time.sh

@@ -12,6 +12,12 @@
 // VT_FORCE="f1;f2;..": each entry runs once per forcing, POLYMMA_VARIANT set
 // to it before each call (the launcher reads it per call; "" the plan's own
 // choice), named name/f: e.g. VT_FORCE=";_persist_split,s=4;_small".
+// VT_GRAPH=N (session 38): each variant's N consecutive calls (inputs
+// rotated) captured into one CUDA graph, each round times one replay, the
+// time per call = replay / N: back to back as in a model's graph, the
+// host's launch cost out of both sides (cuBLAS's too), our kernels'
+// programmatic dependencies captured as graph edges
+// (docs/decisions/0068-pdl.md). Without it, one event pair per call.
 // Prints "VAR MxNxK cublas_ms name=ms .. nsets".
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -142,22 +148,44 @@ int main(int argc, char **argv) {
       }
     }
     const int R = 100, V = NV + 1;
+    const int G = getenv("VT_GRAPH") ? atoi(getenv("VT_GRAPH")) : 0;
     std::vector<std::vector<cudaEvent_t>> ev(V, std::vector<cudaEvent_t>(2 * R));
     for (auto &x : ev)
       for (auto &e : x) cudaEventCreate(&e);
     std::vector<std::vector<float>> t(V, std::vector<float>(R));
+    std::vector<cudaGraphExec_t> gx(V, nullptr);
+    for (int v = 0; v < V && G > 0; ++v) {  // VT_GRAPH: G calls a graph
+      cudaGraph_t g = nullptr;
+      if (!ok[v]) continue;
+      cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+      for (int c = 0; c < G; ++c) run(v, c % ns);
+      if (cudaStreamEndCapture(s, &g) != cudaSuccess ||
+          cudaGraphInstantiate(&gx[v], g, 0) != cudaSuccess) {
+        printf("SKIP %s %s no graph (%s)\n", argv[a],
+               v ? vname(v - 1).c_str() : "cublas",
+               cudaGetErrorString(cudaGetLastError()));
+        ok[v] = 0;
+      }
+      if (g) cudaGraphDestroy(g);
+    }
+    auto call = [&](int v, int i) {
+      if (G > 0) cudaGraphLaunch(gx[v], s);
+      else run(v, i);
+    };
     for (int r = 0; r < 30; ++r)
       for (int v = 0; v < V; ++v)
-        if (ok[v]) run(v, r % ns);
+        if (ok[v]) call(v, r % ns);
     for (int r = 0; r < R; ++r)
       for (int q = 0; q < V; ++q) {
         const int v = (q + r) % V;
         if (!ok[v]) continue;
         cudaEventRecord(ev[v][2 * r], s);
-        run(v, (r * V + q) % ns);
+        call(v, (r * V + q) % ns);
         cudaEventRecord(ev[v][2 * r + 1], s);
       }
     cudaStreamSynchronize(s);
+    for (auto &x : gx)
+      if (x) cudaGraphExecDestroy(x);
     printf("VAR %s", argv[a]);
     for (int v = 0; v < V; ++v) {
       float m = -1;
@@ -165,7 +193,7 @@ int main(int argc, char **argv) {
         for (int r = 0; r < R; ++r)
           cudaEventElapsedTime(&t[v][r], ev[v][2 * r], ev[v][2 * r + 1]);
         std::sort(t[v].begin(), t[v].end());
-        m = t[v][R / 2];
+        m = t[v][R / 2] / (G > 0 ? G : 1);  // VT_GRAPH: per call
       }
       printf(" %s=%.5f", v ? vname(v - 1).c_str() : "cublas", m);
     }
