@@ -674,6 +674,7 @@ done:
 }
 
 #include "tests/jit_mock.h"
+#include "tests/jit_mock_launches.h"
 #include "tests/jit_mock_shapes.h"
 #include "tests/jit_mock_capture.h"
 
