@@ -362,8 +362,9 @@ static void test_rows_threads(void **state)
 	}
 }
 
-/* Kernel i's count in src of "pm_kernel_..." definitions whose first
- * statement is the grid-dependency wait (docs/decisions/0068-pdl.md). */
+/* The pm_kernel_* definitions in src whose first statement is the
+ * grid-dependency wait (docs/decisions/0068-pdl.md); *kernels: all of
+ * them (the copy and prologue kernels not counted). */
 static int waits_first(const char *src, int *kernels)
 {
 	int n = 0;

@@ -2,7 +2,9 @@
 // sm_90a (docs/decisions/0048-tma-stores.md) and, on the host, the encoding
 // of every tensor map: the operands' (pm_tma_map_2d, read by
 // pm_tma_load_2d, sm90.cuh), the output's of TMA stores (pm_tma_map_2d_ty)
-// and, through pm_tma_encode, batch.cuh's 3-D maps.
+// and, through pm_tma_encode, batch.cuh's 3-D maps; and the host's launch
+// of a kernel with the programmatic dependency (pm_launch_pdl,
+// docs/decisions/0068-pdl.md).
 //
 // Embedded verbatim into generated sm_90a kernels AFTER sm90.cuh, whose
 // warpgroup layout (pm_wg_thread, pm_sm90_acc_coord) it uses.
