@@ -773,5 +773,52 @@ class TorchOp(unittest.TestCase):
             shutil.rmtree(d)
 
 
+
+def _var_report():
+    """bench/tools/var_report.py as a module."""
+    import importlib.util
+    path = os.path.join(ROOT, "bench", "tools", "var_report.py")
+    spec = importlib.util.spec_from_file_location("var_report", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class VarReport(unittest.TestCase):
+    """The var-time summary: parsing, the ratios against cuBLAS, A/B."""
+    TEXT = [
+        "SKIP 64x64x64 new/_x invalid argument",
+        "VAR 64x64x64 cublas=0.010 new/=0.020 old/=0.010 new/_x=-1.0 "
+        "old/_x=0.040 new/_r,s=2=0.005 old/_r,s=2=0.010 3",
+        "VAR 8x8x8 cublas=0.020 new/=0.010 old/=0.020 new/_x=0.010 "
+        "old/_x=0.020 4",
+        "garbage line",
+    ]
+
+    def test_parse(self):
+        vr = _var_report()
+        rows = vr.parse(self.TEXT)
+        self.assertEqual([r[0] for r in rows], ["64x64x64", "8x8x8"])
+        # -1 (did not run) is left out; a key holding '=' is kept whole
+        self.assertNotIn("new/_x", rows[0][2])
+        self.assertEqual(rows[0][2]["new/_r,s=2"], 0.005)
+
+    def test_summary_and_ab(self):
+        vr = _var_report()
+        rows = [r + (vr.size_set(r[0], {"8x8x8"}),)
+                for r in vr.parse(self.TEXT)]
+        self.assertEqual(rows[0][3], "square")
+        self.assertEqual(rows[1][3], "paper")
+        s = vr.summary(rows, 0.85)
+        n, g, lo, below = s["square"]["new/"]
+        self.assertEqual((n, below), (1, 1))
+        self.assertAlmostEqual(g, 0.5)
+        a = vr.ab(rows, "new", "old")
+        self.assertAlmostEqual(a["square"]["(plan)"][1], 0.5)
+        self.assertAlmostEqual(a["square"]["_r,s=2"][1], 2.0)
+        self.assertNotIn("_x", a["square"])
+        self.assertAlmostEqual(a["paper"]["_x"][1], 2.0)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
