@@ -276,7 +276,8 @@ static const struct pm_opt table[] = {
 		"pairs of blocks on vertically adjacent output tiles, each "
 		"copying half of the B tile into both by TMA multicast (on the "
 		"H100 measured 6 % slower, "
-		"`docs/decisions/0017-multicast-off-by-default.md`). `1` (or `off`): no "
+		"`docs/decisions/0017-multicast-off-by-default.md`; an error "
+		"for sm_70 and sm_80, and with `--tma off`). `1` (or `off`): no "
 		"clusters." },
 	SWITCH("pdl", pdl, "on for sm_90a",
 		"sm_90a: programmatic dependent launch",
