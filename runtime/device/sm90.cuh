@@ -118,13 +118,19 @@ __device__ __forceinline__ int pm_sm90_off(int r0, int c0) {
                   : r0 * P + c0;
 }
 
-// Descriptor d moved by `bytes` (16-byte units added to its start address
-// field, which cannot carry: shared memory is below 2^18 bytes): the k
-// steps of one tile from its first step's descriptor, one 32-bit add each
-// (not the address's mask and shifts again).
-__device__ __forceinline__ uint64_t pm_wg_desc_add(uint64_t d, int bytes) {
-  const unsigned lo = (unsigned)d + ((unsigned)bytes >> 4);
-  return (d & 0xFFFFFFFF00000000ull) | lo;
+// The descriptor of element (r0 + dr, c0 + dc) of a tile from d0, that of
+// (r0, c0): the offset's 16-byte units added to the start address field,
+// which cannot carry (shared memory is below 2^18 bytes). The k steps of
+// one tile from its first step's descriptor: one 32-bit add each, not the
+// address's mask and shifts again.
+template <int P, int SWZ, int H>
+__device__ __forceinline__ uint64_t pm_sm90_step(uint64_t d0, int r0, int c0,
+                                                 int dr, int dc) {
+  const int bytes = (int)sizeof(PM_AB_T) *
+                    (pm_sm90_off<P, SWZ, H>(r0 + dr, c0 + dc) -
+                     pm_sm90_off<P, SWZ, H>(r0, c0));
+  const unsigned lo = (unsigned)d0 + ((unsigned)bytes >> 4);
+  return (d0 & 0xFFFFFFFF00000000ull) | lo;
 }
 
 // Descriptor of the operand tile X (pitch P, swizzle SWZ, H rows) at
@@ -170,24 +176,18 @@ __device__ __forceinline__ void pm_sm90_mma_tile(float *acc, const PM_AB_T *As,
   static_assert(MM == 64 && MK % PM_AB_K == 0,
                 "pm_sm90_mma_tile: MM must be 64, MK a multiple of the "
                 "instruction's k");
-  constexpr int B = (int)sizeof(PM_AB_T);
   const uint64_t da0 = pm_sm90_operand<A_KC, PA, SWZA, HA>(As, a_r0, a_c0);
   const uint64_t db0 = pm_sm90_operand<B_NC ? 0 : 1, PB, SWZB, HB>(Bs, b_r0,
                                                                    b_c0);
-  const int oa = pm_sm90_off<PA, SWZA, HA>(a_r0, a_c0);
-  const int ob = pm_sm90_off<PB, SWZB, HB>(b_r0, b_c0);
   pm_wgmma_fence();
 #pragma unroll
-  for (int kk = 0; kk < MK; kk += PM_AB_K) {
-    // step kk's descriptors from step 0's (pm_wg_desc_add)
-    const int ta = A_KC ? pm_sm90_off<PA, SWZA, HA>(a_r0, a_c0 + kk)
-                        : pm_sm90_off<PA, SWZA, HA>(a_r0 + kk, a_c0);
-    const int tb = B_NC ? pm_sm90_off<PB, SWZB, HB>(b_r0 + kk, b_c0)
-                        : pm_sm90_off<PB, SWZB, HB>(b_r0, b_c0 + kk);
+  for (int kk = 0; kk < MK; kk += PM_AB_K)
     pm_wgmma<MN, A_KC ? 0 : 1, B_NC ? 1 : 0>(
-        acc, pm_wg_desc_add(da0, B * (ta - oa)),
-        pm_wg_desc_add(db0, B * (tb - ob)));
-  }
+        acc,
+        pm_sm90_step<PA, SWZA, HA>(da0, a_r0, a_c0, A_KC ? 0 : kk,
+                                   A_KC ? kk : 0),
+        pm_sm90_step<PB, SWZB, HB>(db0, b_r0, b_c0, B_NC ? kk : 0,
+                                   B_NC ? 0 : kk));
   pm_wgmma_commit();
 }
 
@@ -198,11 +198,9 @@ template <int MN, int B_NC, int PB, int SWZB, int HB>
 __device__ __forceinline__ void pm_sm90_ra_step(float *acc, const uint32_t *x,
                                                 const PM_AB_T *Bs, int b_r0,
                                                 int b_c0, int kk) {
-  const int tb = B_NC ? pm_sm90_off<PB, SWZB, HB>(b_r0 + kk, b_c0)
-                      : pm_sm90_off<PB, SWZB, HB>(b_r0, b_c0 + kk);
-  const uint64_t db = pm_wg_desc_add(
-      pm_sm90_operand<B_NC ? 0 : 1, PB, SWZB, HB>(Bs, b_r0, b_c0),
-      (int)sizeof(PM_AB_T) * (tb - pm_sm90_off<PB, SWZB, HB>(b_r0, b_c0)));
+  const uint64_t db = pm_sm90_step<PB, SWZB, HB>(
+      pm_sm90_operand<B_NC ? 0 : 1, PB, SWZB, HB>(Bs, b_r0, b_c0), b_r0, b_c0,
+      B_NC ? kk : 0, B_NC ? 0 : kk);
   pm_wgmma_fence();
   pm_wgmma_ra<MN, B_NC ? 1 : 0>(acc, x, db);
 }
