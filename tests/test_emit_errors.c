@@ -71,6 +71,8 @@ static void test_refused_configs(void **state)
 		  "no thread-block clusters" },
 		{ "cluster", "2", "target", "sm_70", "--cluster 2: target "
 		  "sm_70 has no thread-block clusters" },
+		{ "cluster", "2", "tma", "off", "--cluster 2: its multicast "
+		  "copies are TMA's (--tma off given)" },
 		{ "target", "sm_90a", "smem", "pad", "needs --smem swizzle" },
 		{ "target", "sm_90a", "block", "128x128x48", "rows of 16, 32, "
 		  "64 or more than 64 elements in multiples of 16" },
@@ -95,40 +97,6 @@ static void test_refused_configs(void **state)
 		if (cases[i][4])
 			assert_non_null(strstr(polymma_diagnostics(ctx),
 				cases[i][4]));
-		polymma_options_free(o);
-		polymma_ctx_free(ctx);
-	}
-	free(text);
-}
-
-/* --cluster 2 on sm_90a without TMA copies: refused, naming --tma off;
- * with them it generates (the multicast kernels). */
-static void test_cluster_needs_tma(void **state)
-{
-	char *text = pm_test_read("examples/gemm_nn.tc");
-
-	(void) state;
-	for (int tma = 0; tma < 2; ++tma) {
-		polymma_ctx *ctx = polymma_ctx_alloc();
-		polymma_options *o = polymma_options_alloc();
-		polymma_result *r = NULL;
-
-		assert_int_equal(polymma_options_set(o, "target", "sm_90a",
-			NULL), POLYMMA_OK);
-		assert_int_equal(polymma_options_set(o, "cluster", "2", NULL),
-			POLYMMA_OK);
-		if (!tma)
-			assert_int_equal(polymma_options_set(o, "tma", "off",
-				NULL), POLYMMA_OK);
-		assert_int_equal(polymma_generate(ctx, text, "gemm_nn.tc", o,
-			&r), tma ? POLYMMA_OK : POLYMMA_ERR_SPEC);
-		if (tma)
-			assert_non_null(r);
-		else
-			assert_non_null(strstr(polymma_diagnostics(ctx),
-				"--cluster 2: its multicast copies are TMA's "
-				"(--tma off given)"));
-		polymma_result_free(r);
 		polymma_options_free(o);
 		polymma_ctx_free(ctx);
 	}
@@ -185,7 +153,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_refused_configs),
-		cmocka_unit_test(test_cluster_needs_tma),
 		cmocka_unit_test(test_inflight_needs_stages),
 		cmocka_unit_test(test_spec_error_diagnostic),
 	};

@@ -136,14 +136,13 @@ int pm_config_finish(struct pm_config *c, const struct pm_operand_row *row,
 	}
 	c->pdl = c->pdl < 0 ? t->pdl : c->pdl;
 	/* pairs of blocks multicasting their copies: TMA's, sm_90a's */
-	if (c->cluster == 2 && t->tma != 2) {
-		pm_diag_plain(d, "--cluster 2: target %s has no thread-block "
-			"clusters (sm_90a has)", t->name);
-		return POLYMMA_ERR_SPEC;
-	}
-	if (c->cluster == 2 && c->tma == 0) {
-		pm_diag_plain(d, "--cluster 2: its multicast copies are TMA's "
-			"(--tma off given)");
+	if (c->cluster == 2 && (c->tma == 0 || t->tma != 2)) {
+		if (c->tma == 0)
+			pm_diag_plain(d, "--cluster 2: its multicast copies are "
+				"TMA's (--tma off given)");
+		else
+			pm_diag_plain(d, "--cluster 2: target %s has no "
+				"thread-block clusters (sm_90a has)", t->name);
 		return POLYMMA_ERR_SPEC;
 	}
 	c->smem = c->smem >= 0 ? c->smem : t->smem;
